@@ -1,0 +1,327 @@
+//! The command registry: every `%name` and `%%name`, its options, help and implementation.
+
+use serde_json::json;
+
+use super::invocation::Invocation;
+use super::output::{Bundle, CellError, Output, View, payload};
+use super::session::{Ctx, Session};
+use crate::render::graphviz::{GraphvizError, dot_to_svg};
+use crate::render::html::{escape, table, text_table};
+
+/// Whether a command is used as `%name` (line), `%%name` (cell), or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Line,
+    Cell,
+    Both,
+}
+
+/// An option a command accepts.
+pub struct OptionSpec {
+    pub name: &'static str,
+    /// How many words follow the option as its value.
+    pub values: usize,
+    pub help: &'static str,
+}
+
+/// A command: its name, form, documentation, options and implementation.
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub form: Form,
+    pub usage: &'static str,
+    pub summary: &'static str,
+    pub help: &'static str,
+    pub options: &'static [OptionSpec],
+    /// Words the positional arguments may take (analysis names, lattice kinds …).
+    pub words: &'static [&'static str],
+    /// Whether the command's first argument names a defined function.
+    pub takes_function: bool,
+    pub run: fn(&mut Session, &Invocation, &mut Ctx<'_>) -> Result<(), CellError>,
+}
+
+impl CommandSpec {
+    pub fn option(&self, name: &str) -> Option<&OptionSpec> {
+        self.options.iter().chain(std::iter::once(&SAVE)).find(|o| o.name == name)
+    }
+
+    /// The options shown to users: the command's own, then `--save` for views.
+    pub fn all_options(&self) -> impl Iterator<Item = &OptionSpec> {
+        let save = self.is_view().then_some(&SAVE);
+        self.options.iter().chain(save)
+    }
+
+    fn is_view(&self) -> bool {
+        !matches!(self.name, "help" | "lsmagic" | "reset" | "config")
+    }
+
+    /// Full help: usage, description, options.
+    pub fn help_text(&self) -> String {
+        let mut text = format!("{}\n\n{}\n", self.usage, self.help);
+        let opts: Vec<_> = self.all_options().collect();
+        if !opts.is_empty() {
+            text.push_str("\nOptions:\n");
+            for o in opts {
+                text.push_str(&format!("  {:<16} {}\n", o.name, o.help));
+            }
+        }
+        text
+    }
+}
+
+/// `--save FILE`, accepted by every view command.
+pub const SAVE: OptionSpec = OptionSpec {
+    name: "--save",
+    values: 1,
+    help: "also write the view to FILE (.svg, .html, .dot, .json or .txt)",
+};
+
+/// Every command, in the order `%help` lists them.
+pub static COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "help",
+        form: Form::Line,
+        usage: "%help [COMMAND]",
+        summary: "this overview, or the help of one command",
+        help: "Without an argument: the cell language, every command and the supported Python subset. With a command name: its usage and options.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_help,
+    },
+    CommandSpec {
+        name: "lsmagic",
+        form: Form::Line,
+        usage: "%lsmagic",
+        summary: "list the line (%) and cell (%%) commands",
+        help: "Lists every command by form.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_lsmagic,
+    },
+    CommandSpec {
+        name: "who",
+        form: Form::Line,
+        usage: "%who",
+        summary: "list the functions defined in this session",
+        help: "Lists every function the session holds (methods as Class.method) with its signature and the lines of the cell that defined it.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_who,
+    },
+    CommandSpec {
+        name: "reset",
+        form: Form::Line,
+        usage: "%reset",
+        summary: "forget every definition (settings are kept)",
+        help: "Removes every function, class and variable from the session. %config settings are kept.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_reset,
+    },
+    CommandSpec {
+        name: "config",
+        form: Form::Line,
+        usage: "%config [KEY=VALUE ...]",
+        summary: "show or change session settings (bounds, timeouts)",
+        help: "Without arguments: the settings and their values. With KEY=VALUE pairs: changes them for the rest of the session.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_config,
+    },
+    CommandSpec {
+        name: "dot",
+        form: Form::Cell,
+        usage: "%%dot\n<Graphviz DOT source>",
+        summary: "render Graphviz DOT source as a figure",
+        help: "Lays the cell body out with Graphviz's dot and shows it as inline SVG.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_dot,
+    },
+];
+
+/// Commands for the kernel's own tests, enabled by the kernel only under test.
+pub static TEST_COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "__panic__",
+        form: Form::Line,
+        usage: "%__panic__",
+        summary: "panic (tests the kernel's panic guard)",
+        help: "",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: |_, _, _| panic!("deliberate panic requested by %__panic__"),
+    },
+    CommandSpec {
+        name: "__sleep__",
+        form: Form::Line,
+        usage: "%__sleep__ SECONDS",
+        summary: "wait, polling for interrupts (tests interrupts)",
+        help: "",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_sleep,
+    },
+];
+
+/// The command called `name`, among the test commands too when `test_hooks` is on.
+pub fn find(name: &str, test_hooks: bool) -> Option<&'static CommandSpec> {
+    let tests = if test_hooks { TEST_COMMANDS } else { &[] };
+    COMMANDS.iter().chain(tests).find(|c| c.name == name)
+}
+
+fn run_help(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let text = match inv.args.first() {
+        Some(name) => {
+            let name = name.trim_start_matches('%');
+            let cmd = find(name, false).ok_or_else(|| super::unknown_command(name))?;
+            cmd.help_text()
+        }
+        None => overview(session),
+    };
+    let html = format!("<pre class=\"analysis-kernel-help\">{}</pre>", escape(&text));
+    ctx.sink.emit(Output::Display(Bundle::text(text).with("text/html", json!(html))));
+    Ok(())
+}
+
+/// The text of `%help`.
+pub fn overview(_session: &Session) -> String {
+    let mut text = String::from(
+        "analysis-kernel: program-analysis views of small Python programs.\n\n\
+         Cells\n\
+         - Plain Python defines functions (a later definition replaces an earlier one) and runs\n\
+         \x20 top-level statements in the kernel's interpreter of the supported subset.\n\
+         - `%name args` lines run commands on what the session holds; a cell starting with\n\
+         \x20 `%%name args` applies the command to the rest of the cell.\n\n\
+         Commands\n",
+    );
+    for c in COMMANDS {
+        text.push_str(&format!("  {:<28} {}\n", c.usage.lines().next().unwrap_or(c.usage), c.summary));
+    }
+    text.push_str(
+        "\nEvery view also accepts --save FILE. `%help COMMAND` shows a command's options.\n\n",
+    );
+    text.push_str(SUBSET);
+    text
+}
+
+/// The supported Python subset, as `%help` and the README state it.
+pub const SUBSET: &str = "Supported Python\n\
+  Parsing and control-flow graphs: all of Python 3.12 syntax.\n\
+  Values: unbounded int, bool, float, str, None, tuples and lists.\n\
+  Expressions: + - * / // % ** with Python's rules, comparisons (chained too), and/or/not with\n\
+  short-circuit, conditional expressions, subscripts and slices (negative indices, clamping,\n\
+  steps), in / not in, calls of user functions and of len abs min max range int bool str\n\
+  print sum sorted isinstance.\n";
+
+fn run_lsmagic(_: &mut Session, _: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let line: Vec<String> =
+        COMMANDS.iter().filter(|c| c.form != Form::Cell).map(|c| format!("%{}", c.name)).collect();
+    let cell: Vec<String> =
+        COMMANDS.iter().filter(|c| c.form != Form::Line).map(|c| format!("%%{}", c.name)).collect();
+    let text = format!("Line commands: {}\nCell commands: {}", line.join(" "), cell.join(" "));
+    ctx.sink.emit(Output::Display(Bundle::text(text)));
+    Ok(())
+}
+
+fn run_who(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let rows: Vec<Vec<String>> = session
+        .functions()
+        .map(|f| vec![f.name.clone(), f.signature(), format!("{}–{}", f.lines.0, f.lines.1)])
+        .collect();
+    let headers = ["function", "signature", "lines"];
+    let text = if rows.is_empty() {
+        "No functions defined.".to_string()
+    } else {
+        text_table(&headers, &rows)
+    };
+    let functions: Vec<_> = session
+        .functions()
+        .map(|f| json!({"name": f.name, "signature": f.signature(), "lines": [f.lines.0, f.lines.1]}))
+        .collect();
+    let view = View {
+        kind: "who",
+        text,
+        html: table(&headers, &rows),
+        svg: None,
+        dot: None,
+        json: payload("who", json!({"functions": functions})),
+    };
+    ctx.show(&view, inv)
+}
+
+fn run_reset(session: &mut Session, _: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let n = session.reset();
+    ctx.sink.emit(Output::Display(Bundle::text(format!("Forgot {n} definitions."))));
+    Ok(())
+}
+
+fn run_config(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    for assignment in &inv.args {
+        session.config.assign(assignment)?;
+    }
+    let rows: Vec<Vec<String>> = session
+        .config
+        .describe()
+        .into_iter()
+        .map(|(k, v, h)| vec![k.to_string(), v.to_string(), h.to_string()])
+        .collect();
+    let headers = ["setting", "value", "meaning"];
+    ctx.sink.emit(Output::Display(
+        Bundle::text(text_table(&headers, &rows)).with("text/html", json!(table(&headers, &rows))),
+    ));
+    Ok(())
+}
+
+fn run_dot(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let source = inv.body.trim_start_matches('\n');
+    if source.trim().is_empty() {
+        return Err(CellError::usage("%%dot needs DOT source in the rest of the cell"));
+    }
+    let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
+    let svg = dot_to_svg(source, ctx.cancel, limit).map_err(|e| graphviz_error(e, inv))?;
+    let view = View {
+        kind: "dot",
+        text: source.trim_end().to_string(),
+        html: String::new(),
+        svg: Some(svg),
+        dot: Some(source.to_string()),
+        json: payload("dot", json!({"source": source, "engine": "dot"})),
+    };
+    ctx.show(&view, inv)
+}
+
+/// A Graphviz failure as a cell error; syntax errors point at the cell line.
+pub fn graphviz_error(e: GraphvizError, inv: &Invocation) -> CellError {
+    match e {
+        GraphvizError::Interrupted => CellError::interrupted(),
+        GraphvizError::Syntax { message, line: Some(line) } => {
+            // The body starts on the line after the `%%` line.
+            let cell_line = inv.line + line;
+            let text = inv.body.trim_start_matches('\n').lines().nth(line.saturating_sub(1) as usize).unwrap_or("");
+            let column = text.len() - text.trim_start().len() + 1;
+            CellError::new("DotError", format!("{message} (cell line {cell_line})"))
+                .at_cell_line(cell_line, text, column as u32)
+        }
+        other => CellError::new("DotError", other.to_string()),
+    }
+}
+
+fn run_sleep(_: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let secs: f64 = inv.args.first().and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs.max(0.0));
+    while std::time::Instant::now() < end {
+        if ctx.cancel.is_cancelled() {
+            return Err(CellError::interrupted());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    Ok(())
+}

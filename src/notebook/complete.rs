@@ -1,0 +1,192 @@
+//! Completion and inspection for the front end (Tab and Shift-Tab).
+
+use serde_json::json;
+
+use super::commands::{self, Form};
+use super::output::Bundle;
+use super::session::Session;
+use crate::render::html::escape;
+
+/// The builtins of the supported subset, with one line of documentation each.
+pub const BUILTINS: &[(&str, &str)] = &[
+    ("abs", "abs(x): the absolute value of a number"),
+    ("bool", "bool(x): the truth value of x"),
+    ("int", "int(x): x as an integer (truncates floats, parses strings)"),
+    ("isinstance", "isinstance(x, T): whether x is of type T (int, bool, float, str, tuple, list)"),
+    ("len", "len(s): the length of a string, tuple or list"),
+    ("max", "max(a, b, ...) or max(xs): the largest argument or element"),
+    ("min", "min(a, b, ...) or min(xs): the smallest argument or element"),
+    ("print", "print(*values, sep=' ', end='\\n', file=sys.stdout): write values to the cell's output"),
+    ("range", "range(stop) / range(start, stop[, step]): a sequence of integers"),
+    ("sorted", "sorted(xs): a new sorted list"),
+    ("str", "str(x): x as a string"),
+    ("sum", "sum(xs[, start]): the sum of the elements"),
+];
+
+const KEYWORDS: &[&str] = &[
+    "and", "assert", "break", "class", "continue", "def", "elif", "else", "except", "False",
+    "finally", "for", "if", "in", "is", "lambda", "match", "None", "not", "or", "pass", "raise",
+    "return", "True", "try", "while", "with",
+];
+
+/// Completion matches and the range (in characters) of the text they replace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub matches: Vec<String>,
+    pub cursor_start: usize,
+    pub cursor_end: usize,
+}
+
+/// Completes at `cursor` (a character offset): commands and their options after `%`, defined
+/// functions, parameters, builtins and keywords in Python.
+pub fn complete(session: &Session, code: &str, cursor: usize) -> Completion {
+    let before: String = code.chars().take(cursor).collect();
+    let line = before.rsplit('\n').next().unwrap_or("");
+    let word_len = line.chars().rev().take_while(|c| is_word_char(*c) || *c == '-' || *c == '%').count();
+    let word: String = line.chars().skip(line.chars().count() - word_len).collect();
+    let mut matches: Vec<String> = Vec::new();
+
+    if line.starts_with('%') && word_len == line.chars().count() {
+        let cell = line.starts_with("%%");
+        let prefix = word.trim_start_matches('%');
+        for c in commands::COMMANDS {
+            let usable = if cell { c.form != Form::Line } else { c.form != Form::Cell };
+            if usable && c.name.starts_with(prefix) {
+                matches.push(format!("{}{}", if cell { "%%" } else { "%" }, c.name));
+            }
+        }
+    } else if line.starts_with('%') {
+        let name = line.trim_start_matches('%').split_whitespace().next().unwrap_or("");
+        if let Some(cmd) = commands::find(name, false) {
+            if word.starts_with('-') {
+                matches.extend(cmd.all_options().filter(|o| o.name.starts_with(&word)).map(|o| o.name.to_string()));
+            } else {
+                matches.extend(cmd.words.iter().filter(|w| w.starts_with(&word)).map(|w| w.to_string()));
+                if cmd.takes_function || name == "help" {
+                    let names: Vec<String> = if name == "help" {
+                        commands::COMMANDS.iter().map(|c| c.name.to_string()).collect()
+                    } else {
+                        session.functions().map(|f| f.name.clone()).collect()
+                    };
+                    matches.extend(names.into_iter().filter(|n| n.starts_with(&word)));
+                }
+            }
+        }
+    } else {
+        let word_len = line.chars().rev().take_while(|c| is_word_char(*c) || *c == '.').count();
+        let prefix: String = line.chars().skip(line.chars().count() - word_len).collect();
+        if !prefix.is_empty() {
+            let mut names: Vec<String> = session.functions().map(|f| short_name(&f.name).to_string()).collect();
+            names.extend(session.functions().filter(|f| f.name.contains('.')).map(|f| f.name.clone()));
+            names.extend(session.functions().flat_map(|f| f.params.iter().map(|p| p.name.clone())));
+            names.extend(BUILTINS.iter().map(|(n, _)| n.to_string()));
+            names.extend(KEYWORDS.iter().map(|k| k.to_string()));
+            matches.extend(names.into_iter().filter(|n| n.starts_with(&prefix) && *n != prefix));
+        }
+        matches.sort();
+        matches.dedup();
+        return Completion { matches, cursor_start: cursor - word_len, cursor_end: cursor };
+    }
+    matches.sort();
+    matches.dedup();
+    Completion { matches, cursor_start: cursor - word_len, cursor_end: cursor }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+fn short_name(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// Documentation of the name under `cursor`: a command's help, a function's signature,
+/// docstring and summary (its source too at `detail_level` 1), or a builtin's description.
+pub fn inspect(session: &Session, code: &str, cursor: usize, detail_level: u8) -> Option<Bundle> {
+    let chars: Vec<char> = code.chars().collect();
+    let cursor = cursor.min(chars.len());
+    let is_name = |c: char| is_word_char(c) || c == '.' || c == '%';
+    let mut start = cursor;
+    while start > 0 && is_name(chars[start - 1]) {
+        start -= 1;
+    }
+    let mut end = cursor;
+    while end < chars.len() && is_name(chars[end]) {
+        end += 1;
+    }
+    let word: String = chars[start..end].iter().collect();
+    let word = word.trim_end_matches('.');
+    if word.is_empty() {
+        return None;
+    }
+    let text = if let Some(name) = word.strip_prefix('%') {
+        commands::find(name.trim_start_matches('%'), false)?.help_text()
+    } else if let Some(f) = session.function(word).or_else(|| {
+        let mut matching = session.functions().filter(|f| short_name(&f.name) == word);
+        matching.next()
+    }) {
+        let mut text = format!("Signature: {}\n", f.signature());
+        if let Some(doc) = &f.docstring {
+            text.push_str(&format!("Docstring:\n{doc}\n"));
+        }
+        let params = f.params.len();
+        text.push_str(&format!(
+            "Summary: {}, {} parameter{}, defined at cell lines {}–{}\n",
+            f.name,
+            params,
+            if params == 1 { "" } else { "s" },
+            f.lines.0,
+            f.lines.1
+        ));
+        if detail_level > 0 {
+            text.push_str(&format!("Source:\n{}\n", f.source));
+        }
+        text
+    } else {
+        let (_, doc) = BUILTINS.iter().find(|(n, _)| *n == word)?;
+        format!("Builtin: {doc}\n")
+    };
+    let html = format!("<pre>{}</pre>", escape(&text));
+    Some(Bundle::text(text).with("text/html", json!(html)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cancel::Cancel;
+    use crate::notebook::{Ctx, Output};
+
+    fn session_with(code: &str) -> Session {
+        let mut s = Session::default();
+        let mut out: Vec<Output> = Vec::new();
+        let cancel = Cancel::new();
+        s.execute(code, &mut Ctx { sink: &mut out, cancel: &cancel }).unwrap();
+        s
+    }
+
+    #[test]
+    fn completes_commands_options_and_names() {
+        let s = session_with("def absolute(value: int):\n    '''Abs.'''\n    return value\n");
+        let c = complete(&s, "%lsm", 4);
+        assert_eq!(c.matches, ["%lsmagic"]);
+        assert_eq!((c.cursor_start, c.cursor_end), (0, 4));
+        assert_eq!(complete(&s, "%%d", 3).matches, ["%%dot"]);
+        assert_eq!(complete(&s, "%who --s", 8).matches, ["--save"]);
+        assert_eq!(complete(&s, "%help lsm", 9).matches, ["lsmagic"]);
+        assert_eq!(complete(&s, "x = ab", 6).matches, ["abs", "absolute"]);
+        assert_eq!(complete(&s, "va", 2).matches, ["value"]);
+        assert_eq!(complete(&s, "y = 1 + ", 8).matches, Vec::<String>::new());
+    }
+
+    #[test]
+    fn inspects_functions_commands_builtins() {
+        let s = session_with("def absolute(value: int):\n    '''Abs.'''\n    return value\n");
+        let b = inspect(&s, "absolute(3)", 3, 0).unwrap();
+        let t = b.plain_text().unwrap();
+        assert!(t.contains("Signature: absolute(value: int)") && t.contains("Abs.") && t.contains("lines 1–3"), "{t}");
+        assert!(inspect(&s, "absolute", 3, 1).unwrap().plain_text().unwrap().contains("Source:"));
+        assert!(inspect(&s, "%config", 2, 0).unwrap().plain_text().unwrap().starts_with("%config"));
+        assert!(inspect(&s, "len", 1, 0).unwrap().plain_text().unwrap().contains("length"));
+        assert!(inspect(&s, "nothing_here", 3, 0).is_none());
+    }
+}

@@ -1,0 +1,116 @@
+//! Session settings changed with `%config KEY=VALUE`: the defaults of the bounded analyses.
+
+use super::CellError;
+
+/// One setting: its key, help text, and how to read and write it.
+struct Setting {
+    key: &'static str,
+    help: &'static str,
+    get: fn(&Config) -> u64,
+    set: fn(&mut Config, u64),
+    min: u64,
+    max: u64,
+}
+
+/// The session's settings. Every long-running analysis reads its bound from here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Loop unrolling bound of symbolic execution.
+    pub unroll: u64,
+    /// Z3 timeout per query, in milliseconds.
+    pub z3_timeout_ms: u64,
+    /// Paths listed per `%constraints` view.
+    pub path_limit: u64,
+    /// Nodes of a symbolic execution tree before it is cut.
+    pub node_limit: u64,
+    /// Statements the concrete interpreter runs per cell before giving up.
+    pub step_budget: u64,
+    /// Depth of user-function calls (concrete and symbolic).
+    pub recursion_limit: u64,
+    /// Random runs of `%check`.
+    pub check_runs: u64,
+    /// Seconds Graphviz may take for one layout.
+    pub dot_timeout_s: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            unroll: 4,
+            z3_timeout_ms: 5_000,
+            path_limit: 64,
+            node_limit: 400,
+            step_budget: 10_000_000,
+            recursion_limit: 200,
+            check_runs: 100,
+            dot_timeout_s: 60,
+        }
+    }
+}
+
+const SETTINGS: &[Setting] = &[
+    Setting { key: "unroll", help: "loop unrolling bound of %set and %check", get: |c| c.unroll, set: |c, v| c.unroll = v, min: 0, max: 1_000 },
+    Setting { key: "z3_timeout_ms", help: "Z3 timeout per query (ms); a timed-out query is \"unknown\"", get: |c| c.z3_timeout_ms, set: |c, v| c.z3_timeout_ms = v, min: 1, max: 3_600_000 },
+    Setting { key: "path_limit", help: "paths listed by %constraints before `truncated`", get: |c| c.path_limit, set: |c, v| c.path_limit = v, min: 1, max: 1_000_000 },
+    Setting { key: "node_limit", help: "nodes of a symbolic execution tree before it is cut", get: |c| c.node_limit, set: |c, v| c.node_limit = v, min: 1, max: 1_000_000 },
+    Setting { key: "step_budget", help: "statements the interpreter runs per cell", get: |c| c.step_budget, set: |c, v| c.step_budget = v, min: 1, max: u64::MAX },
+    Setting { key: "recursion_limit", help: "depth of user-function calls", get: |c| c.recursion_limit, set: |c, v| c.recursion_limit = v, min: 1, max: 100_000 },
+    Setting { key: "check_runs", help: "random concrete runs of %check", get: |c| c.check_runs, set: |c, v| c.check_runs = v, min: 0, max: 1_000_000 },
+    Setting { key: "dot_timeout_s", help: "seconds Graphviz may take for one figure", get: |c| c.dot_timeout_s, set: |c, v| c.dot_timeout_s = v, min: 1, max: 3_600 },
+];
+
+impl Config {
+    /// The keys, in the order `%config` lists them.
+    pub fn keys() -> impl Iterator<Item = &'static str> {
+        SETTINGS.iter().map(|s| s.key)
+    }
+
+    /// (key, value, help) for every setting.
+    pub fn describe(&self) -> Vec<(&'static str, u64, &'static str)> {
+        SETTINGS.iter().map(|s| (s.key, (s.get)(self), s.help)).collect()
+    }
+
+    /// Applies `KEY=VALUE`.
+    pub fn assign(&mut self, assignment: &str) -> Result<(), CellError> {
+        let (key, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| CellError::usage(format!("expected KEY=VALUE, got {assignment:?}")))?;
+        let (key, value) = (key.trim(), value.trim());
+        let setting = SETTINGS.iter().find(|s| s.key == key).ok_or_else(|| {
+            let hint = super::suggest(key, Config::keys())
+                .map(|k| format!("; did you mean {k}?"))
+                .unwrap_or_default();
+            CellError::usage(format!("unknown setting {key:?}{hint} (see %config)"))
+        })?;
+        let v: u64 = value
+            .replace('_', "")
+            .parse()
+            .map_err(|_| CellError::usage(format!("{key} takes a whole number, got {value:?}")))?;
+        if v < setting.min || v > setting.max {
+            return Err(CellError::usage(format!(
+                "{key} must be between {} and {}, got {v}",
+                setting.min, setting.max
+            )));
+        }
+        (setting.set)(self, v);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assign_checks_keys_and_ranges() {
+        let mut c = Config::default();
+        c.assign("unroll=7").unwrap();
+        assert_eq!(c.unroll, 7);
+        c.assign(" step_budget = 1_000 ").unwrap();
+        assert_eq!(c.step_budget, 1000);
+        assert!(c.assign("unrol=3").unwrap_err().evalue.contains("did you mean unroll"));
+        assert!(c.assign("unroll=-1").is_err());
+        assert!(c.assign("z3_timeout_ms=0").is_err());
+        assert!(c.assign("unroll").is_err());
+    }
+}

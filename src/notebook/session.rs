@@ -1,0 +1,356 @@
+//! The session: what the user has defined, the settings, and the execution of one cell.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::commands::{self, Form};
+use super::config::Config;
+use super::invocation::{Invocation, parse_arguments, split_words};
+use super::output::{Bundle, CellError, Output, OutputSink, View, payload};
+use super::{suggest, unknown_command};
+use crate::cancel::Cancel;
+use crate::python::{FunctionSummary, ParsedCell, parse_cell};
+use crate::render::html::escape;
+
+/// What a running command may use: where outputs go and the interrupt flag.
+pub struct Ctx<'a> {
+    pub sink: &'a mut dyn OutputSink,
+    pub cancel: &'a Cancel,
+}
+
+impl Ctx<'_> {
+    /// Displays a view, and writes it to the `--save` file when one was asked for.
+    pub fn show(&mut self, view: &View, inv: &Invocation) -> Result<(), CellError> {
+        if let Some(path) = inv.option("--save") {
+            let file = view.save_as(path)?;
+            self.sink.emit(file);
+        }
+        self.sink.emit(Output::Display(view.bundle()));
+        Ok(())
+    }
+
+    pub fn check_cancel(&self) -> Result<(), CellError> {
+        if self.cancel.is_cancelled() { Err(CellError::interrupted()) } else { Ok(()) }
+    }
+}
+
+/// A part of a cell: Python lines, or one `%` command line.
+enum Segment {
+    /// The cell's text with every line outside this segment blanked, so lines keep their numbers.
+    Python(String),
+    Command { line: u32, text: String },
+}
+
+/// Everything the user has defined, and the settings.
+#[derive(Default)]
+pub struct Session {
+    functions: BTreeMap<String, FunctionSummary>,
+    pub config: Config,
+    /// Enables the kernel's test commands (`%__panic__`, `%__sleep__`).
+    pub test_hooks: bool,
+}
+
+impl Session {
+    pub fn new(test_hooks: bool) -> Session {
+        Session { test_hooks, ..Session::default() }
+    }
+
+    /// The defined functions, sorted by name.
+    pub fn functions(&self) -> impl Iterator<Item = &FunctionSummary> {
+        self.functions.values()
+    }
+
+    pub fn function(&self, name: &str) -> Option<&FunctionSummary> {
+        self.functions.get(name)
+    }
+
+    /// The function `name`, or an error that names the closest defined one.
+    pub fn require_function(&self, name: &str) -> Result<&FunctionSummary, CellError> {
+        self.function(name).ok_or_else(|| {
+            let hint = suggest(name, self.functions.keys().map(String::as_str))
+                .map(|n| format!("; did you mean {n}?"))
+                .unwrap_or_else(|| " (define it in a cell first; %who lists what is defined)".into());
+            CellError::new("NameError", format!("no function named {name:?}{hint}"))
+        })
+    }
+
+    /// Forgets every definition; returns how many there were.
+    pub fn reset(&mut self) -> usize {
+        let n = self.functions.len();
+        self.functions.clear();
+        n
+    }
+
+    /// Runs one cell.
+    pub fn execute(&mut self, code: &str, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+        if let Some((line_no, first)) = first_code_line(code).filter(|(_, l)| l.starts_with("%%")) {
+            let body: String = code
+                .lines()
+                .enumerate()
+                .map(|(i, l)| if (i as u32) < line_no { "" } else { l })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let inv = self.parse_invocation(&first[2..], true, line_no, first, body)?;
+            return self.run(&inv, ctx);
+        }
+        for segment in segments(code) {
+            ctx.check_cancel()?;
+            match segment {
+                Segment::Python(source) => self.run_python(&source, ctx)?,
+                Segment::Command { line, text } => {
+                    let inv = self.parse_invocation(&text[1..], false, line, &text, String::new())?;
+                    self.run(&inv, ctx)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+        let cmd = commands::find(&inv.name, self.test_hooks).ok_or_else(|| unknown_command(&inv.name))?;
+        (cmd.run)(self, inv, ctx)
+    }
+
+    /// Parses `name args` of a command on cell line `line`.
+    fn parse_invocation(
+        &self,
+        text: &str,
+        cell: bool,
+        line: u32,
+        source_line: &str,
+        body: String,
+    ) -> Result<Invocation, CellError> {
+        let words = split_words(text).map_err(|e| CellError::usage(format!("{e} in {source_line:?}")))?;
+        let name = words.first().cloned().unwrap_or_default();
+        if name.is_empty() {
+            return Err(CellError::usage("a command name must follow % (try %help)"));
+        }
+        let cmd = commands::find(&name, self.test_hooks).ok_or_else(|| unknown_command(&name))?;
+        match (cmd.form, cell) {
+            (Form::Cell, false) => {
+                return Err(CellError::usage(format!(
+                    "%{name} works on a cell body: start the cell with %%{name}"
+                )));
+            }
+            (Form::Line, true) => {
+                return Err(CellError::usage(format!("%%{name} does not exist; use %{name} on a line")));
+            }
+            _ => {}
+        }
+        let (args, options) = parse_arguments(&words[1..], |o| cmd.option(o).map(|s| s.values))
+            .map_err(|e| CellError::usage(format!("%{name}: {e}")))?;
+        for opt in options.keys() {
+            if cmd.option(opt).is_none() {
+                let hint = suggest(opt, cmd.all_options().map(|o| o.name))
+                    .map(|n| format!("; did you mean {n}?"))
+                    .unwrap_or_default();
+                return Err(CellError::usage(format!(
+                    "%{name} has no option {opt}{hint} (see %help {name})"
+                )));
+            }
+        }
+        Ok(Invocation { name, cell, args, options, body, line, source_line: source_line.to_string() })
+    }
+
+    /// Parses Python, stores its functions and runs its top-level statements.
+    fn run_python(&mut self, source: &str, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+        let cell = parse_cell(source)?;
+        if cell.executable_statements > 0 {
+            return Err(top_level_statements_unsupported(&cell));
+        }
+        self.store(&cell, ctx);
+        Ok(())
+    }
+
+    fn store(&mut self, cell: &ParsedCell, ctx: &mut Ctx<'_>) {
+        if cell.functions.is_empty() {
+            return;
+        }
+        let rows: Vec<String> = cell
+            .functions
+            .iter()
+            .map(|f| format!("{}  (lines {}–{})", qualified_signature(f), f.lines.0, f.lines.1))
+            .collect();
+        let json = payload(
+            "definitions",
+            json!({"functions": cell.functions.iter().map(|f| json!({
+                "name": f.name, "signature": f.signature(), "lines": [f.lines.0, f.lines.1]
+            })).collect::<Vec<_>>()}),
+        );
+        let html = format!(
+            "<div class=\"analysis-kernel-defined\" style=\"color:#555\">defined: {}</div>",
+            rows.iter().map(|r| format!("<code>{}</code>", escape(r))).collect::<Vec<_>>().join(", ")
+        );
+        ctx.sink.emit(Output::Display(
+            Bundle::text(format!("defined: {}", rows.join(", ")))
+                .with("text/html", json!(html))
+                .with(&View::mime_type("definitions"), json),
+        ));
+        for f in &cell.functions {
+            self.functions.insert(f.name.clone(), f.clone());
+        }
+    }
+}
+
+fn qualified_signature(f: &FunctionSummary) -> String {
+    match f.name.rsplit_once('.') {
+        Some((class, _)) => format!("{class}.{}", f.signature()),
+        None => f.signature(),
+    }
+}
+
+/// Until the concrete interpreter lands, statements outside definitions are refused by name.
+fn top_level_statements_unsupported(cell: &ParsedCell) -> CellError {
+    let (line, text) = cell
+        .source
+        .lines()
+        .enumerate()
+        .find(|(_, l)| {
+            let t = l.trim_start();
+            l.len() == t.len()
+                && !t.is_empty()
+                && !t.starts_with('#')
+                && !["def ", "class ", "@", "import ", "from ", "\"", "'"].iter().any(|p| t.starts_with(p))
+        })
+        .map(|(i, l)| (i as u32 + 1, l.to_string()))
+        .unwrap_or((1, String::new()));
+    CellError::new(
+        "UnsupportedError",
+        format!("top-level statements are not run by this kernel version (line {line}); define functions and use the % commands"),
+    )
+    .at_cell_line(line, &text, 1)
+}
+
+/// The first line that is not blank, with its 1-based number.
+fn first_code_line(code: &str) -> Option<(u32, &str)> {
+    code.lines().enumerate().find(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i as u32 + 1, l.trim_end()))
+}
+
+/// Splits a cell into Python runs and `%` command lines (a `%` in column 0).
+fn segments(code: &str) -> Vec<Segment> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    let mut python: Vec<usize> = Vec::new();
+    let flush = |python: &mut Vec<usize>, out: &mut Vec<Segment>| {
+        if python.iter().any(|&i| !lines[i].trim().is_empty()) {
+            let text = lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| if python.contains(&i) { *l } else { "" })
+                .collect::<Vec<_>>()
+                .join("\n");
+            out.push(Segment::Python(text));
+        }
+        python.clear();
+    };
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with('%') {
+            flush(&mut python, &mut out);
+            out.push(Segment::Command { line: i as u32 + 1, text: l.trim_end().to_string() });
+        } else {
+            python.push(i);
+        }
+    }
+    flush(&mut python, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
+        let mut out: Vec<Output> = Vec::new();
+        let cancel = Cancel::new();
+        let result = session.execute(code, &mut Ctx { sink: &mut out, cancel: &cancel });
+        (result, out)
+    }
+
+    fn text_of(out: &[Output]) -> String {
+        out.iter()
+            .filter_map(|o| match o {
+                Output::Display(b) | Output::Result(b) => b.plain_text().map(str::to_string),
+                Output::Stdout(s) | Output::Stderr(s) => Some(s.clone()),
+                Output::File { .. } => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn definitions_are_stored_and_replaced() {
+        let mut s = Session::default();
+        let (r, out) = run(&mut s, "def f(x: int) -> int:\n    return x\n");
+        r.unwrap();
+        assert_eq!(text_of(&out), "defined: f(x: int) -> int  (lines 1–2)");
+        run(&mut s, "\n\ndef f(y):\n    return y\n").0.unwrap();
+        assert_eq!(s.function("f").unwrap().signature(), "f(y)");
+        assert_eq!(s.function("f").unwrap().lines, (3, 4));
+        let (_, out) = run(&mut s, "%who");
+        assert!(text_of(&out).contains("f(y)"));
+    }
+
+    #[test]
+    fn syntax_error_keeps_earlier_definitions() {
+        let mut s = Session::default();
+        run(&mut s, "def g():\n    pass\n").0.unwrap();
+        let err = run(&mut s, "def h(:\n    pass\n").0.unwrap_err();
+        assert_eq!(err.ename, "SyntaxError");
+        assert!(err.traceback.iter().any(|l| l.trim() == "^"), "{:?}", err.traceback);
+        assert!(s.function("g").is_some());
+    }
+
+    #[test]
+    fn mixed_cell_keeps_line_numbers() {
+        let mut s = Session::default();
+        let (r, out) = run(&mut s, "%who\ndef k():\n    pass\n%who\n");
+        r.unwrap();
+        let t = text_of(&out);
+        assert!(t.starts_with("No functions defined."), "{t}");
+        assert!(t.contains("(lines 2–3)"), "{t}");
+    }
+
+    #[test]
+    fn unknown_commands_and_options_suggest() {
+        let mut s = Session::default();
+        let e = run(&mut s, "%hlep").0.unwrap_err();
+        assert_eq!(e.ename, "UsageError");
+        assert!(e.evalue.contains("did you mean %help"), "{}", e.evalue);
+        let e = run(&mut s, "%who --sav x.txt").0.unwrap_err();
+        assert!(e.evalue.contains("did you mean --save"), "{}", e.evalue);
+        let e = run(&mut s, "%dot").0.unwrap_err();
+        assert!(e.evalue.contains("%%dot"), "{}", e.evalue);
+    }
+
+    #[test]
+    fn dot_cell_renders_svg_in_every_format() {
+        let mut s = Session::default();
+        let (r, out) = run(&mut s, "%%dot --save g.json\ndigraph { a -> b }\n");
+        r.unwrap();
+        let Output::File { path, contents } = &out[0] else { panic!("{out:?}") };
+        assert_eq!(path, "g.json");
+        assert!(String::from_utf8_lossy(contents).contains("\"kind\": \"dot\""));
+        let Output::Display(b) = &out[1] else { panic!() };
+        for mime in ["text/plain", "text/html", "image/svg+xml", "application/vnd.analysis-kernel.dot+json"] {
+            assert!(b.data.contains_key(mime), "{mime}");
+        }
+        assert!(b.data["text/html"].as_str().unwrap().contains("<svg"));
+    }
+
+    #[test]
+    fn dot_errors_point_at_the_cell_line() {
+        let mut s = Session::default();
+        let e = run(&mut s, "%%dot\ndigraph {\n  a -> \n  b -- c }\n").0.unwrap_err();
+        assert_eq!(e.ename, "DotError");
+        assert!(e.traceback[0].contains("Cell line 4"), "{:?}", e.traceback);
+    }
+
+    #[test]
+    fn top_level_statements_are_refused_by_line() {
+        let mut s = Session::default();
+        let e = run(&mut s, "def f():\n    pass\nx = 1\n").0.unwrap_err();
+        assert_eq!(e.ename, "UnsupportedError");
+        assert!(e.traceback[0].contains("Cell line 3"));
+    }
+}

@@ -1,0 +1,15 @@
+//! The Python front end: parsing (behind this module, with `ruff_python_parser`), source
+//! positions and errors, summaries of the definitions a cell makes.
+//!
+//! Nothing outside this module names a `ruff_*` type.
+
+pub mod ir;
+mod lower;
+mod source;
+mod syntax;
+
+pub use lower::{lower_expression, lower_module};
+pub use source::{SourceError, SourceErrorKind, SourceMap, Span};
+pub use syntax::{
+    Completeness, FunctionSummary, ParamSummary, ParsedCell, completeness, parse_cell,
+};

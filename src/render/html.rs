@@ -1,0 +1,76 @@
+//! Small HTML helpers shared by the views: escaping and tables.
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A table with a header row; cells are escaped.
+pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut html = String::from("<table class=\"analysis-kernel-table\">\n<thead><tr>");
+    for h in headers {
+        html.push_str(&format!("<th>{}</th>", escape(h)));
+    }
+    html.push_str("</tr></thead>\n<tbody>\n");
+    for row in rows {
+        html.push_str("<tr>");
+        for cell in row {
+            html.push_str(&format!("<td style=\"text-align:left\">{}</td>", escape(cell)));
+        }
+        html.push_str("</tr>\n");
+    }
+    html.push_str("</tbody>\n</table>");
+    html
+}
+
+/// A plain-text table with aligned columns.
+pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let mut out = vec![line(headers.to_vec())];
+    out.push(widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
+    for row in rows {
+        out.push(line(row.iter().map(String::as_str).collect()));
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_aligns() {
+        assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+        let t = text_table(&["name", "x"], &[vec!["f".into(), "10".into()]]);
+        assert_eq!(t, "name  x\n----  --\nf     10");
+        assert!(table(&["a"], &[vec!["<".into()]]).contains("<td style=\"text-align:left\">&lt;</td>"));
+    }
+}

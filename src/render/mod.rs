@@ -1,0 +1,4 @@
+//! Rendering: text, DOT, HTML tables, and DOT → SVG through Graphviz.
+
+pub mod graphviz;
+pub mod html;
