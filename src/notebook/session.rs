@@ -1,6 +1,7 @@
 //! The session: what the user has defined, the settings, and the execution of one cell.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::json;
 
@@ -10,7 +11,8 @@ use super::invocation::{Invocation, parse_arguments, split_words};
 use super::output::{Bundle, CellError, Output, OutputSink, View, payload};
 use super::{suggest, unknown_command};
 use crate::cancel::Cancel;
-use crate::python::{FunctionSummary, ParsedCell, parse_cell};
+use crate::python::ir;
+use crate::python::{FunctionSummary, ParsedCell, lower_module, parse_cell};
 use crate::render::html::escape;
 
 /// What a running command may use: where outputs go and the interrupt flag.
@@ -46,6 +48,8 @@ enum Segment {
 #[derive(Default)]
 pub struct Session {
     functions: BTreeMap<String, FunctionSummary>,
+    /// The lowered IR of every function defined, nested ones (`f.g`) and methods (`C.m`) too.
+    lowered: BTreeMap<String, Arc<ir::Function>>,
     pub config: Config,
     /// Enables the kernel's test commands (`%__panic__`, `%__sleep__`).
     pub test_hooks: bool,
@@ -65,6 +69,21 @@ impl Session {
         self.functions.get(name)
     }
 
+    /// The IR of function `name` (a qualified name: `f`, `C.m`, `f.inner`).
+    pub fn lowered(&self, name: &str) -> Option<&Arc<ir::Function>> {
+        self.lowered.get(name)
+    }
+
+    /// The IR of function `name`, or an error that names the closest defined one.
+    pub fn require_lowered(&self, name: &str) -> Result<&Arc<ir::Function>, CellError> {
+        self.lowered.get(name).ok_or_else(|| {
+            let hint = suggest(name, self.lowered.keys().map(String::as_str))
+                .map(|n| format!("; did you mean {n}?"))
+                .unwrap_or_else(|| " (define it in a cell first; %who lists what is defined)".into());
+            CellError::new("NameError", format!("no function named {name:?}{hint}"))
+        })
+    }
+
     /// The function `name`, or an error that names the closest defined one.
     pub fn require_function(&self, name: &str) -> Result<&FunctionSummary, CellError> {
         self.function(name).ok_or_else(|| {
@@ -79,6 +98,7 @@ impl Session {
     pub fn reset(&mut self) -> usize {
         let n = self.functions.len();
         self.functions.clear();
+        self.lowered.clear();
         n
     }
 
@@ -156,14 +176,18 @@ impl Session {
     /// Parses Python, stores its functions and runs its top-level statements.
     fn run_python(&mut self, source: &str, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
         let cell = parse_cell(source)?;
+        let module = lower_module(source)?;
         if cell.executable_statements > 0 {
             return Err(top_level_statements_unsupported(&cell));
         }
-        self.store(&cell, ctx);
+        self.store(&cell, &module, ctx);
         Ok(())
     }
 
-    fn store(&mut self, cell: &ParsedCell, ctx: &mut Ctx<'_>) {
+    fn store(&mut self, cell: &ParsedCell, module: &ir::Module, ctx: &mut Ctx<'_>) {
+        for f in module.functions() {
+            self.lowered.insert(f.qualname.clone(), Arc::new(f.clone()));
+        }
         if cell.functions.is_empty() {
             return;
         }

@@ -80,19 +80,49 @@ pub struct Stmt {
 pub enum StmtKind {
     Expr(Expr),
     /// `a = b = value`; targets may be tuples, lists, starred, attributes, subscripts.
-    Assign { targets: Vec<Expr>, value: Expr },
-    AugAssign { target: Expr, op: BinOp, value: Expr },
-    AnnAssign { target: Expr, annotation: Expr, value: Option<Expr> },
+    Assign {
+        targets: Vec<Expr>,
+        value: Expr,
+    },
+    AugAssign {
+        target: Expr,
+        op: BinOp,
+        value: Expr,
+    },
+    AnnAssign {
+        target: Expr,
+        annotation: Expr,
+        value: Option<Expr>,
+    },
     /// An `elif` is an `If` alone in `orelse`, with its own span, id and `elif ...:` text.
-    If { test: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
-    While { test: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
-    For { target: Expr, iter: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
+    If {
+        test: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+    },
+    While {
+        test: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+    },
+    For {
+        target: Expr,
+        iter: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
     Pass,
-    Raise { exc: Option<Expr>, cause: Option<Expr> },
-    Assert { test: Expr, msg: Option<Expr> },
+    Raise {
+        exc: Option<Expr>,
+        cause: Option<Expr>,
+    },
+    Assert {
+        test: Expr,
+        msg: Option<Expr>,
+    },
     Try {
         body: Vec<Stmt>,
         handlers: Vec<ExceptHandler>,
@@ -102,8 +132,14 @@ pub enum StmtKind {
         is_star: bool,
     },
     /// `with a as b, c:` is `[(a, Some(b)), (c, None)]`.
-    With { items: Vec<(Expr, Option<Expr>)>, body: Vec<Stmt> },
-    Match { subject: Expr, cases: Vec<MatchCase> },
+    With {
+        items: Vec<(Expr, Option<Expr>)>,
+        body: Vec<Stmt>,
+    },
+    Match {
+        subject: Expr,
+        cases: Vec<MatchCase>,
+    },
     FunctionDef(Box<Function>),
     ClassDef {
         name: String,
@@ -116,13 +152,19 @@ pub enum StmtKind {
     },
     Import(Vec<Alias>),
     /// `from ..m import a as b`: `module` is `Some("m")`, `level` 2.
-    ImportFrom { module: Option<String>, names: Vec<Alias>, level: u32 },
+    ImportFrom {
+        module: Option<String>,
+        names: Vec<Alias>,
+        level: u32,
+    },
     Global(Vec<String>),
     Nonlocal(Vec<String>),
     Delete(Vec<Expr>),
     /// A construct outside the supported subset (`async def`, `async for`, `async with`,
     /// `type` aliases, IPython escapes), kept so consumers can report it with its line.
-    Unsupported { construct: &'static str },
+    Unsupported {
+        construct: &'static str,
+    },
 }
 
 /// `import a.b as c` / `from m import a as c`; `name` is `*` for a star import.
@@ -174,12 +216,23 @@ pub enum Pattern {
     /// `*rest` / `*_` inside a sequence pattern.
     Star(Option<String>),
     /// `{"k": p, **rest}`.
-    Mapping { keys: Vec<Expr>, patterns: Vec<Pattern>, rest: Option<String> },
+    Mapping {
+        keys: Vec<Expr>,
+        patterns: Vec<Pattern>,
+        rest: Option<String>,
+    },
     /// `Point(p, y=q)`.
-    Class { cls: Expr, patterns: Vec<Pattern>, keywords: Vec<(String, Pattern)> },
+    Class {
+        cls: Expr,
+        patterns: Vec<Pattern>,
+        keywords: Vec<(String, Pattern)>,
+    },
     Or(Vec<Pattern>),
     /// `p as name`.
-    As { pattern: Box<Pattern>, name: String },
+    As {
+        pattern: Box<Pattern>,
+        name: String,
+    },
 }
 
 /// An expression with its position.
@@ -193,25 +246,63 @@ pub struct Expr {
 pub enum ExprKind {
     Name(String),
     Constant(Constant),
-    BinOp { op: BinOp, left: Box<Expr>, right: Box<Expr> },
-    UnaryOp { op: UnaryOp, operand: Box<Expr> },
+    BinOp {
+        op: BinOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    UnaryOp {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
     /// `a and b and c` is one node with three values.
-    BoolOp { op: BoolOp, values: Vec<Expr> },
+    BoolOp {
+        op: BoolOp,
+        values: Vec<Expr>,
+    },
     /// `a < b < c` is one node: `ops` and `comparators` have the same length.
-    Compare { left: Box<Expr>, ops: Vec<CmpOp>, comparators: Vec<Expr> },
-    IfExp { test: Box<Expr>, body: Box<Expr>, orelse: Box<Expr> },
+    Compare {
+        left: Box<Expr>,
+        ops: Vec<CmpOp>,
+        comparators: Vec<Expr>,
+    },
+    IfExp {
+        test: Box<Expr>,
+        body: Box<Expr>,
+        orelse: Box<Expr>,
+    },
     /// Positional `args` may be `Starred`; a keyword named `None` is `**mapping`.
-    Call { func: Box<Expr>, args: Vec<Expr>, keywords: Vec<(Option<String>, Expr)> },
-    Attribute { value: Box<Expr>, attr: String },
+    Call {
+        func: Box<Expr>,
+        args: Vec<Expr>,
+        keywords: Vec<(Option<String>, Expr)>,
+    },
+    Attribute {
+        value: Box<Expr>,
+        attr: String,
+    },
     /// `a[i]`; `a[i:j]` has a `Slice` index, `a[i, j]` a `Tuple`.
-    Subscript { value: Box<Expr>, index: Box<Expr> },
-    Slice { lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
+    Subscript {
+        value: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Slice {
+        lower: Option<Box<Expr>>,
+        upper: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
+    },
     Tuple(Vec<Expr>),
     List(Vec<Expr>),
     Set(Vec<Expr>),
     /// A key of `None` is a `**mapping` entry.
-    Dict { keys: Vec<Option<Expr>>, values: Vec<Expr> },
-    Lambda { params: Vec<Param>, body: Box<Expr> },
+    Dict {
+        keys: Vec<Option<Expr>>,
+        values: Vec<Expr>,
+    },
+    Lambda {
+        params: Vec<Param>,
+        body: Box<Expr>,
+    },
     /// `elt` is the key of a dict comprehension, `value` its value.
     Comprehension {
         kind: ComprehensionKind,
@@ -223,10 +314,16 @@ pub enum ExprKind {
     FString(Vec<FStringPart>),
     Starred(Box<Expr>),
     /// `target := value`.
-    NamedExpr { target: String, value: Box<Expr> },
+    NamedExpr {
+        target: String,
+        value: Box<Expr>,
+    },
     /// `await`, `yield`, `yield from`, complex numbers, t-strings, async comprehensions;
     /// `text` is the source.
-    Unsupported { construct: &'static str, text: String },
+    Unsupported {
+        construct: &'static str,
+        text: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -306,7 +403,11 @@ pub struct Generator {
 pub enum FStringPart {
     Literal(String),
     /// `{expr!conversion:format_spec}`; the spec may itself hold replacement fields.
-    Expr { expr: Box<Expr>, conversion: Option<Conversion>, format_spec: Option<Vec<FStringPart>> },
+    Expr {
+        expr: Box<Expr>,
+        conversion: Option<Conversion>,
+        format_spec: Option<Vec<FStringPart>>,
+    },
 }
 
 /// `!s`, `!r`, `!a`.
@@ -448,7 +549,13 @@ impl Stmt {
             StmtKind::If { body, orelse, .. }
             | StmtKind::While { body, orelse, .. }
             | StmtKind::For { body, orelse, .. } => vec![body, orelse],
-            StmtKind::Try { body, handlers, orelse, finalbody, .. } => {
+            StmtKind::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
                 let mut blocks: Vec<&[Stmt]> = vec![body];
                 blocks.extend(handlers.iter().map(|h| h.body.as_slice()));
                 blocks.push(orelse);
@@ -552,19 +659,25 @@ impl Stmt {
                 v
             }
             StmtKind::AugAssign { target, value, .. } => vec![(target, ReadWrite), (value, Read)],
-            StmtKind::AnnAssign { target, value, .. } => match value {
-                Some(value) => vec![(value, Read), (target, Target)],
-                None => Vec::new(),
-            },
+            StmtKind::AnnAssign {
+                target,
+                value: Some(value),
+                ..
+            } => {
+                vec![(value, Read), (target, Target)]
+            }
             StmtKind::For { target, iter, .. } => vec![(iter, Read), (target, Target)],
             StmtKind::Return(value) => value.iter().map(|e| (e, Read)).collect(),
             StmtKind::Raise { exc, cause } => exc.iter().chain(cause).map(|e| (e, Read)).collect(),
-            StmtKind::Assert { test, msg } => {
-                std::iter::once(test).chain(msg).map(|e| (e, Read)).collect()
-            }
+            StmtKind::Assert { test, msg } => std::iter::once(test)
+                .chain(msg)
+                .map(|e| (e, Read))
+                .collect(),
             StmtKind::With { items, .. } => items
                 .iter()
-                .flat_map(|(e, var)| std::iter::once((e, Read)).chain(var.iter().map(|v| (v, Target))))
+                .flat_map(|(e, var)| {
+                    std::iter::once((e, Read)).chain(var.iter().map(|v| (v, Target)))
+                })
                 .collect(),
             StmtKind::Match { subject, .. } => vec![(subject, Read)],
             StmtKind::FunctionDef(f) => f
@@ -573,7 +686,12 @@ impl Stmt {
                 .chain(f.params.iter().filter_map(|p| p.default.as_ref()))
                 .map(|e| (e, Read))
                 .collect(),
-            StmtKind::ClassDef { bases, keywords, decorators, .. } => decorators
+            StmtKind::ClassDef {
+                bases,
+                keywords,
+                decorators,
+                ..
+            } => decorators
                 .iter()
                 .chain(bases)
                 .chain(keywords.iter().map(|(_, e)| e))
@@ -588,7 +706,10 @@ impl Stmt {
 impl ExceptHandler {
     /// Names read by the handler's type expression.
     pub fn names_used(&self) -> Vec<String> {
-        self.type_.as_ref().map(Expr::names_used).unwrap_or_default()
+        self.type_
+            .as_ref()
+            .map(Expr::names_used)
+            .unwrap_or_default()
     }
 }
 
@@ -630,14 +751,20 @@ impl Pattern {
                     push_unique(out, r);
                 }
             }
-            Pattern::Class { patterns, keywords, .. } => {
-                patterns.iter().chain(keywords.iter().map(|(_, p)| p)).for_each(|p| p.collect_bound(out));
+            Pattern::Class {
+                patterns, keywords, ..
+            } => {
+                patterns
+                    .iter()
+                    .chain(keywords.iter().map(|(_, p)| p))
+                    .for_each(|p| p.collect_bound(out));
             }
             Pattern::As { pattern, name } => {
                 pattern.collect_bound(out);
                 push_unique(out, name);
             }
-            Pattern::Value(_) | Pattern::Singleton(_) | Pattern::Wildcard | Pattern::Star(None) => {}
+            Pattern::Value(_) | Pattern::Singleton(_) | Pattern::Wildcard | Pattern::Star(None) => {
+            }
         }
     }
 
@@ -658,9 +785,16 @@ impl Pattern {
                     p.collect_exprs(out);
                 }
             }
-            Pattern::Class { cls, patterns, keywords } => {
+            Pattern::Class {
+                cls,
+                patterns,
+                keywords,
+            } => {
                 out.push(cls);
-                patterns.iter().chain(keywords.iter().map(|(_, p)| p)).for_each(|p| p.collect_exprs(out));
+                patterns
+                    .iter()
+                    .chain(keywords.iter().map(|(_, p)| p))
+                    .for_each(|p| p.collect_exprs(out));
             }
             Pattern::As { pattern, .. } => pattern.collect_exprs(out),
             Pattern::Singleton(_) | Pattern::Capture(_) | Pattern::Wildcard | Pattern::Star(_) => {}
@@ -688,12 +822,18 @@ impl Expr {
             | ExprKind::Tuple(es)
             | ExprKind::List(es)
             | ExprKind::Set(es) => out.extend(es),
-            ExprKind::Compare { left, comparators, .. } => {
+            ExprKind::Compare {
+                left, comparators, ..
+            } => {
                 out.push(left);
                 out.extend(comparators);
             }
             ExprKind::IfExp { test, body, orelse } => out.extend([&**body, &**test, &**orelse]),
-            ExprKind::Call { func, args, keywords } => {
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } => {
                 out.push(func);
                 out.extend(args);
                 out.extend(keywords.iter().map(|(_, e)| e));
@@ -712,7 +852,12 @@ impl Expr {
                 out.extend(params.iter().filter_map(|p| p.default.as_ref()));
                 out.push(body);
             }
-            ExprKind::Comprehension { elt, value, generators, .. } => {
+            ExprKind::Comprehension {
+                elt,
+                value,
+                generators,
+                ..
+            } => {
                 out.push(elt);
                 out.extend(value.as_deref());
                 for g in generators {
@@ -787,7 +932,12 @@ impl Expr {
                 body.collect_reads(bound, out);
                 bound.truncate(depth);
             }
-            ExprKind::Comprehension { elt, value, generators, .. } => {
+            ExprKind::Comprehension {
+                elt,
+                value,
+                generators,
+                ..
+            } => {
                 let depth = bound.len();
                 for g in generators {
                     g.iter.collect_reads(bound, out);
@@ -801,7 +951,10 @@ impl Expr {
                 }
                 bound.truncate(depth);
             }
-            _ => self.children().into_iter().for_each(|c| c.collect_reads(bound, out)),
+            _ => self
+                .children()
+                .into_iter()
+                .for_each(|c| c.collect_reads(bound, out)),
         }
     }
 
@@ -814,10 +967,14 @@ impl Expr {
         match &self.kind {
             ExprKind::Name(_) => {}
             ExprKind::Tuple(es) | ExprKind::List(es) => {
-                es.iter().for_each(|e| e.collect_target_reads_in(bound, out));
+                es.iter()
+                    .for_each(|e| e.collect_target_reads_in(bound, out));
             }
             ExprKind::Starred(e) => e.collect_target_reads_in(bound, out),
-            _ => self.children().into_iter().for_each(|c| c.collect_reads(bound, out)),
+            _ => self
+                .children()
+                .into_iter()
+                .for_each(|c| c.collect_reads(bound, out)),
         }
     }
 
@@ -839,16 +996,25 @@ impl Expr {
                 push_unique(out, target);
             }
             ExprKind::Lambda { params, .. } => {
-                params.iter().filter_map(|p| p.default.as_ref()).for_each(|d| d.collect_walrus_targets(out));
+                params
+                    .iter()
+                    .filter_map(|p| p.default.as_ref())
+                    .for_each(|d| d.collect_walrus_targets(out));
             }
-            _ => self.children().into_iter().for_each(|c| c.collect_walrus_targets(out)),
+            _ => self
+                .children()
+                .into_iter()
+                .for_each(|c| c.collect_walrus_targets(out)),
         }
     }
 }
 
 fn fstring_exprs<'a>(parts: &'a [FStringPart], out: &mut Vec<&'a Expr>) {
     for part in parts {
-        if let FStringPart::Expr { expr, format_spec, .. } = part {
+        if let FStringPart::Expr {
+            expr, format_spec, ..
+        } = part
+        {
             out.push(expr);
             if let Some(spec) = format_spec {
                 fstring_exprs(spec, out);
@@ -860,5 +1026,283 @@ fn fstring_exprs<'a>(parts: &'a [FStringPart], out: &mut Vec<&'a Expr>) {
 fn push_unique(out: &mut Vec<String>, name: &str) {
     if !out.iter().any(|n| n == name) {
         out.push(name.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display::{bytes_repr, float_repr, str_repr};
+    use super::*;
+    use crate::python::{lower_expression, lower_module};
+
+    /// The `Debug` text of a tree with every `span: Span { .. }` removed.
+    fn shape(tree: &impl std::fmt::Debug) -> String {
+        let text = format!("{tree:?}");
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("span: Span {") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i..];
+            let close = after.find('}').map_or(after.len(), |j| j + 1);
+            rest = after[close..].strip_prefix(", ").unwrap_or(&after[close..]);
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// Prints `source` and checks the printed form, and that it re-parses to the same tree.
+    fn round_trip(source: &str, printed: &str) {
+        let e = lower_expression(source).unwrap();
+        let text = e.to_string();
+        assert_eq!(text, printed, "printing {source}");
+        let again = lower_expression(&text).unwrap_or_else(|err| panic!("{text}: {err}"));
+        assert_eq!(
+            shape(&e),
+            shape(&again),
+            "round trip of {source} via {text}"
+        );
+    }
+
+    #[test]
+    fn display_uses_minimal_parentheses() {
+        let cases = [
+            ("-(x ** 2)", "-x ** 2"),
+            ("(-x) ** 2", "(-x) ** 2"),
+            ("2 ** -x", "2 ** -x"),
+            ("(2 ** 3) ** 4", "(2 ** 3) ** 4"),
+            ("2 ** 3 ** 4", "2 ** 3 ** 4"),
+            ("a - (b - c)", "a - (b - c)"),
+            ("(a - b) - c", "a - b - c"),
+            ("(a + b) * c", "(a + b) * c"),
+            ("a * (b // c) % d", "a * (b // c) % d"),
+            ("a | b ^ c & d << 1 + 2", "a | b ^ c & d << 1 + 2"),
+            ("((a | b) ^ c) & d", "((a | b) ^ c) & d"),
+            ("not (a and b)", "not (a and b)"),
+            ("not a and b", "not a and b"),
+            ("(a or b) and c", "(a or b) and c"),
+            ("(a and b) and c", "(a and b) and c"),
+            ("a and b and c", "a and b and c"),
+            ("a or (b or c)", "a or (b or c)"),
+            ("x if c else y", "x if c else y"),
+            ("(x if c else y) if d else z", "(x if c else y) if d else z"),
+            ("x if c else (y if d else z)", "x if c else y if d else z"),
+            ("a < b < c", "a < b < c"),
+            ("(a < b) < c", "(a < b) < c"),
+            ("a not in b is not c", "a not in b is not c"),
+            ("not a == b", "not a == b"),
+            ("(not a) == b", "(not a) == b"),
+            ("-a.b[1](2)", "-a.b[1](2)"),
+            ("(a + b).c", "(a + b).c"),
+            ("(1).real", "(1).real"),
+            ("1.5.real", "1.5.real"),
+            ("s[-1:]", "s[-1:]"),
+            ("s[::2]", "s[::2]"),
+            ("s[:]", "s[:]"),
+            ("s[a:b, c]", "s[a:b, c]"),
+            ("s[(a, b)]", "s[a, b]"),
+            ("s[()]", "s[()]"),
+            ("f(*a, k=1, **kw)", "f(*a, k=1, **kw)"),
+            ("f(x for x in y)", "f((x for x in y))"),
+            ("f((a, b), c)", "f((a, b), c)"),
+            ("lambda: 0", "lambda: 0"),
+            (
+                "lambda x, *ys, z=1, **kw: x + z",
+                "lambda x, *ys, z=1, **kw: x + z",
+            ),
+            ("lambda a, /, b, *, c: a", "lambda a, /, b, *, c: a"),
+            ("(lambda: 1)()", "(lambda: 1)()"),
+            ("x if (lambda: 1) else y", "x if (lambda: 1) else y"),
+            (
+                "[x * y for x in xs if x for y in range(x)]",
+                "[x * y for x in xs if x for y in range(x)]",
+            ),
+            (
+                "{k: v for k, v in d.items()}",
+                "{k: v for k, v in d.items()}",
+            ),
+            ("{x for x in (a, b)}", "{x for x in (a, b)}"),
+            (
+                "(x for x in y if (a if b else c))",
+                "(x for x in y if (a if b else c))",
+            ),
+            ("[*a, *b]", "[*a, *b]"),
+            ("{**a, 'k': 1}", "{**a, 'k': 1}"),
+            ("{1, 2}", "{1, 2}"),
+            ("()", "()"),
+            ("(1,)", "(1,)"),
+            ("1, 2", "(1, 2)"),
+            ("(x := 1)", "(x := 1)"),
+            ("f(x := 1)", "f((x := 1))"),
+            (
+                "f'{x!r:>10} and {y:{w}.{p}f} {{lit}}'",
+                "f'{x!r:>10} and {y:{w}.{p}f} {{lit}}'",
+            ),
+            ("f\"{d['k']}\"", "f\"{d['k']}\""),
+            ("f'{ {1: 2} }'", "f'{ {1: 2}}'"),
+            (
+                "f'{(lambda: 1)()}{(a if b else c)}'",
+                "f'{(lambda: 1)()}{(a if b else c)}'",
+            ),
+            ("f'{x=}'", "f'x={x!r}'"),
+            ("\"it's\"", "\"it's\""),
+            ("'say \"hi\"'", "'say \"hi\"'"),
+            ("'both \\' and \"'", "'both \\' and \"'"),
+            (
+                "'tab\\tnew\\nline\\\\ \\x00 \\u00e9'",
+                "'tab\\tnew\\nline\\\\ \\x00 é'",
+            ),
+            ("b'a\\'\\x00\\xff'", "b\"a'\\x00\\xff\""),
+            ("1.0", "1.0"),
+            ("1e100", "1e+100"),
+            ("0.00001", "1e-05"),
+            ("123.456", "123.456"),
+            ("1_000.5", "1000.5"),
+            ("1e16", "1e+16"),
+            ("0xff", "255"),
+            ("-1", "-1"),
+            ("- -1", "--1"),
+            ("~x", "~x"),
+            ("a @ b", "a @ b"),
+            ("x.y.z(a)[b]", "x.y.z(a)[b]"),
+            ("await x", "(await x)"),
+        ];
+        for (source, printed) in cases {
+            round_trip(source, printed);
+        }
+    }
+
+    #[test]
+    fn reprs_follow_python() {
+        assert_eq!(float_repr(0.1), "0.1");
+        assert_eq!(float_repr(-0.0), "-0.0");
+        assert_eq!(float_repr(1e15), "1000000000000000.0");
+        assert_eq!(float_repr(1.5e-7), "1.5e-07");
+        assert_eq!(float_repr(123456789012345678.0), "1.2345678901234568e+17");
+        assert_eq!(float_repr(0.0001), "0.0001");
+        assert_eq!(float_repr(f64::INFINITY), "1e309");
+        assert_eq!(str_repr("a'b"), "\"a'b\"");
+        assert_eq!(str_repr("a'b\""), "'a\\'b\"'");
+        assert_eq!(str_repr("\u{7f}\u{a0}"), "'\\x7f\\xa0'");
+        assert_eq!(bytes_repr(b"\t'"), "b\"\\t'\"");
+        let neg = Expr::new(
+            ExprKind::Constant(Constant::Int(BigInt::from(-3))),
+            Span {
+                line: 1,
+                column: 1,
+                end_line: 1,
+                end_column: 1,
+            },
+        );
+        let pow = Expr::new(
+            ExprKind::BinOp {
+                op: BinOp::Pow,
+                left: Box::new(neg.clone()),
+                right: Box::new(neg),
+            },
+            Span {
+                line: 1,
+                column: 1,
+                end_line: 1,
+                end_column: 1,
+            },
+        );
+        assert_eq!(pow.to_string(), "(-3) ** -3");
+    }
+
+    #[test]
+    fn statements_print_and_reparse() {
+        let source = "@dec\ndef f(a, /, b: int = 1, *args, c, **kw) -> int:\n    \"\"\"Doc.\"\"\"\n    x = y = (1, 2)\n    a, *b = c\n    x += 1\n    t: int = 0\n    if (n := len(a)) > 1:\n        pass\n    elif a:\n        return\n    else:\n        return a, b\n    while x:\n        break\n    else:\n        continue\n    for i, j in z:\n        del a[i], b\n    try:\n        raise E from None\n    except (A, B) as e:\n        assert e, 'm'\n    finally:\n        global g\n    try:\n        pass\n    except* C:\n        pass\n    with open(p) as h, q:\n        import os.path as op, sys\n        from ..m import a as b, c\n    match s:\n        case [1, *r] if r:\n            pass\n        case P(x=0) | None:\n            pass\nclass K(B, metaclass=M):\n    def m(self):\n        nonlocal q\n";
+        let module = lower_module(source).unwrap_or_else(|e| panic!("{e}"));
+        let printed = module.to_string();
+        let again = lower_module(&printed).unwrap_or_else(|e| panic!("{e}\n{printed}"));
+        assert_eq!(printed, again.to_string());
+        expect_test::expect![[r#"
+            @dec
+            def f(a, /, b: int = 1, *args, c, **kw) -> int:
+                'Doc.'
+                x = y = 1, 2
+                a, *b = c
+                x += 1
+                t: int = 0
+                if (n := len(a)) > 1:
+                    pass
+                elif a:
+                    return
+                else:
+                    return a, b
+                while x:
+                    break
+                else:
+                    continue
+                for i, j in z:
+                    del a[i], b
+                try:
+                    raise E from None
+                except (A, B) as e:
+                    assert e, 'm'
+                finally:
+                    global g
+                try:
+                    pass
+                except* C:
+                    pass
+                with open(p) as h, q:
+                    import os.path as op, sys
+                    from ..m import a as b, c
+                match s:
+                    case [1, *r] if r:
+                        pass
+                    case P(x=0) | None:
+                        pass
+            class K(B, metaclass=M):
+                def m(self):
+                    nonlocal q
+        "#]]
+        .assert_eq(&printed);
+    }
+
+    #[test]
+    fn names_read_and_written() {
+        let module = lower_module(
+            "a[i], b.f, (c, *d) = e = g(h)\nx += y\nfor k, v in items(m):\n    pass\nz = [u * w for u in us if u > t] + list(map(lambda p: p + q, r))\nif (n := len(s)) > 0:\n    pass\nimport os.path, numpy as np\nfrom m import (f1, f2 as g2)\ndef fn(p=dflt):\n    pass\ndel a[j], old\n",
+        )
+        .unwrap();
+        let rows: Vec<String> = module
+            .body
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}: reads {:?} writes {:?}",
+                    s.text,
+                    s.names_used(),
+                    s.defined_names()
+                )
+            })
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "a[i], b.f, (c, *d) = e = g(h): reads [\"g\", \"h\", \"a\", \"i\", \"b\"] writes [\"c\", \"d\", \"e\"]",
+                "x += y: reads [\"x\", \"y\"] writes [\"x\"]",
+                "for k, v in items(m):: reads [\"items\", \"m\"] writes [\"k\", \"v\"]",
+                "z = [u * w for u in us if u > t] + list(map(lambda p: p + q, r)): reads [\"us\", \"t\", \"w\", \"list\", \"map\", \"q\", \"r\"] writes [\"z\"]",
+                "if (n := len(s)) > 0:: reads [\"len\", \"s\"] writes [\"n\"]",
+                "import os.path, numpy as np: reads [] writes [\"os\", \"np\"]",
+                "from m import (f1, f2 as g2): reads [] writes [\"f1\", \"g2\"]",
+                "def fn(p=dflt):: reads [\"dflt\"] writes [\"fn\"]",
+                "del a[j], old: reads [\"a\", \"j\"] writes []",
+            ]
+        "#]].assert_debug_eq(&rows);
+    }
+
+    #[test]
+    fn walk_visits_every_subexpression() {
+        let e = lower_expression("f(a + 1, k=[b, *c])[d:e]").unwrap();
+        let mut names = Vec::new();
+        e.walk(&mut |x| {
+            if let Some(n) = x.as_name() {
+                names.push(n.to_string());
+            }
+        });
+        assert_eq!(names, ["f", "a", "b", "c", "d", "e"]);
     }
 }

@@ -7,8 +7,10 @@ pub mod ir;
 mod lower;
 mod source;
 mod syntax;
+pub mod value;
 
 pub use lower::{lower_expression, lower_module};
+pub use value::PyValue;
 pub use source::{SourceError, SourceErrorKind, SourceMap, Span};
 pub use syntax::{
     Completeness, FunctionSummary, ParamSummary, ParsedCell, completeness, parse_cell,

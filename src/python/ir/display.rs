@@ -84,8 +84,12 @@ impl Expr {
             ExprKind::Tuple(es) if !es.is_empty() => prec::TUPLE,
             ExprKind::Lambda { .. } | ExprKind::IfExp { .. } => prec::TEST,
             ExprKind::BoolOp { op: BoolOp::Or, .. } => prec::OR,
-            ExprKind::BoolOp { op: BoolOp::And, .. } => prec::AND,
-            ExprKind::UnaryOp { op: UnaryOp::Not, .. } => prec::NOT,
+            ExprKind::BoolOp {
+                op: BoolOp::And, ..
+            } => prec::AND,
+            ExprKind::UnaryOp {
+                op: UnaryOp::Not, ..
+            } => prec::NOT,
             ExprKind::UnaryOp { .. } => prec::FACTOR,
             ExprKind::Compare { .. } => prec::CMP,
             ExprKind::BinOp { op, .. } => binop_precedence(*op),
@@ -113,7 +117,11 @@ fn binop_precedence(op: BinOp) -> u8 {
 /// `e` printed where an expression of precedence `ctx` or stronger needs no parentheses.
 fn expr_at(e: &Expr, ctx: u8) -> String {
     let inner = bare(e);
-    if e.precedence() < ctx { format!("({inner})") } else { inner }
+    if e.precedence() < ctx {
+        format!("({inner})")
+    } else {
+        inner
+    }
 }
 
 /// `e` without surrounding parentheses.
@@ -123,14 +131,29 @@ fn bare(e: &Expr) -> String {
         ExprKind::Constant(c) => c.to_string(),
         ExprKind::BinOp { op, left, right } => binop(*op, left, right),
         ExprKind::UnaryOp { op, operand } => {
-            let ctx = if *op == UnaryOp::Not { prec::NOT } else { prec::FACTOR };
+            let ctx = if *op == UnaryOp::Not {
+                prec::NOT
+            } else {
+                prec::FACTOR
+            };
             format!("{}{}", op.symbol(), expr_at(operand, ctx))
         }
         ExprKind::BoolOp { op, values } => {
-            let ctx = if *op == BoolOp::Or { prec::AND } else { prec::NOT };
-            join(values.iter().map(|v| expr_at(v, ctx)), &format!(" {} ", op.symbol()))
+            let ctx = if *op == BoolOp::Or {
+                prec::AND
+            } else {
+                prec::NOT
+            };
+            join(
+                values.iter().map(|v| expr_at(v, ctx)),
+                &format!(" {} ", op.symbol()),
+            )
         }
-        ExprKind::Compare { left, ops, comparators } => {
+        ExprKind::Compare {
+            left,
+            ops,
+            comparators,
+        } => {
             let mut s = expr_at(left, prec::BOR);
             for (op, c) in ops.iter().zip(comparators) {
                 let _ = write!(s, " {} {}", op.symbol(), expr_at(c, prec::BOR));
@@ -143,7 +166,11 @@ fn bare(e: &Expr) -> String {
             expr_at(test, prec::OR),
             expr_at(orelse, prec::TEST)
         ),
-        ExprKind::Call { func, args, keywords } => call(func, args, keywords),
+        ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } => call(func, args, keywords),
         ExprKind::Attribute { value, attr } => format!("{}.{attr}", attribute_value(value)),
         ExprKind::Subscript { value, index } => {
             format!("{}[{}]", expr_at(value, prec::ATOM), subscript_index(index))
@@ -155,20 +182,34 @@ fn bare(e: &Expr) -> String {
         ExprKind::Set(es) => format!("{{{}}}", elements(es)),
         ExprKind::Dict { keys, values } => dict(keys, values),
         ExprKind::Lambda { params, body } => lambda(params, body),
-        ExprKind::Comprehension { kind, elt, value, generators } => {
-            comprehension(*kind, elt, value.as_deref(), generators)
-        }
+        ExprKind::Comprehension {
+            kind,
+            elt,
+            value,
+            generators,
+        } => comprehension(*kind, elt, value.as_deref(), generators),
         ExprKind::FString(parts) => fstring(parts),
         ExprKind::Starred(value) => format!("*{}", expr_at(value, prec::BOR)),
-        ExprKind::NamedExpr { target, value } => format!("{target} := {}", expr_at(value, prec::TEST)),
+        ExprKind::NamedExpr { target, value } => {
+            format!("{target} := {}", expr_at(value, prec::TEST))
+        }
         ExprKind::Unsupported { text, .. } => format!("({text})"),
     }
 }
 
 fn binop(op: BinOp, left: &Expr, right: &Expr) -> String {
     let p = binop_precedence(op);
-    let (lctx, rctx) = if op == BinOp::Pow { (prec::AWAIT, prec::FACTOR) } else { (p, p + 1) };
-    format!("{} {} {}", expr_at(left, lctx), op.symbol(), expr_at(right, rctx))
+    let (lctx, rctx) = if op == BinOp::Pow {
+        (prec::AWAIT, prec::FACTOR)
+    } else {
+        (p, p + 1)
+    };
+    format!(
+        "{} {} {}",
+        expr_at(left, lctx),
+        op.symbol(),
+        expr_at(right, rctx)
+    )
 }
 
 fn join(items: impl Iterator<Item = String>, sep: &str) -> String {
@@ -195,7 +236,11 @@ fn call(func: &Expr, args: &[Expr], keywords: &[(Option<String>, Expr)]) -> Stri
         Some(k) => format!("{k}={}", expr_at(v, prec::TEST)),
         None => format!("**{}", expr_at(v, prec::BOR)),
     });
-    format!("{}({})", expr_at(func, prec::ATOM), join(args.chain(keywords), ", "))
+    format!(
+        "{}({})",
+        expr_at(func, prec::ATOM),
+        join(args.chain(keywords), ", ")
+    )
 }
 
 /// The object of an attribute access: `(1).real`, not `1.real`.
@@ -214,7 +259,11 @@ fn subscript_index(index: &Expr) -> String {
 }
 
 fn slice(lower: &Option<Box<Expr>>, upper: &Option<Box<Expr>>, step: &Option<Box<Expr>>) -> String {
-    let part = |e: &Option<Box<Expr>>| e.as_deref().map(|e| expr_at(e, prec::TEST)).unwrap_or_default();
+    let part = |e: &Option<Box<Expr>>| {
+        e.as_deref()
+            .map(|e| expr_at(e, prec::TEST))
+            .unwrap_or_default()
+    };
     match step {
         Some(_) => format!("{}:{}:{}", part(lower), part(upper), part(step)),
         None => format!("{}:{}", part(lower), part(upper)),
@@ -247,7 +296,9 @@ fn params_text(params: &[Param], annotations: bool) -> String {
             kwonly_marked = true;
         }
         out.push(param(p, annotations));
-        let last_posonly = params.get(i + 1).is_none_or(|n| n.kind != ParamKind::PositionalOnly);
+        let last_posonly = params
+            .get(i + 1)
+            .is_none_or(|n| n.kind != ParamKind::PositionalOnly);
         if has_posonly && p.kind == ParamKind::PositionalOnly && last_posonly {
             out.push("/".to_string());
         }
@@ -284,7 +335,12 @@ fn comprehension(
         None => expr_at(elt, prec::TEST),
     };
     for g in generators {
-        let _ = write!(s, " for {} in {}", expr_at(&g.target, prec::TUPLE), expr_at(&g.iter, prec::OR));
+        let _ = write!(
+            s,
+            " for {} in {}",
+            expr_at(&g.target, prec::TUPLE),
+            expr_at(&g.iter, prec::OR)
+        );
         for c in &g.ifs {
             let _ = write!(s, " if {}", expr_at(c, prec::OR));
         }
@@ -300,14 +356,17 @@ fn comprehension(
 fn fstring(parts: &[FStringPart]) -> String {
     let mut fields = Vec::new();
     collect_field_texts(parts, &mut fields);
-    let single = fields.iter().any(|t| t.contains('\'')) && !fields.iter().any(|t| t.contains('"'));
-    let quote = if single { '"' } else { '\'' };
+    let double = fields.iter().any(|t| t.contains('\'')) && !fields.iter().any(|t| t.contains('"'));
+    let quote = if double { '"' } else { '\'' };
     format!("f{quote}{}{quote}", fstring_body(parts, quote))
 }
 
 fn collect_field_texts(parts: &[FStringPart], out: &mut Vec<String>) {
     for part in parts {
-        if let FStringPart::Expr { expr, format_spec, .. } = part {
+        if let FStringPart::Expr {
+            expr, format_spec, ..
+        } = part
+        {
             out.push(expr_at(expr, prec::OR));
             if let Some(spec) = format_spec {
                 collect_field_texts(spec, out);
@@ -324,7 +383,11 @@ fn fstring_body(parts: &[FStringPart], quote: char) -> String {
                 let escaped = escape_str(text, quote);
                 s.push_str(&escaped.replace('{', "{{").replace('}', "}}"));
             }
-            FStringPart::Expr { expr, conversion, format_spec } => {
+            FStringPart::Expr {
+                expr,
+                conversion,
+                format_spec,
+            } => {
                 let text = expr_at(expr, prec::OR);
                 let pad = if text.starts_with('{') { " " } else { "" };
                 let _ = write!(s, "{{{pad}{text}");
@@ -363,7 +426,11 @@ pub(crate) fn float_repr(x: f64) -> String {
     let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
     if !(-4..16).contains(&exp) {
         let (first, rest) = digits.split_at(1.min(digits.len()));
-        let dot = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+        let dot = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
         let esign = if exp < 0 { '-' } else { '+' };
         format!("{sign}{first}{dot}e{esign}{:02}", exp.abs())
     } else if exp < 0 {
@@ -380,7 +447,11 @@ pub(crate) fn float_repr(x: f64) -> String {
 
 /// Python's `repr` of a string: single quotes unless it holds `'` and no `"`.
 pub(crate) fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     format!("{quote}{}{quote}", escape_str(s, quote))
 }
 
@@ -433,7 +504,11 @@ fn is_printable(c: char) -> bool {
 
 /// Python's `repr` of a bytes value.
 pub(crate) fn bytes_repr(b: &[u8]) -> String {
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') { '"' } else { '\'' };
+    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = format!("b{quote}");
     for &byte in b {
         match byte {
@@ -463,13 +538,26 @@ fn pattern(p: &Pattern, nested: bool) -> String {
         Pattern::Wildcard => "_".to_string(),
         Pattern::Sequence(ps) => format!("[{}]", list(ps)),
         Pattern::Star(name) => format!("*{}", name.as_deref().unwrap_or("_")),
-        Pattern::Mapping { keys, patterns, rest } => {
-            let items = keys.iter().zip(patterns).map(|(k, p)| format!("{}: {}", expr_at(k, prec::BOR), pattern(p, false)));
+        Pattern::Mapping {
+            keys,
+            patterns,
+            rest,
+        } => {
+            let items = keys
+                .iter()
+                .zip(patterns)
+                .map(|(k, p)| format!("{}: {}", expr_at(k, prec::BOR), pattern(p, false)));
             let rest = rest.iter().map(|r| format!("**{r}"));
             format!("{{{}}}", join(items.chain(rest), ", "))
         }
-        Pattern::Class { cls, patterns, keywords } => {
-            let kws = keywords.iter().map(|(k, p)| format!("{k}={}", pattern(p, false)));
+        Pattern::Class {
+            cls,
+            patterns,
+            keywords,
+        } => {
+            let kws = keywords
+                .iter()
+                .map(|(k, p)| format!("{k}={}", pattern(p, false)));
             let args = patterns.iter().map(|p| pattern(p, false)).chain(kws);
             format!("{}({})", expr_at(cls, prec::ATOM), join(args, ", "))
         }
@@ -477,7 +565,10 @@ fn pattern(p: &Pattern, nested: bool) -> String {
             let s = join(ps.iter().map(|p| pattern(p, true)), " | ");
             if nested { format!("({s})") } else { s }
         }
-        Pattern::As { pattern: inner, name } => {
+        Pattern::As {
+            pattern: inner,
+            name,
+        } => {
             let s = format!("{} as {name}", pattern(inner, true));
             if nested { format!("({s})") } else { s }
         }
@@ -521,10 +612,22 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
             line(depth, &parts.join(" = "), out);
         }
         StmtKind::AugAssign { target, op, value } => {
-            line(depth, &format!("{} {}= {}", t(target), op.symbol(), t(value)), out);
+            line(
+                depth,
+                &format!("{} {}= {}", t(target), op.symbol(), t(value)),
+                out,
+            );
         }
-        StmtKind::AnnAssign { target, annotation, value } => {
-            let mut text = format!("{}: {}", expr_at(target, prec::ATOM), expr_at(annotation, prec::TEST));
+        StmtKind::AnnAssign {
+            target,
+            annotation,
+            value,
+        } => {
+            let mut text = format!(
+                "{}: {}",
+                expr_at(target, prec::ATOM),
+                expr_at(annotation, prec::TEST)
+            );
             if let Some(v) = value {
                 let _ = write!(text, " = {}", t(v));
             }
@@ -532,11 +635,26 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         }
         StmtKind::If { .. } => if_chain(s, depth, "if", out),
         StmtKind::While { test, body, orelse } => {
-            clause(depth, &format!("while {}:", expr_at(test, prec::NAMED)), body, out);
+            clause(
+                depth,
+                &format!("while {}:", expr_at(test, prec::NAMED)),
+                body,
+                out,
+            );
             else_clause(depth, orelse, out);
         }
-        StmtKind::For { target, iter, body, orelse } => {
-            clause(depth, &format!("for {} in {}:", t(target), t(iter)), body, out);
+        StmtKind::For {
+            target,
+            iter,
+            body,
+            orelse,
+        } => {
+            clause(
+                depth,
+                &format!("for {} in {}:", t(target), t(iter)),
+                body,
+                out,
+            );
             else_clause(depth, orelse, out);
         }
         StmtKind::Break => line(depth, "break", out),
@@ -568,22 +686,54 @@ fn stmt(s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Match { subject, cases } => {
             line(depth, &format!("match {}:", t(subject)), out);
             for c in cases {
-                let guard = opt(&c.guard, prec::NAMED).map(|g| format!(" if {g}")).unwrap_or_default();
-                clause(depth + 1, &format!("case {}{guard}:", pattern(&c.pattern, false)), &c.body, out);
+                let guard = opt(&c.guard, prec::NAMED)
+                    .map(|g| format!(" if {g}"))
+                    .unwrap_or_default();
+                clause(
+                    depth + 1,
+                    &format!("case {}{guard}:", pattern(&c.pattern, false)),
+                    &c.body,
+                    out,
+                );
             }
         }
         StmtKind::FunctionDef(f) => function(f, depth, out),
-        StmtKind::ClassDef { name, bases, keywords, decorators, body, .. } => {
-            decorators.iter().for_each(|d| line(depth, &format!("@{}", expr_at(d, prec::NAMED)), out));
-            let args = call(&Expr::new(ExprKind::Name(name.clone()), s.span), bases, keywords);
-            let header = if bases.is_empty() && keywords.is_empty() { name.clone() } else { args };
+        StmtKind::ClassDef {
+            name,
+            bases,
+            keywords,
+            decorators,
+            body,
+            ..
+        } => {
+            decorators
+                .iter()
+                .for_each(|d| line(depth, &format!("@{}", expr_at(d, prec::NAMED)), out));
+            let args = call(
+                &Expr::new(ExprKind::Name(name.clone()), s.span),
+                bases,
+                keywords,
+            );
+            let header = if bases.is_empty() && keywords.is_empty() {
+                name.clone()
+            } else {
+                args
+            };
             clause(depth, &format!("class {header}:"), body, out);
         }
         StmtKind::Import(names) => line(depth, &format!("import {}", aliases(names)), out),
-        StmtKind::ImportFrom { module, names, level } => {
+        StmtKind::ImportFrom {
+            module,
+            names,
+            level,
+        } => {
             let dots = ".".repeat(*level as usize);
             let module = module.as_deref().unwrap_or("");
-            line(depth, &format!("from {dots}{module} import {}", aliases(names)), out);
+            line(
+                depth,
+                &format!("from {dots}{module} import {}", aliases(names)),
+                out,
+            );
         }
         StmtKind::Global(names) => line(depth, &format!("global {}", names.join(", ")), out),
         StmtKind::Nonlocal(names) => line(depth, &format!("nonlocal {}", names.join(", ")), out),
@@ -616,8 +766,15 @@ fn aliases(names: &[super::Alias]) -> String {
 
 /// An `if` and its `elif`s: an `If` alone in `orelse` prints as `elif`.
 fn if_chain(s: &Stmt, depth: usize, keyword: &str, out: &mut String) {
-    let StmtKind::If { test, body, orelse } = &s.kind else { return };
-    clause(depth, &format!("{keyword} {}:", expr_at(test, prec::NAMED)), body, out);
+    let StmtKind::If { test, body, orelse } = &s.kind else {
+        return;
+    };
+    clause(
+        depth,
+        &format!("{keyword} {}:", expr_at(test, prec::NAMED)),
+        body,
+        out,
+    );
     match orelse.as_slice() {
         [only] if matches!(only.kind, StmtKind::If { .. }) => if_chain(only, depth, "elif", out),
         _ => else_clause(depth, orelse, out),
@@ -631,7 +788,16 @@ fn else_clause(depth: usize, orelse: &[Stmt], out: &mut String) {
 }
 
 fn try_stmt(s: &Stmt, depth: usize, out: &mut String) {
-    let StmtKind::Try { body, handlers, orelse, finalbody, is_star } = &s.kind else { return };
+    let StmtKind::Try {
+        body,
+        handlers,
+        orelse,
+        finalbody,
+        is_star,
+    } = &s.kind
+    else {
+        return;
+    };
     clause(depth, "try:", body, out);
     let except = if *is_star { "except*" } else { "except" };
     for h in handlers {
@@ -655,7 +821,9 @@ fn function(f: &Function, depth: usize, out: &mut String) {
     for d in &f.decorators {
         line(depth, &format!("@{}", expr_at(d, prec::NAMED)), out);
     }
-    let returns = opt(&f.returns, prec::TEST).map(|r| format!(" -> {r}")).unwrap_or_default();
+    let returns = opt(&f.returns, prec::TEST)
+        .map(|r| format!(" -> {r}"))
+        .unwrap_or_default();
     let header = format!("def {}({}){returns}:", f.name, params_text(&f.params, true));
     clause(depth, &header, &f.body, out);
 }

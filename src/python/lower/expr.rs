@@ -56,7 +56,11 @@ fn cmpop(op: ast::CmpOp) -> CmpOp {
 
 /// The exact value of an int literal's source text (`0x_ff`, `1_000`, `0o17`, `0b1`, huge).
 fn int_literal(text: &str) -> Option<BigInt> {
-    let digits: String = text.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
+    let digits: String = text
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
     let (digits, radix) = match digits.get(..2) {
         Some("0x") => (&digits[2..], 16),
         Some("0o") => (&digits[2..], 8),
@@ -77,7 +81,10 @@ fn push_literal(parts: &mut Vec<FStringPart>, text: &str) {
 
 impl Lowerer<'_> {
     pub(super) fn expr(&self, e: &ast::Expr) -> Expr {
-        Expr { span: self.map.span(e.range()), kind: self.expr_kind(e) }
+        Expr {
+            span: self.map.span(e.range()),
+            kind: self.expr_kind(e),
+        }
     }
 
     fn exprs(&self, es: &[ast::Expr]) -> Vec<Expr> {
@@ -89,18 +96,28 @@ impl Lowerer<'_> {
     }
 
     fn unsupported(&self, construct: &'static str, e: &ast::Expr) -> ExprKind {
-        ExprKind::Unsupported { construct, text: self.one_line(e.range()) }
+        ExprKind::Unsupported {
+            construct,
+            text: self.one_line(e.range()),
+        }
     }
 
     fn expr_kind(&self, e: &ast::Expr) -> ExprKind {
         use ast::Expr as E;
         match e {
             E::BoolOp(b) => ExprKind::BoolOp {
-                op: if b.op == ast::BoolOp::And { BoolOp::And } else { BoolOp::Or },
+                op: if b.op == ast::BoolOp::And {
+                    BoolOp::And
+                } else {
+                    BoolOp::Or
+                },
                 values: self.exprs(&b.values),
             },
             E::Named(n) => match &*n.target {
-                E::Name(t) => ExprKind::NamedExpr { target: t.id.to_string(), value: self.boxed(&n.value) },
+                E::Name(t) => ExprKind::NamedExpr {
+                    target: t.id.to_string(),
+                    value: self.boxed(&n.value),
+                },
                 _ => self.unsupported("assignment expression", e),
             },
             E::BinOp(b) => ExprKind::BinOp {
@@ -108,9 +125,16 @@ impl Lowerer<'_> {
                 left: self.boxed(&b.left),
                 right: self.boxed(&b.right),
             },
-            E::UnaryOp(u) => ExprKind::UnaryOp { op: unaryop(u.op), operand: self.boxed(&u.operand) },
+            E::UnaryOp(u) => ExprKind::UnaryOp {
+                op: unaryop(u.op),
+                operand: self.boxed(&u.operand),
+            },
             E::Lambda(l) => ExprKind::Lambda {
-                params: l.parameters.as_deref().map(|p| self.params(p)).unwrap_or_default(),
+                params: l
+                    .parameters
+                    .as_deref()
+                    .map(|p| self.params(p))
+                    .unwrap_or_default(),
                 body: self.boxed(&l.body),
             },
             E::If(i) => ExprKind::IfExp {
@@ -119,16 +143,28 @@ impl Lowerer<'_> {
                 orelse: self.boxed(&i.orelse),
             },
             E::Dict(d) => ExprKind::Dict {
-                keys: d.items.iter().map(|i| i.key.as_ref().map(|k| self.expr(k))).collect(),
+                keys: d
+                    .items
+                    .iter()
+                    .map(|i| i.key.as_ref().map(|k| self.expr(k)))
+                    .collect(),
                 values: d.items.iter().map(|i| self.expr(&i.value)).collect(),
             },
             E::Set(s) => ExprKind::Set(self.exprs(&s.elts)),
-            E::ListComp(c) => self.comprehension(ComprehensionKind::List, &c.elt, None, &c.generators, e),
-            E::SetComp(c) => self.comprehension(ComprehensionKind::Set, &c.elt, None, &c.generators, e),
+            E::ListComp(c) => {
+                self.comprehension(ComprehensionKind::List, &c.elt, None, &c.generators, e)
+            }
+            E::SetComp(c) => {
+                self.comprehension(ComprehensionKind::Set, &c.elt, None, &c.generators, e)
+            }
             E::DictComp(c) => match &c.key {
-                Some(key) => {
-                    self.comprehension(ComprehensionKind::Dict, key, Some(&c.value), &c.generators, e)
-                }
+                Some(key) => self.comprehension(
+                    ComprehensionKind::Dict,
+                    key,
+                    Some(&c.value),
+                    &c.generators,
+                    e,
+                ),
                 None => self.unsupported("dict comprehension", e),
             },
             E::Generator(c) => {
@@ -160,8 +196,14 @@ impl Lowerer<'_> {
             E::BooleanLiteral(b) => ExprKind::Constant(Constant::Bool(b.value)),
             E::NoneLiteral(_) => ExprKind::Constant(Constant::None),
             E::EllipsisLiteral(_) => ExprKind::Constant(Constant::Ellipsis),
-            E::Attribute(a) => ExprKind::Attribute { value: self.boxed(&a.value), attr: a.attr.to_string() },
-            E::Subscript(s) => ExprKind::Subscript { value: self.boxed(&s.value), index: self.boxed(&s.slice) },
+            E::Attribute(a) => ExprKind::Attribute {
+                value: self.boxed(&a.value),
+                attr: a.attr.to_string(),
+            },
+            E::Subscript(s) => ExprKind::Subscript {
+                value: self.boxed(&s.value),
+                index: self.boxed(&s.slice),
+            },
             E::Starred(s) => ExprKind::Starred(self.boxed(&s.value)),
             E::Name(n) => ExprKind::Name(n.id.to_string()),
             E::List(l) => ExprKind::List(self.exprs(&l.elts)),
@@ -225,7 +267,11 @@ impl Lowerer<'_> {
     }
 
     /// Replacement fields; `{x=}` becomes the literal `x=` then `{x!r}` (as in CPython).
-    fn fstring_elements(&self, elements: &ast::InterpolatedStringElements, parts: &mut Vec<FStringPart>) {
+    fn fstring_elements(
+        &self,
+        elements: &ast::InterpolatedStringElements,
+        parts: &mut Vec<FStringPart>,
+    ) {
         for element in elements.iter() {
             let field = match element {
                 InterpolatedStringElement::Literal(l) => {
@@ -251,7 +297,11 @@ impl Lowerer<'_> {
                 }
                 ConversionFlag::None => None,
             };
-            parts.push(FStringPart::Expr { expr: self.boxed(&field.expression), conversion, format_spec });
+            parts.push(FStringPart::Expr {
+                expr: self.boxed(&field.expression),
+                conversion,
+                format_spec,
+            });
         }
     }
 
@@ -265,7 +315,9 @@ impl Lowerer<'_> {
                 ast::Singleton::True => Constant::Bool(true),
                 ast::Singleton::False => Constant::Bool(false),
             }),
-            P::MatchSequence(s) => Pattern::Sequence(s.patterns.iter().map(|p| self.pattern(p)).collect()),
+            P::MatchSequence(s) => {
+                Pattern::Sequence(s.patterns.iter().map(|p| self.pattern(p)).collect())
+            }
             P::MatchMapping(m) => Pattern::Mapping {
                 keys: self.exprs(&m.keys),
                 patterns: m.patterns.iter().map(|p| self.pattern(p)).collect(),
@@ -273,7 +325,12 @@ impl Lowerer<'_> {
             },
             P::MatchClass(c) => Pattern::Class {
                 cls: self.expr(&c.cls),
-                patterns: c.arguments.patterns.iter().map(|p| self.pattern(p)).collect(),
+                patterns: c
+                    .arguments
+                    .patterns
+                    .iter()
+                    .map(|p| self.pattern(p))
+                    .collect(),
                 keywords: c
                     .arguments
                     .keywords
@@ -283,7 +340,10 @@ impl Lowerer<'_> {
             },
             P::MatchStar(s) => Pattern::Star(name(&s.name)),
             P::MatchAs(a) => match (&a.pattern, name(&a.name)) {
-                (Some(inner), Some(n)) => Pattern::As { pattern: Box::new(self.pattern(inner)), name: n },
+                (Some(inner), Some(n)) => Pattern::As {
+                    pattern: Box::new(self.pattern(inner)),
+                    name: n,
+                },
                 (Some(inner), None) => self.pattern(inner),
                 (None, Some(n)) => Pattern::Capture(n),
                 (None, None) => Pattern::Wildcard,
