@@ -135,6 +135,7 @@ async fn serve(info: ConnectionInfo, signer: Signer, options: KernelOptions) -> 
         .map_err(|e| KernelError::Runtime(e.to_string()))?;
     tokio::spawn(shell_read_loop(shell_recv, signer.clone(), engine_tx));
 
+    tokio::spawn(exit_with_parent());
     // `stdin` is bound so clients can connect; this kernel never asks for input.
     let _stdin = stdin;
     control_loop(control, signer, outbox, cancel).await;
@@ -163,6 +164,25 @@ async fn send_loop<S: SocketSend>(mut socket: S, mut rx: UnboundedReceiver<Messa
 
 fn to_zmq(signer: &Signer, msg: &Message) -> Option<ZmqMessage> {
     ZmqMessage::try_from(signer.encode(msg)).ok()
+}
+
+/// Ends the process when the client that started it (`JPY_PARENT_PID`) is gone, so a crashed
+/// front end leaves no orphan kernel behind. Only where `/proc` exists.
+async fn exit_with_parent() {
+    let Some(pid) = std::env::var("JPY_PARENT_PID").ok().and_then(|p| p.parse::<u32>().ok()) else {
+        return;
+    };
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    if !proc_dir.exists() {
+        return;
+    }
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        if !proc_dir.exists() {
+            eprintln!("analysis-kernel: parent process {pid} is gone; exiting");
+            std::process::exit(0);
+        }
+    }
 }
 
 /// Echoes every heartbeat ping back unchanged.

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Sets up analysis-kernel on a fresh Debian machine and runs the tour notebook:
+#   system packages -> Python client tools in .venv -> release build -> kernelspec -> tour.html
+# Safe to run again: every step skips what is already done.
+set -euo pipefail
+cd "$(dirname "$0")"
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+# 1. System packages: Graphviz (figures), Z3 (constraints), libclang (z3's bindings), venv.
+need=()
+for pkg in graphviz libz3-dev libclang-dev pkg-config; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+  say "installing system packages: ${need[*]}"
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "Missing packages: ${need[*]}. Install them as root (apt-get install ${need[*]}) and run ./install.sh again." >&2
+    exit 1
+  fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+command -v cargo >/dev/null || { echo "cargo (Rust 1.95 or newer) is needed: https://rustup.rs" >&2; exit 1; }
+
+# 2. Python client tools (Jupyter client, nbclient, nbconvert, test tools) in .venv.
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv"
+  python3 -m venv .venv
+fi
+stamp=.venv/.requirements-installed
+if ! cmp -s requirements-dev.txt "$stamp" 2>/dev/null; then
+  say "installing Python client tools into .venv"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -r requirements-dev.txt
+  cp requirements-dev.txt "$stamp"
+fi
+
+# 3. The kernel.
+say "building the kernel (release)"
+cargo build --release --locked
+
+# 4. Kernelspec, for the user and for .venv's Jupyter.
+./target/release/analysis-kernel install --user
+./target/release/analysis-kernel install --prefix .venv
+
+# 5. The tour, executed headless and exported to HTML.
+say "executing notebooks/tour.ipynb -> tour.html"
+.venv/bin/jupyter nbconvert --to html --execute --ExecutePreprocessor.kernel_name=analysis \
+  --output-dir . --output tour notebooks/tour.ipynb
+say "done: open tour.html, or start JupyterLab with .venv/bin/jupyter lab and pick \"Program Analysis (Python)\""
