@@ -4,7 +4,11 @@
 //! `python` → `cfg` → `render` → `notebook` → `kernel`. `cancel` is shared by all.
 
 pub mod cancel;
+pub mod cfg;
+pub mod dataflow;
+pub mod interp;
 pub mod kernel;
 pub mod notebook;
 pub mod python;
 pub mod render;
+pub mod symbolic;

@@ -6,6 +6,7 @@ pub mod config;
 pub mod invocation;
 pub mod output;
 pub mod session;
+pub mod views;
 mod complete;
 
 pub use complete::{Completion, complete, inspect};

@@ -1,4 +1,6 @@
 //! Rendering: text, DOT, HTML tables, and DOT → SVG through Graphviz.
 
+pub mod cfg;
 pub mod graphviz;
 pub mod html;
+pub mod lattice;

@@ -1,0 +1,20 @@
+//! Lattices and abstract domains for dataflow analysis and abstract interpretation.
+//!
+//! - [`lattice`]: the traits (`JoinSemiLattice`, `MeetSemiLattice`, `HasBottom`, `HasTop`,
+//!   `Widening`) and the generic lattices `Flat`, pairs, `Dual`, `MaybeReachable`;
+//! - [`bitset`]: powersets of facts as bit sets, with a `Universe` numbering the facts;
+//! - [`map`]: `MapLattice`, one lattice value per variable (the "program lattice");
+//! - [`domains`]: the numeric domains (zero, sign, constant, interval) and their soundness check;
+//! - [`finite`]: small finite orders for display, Hasse diagrams and the lattice-law check.
+
+pub mod bitset;
+pub mod domains;
+pub mod finite;
+pub mod lattice;
+pub mod map;
+
+pub use bitset::{BitSet, Universe};
+pub use lattice::{
+    Dual, Flat, HasBottom, HasTop, JoinSemiLattice, MaybeReachable, MeetSemiLattice, Widening,
+};
+pub use map::MapLattice;

@@ -1,0 +1,271 @@
+//! Calls: dispatch on the callee, binding arguments to parameters with CPython's rules and
+//! error messages, attribute lookup and method calls.
+
+use std::rc::Rc;
+
+use super::code::Body;
+use super::dict::{Dict, key_of};
+use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error};
+use super::exec::Flow;
+use super::machine::{Frame, Machine};
+use super::modules;
+use super::value::{Function, Method, Native, Value};
+
+/// Keyword arguments of a call, in order.
+pub(crate) type Kwargs = Vec<(Rc<str>, Value)>;
+
+impl Machine {
+    pub fn call(&mut self, callee: &Value, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        match callee {
+            Value::Function(func) => self.call_function(func, args, kwargs),
+            Value::Builtin(b) => self.call_builtin(*b, args, kwargs),
+            Value::Method(m) => self.call_method(m.receiver.clone(), &m.name, args, kwargs),
+            Value::Type(t) => self.construct(*t, args, kwargs),
+            Value::ExcType(_) | Value::UserExcType(_) => {
+                let class = match callee {
+                    Value::ExcType(k) => ExcClass::Builtin(*k),
+                    Value::UserExcType(c) => ExcClass::User(c.clone()),
+                    _ => return type_error("not an exception class"),
+                };
+                if !kwargs.is_empty() {
+                    return type_error(format!("{}() takes no keyword arguments", class.name()));
+                }
+                Ok(Value::Exception(Rc::new(ExcObject { class, args })))
+            }
+            _ => type_error(format!("'{}' object is not callable", callee.type_name())),
+        }
+    }
+
+    pub fn call_function(&mut self, func: &Rc<Function>, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        self.tick()?;
+        let code = func.code.clone();
+        let mut frame = Frame::new(&code, &func.closure);
+        self.bind_args(func, &mut frame, args, kwargs)?;
+        self.enter(&code)?;
+        let result = match &code.body {
+            Body::Block(stmts) => self.exec_block(&mut frame, stmts).map(|flow| match flow {
+                Flow::Return(v) => v,
+                _ => Value::None,
+            }),
+            Body::Expr(e) => self.eval(&mut frame, e).map_err(|err| self.annotate(err, code.line, &code.text)),
+            Body::Comprehension(_) => Err(Unwind::unsupported("calling a comprehension")),
+        };
+        self.leave();
+        result
+    }
+
+    /// Binds arguments to parameters in CPython's order: positionals, keywords, then the
+    /// checks for extra positionals, missing positionals and missing keyword-only ones.
+    fn bind_args(&mut self, func: &Function, frame: &mut Frame, mut args: Vec<Value>, kwargs: Kwargs) -> R<()> {
+        let p = &func.code.params;
+        if kwargs.is_empty() && p.is_simple() && args.len() == p.n_positional {
+            for (slot, v) in p.slots.iter().zip(args) {
+                self.store(frame, *slot, v);
+            }
+            return Ok(());
+        }
+        let qual = &func.code.qualname;
+        let n = p.n_positional;
+        let given = args.len();
+        let extra = if args.len() > n { args.split_off(n) } else { Vec::new() };
+        let mut values: Vec<Option<Value>> = args.into_iter().map(Some).collect();
+        values.resize(p.names.len(), None);
+        let mut kwdict = Dict::default();
+        for (i, (name, v)) in kwargs.iter().enumerate() {
+            match p.names.iter().position(|x| x == name).filter(|&i| i >= p.n_posonly) {
+                Some(j) => {
+                    if values[j].is_some() {
+                        return type_error(format!("{qual}() got multiple values for argument '{name}'"));
+                    }
+                    values[j] = Some(v.clone());
+                }
+                None if p.kwargs.is_some() => {
+                    kwdict.insert(key_of(&Value::str(&**name))?, Value::str(&**name), v.clone());
+                }
+                None => {
+                    let posonly: Vec<&str> = kwargs[i..]
+                        .iter()
+                        .filter(|(k, _)| p.names[..p.n_posonly].contains(k))
+                        .map(|(k, _)| &**k)
+                        .collect();
+                    if !posonly.is_empty() {
+                        return type_error(format!(
+                            "{qual}() got some positional-only arguments passed as keyword arguments: '{}'",
+                            posonly.join(", ")
+                        ));
+                    }
+                    return type_error(format!("{qual}() got an unexpected keyword argument '{name}'"));
+                }
+            }
+        }
+        if !extra.is_empty() && p.varargs.is_none() {
+            let kwonly_given = values[n..].iter().filter(|v| v.is_some()).count();
+            return Err(too_many_positional(qual, n, func.defaults.len(), given, kwonly_given));
+        }
+        let first_default = n.saturating_sub(func.defaults.len());
+        let mut missing = Vec::new();
+        for i in 0..n {
+            if values[i].is_none() {
+                if i >= first_default {
+                    values[i] = func.defaults.get(i - first_default).cloned();
+                } else {
+                    missing.push(p.names[i].clone());
+                }
+            }
+        }
+        if !missing.is_empty() {
+            return Err(missing_arguments(qual, "positional", &missing));
+        }
+        for (j, default) in func.kwdefaults.iter().enumerate() {
+            if values[n + j].is_none() {
+                match default {
+                    Some(d) => values[n + j] = Some(d.clone()),
+                    None => missing.push(p.names[n + j].clone()),
+                }
+            }
+        }
+        if !missing.is_empty() {
+            return Err(missing_arguments(qual, "keyword-only", &missing));
+        }
+        for (slot, v) in p.slots.iter().zip(values) {
+            if let Some(v) = v {
+                self.store(frame, *slot, v);
+            }
+        }
+        if let Some(slot) = p.varargs {
+            self.store(frame, slot, Value::tuple(extra));
+        }
+        if let Some(slot) = p.kwargs {
+            self.store(frame, slot, Value::Dict(Rc::new(std::cell::RefCell::new(kwdict))));
+        }
+        Ok(())
+    }
+
+    /// `obj.name`.
+    pub fn getattr(&mut self, o: &Value, name: &str) -> R<Value> {
+        match (o, name) {
+            (Value::Native(n), _) => return modules::attr(*n, name),
+            (Value::Exception(e), "args") => return Ok(Value::tuple(e.args.clone())),
+            (Value::Function(f), "__name__") => return Ok(Value::str(&*f.code.name)),
+            (Value::Function(f), "__qualname__") => return Ok(Value::str(&*f.code.qualname)),
+            (Value::Type(t), "__name__") => return Ok(Value::str(t.name())),
+            (Value::ExcType(k), "__name__") => return Ok(Value::str(k.name())),
+            (Value::UserExcType(c), "__name__") => return Ok(Value::str(&*c.name)),
+            (Value::Builtin(b), "__name__") => return Ok(Value::str(b.name())),
+            _ => {}
+        }
+        if super::methods::has_method(o, name) {
+            return Ok(Value::Method(Rc::new(Method { receiver: o.clone(), name: name.into() })));
+        }
+        Err(no_attribute(o, name))
+    }
+
+    /// `obj.name(args)`.
+    pub fn call_method(&mut self, o: Value, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        if let Value::Native(n) = &o {
+            if !matches!(n, Native::Stdout | Native::Stderr) {
+                let f = modules::attr(*n, name)?;
+                return self.call(&f, args, kwargs);
+            }
+        }
+        if super::methods::has_method(&o, name) {
+            return self.method(&o, name, args, kwargs);
+        }
+        let f = self.getattr(&o, name)?;
+        self.call(&f, args, kwargs)
+    }
+}
+
+/// `AttributeError` as CPython words it for modules, types and instances.
+pub(crate) fn no_attribute(o: &Value, name: &str) -> Unwind {
+    let message = match o {
+        Value::Native(n) => format!("module '{}' has no attribute '{name}'", modules::native_name(*n)),
+        Value::Type(t) => format!("type object '{}' has no attribute '{name}'", t.name()),
+        Value::ExcType(k) => format!("type object '{}' has no attribute '{name}'", k.name()),
+        _ => format!("'{}' object has no attribute '{name}'", o.type_name()),
+    };
+    Unwind::new(ExcKind::AttributeError, message)
+}
+
+fn too_many_positional(qual: &str, n: usize, ndefaults: usize, given: usize, kwonly_given: usize) -> Unwind {
+    let (sig, plural) = if ndefaults > 0 {
+        (format!("from {} to {n}", n - ndefaults.min(n)), true)
+    } else {
+        (n.to_string(), n != 1)
+    };
+    let kwonly = if kwonly_given > 0 {
+        format!(
+            " positional argument{} (and {kwonly_given} keyword-only argument{})",
+            if given != 1 { "s" } else { "" },
+            if kwonly_given != 1 { "s" } else { "" }
+        )
+    } else {
+        String::new()
+    };
+    Unwind::new(
+        ExcKind::TypeError,
+        format!(
+            "{qual}() takes {sig} positional argument{} but {given}{kwonly} {} given",
+            if plural { "s" } else { "" },
+            if given == 1 && kwonly_given == 0 { "was" } else { "were" }
+        ),
+    )
+}
+
+fn missing_arguments(qual: &str, kind: &str, names: &[Rc<str>]) -> Unwind {
+    let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    let list = match quoted.as_slice() {
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+        [] => String::new(),
+    };
+    Unwind::new(
+        ExcKind::TypeError,
+        format!(
+            "{qual}() missing {} required {kind} argument{}: {list}",
+            names.len(),
+            if names.len() == 1 { "" } else { "s" }
+        ),
+    )
+}
+
+/// Checks the number of positional arguments of a builtin.
+pub(crate) fn arity(name: &str, args: &[Value], min: usize, max: usize) -> R<()> {
+    let n = args.len();
+    if n >= min && n <= max {
+        return Ok(());
+    }
+    let message = if min == max && min == 1 {
+        format!("{name}() takes exactly one argument ({n} given)")
+    } else if min == max && min == 0 {
+        format!("{name}() takes no arguments ({n} given)")
+    } else if min == max {
+        format!("{name} expected {min} arguments, got {n}")
+    } else if n < min {
+        format!("{name} expected at least {min} argument{}, got {n}", if min == 1 { "" } else { "s" })
+    } else {
+        format!("{name} expected at most {max} argument{}, got {n}", if max == 1 { "" } else { "s" })
+    };
+    type_error(message)
+}
+
+/// Rejects keyword arguments a builtin does not take.
+pub(crate) fn no_kwargs(name: &str, kwargs: &Kwargs) -> R<()> {
+    match kwargs.first() {
+        None => Ok(()),
+        Some(_) => fail(ExcKind::TypeError, format!("{name}() takes no keyword arguments")),
+    }
+}
+
+/// Takes the keyword arguments named in `allowed` out of `kwargs`; others are an error.
+pub(crate) fn take_kwargs<const N: usize>(name: &str, kwargs: Kwargs, allowed: [&str; N]) -> R<[Option<Value>; N]> {
+    let mut out: [Option<Value>; N] = std::array::from_fn(|_| None);
+    for (k, v) in kwargs {
+        match allowed.iter().position(|a| **a == *k) {
+            Some(i) => out[i] = Some(v),
+            None => return type_error(format!("'{k}' is an invalid keyword argument for {name}()")),
+        }
+    }
+    Ok(out)
+}

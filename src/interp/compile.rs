@@ -1,0 +1,584 @@
+//! Compiling a lowered cell (`python::ir`) into [`Code`]: names resolved with the scope
+//! analysis, function bodies and comprehensions made into their own codes.
+//!
+//! Constructs outside the subset refuse the whole cell when they are in its top-level code;
+//! inside a function body they compile to a node that stops the run when reached, so a cell
+//! may still define such a function for the analyses.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::code::{
+    Arg, Body, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler, Kwarg,
+    Params, Stmt, StmtKind, Target, Var,
+};
+use super::globals::Globals;
+use super::modules;
+use super::scope::{Binding, Scope, Scopes, node_key};
+use super::value::Value;
+use crate::python::ir::{self, ComprehensionKind, Constant, ExprKind, ParamKind, StmtKind as S};
+
+/// Why a cell cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    #[error("{message} (line {line})")]
+    Syntax { message: String, line: u32 },
+    #[error("{construct} is not supported by the interpreter (line {line})")]
+    Unsupported { construct: String, line: u32 },
+}
+
+/// The names of one scope being compiled.
+struct Frame<'s> {
+    scope: &'s Scope,
+    locals: HashMap<String, u32>,
+    cells: HashMap<String, u32>,
+    /// The qualname prefix of functions defined here (`f.<locals>.`).
+    prefix: String,
+}
+
+struct Compiler<'a> {
+    scopes: &'a Scopes,
+    globals: &'a mut Globals,
+    frames: Vec<Frame<'a>>,
+    /// Nesting of function bodies: inside one, unsupported constructs fail only when run.
+    in_function: usize,
+    /// The line of the statement being compiled.
+    line: u32,
+    /// Loops enclosing the statement being compiled, in its own scope.
+    loops: usize,
+}
+
+/// Compiles a cell's module; its top-level code runs with globals as its variables.
+pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Result<Rc<Code>> {
+    let scopes = Scopes::analyze(module).map_err(|e| CompileError::Syntax { message: e.message, line: e.line })?;
+    let mut c = Compiler { scopes: &scopes, globals, frames: Vec::new(), in_function: 0, line: 1, loops: 0 };
+    c.frames.push(Frame { scope: scopes.module(), locals: HashMap::new(), cells: HashMap::new(), prefix: String::new() });
+    let body = c.block(&module.body)?;
+    Ok(Rc::new(Code {
+        kind: CodeKind::Module,
+        name: "<module>".into(),
+        qualname: "<module>".into(),
+        params: Params::default(),
+        nlocals: 0,
+        ncells: 0,
+        free_sources: Vec::new(),
+        body: Body::Block(body),
+        line: 1,
+        text: "".into(),
+    }))
+}
+
+type Result<T> = std::result::Result<T, CompileError>;
+
+fn internal(what: &str, line: u32) -> CompileError {
+    CompileError::Syntax { message: format!("internal compiler error: {what}"), line }
+}
+
+impl<'a> Compiler<'a> {
+    fn frame(&self) -> Result<&Frame<'a>> {
+        self.frames.last().ok_or_else(|| internal("no scope", self.line))
+    }
+
+    fn var(&mut self, name: &str) -> Result<Var> {
+        let line = self.line;
+        let frame = self.frame()?;
+        Ok(match frame.scope.binding(name) {
+            Binding::Local => Var::Local(*frame.locals.get(name).ok_or_else(|| internal(name, line))?),
+            Binding::Cell => Var::Cell(*frame.cells.get(name).ok_or_else(|| internal(name, line))?),
+            Binding::Global => Var::Global(self.globals.intern(name)),
+        })
+    }
+
+    /// A construct outside the subset: refused now at top level, at run time in a function.
+    fn unsupported(&self, construct: impl Into<String>) -> Result<String> {
+        let construct = construct.into();
+        if self.in_function > 0 {
+            Ok(construct)
+        } else {
+            Err(CompileError::Unsupported { construct, line: self.line })
+        }
+    }
+
+    fn syntax(&self, message: &str) -> CompileError {
+        CompileError::Syntax { message: message.into(), line: self.line }
+    }
+
+    fn loop_body(&mut self, stmts: &[ir::Stmt]) -> Result<Vec<Stmt>> {
+        self.loops += 1;
+        let body = self.block(stmts);
+        self.loops -= 1;
+        body
+    }
+
+    fn block(&mut self, stmts: &[ir::Stmt]) -> Result<Vec<Stmt>> {
+        stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&mut self, s: &ir::Stmt) -> Result<Stmt> {
+        self.line = s.span.line;
+        let kind = self.stmt_kind(s)?;
+        Ok(Stmt { line: s.span.line, text: s.text.as_str().into(), kind })
+    }
+
+    fn stmt_kind(&mut self, s: &ir::Stmt) -> Result<StmtKind> {
+        Ok(match &s.kind {
+            S::Expr(e) => StmtKind::Expr(self.expr(e)?),
+            S::Assign { targets, value } => StmtKind::Assign {
+                value: self.expr(value)?,
+                targets: targets.iter().map(|t| self.target(t)).collect::<Result<_>>()?,
+            },
+            S::AugAssign { target, op, value } => {
+                StmtKind::AugAssign { target: self.target(target)?, op: *op, value: self.expr(value)? }
+            }
+            S::AnnAssign { target, value: Some(value), .. } => {
+                StmtKind::Assign { value: self.expr(value)?, targets: vec![self.target(target)?] }
+            }
+            S::AnnAssign { value: None, .. } | S::Pass | S::Global(_) | S::Nonlocal(_) => StmtKind::Pass,
+            S::If { test, body, orelse } => {
+                StmtKind::If { test: self.expr(test)?, body: self.block(body)?, orelse: self.block(orelse)? }
+            }
+            S::While { test, body, orelse } => {
+                let test = self.expr(test)?;
+                let body = self.loop_body(body)?;
+                StmtKind::While { test, body, orelse: self.block(orelse)? }
+            }
+            S::For { target, iter, body, orelse } => {
+                let iter = self.expr(iter)?;
+                let target = self.target(target)?;
+                let body = self.loop_body(body)?;
+                StmtKind::For { iter, target, body, orelse: self.block(orelse)? }
+            }
+            S::Break if self.loops == 0 => return Err(self.syntax("'break' outside loop")),
+            S::Continue if self.loops == 0 => return Err(self.syntax("'continue' not properly in loop")),
+            S::Return(_) if self.in_function == 0 => return Err(self.syntax("'return' outside function")),
+            S::Break => StmtKind::Break,
+            S::Continue => StmtKind::Continue,
+            S::Return(v) => StmtKind::Return(v.as_ref().map(|e| self.expr(e)).transpose()?),
+            S::Raise { exc, cause } => StmtKind::Raise {
+                exc: exc.as_ref().map(|e| self.expr(e)).transpose()?,
+                cause: cause.as_ref().map(|e| self.expr(e)).transpose()?,
+            },
+            S::Assert { test, msg } => {
+                StmtKind::Assert { test: self.expr(test)?, msg: msg.as_ref().map(|e| self.expr(e)).transpose()? }
+            }
+            S::Try { is_star: true, .. } => StmtKind::Unsupported(self.unsupported("`except*`")?),
+            S::Try { body, handlers, orelse, finalbody, .. } => {
+                let body = self.block(body)?;
+                let mut hs = Vec::new();
+                for h in handlers {
+                    self.line = h.span.line;
+                    let class = h.type_.as_ref().map(|e| self.expr(e)).transpose()?;
+                    let name = h.name.as_ref().map(|n| self.var(n)).transpose()?;
+                    hs.push(Handler {
+                        line: h.span.line,
+                        text: h.text.as_str().into(),
+                        class,
+                        name,
+                        body: self.block(&h.body)?,
+                    });
+                }
+                StmtKind::Try { body, handlers: hs, orelse: self.block(orelse)?, finalbody: self.block(finalbody)? }
+            }
+            S::With { .. } => StmtKind::Unsupported(self.unsupported("the `with` statement")?),
+            S::Match { .. } => StmtKind::Unsupported(self.unsupported("the `match` statement")?),
+            S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
+            S::ClassDef { name, bases, keywords, decorators, body, .. } => {
+                let trivial = body.iter().all(|s| match &s.kind {
+                    S::Pass => true,
+                    S::Expr(e) => matches!(e.kind, ExprKind::Constant(Constant::Str(_) | Constant::Ellipsis)),
+                    _ => false,
+                });
+                match bases.as_slice() {
+                    [base] if trivial && keywords.is_empty() && decorators.is_empty() => {
+                        StmtKind::Class { name: name.as_str().into(), base: self.expr(base)?, target: self.var(name)? }
+                    }
+                    _ => StmtKind::Unsupported(
+                        self.unsupported("class definitions (only exception classes like `class E(Exception): pass`)")?,
+                    ),
+                }
+            }
+            S::Import(aliases) => self.import(aliases)?,
+            S::ImportFrom { module, names, level } => self.import_from(module.as_deref(), names, *level)?,
+            S::Delete(targets) => StmtKind::Delete(targets.iter().map(|t| self.target(t)).collect::<Result<_>>()?),
+            S::Unsupported { construct } => StmtKind::Unsupported(self.unsupported(*construct)?),
+        })
+    }
+
+    fn import(&mut self, aliases: &[ir::Alias]) -> Result<StmtKind> {
+        let mut binds = Vec::new();
+        for a in aliases {
+            match modules::module(&a.name) {
+                Some(m) => {
+                    let target = self.var(a.asname.as_deref().unwrap_or(&a.name))?;
+                    binds.push((target, Value::Native(m)));
+                }
+                None => return Ok(StmtKind::Unsupported(self.unsupported(unknown_module(&a.name))?)),
+            }
+        }
+        Ok(StmtKind::Bind(binds))
+    }
+
+    fn import_from(&mut self, module: Option<&str>, names: &[ir::Alias], level: u32) -> Result<StmtKind> {
+        let name = module.unwrap_or("");
+        if level == 0 && name == "__future__" {
+            return Ok(StmtKind::Pass);
+        }
+        let Some(m) = modules::module(name).filter(|_| level == 0) else {
+            return Ok(StmtKind::Unsupported(self.unsupported(unknown_module(name))?));
+        };
+        let mut binds = Vec::new();
+        for a in names {
+            let Some(value) = modules::import_name(m, &a.name) else {
+                return Ok(StmtKind::Unsupported(self.unsupported(format!("`from {name} import {}`", a.name))?));
+            };
+            let target = self.var(a.asname.as_deref().unwrap_or(&a.name))?;
+            binds.push((target, value));
+        }
+        Ok(StmtKind::Bind(binds))
+    }
+
+    fn target(&mut self, t: &ir::Expr) -> Result<Target> {
+        Ok(match &t.kind {
+            ExprKind::Name(n) => Target::Var(self.var(n)?, n.as_str().into()),
+            ExprKind::Tuple(es) | ExprKind::List(es) => {
+                let star = es.iter().position(|e| matches!(e.kind, ExprKind::Starred(_)));
+                let items = es
+                    .iter()
+                    .map(|e| match &e.kind {
+                        ExprKind::Starred(inner) => self.target(inner),
+                        _ => self.target(e),
+                    })
+                    .collect::<Result<_>>()?;
+                Target::Unpack { items, star }
+            }
+            ExprKind::Subscript { value, index } => match &index.kind {
+                ExprKind::Slice { lower, upper, step } => Target::Slice {
+                    obj: self.expr(value)?,
+                    lower: self.opt(lower)?,
+                    upper: self.opt(upper)?,
+                    step: self.opt(step)?,
+                },
+                _ => Target::Item { obj: self.expr(value)?, index: self.expr(index)? },
+            },
+            ExprKind::Attribute { value, attr } => Target::Attr { obj: self.expr(value)?, name: attr.as_str().into() },
+            ExprKind::Starred(inner) => self.target(inner)?,
+            _ => return Err(CompileError::Syntax { message: "cannot assign to expression".into(), line: self.line }),
+        })
+    }
+
+    fn opt(&mut self, e: &Option<Box<ir::Expr>>) -> Result<Option<Expr>> {
+        e.as_deref().map(|e| self.expr(e)).transpose()
+    }
+
+    fn boxed(&mut self, e: &ir::Expr) -> Result<Box<Expr>> {
+        Ok(Box::new(self.expr(e)?))
+    }
+
+    fn exprs(&mut self, es: &[ir::Expr]) -> Result<Vec<Arg>> {
+        es.iter()
+            .map(|e| match &e.kind {
+                ExprKind::Starred(inner) => Ok(Arg::Star(self.expr(inner)?)),
+                _ => Ok(Arg::One(self.expr(e)?)),
+            })
+            .collect()
+    }
+
+    fn kwargs(&mut self, keywords: &[(Option<String>, ir::Expr)]) -> Result<Vec<Kwarg>> {
+        keywords
+            .iter()
+            .map(|(name, e)| {
+                Ok(match name {
+                    Some(n) => Kwarg::Named(n.as_str().into(), self.expr(e)?),
+                    None => Kwarg::Splat(self.expr(e)?),
+                })
+            })
+            .collect()
+    }
+
+    fn expr(&mut self, e: &ir::Expr) -> Result<Expr> {
+        Ok(match &e.kind {
+            ExprKind::Name(n) => Expr::Load(self.var(n)?, n.as_str().into()),
+            ExprKind::Constant(c) => match c {
+                Constant::Int(i) => Expr::Const(Value::big(i.clone())),
+                Constant::Float(f) => Expr::Const(Value::Float(*f)),
+                Constant::Str(s) => Expr::Const(Value::str(s.clone())),
+                Constant::Bool(b) => Expr::Const(Value::Bool(*b)),
+                Constant::None => Expr::Const(Value::None),
+                Constant::Ellipsis => Expr::Const(Value::Ellipsis),
+                Constant::Bytes(_) => Expr::Unsupported(self.unsupported("bytes")?),
+            },
+            ExprKind::BinOp { op, left, right } => Expr::Binary(*op, self.boxed(left)?, self.boxed(right)?),
+            ExprKind::UnaryOp { op, operand } => Expr::Unary(*op, self.boxed(operand)?),
+            ExprKind::BoolOp { op, values } => {
+                let vs = values.iter().map(|v| self.expr(v)).collect::<Result<_>>()?;
+                match op {
+                    ir::BoolOp::And => Expr::And(vs),
+                    ir::BoolOp::Or => Expr::Or(vs),
+                }
+            }
+            ExprKind::Compare { left, ops, comparators } => {
+                let left = self.boxed(left)?;
+                let rest = ops.iter().zip(comparators).map(|(op, c)| Ok((*op, self.expr(c)?))).collect::<Result<_>>()?;
+                Expr::Compare(left, rest)
+            }
+            ExprKind::IfExp { test, body, orelse } => {
+                Expr::IfExp(Box::new([self.expr(test)?, self.expr(body)?, self.expr(orelse)?]))
+            }
+            ExprKind::Call { func, args, keywords } => {
+                let args_c = self.exprs(args)?;
+                let kwargs = self.kwargs(keywords)?;
+                match &func.kind {
+                    ExprKind::Attribute { value, attr } => {
+                        Expr::CallMethod { obj: self.boxed(value)?, name: attr.as_str().into(), args: args_c, kwargs }
+                    }
+                    _ => Expr::Call { func: self.boxed(func)?, args: args_c, kwargs },
+                }
+            }
+            ExprKind::Attribute { value, attr } => Expr::Attr(self.boxed(value)?, attr.as_str().into()),
+            ExprKind::Subscript { value, index } => match &index.kind {
+                ExprKind::Slice { lower, upper, step } => Expr::Slice {
+                    obj: self.boxed(value)?,
+                    lower: self.opt(lower)?.map(Box::new),
+                    upper: self.opt(upper)?.map(Box::new),
+                    step: self.opt(step)?.map(Box::new),
+                },
+                _ => Expr::Item(self.boxed(value)?, self.boxed(index)?),
+            },
+            ExprKind::Slice { .. } => Expr::Unsupported(self.unsupported("a slice outside a subscript")?),
+            ExprKind::Tuple(es) => Expr::Tuple(self.exprs(es)?),
+            ExprKind::List(es) => Expr::List(self.exprs(es)?),
+            ExprKind::Set(_) => Expr::Unsupported(self.unsupported("sets")?),
+            ExprKind::Dict { keys, values } => {
+                let mut items = Vec::new();
+                for (k, v) in keys.iter().zip(values) {
+                    items.push(match k {
+                        Some(k) => DictItem::Pair(self.expr(k)?, self.expr(v)?),
+                        None => DictItem::Splat(self.expr(v)?),
+                    });
+                }
+                Expr::Dict(items)
+            }
+            ExprKind::Lambda { params, body } => {
+                let text = format!("{e}");
+                let def = self.function(FunctionSource {
+                    key: node_key(e),
+                    name: "<lambda>",
+                    params,
+                    body: BodySource::Expr(body),
+                    line: e.span.line,
+                    text,
+                    decorators: &[],
+                    target: None,
+                })?;
+                Expr::Lambda(Box::new(def))
+            }
+            ExprKind::Comprehension { kind, elt, value, generators } => self.comprehension(e, *kind, elt, value, generators)?,
+            ExprKind::FString(parts) => Expr::FString(self.fparts(parts)?),
+            ExprKind::Starred(_) => Expr::Unsupported(self.unsupported("a starred expression here")?),
+            ExprKind::NamedExpr { target, value } => Expr::Walrus(self.var(target)?, self.boxed(value)?),
+            ExprKind::Unsupported { construct, .. } => Expr::Unsupported(self.unsupported(*construct)?),
+        })
+    }
+
+    fn fparts(&mut self, parts: &[ir::FStringPart]) -> Result<Vec<FPart>> {
+        parts
+            .iter()
+            .map(|p| {
+                Ok(match p {
+                    ir::FStringPart::Literal(s) => FPart::Literal(s.as_str().into()),
+                    ir::FStringPart::Expr { expr, conversion, format_spec } => FPart::Field {
+                        expr: self.expr(expr)?,
+                        conversion: *conversion,
+                        spec: format_spec.as_ref().map(|s| self.fparts(s)).transpose()?,
+                    },
+                })
+            })
+            .collect()
+    }
+
+    fn def(&mut self, f: &ir::Function, header: &str) -> Result<Def> {
+        let target = Some(self.var(&f.name)?);
+        self.function(FunctionSource {
+            key: node_key(f),
+            name: &f.name,
+            params: &f.params,
+            body: BodySource::Block(&f.body),
+            line: f.span.line,
+            text: header.to_string(),
+            decorators: &f.decorators,
+            target,
+        })
+    }
+
+    /// A function or lambda: defaults and decorators compiled here, the body in its own scope.
+    fn function(&mut self, src: FunctionSource<'_>) -> Result<Def> {
+        let decorators = src.decorators.iter().map(|d| self.expr(d)).collect::<Result<_>>()?;
+        let mut defaults = Vec::new();
+        let mut kwdefaults = Vec::new();
+        for p in src.params {
+            match p.kind {
+                ParamKind::PositionalOnly | ParamKind::Positional => {
+                    if let Some(d) = &p.default {
+                        defaults.push(self.expr(d)?);
+                    }
+                }
+                ParamKind::KeywordOnly => kwdefaults.push(p.default.as_ref().map(|d| self.expr(d)).transpose()?),
+                ParamKind::VarArgs | ParamKind::KwArgs => {}
+            }
+        }
+        let scope = self.scopes.get(src.key).ok_or_else(|| internal("missing function scope", self.line))?;
+        let qualname = format!("{}{}", self.frame()?.prefix, src.name);
+        let free_sources = self.free_sources(scope)?;
+        let loops = std::mem::take(&mut self.loops);
+        self.enter(scope, &qualname);
+        let result = self.function_body(&src);
+        let frame = self.frames.pop();
+        self.in_function -= 1;
+        self.loops = loops;
+        let (params, body) = result?;
+        let frame = frame.ok_or_else(|| internal("scope stack", self.line))?;
+        let code = Code {
+            kind: if matches!(src.body, BodySource::Expr(_)) { CodeKind::Lambda } else { CodeKind::Function },
+            name: src.name.into(),
+            qualname: qualname.into(),
+            params,
+            nlocals: frame.locals.len(),
+            ncells: scope.cells.len(),
+            free_sources,
+            body,
+            line: src.line,
+            text: src.text.into(),
+        };
+        Ok(Def { code: Rc::new(code), decorators, defaults, kwdefaults, target: src.target })
+    }
+
+    fn function_body(&mut self, src: &FunctionSource<'_>) -> Result<(Params, Body)> {
+        let mut params = Params::default();
+        let mut kwonly = Vec::new();
+        for p in src.params {
+            let slot = self.var(&p.name)?;
+            match p.kind {
+                ParamKind::PositionalOnly => {
+                    params.n_posonly += 1;
+                    params.names.push(p.name.as_str().into());
+                    params.slots.push(slot);
+                }
+                ParamKind::Positional => {
+                    params.names.push(p.name.as_str().into());
+                    params.slots.push(slot);
+                }
+                ParamKind::KeywordOnly => kwonly.push((p.name.as_str().into(), slot)),
+                ParamKind::VarArgs => params.varargs = Some(slot),
+                ParamKind::KwArgs => params.kwargs = Some(slot),
+            }
+        }
+        params.n_positional = params.names.len();
+        for (name, slot) in kwonly {
+            params.names.push(name);
+            params.slots.push(slot);
+        }
+        let body = match src.body {
+            BodySource::Block(stmts) => Body::Block(self.block(stmts)?),
+            BodySource::Expr(e) => Body::Expr(self.expr(e)?),
+        };
+        Ok((params, body))
+    }
+
+    fn free_sources(&self, scope: &Scope) -> Result<Vec<u32>> {
+        let frame = self.frame()?;
+        scope
+            .frees
+            .iter()
+            .map(|n| frame.cells.get(n).copied().ok_or_else(|| internal(&format!("free variable {n}"), self.line)))
+            .collect()
+    }
+
+    /// Opens the scope of a function or comprehension body.
+    fn enter(&mut self, scope: &'a Scope, qualname: &str) {
+        let locals = scope.slot_locals().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+        let cells = scope.cell_names().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+        self.frames.push(Frame { scope, locals, cells, prefix: format!("{qualname}.<locals>.") });
+        self.in_function += 1;
+    }
+
+    fn comprehension(
+        &mut self,
+        e: &ir::Expr,
+        kind: ComprehensionKind,
+        elt: &ir::Expr,
+        value: &Option<Box<ir::Expr>>,
+        generators: &[ir::Generator],
+    ) -> Result<Expr> {
+        let name = match kind {
+            ComprehensionKind::List => "<listcomp>",
+            ComprehensionKind::Dict => "<dictcomp>",
+            ComprehensionKind::Generator => "<genexpr>",
+            ComprehensionKind::Set => return Ok(Expr::Unsupported(self.unsupported("set comprehensions")?)),
+        };
+        let Some(first) = generators.first() else {
+            return Err(internal("comprehension without a loop", self.line));
+        };
+        let first = self.boxed(&first.iter)?;
+        let scope = self.scopes.get(node_key(e)).ok_or_else(|| internal("missing comprehension scope", self.line))?;
+        let qualname = format!("{}{}", self.frame()?.prefix, name);
+        let free_sources = self.free_sources(scope)?;
+        self.enter(scope, &qualname);
+        let body = self.comprehension_body(elt, value, generators);
+        let frame = self.frames.pop();
+        self.in_function -= 1;
+        let body = body?;
+        let frame = frame.ok_or_else(|| internal("scope stack", self.line))?;
+        let code = Code {
+            kind: CodeKind::Comprehension(kind),
+            name: name.into(),
+            qualname: qualname.into(),
+            params: Params::default(),
+            nlocals: frame.locals.len(),
+            ncells: scope.cells.len(),
+            free_sources,
+            body: Body::Comprehension(body),
+            line: e.span.line,
+            text: format!("{e}").into(),
+        };
+        Ok(Expr::Comprehension { code: Rc::new(code), first })
+    }
+
+    fn comprehension_body(
+        &mut self,
+        elt: &ir::Expr,
+        value: &Option<Box<ir::Expr>>,
+        generators: &[ir::Generator],
+    ) -> Result<Comprehension> {
+        let mut gens = Vec::new();
+        for (i, g) in generators.iter().enumerate() {
+            let iter = if i == 0 { None } else { Some(self.expr(&g.iter)?) };
+            gens.push(CompFor {
+                target: self.target(&g.target)?,
+                iter,
+                ifs: g.ifs.iter().map(|c| self.expr(c)).collect::<Result<_>>()?,
+            });
+        }
+        Ok(Comprehension { generators: gens, elt: self.expr(elt)?, value: self.opt(value)? })
+    }
+}
+
+/// What a function is made from.
+struct FunctionSource<'f> {
+    key: usize,
+    name: &'f str,
+    params: &'f [ir::Param],
+    body: BodySource<'f>,
+    line: u32,
+    text: String,
+    decorators: &'f [ir::Expr],
+    target: Option<Var>,
+}
+
+enum BodySource<'f> {
+    Block(&'f [ir::Stmt]),
+    Expr(&'f ir::Expr),
+}
+
+fn unknown_module(name: &str) -> String {
+    format!("importing module '{name}' (the interpreter provides math, sys and typing)")
+}

@@ -1,0 +1,259 @@
+//! Python exceptions inside the interpreter: the builtin class hierarchy, exception objects,
+//! and `Unwind`, what every evaluation step returns on failure.
+
+use std::rc::Rc;
+
+use super::value::Value;
+
+/// The builtin exception classes the interpreter knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ExcKind {
+    BaseException,
+    KeyboardInterrupt,
+    Exception,
+    ArithmeticError,
+    ZeroDivisionError,
+    OverflowError,
+    AssertionError,
+    AttributeError,
+    LookupError,
+    IndexError,
+    KeyError,
+    NameError,
+    UnboundLocalError,
+    RuntimeError,
+    RecursionError,
+    NotImplementedError,
+    TypeError,
+    ValueError,
+    MemoryError,
+    StopIteration,
+}
+
+impl ExcKind {
+    pub const ALL: [ExcKind; 20] = [
+        ExcKind::BaseException,
+        ExcKind::KeyboardInterrupt,
+        ExcKind::Exception,
+        ExcKind::ArithmeticError,
+        ExcKind::ZeroDivisionError,
+        ExcKind::OverflowError,
+        ExcKind::AssertionError,
+        ExcKind::AttributeError,
+        ExcKind::LookupError,
+        ExcKind::IndexError,
+        ExcKind::KeyError,
+        ExcKind::NameError,
+        ExcKind::UnboundLocalError,
+        ExcKind::RuntimeError,
+        ExcKind::RecursionError,
+        ExcKind::NotImplementedError,
+        ExcKind::TypeError,
+        ExcKind::ValueError,
+        ExcKind::MemoryError,
+        ExcKind::StopIteration,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ExcKind::BaseException => "BaseException",
+            ExcKind::KeyboardInterrupt => "KeyboardInterrupt",
+            ExcKind::Exception => "Exception",
+            ExcKind::ArithmeticError => "ArithmeticError",
+            ExcKind::ZeroDivisionError => "ZeroDivisionError",
+            ExcKind::OverflowError => "OverflowError",
+            ExcKind::AssertionError => "AssertionError",
+            ExcKind::AttributeError => "AttributeError",
+            ExcKind::LookupError => "LookupError",
+            ExcKind::IndexError => "IndexError",
+            ExcKind::KeyError => "KeyError",
+            ExcKind::NameError => "NameError",
+            ExcKind::UnboundLocalError => "UnboundLocalError",
+            ExcKind::RuntimeError => "RuntimeError",
+            ExcKind::RecursionError => "RecursionError",
+            ExcKind::NotImplementedError => "NotImplementedError",
+            ExcKind::TypeError => "TypeError",
+            ExcKind::ValueError => "ValueError",
+            ExcKind::MemoryError => "MemoryError",
+            ExcKind::StopIteration => "StopIteration",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ExcKind> {
+        ExcKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The direct base class (`None` for `BaseException`).
+    pub fn base(self) -> Option<ExcKind> {
+        use ExcKind::*;
+        Some(match self {
+            BaseException => return None,
+            KeyboardInterrupt | Exception => BaseException,
+            ArithmeticError | AssertionError | AttributeError | LookupError | NameError
+            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration => Exception,
+            ZeroDivisionError | OverflowError => ArithmeticError,
+            IndexError | KeyError => LookupError,
+            UnboundLocalError => NameError,
+            RecursionError | NotImplementedError => RuntimeError,
+        })
+    }
+}
+
+/// An exception class defined by the user: `class E(ValueError): pass`.
+#[derive(Debug)]
+pub(crate) struct UserClass {
+    pub name: Rc<str>,
+    pub base: ExcClass,
+}
+
+/// An exception class, builtin or user-defined.
+#[derive(Clone, Debug)]
+pub(crate) enum ExcClass {
+    Builtin(ExcKind),
+    User(Rc<UserClass>),
+}
+
+impl ExcClass {
+    pub fn name(&self) -> &str {
+        match self {
+            ExcClass::Builtin(k) => k.name(),
+            ExcClass::User(c) => &c.name,
+        }
+    }
+
+    pub fn base(&self) -> Option<ExcClass> {
+        match self {
+            ExcClass::Builtin(k) => k.base().map(ExcClass::Builtin),
+            ExcClass::User(c) => Some(c.base.clone()),
+        }
+    }
+
+    /// Whether `self` is `other` or derives from it.
+    pub fn is_subclass_of(&self, other: &ExcClass) -> bool {
+        let mut cur = Some(self.clone());
+        while let Some(c) = cur {
+            if c.same(other) {
+                return true;
+            }
+            cur = c.base();
+        }
+        false
+    }
+
+    pub fn same(&self, other: &ExcClass) -> bool {
+        match (self, other) {
+            (ExcClass::Builtin(a), ExcClass::Builtin(b)) => a == b,
+            (ExcClass::User(a), ExcClass::User(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// The nearest builtin ancestor (what the public API reports for user classes' kind).
+    pub fn builtin_ancestor(&self) -> ExcKind {
+        match self {
+            ExcClass::Builtin(k) => *k,
+            ExcClass::User(c) => c.base.builtin_ancestor(),
+        }
+    }
+
+    pub fn as_value(&self) -> Value {
+        match self {
+            ExcClass::Builtin(k) => Value::ExcType(*k),
+            ExcClass::User(c) => Value::UserExcType(c.clone()),
+        }
+    }
+}
+
+/// An exception instance: its class and constructor arguments.
+#[derive(Debug)]
+pub(crate) struct ExcObject {
+    pub class: ExcClass,
+    pub args: Vec<Value>,
+}
+
+/// One frame of a traceback, innermost first in [`Raised::tb`].
+#[derive(Clone, Debug)]
+pub(crate) struct TbEntry {
+    /// Call depth of the frame (0 for module code).
+    pub depth: u32,
+    pub function: Rc<str>,
+    pub line: u32,
+    pub text: Rc<str>,
+}
+
+/// A Python exception in flight.
+#[derive(Debug)]
+pub(crate) struct Raised {
+    pub exc: Rc<ExcObject>,
+    pub tb: Vec<TbEntry>,
+}
+
+/// Why the interpreter stops without a Python exception: nothing in the program can catch it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Abort {
+    StepBudget(u64),
+    Interrupted,
+    /// A construct outside the subset; `line` is 0 until a statement fills it in.
+    Unsupported { construct: String, line: u32 },
+}
+
+/// Why evaluation did not produce a value.
+#[derive(Debug)]
+pub(crate) enum Unwind {
+    Raise(Box<Raised>),
+    Abort(Abort),
+}
+
+pub(crate) type R<T> = Result<T, Unwind>;
+
+impl Unwind {
+    pub fn new(kind: ExcKind, message: impl Into<String>) -> Unwind {
+        let message: String = message.into();
+        let args = if message.is_empty() { Vec::new() } else { vec![Value::str(message)] };
+        Unwind::from_object(ExcObject { class: ExcClass::Builtin(kind), args })
+    }
+
+    pub fn from_object(exc: ExcObject) -> Unwind {
+        Unwind::Raise(Box::new(Raised { exc: Rc::new(exc), tb: Vec::new() }))
+    }
+
+    pub fn unsupported(construct: impl Into<String>) -> Unwind {
+        Unwind::Abort(Abort::Unsupported { construct: construct.into(), line: 0 })
+    }
+}
+
+/// `Err` of a new builtin exception.
+pub(crate) fn fail<T>(kind: ExcKind, message: impl Into<String>) -> R<T> {
+    Err(Unwind::new(kind, message))
+}
+
+pub(crate) fn type_error<T>(message: impl Into<String>) -> R<T> {
+    fail(ExcKind::TypeError, message)
+}
+
+pub(crate) fn value_error<T>(message: impl Into<String>) -> R<T> {
+    fail(ExcKind::ValueError, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hierarchy_matches_python() {
+        let zde = ExcClass::Builtin(ExcKind::ZeroDivisionError);
+        assert!(zde.is_subclass_of(&ExcClass::Builtin(ExcKind::ArithmeticError)));
+        assert!(zde.is_subclass_of(&ExcClass::Builtin(ExcKind::Exception)));
+        assert!(!zde.is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)));
+        let key = ExcClass::Builtin(ExcKind::KeyError);
+        assert!(key.is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)));
+        let ki = ExcClass::Builtin(ExcKind::KeyboardInterrupt);
+        assert!(!ki.is_subclass_of(&ExcClass::Builtin(ExcKind::Exception)));
+        let user = ExcClass::User(Rc::new(UserClass { name: "E".into(), base: key }));
+        assert!(user.is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)));
+        assert_eq!(user.builtin_ancestor(), ExcKind::KeyError);
+        for k in ExcKind::ALL {
+            assert_eq!(ExcKind::from_name(k.name()), Some(k));
+        }
+    }
+}

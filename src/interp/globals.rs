@@ -1,0 +1,59 @@
+//! The interpreter's global namespace: a slot per name seen by any compiled cell, falling
+//! back to the builtin of that name.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::builtins;
+use super::value::Value;
+
+/// Globals by slot; names are interned once and keep their slot across cells.
+#[derive(Default)]
+pub(crate) struct Globals {
+    names: Vec<Rc<str>>,
+    index: HashMap<Rc<str>, u32>,
+    values: Vec<Option<Value>>,
+    builtins: Vec<Option<Value>>,
+}
+
+impl Globals {
+    /// The slot of `name`, created on first use.
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&slot) = self.index.get(name) {
+            return slot;
+        }
+        let slot = self.names.len() as u32;
+        let name: Rc<str> = name.into();
+        self.builtins.push(builtins::lookup(&name));
+        self.values.push(None);
+        self.index.insert(name.clone(), slot);
+        self.names.push(name);
+        slot
+    }
+
+    /// The global's value, or the builtin of that name.
+    pub fn get(&self, slot: u32) -> Option<&Value> {
+        let i = slot as usize;
+        match self.values.get(i) {
+            Some(Some(v)) => Some(v),
+            _ => self.builtins.get(i).and_then(Option::as_ref),
+        }
+    }
+
+    pub fn set(&mut self, slot: u32, value: Value) {
+        if let Some(v) = self.values.get_mut(slot as usize) {
+            *v = Some(value);
+        }
+    }
+
+    /// Removes a global; false if it was not set.
+    pub fn delete(&mut self, slot: u32) -> bool {
+        self.values.get_mut(slot as usize).and_then(Option::take).is_some()
+    }
+
+    /// The user-defined global `name` (not builtins).
+    pub fn lookup(&self, name: &str) -> Option<&Value> {
+        let slot = *self.index.get(name)?;
+        self.values.get(slot as usize)?.as_ref()
+    }
+}

@@ -1,0 +1,414 @@
+//! Iteration: the iterator states of lists, tuples, strs, ranges, dicts, builtin iterator
+//! objects and generator expressions (lazy, resumable), and the comprehensions that drive
+//! them.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::code::{Body, Code, CodeKind, Comprehension};
+use super::dict::{Dict, key_of};
+use super::exc::{ExcKind, R, Unwind, fail, type_error};
+use super::exec::capture;
+use super::machine::{Frame, Machine};
+use super::ops::{self, truthy};
+use super::value::{Str, TypeKind, Value, ViewKind};
+use crate::python::ir::ComprehensionKind;
+
+/// A paused generator expression: its frame and the iterators of its active loops.
+pub(crate) struct GenState {
+    code: Rc<Code>,
+    frame: Frame,
+    stack: Vec<IterState>,
+}
+
+/// Where an iteration is.
+pub(crate) enum IterState {
+    /// `None` once exhausted (a finished list iterator stays finished).
+    List { list: Option<Rc<RefCell<Vec<Value>>>>, index: usize },
+    ListReversed { list: Option<Rc<RefCell<Vec<Value>>>>, index: usize },
+    Tuple { items: Rc<Vec<Value>>, index: usize },
+    Str { text: Rc<Str>, byte: usize },
+    Range { next: i128, remaining: i128, step: i128 },
+    Dict { dict: Option<Rc<RefCell<Dict>>>, pos: usize, kind: ViewKind, len: usize, version: u64 },
+    /// Items computed up front (`reversed` of a tuple, str or dict).
+    Items { items: Vec<Value>, index: usize, kind: TypeKind },
+    Enumerate { inner: Box<IterState>, count: Value },
+    Zip { inners: Vec<IterState> },
+    Map { func: Value, inners: Vec<IterState> },
+    Filter { func: Value, inner: Box<IterState> },
+    /// An iterator object iterated by another (`for x in it`, `enumerate(it)`).
+    Shared(Rc<RefCell<IterState>>),
+    Generator(Box<GenState>),
+    /// A generator whose next value is being computed.
+    Running,
+}
+
+impl IterState {
+    pub fn type_kind(&self) -> TypeKind {
+        match self {
+            IterState::List { .. } => TypeKind::ListIterator,
+            IterState::ListReversed { .. } => TypeKind::ListReverseIterator,
+            IterState::Tuple { .. } => TypeKind::TupleIterator,
+            IterState::Str { .. } => TypeKind::StrIterator,
+            IterState::Range { .. } => TypeKind::RangeIterator,
+            IterState::Dict { kind: ViewKind::Keys, .. } => TypeKind::DictKeyIterator,
+            IterState::Dict { kind: ViewKind::Values, .. } => TypeKind::DictValueIterator,
+            IterState::Dict { kind: ViewKind::Items, .. } => TypeKind::DictItemIterator,
+            IterState::Items { kind, .. } => *kind,
+            IterState::Enumerate { .. } => TypeKind::Enumerate,
+            IterState::Zip { .. } => TypeKind::Zip,
+            IterState::Map { .. } => TypeKind::Map,
+            IterState::Filter { .. } => TypeKind::Filter,
+            IterState::Shared(inner) => inner.try_borrow().map_or(TypeKind::Generator, |i| i.type_kind()),
+            IterState::Generator(_) | IterState::Running => TypeKind::Generator,
+        }
+    }
+
+    pub fn repr(&self) -> String {
+        match self {
+            IterState::Generator(g) => format!("<generator object {}>", g.code.qualname),
+            other => format!("<{} object>", other.type_kind().name()),
+        }
+    }
+
+    /// A new iterator object.
+    pub fn into_value(self) -> Value {
+        Value::Iter(Rc::new(RefCell::new(self)))
+    }
+}
+
+impl Machine {
+    pub fn is_iterable(&self, v: &Value) -> bool {
+        matches!(
+            v,
+            Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(_) | Value::Dict(_) | Value::View(_) | Value::Iter(_)
+        )
+    }
+
+    /// `iter(v)`.
+    pub fn iter_of(&mut self, v: Value) -> R<IterState> {
+        Ok(match v {
+            Value::List(list) => IterState::List { list: Some(list), index: 0 },
+            Value::Tuple(items) => IterState::Tuple { items, index: 0 },
+            Value::Str(text) => IterState::Str { text, byte: 0 },
+            Value::Range(r) => IterState::Range { next: r.start as i128, remaining: r.len(), step: r.step as i128 },
+            Value::Dict(d) => dict_iter(d, ViewKind::Keys),
+            Value::View(view) => dict_iter(view.dict.clone(), view.kind),
+            Value::Iter(it) => IterState::Shared(it),
+            other => return type_error(format!("'{}' object is not iterable", other.type_name())),
+        })
+    }
+
+    /// The next item, or `None` when the iteration is over.
+    pub fn next(&mut self, it: &mut IterState) -> R<Option<Value>> {
+        match it {
+            IterState::List { list, index } => {
+                let item = list.as_ref().and_then(|l| l.borrow().get(*index).cloned());
+                match item {
+                    Some(v) => {
+                        *index += 1;
+                        Ok(Some(v))
+                    }
+                    None => {
+                        *list = None;
+                        Ok(None)
+                    }
+                }
+            }
+            IterState::ListReversed { list, index } => {
+                let item = match list {
+                    Some(l) if *index > 0 => l.borrow().get(*index - 1).cloned(),
+                    _ => None,
+                };
+                match item {
+                    Some(v) => {
+                        *index -= 1;
+                        Ok(Some(v))
+                    }
+                    None => {
+                        *list = None;
+                        Ok(None)
+                    }
+                }
+            }
+            IterState::Tuple { items, index } => {
+                let item = items.get(*index).cloned();
+                if item.is_some() {
+                    *index += 1;
+                }
+                Ok(item)
+            }
+            IterState::Str { text, byte } => match text.as_str()[*byte..].chars().next() {
+                Some(c) => {
+                    *byte += c.len_utf8();
+                    Ok(Some(Value::str(c.to_string())))
+                }
+                None => Ok(None),
+            },
+            IterState::Range { next, remaining, step } => {
+                if *remaining <= 0 {
+                    return Ok(None);
+                }
+                let v = *next;
+                *next += *step;
+                *remaining -= 1;
+                Ok(Some(Value::int128(v)))
+            }
+            IterState::Dict { dict, pos, kind, len, version } => {
+                let Some(d) = dict.as_ref() else { return Ok(None) };
+                let d2 = d.clone();
+                let d = d2.borrow();
+                if d.len() != *len {
+                    *len = d.len();
+                    return fail(ExcKind::RuntimeError, "dictionary changed size during iteration");
+                }
+                if d.version != *version {
+                    *version = d.version;
+                    return fail(ExcKind::RuntimeError, "dictionary keys changed during iteration");
+                }
+                match d.entry_from(*pos) {
+                    Some((i, (k, v))) => {
+                        *pos = i + 1;
+                        Ok(Some(match kind {
+                            ViewKind::Keys => k.clone(),
+                            ViewKind::Values => v.clone(),
+                            ViewKind::Items => Value::tuple(vec![k.clone(), v.clone()]),
+                        }))
+                    }
+                    None => {
+                        drop(d);
+                        *dict = None;
+                        Ok(None)
+                    }
+                }
+            }
+            IterState::Items { items, index, .. } => {
+                let item = items.get(*index).cloned();
+                if item.is_some() {
+                    *index += 1;
+                }
+                Ok(item)
+            }
+            IterState::Enumerate { inner, count } => match self.next(inner)? {
+                Some(v) => {
+                    let n = count.clone();
+                    *count = ops::binary(crate::python::ir::BinOp::Add, count, &Value::Int(1))?;
+                    Ok(Some(Value::tuple(vec![n, v])))
+                }
+                None => Ok(None),
+            },
+            IterState::Zip { inners } => {
+                if inners.is_empty() {
+                    return Ok(None);
+                }
+                let mut items = Vec::with_capacity(inners.len());
+                for inner in inners.iter_mut() {
+                    match self.next(inner)? {
+                        Some(v) => items.push(v),
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(Value::tuple(items)))
+            }
+            IterState::Map { func, inners } => {
+                let mut args = Vec::with_capacity(inners.len());
+                for inner in inners.iter_mut() {
+                    match self.next(inner)? {
+                        Some(v) => args.push(v),
+                        None => return Ok(None),
+                    }
+                }
+                let func = func.clone();
+                self.call(&func, args, Vec::new()).map(Some)
+            }
+            IterState::Filter { func, inner } => loop {
+                let Some(v) = self.next(inner)? else { return Ok(None) };
+                self.tick()?;
+                let keep = match &*func {
+                    Value::None => truthy(&v),
+                    f => {
+                        let f = f.clone();
+                        truthy(&self.call(&f, vec![v.clone()], Vec::new())?)
+                    }
+                };
+                if keep {
+                    return Ok(Some(v));
+                }
+            },
+            IterState::Shared(shared) => {
+                let shared = shared.clone();
+                let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
+                if matches!(state, IterState::Running) {
+                    return fail(ExcKind::ValueError, "generator already executing");
+                }
+                let result = self.next(&mut state);
+                *shared.borrow_mut() = state;
+                result
+            }
+            IterState::Generator(g) => self.generator_next(g),
+            IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
+        }
+    }
+
+    /// All items of an iterable, one step each.
+    pub fn collect(&mut self, v: Value) -> R<Vec<Value>> {
+        match &v {
+            Value::List(items) => return Ok(items.borrow().clone()),
+            Value::Tuple(items) => return Ok(items.to_vec()),
+            _ => {}
+        }
+        let mut it = self.iter_of(v)?;
+        let mut out = Vec::new();
+        while let Some(item) = self.next(&mut it)? {
+            self.tick()?;
+            out.push(item);
+            ops::check_len(out.len())?;
+        }
+        Ok(out)
+    }
+
+    /// Runs a comprehension whose first iterable is `iterable`; a generator expression
+    /// becomes a lazy iterator.
+    pub fn comprehension(&mut self, f: &Frame, code: &Rc<Code>, iterable: Value) -> R<Value> {
+        let first = self.iter_of(iterable)?;
+        let frame = Frame::new(code, &capture(f, &code.free_sources)?);
+        let (Body::Comprehension(comp), CodeKind::Comprehension(kind)) = (&code.body, code.kind) else {
+            return Err(Unwind::unsupported("a malformed comprehension"));
+        };
+        if kind == ComprehensionKind::Generator {
+            let state = GenState { code: code.clone(), frame, stack: vec![first] };
+            return Ok(IterState::Generator(Box::new(state)).into_value());
+        }
+        let mut frame = frame;
+        self.enter(code)?;
+        let mut out = Collected::new(kind);
+        let result = self.comprehension_loop(&mut frame, comp, 0, first, &mut out);
+        let result = result.map_err(|e| self.annotate(e, code.line, &code.text));
+        self.leave();
+        result?;
+        Ok(out.into_value())
+    }
+
+    fn comprehension_loop(
+        &mut self,
+        frame: &mut Frame,
+        comp: &Comprehension,
+        level: usize,
+        mut it: IterState,
+        out: &mut Collected,
+    ) -> R<()> {
+        let Some(g) = comp.generators.get(level) else { return Ok(()) };
+        'items: while let Some(v) = self.next(&mut it)? {
+            self.tick()?;
+            self.assign(frame, &g.target, v)?;
+            for cond in &g.ifs {
+                if !truthy(&self.eval(frame, cond)?) {
+                    continue 'items;
+                }
+            }
+            match comp.generators.get(level + 1) {
+                Some(inner) => {
+                    let iterable = match &inner.iter {
+                        Some(e) => self.eval(frame, e)?,
+                        None => return Err(Unwind::unsupported("a malformed comprehension")),
+                    };
+                    let inner_it = self.iter_of(iterable)?;
+                    self.comprehension_loop(frame, comp, level + 1, inner_it, out)?;
+                }
+                None => {
+                    let elt = self.eval(frame, &comp.elt)?;
+                    match out {
+                        Collected::List(items) => {
+                            items.push(elt);
+                            ops::check_len(items.len())?;
+                        }
+                        Collected::Dict(d) => {
+                            let value = match &comp.value {
+                                Some(e) => self.eval(frame, e)?,
+                                None => Value::None,
+                            };
+                            d.insert(key_of(&elt)?, elt, value);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn generator_next(&mut self, g: &mut GenState) -> R<Option<Value>> {
+        if g.stack.is_empty() {
+            return Ok(None);
+        }
+        let code = g.code.clone();
+        self.enter(&code)?;
+        let result = self.generator_step(g);
+        let result = result.map_err(|e| self.annotate(e, code.line, &code.text));
+        self.leave();
+        if result.is_err() {
+            g.stack.clear();
+        }
+        result
+    }
+
+    fn generator_step(&mut self, g: &mut GenState) -> R<Option<Value>> {
+        let code = g.code.clone();
+        let Body::Comprehension(comp) = &code.body else { return Ok(None) };
+        'items: loop {
+            let level = g.stack.len();
+            let Some(top) = g.stack.last_mut() else { return Ok(None) };
+            let Some(v) = self.next(top)? else {
+                g.stack.pop();
+                continue;
+            };
+            self.tick()?;
+            let Some(this) = comp.generators.get(level - 1) else { return Ok(None) };
+            self.assign(&mut g.frame, &this.target, v)?;
+            for cond in &this.ifs {
+                if !truthy(&self.eval(&mut g.frame, cond)?) {
+                    continue 'items;
+                }
+            }
+            if let Some(inner) = comp.generators.get(level) {
+                let iterable = match &inner.iter {
+                    Some(e) => self.eval(&mut g.frame, e)?,
+                    None => return Err(Unwind::unsupported("a malformed comprehension")),
+                };
+                let it = self.iter_of(iterable)?;
+                g.stack.push(it);
+                continue;
+            }
+            return self.eval(&mut g.frame, &comp.elt).map(Some);
+        }
+    }
+}
+
+fn dict_iter(d: Rc<RefCell<Dict>>, kind: ViewKind) -> IterState {
+    let (len, version) = {
+        let b = d.borrow();
+        (b.len(), b.version)
+    };
+    IterState::Dict { dict: Some(d), pos: 0, kind, len, version }
+}
+
+/// What a list or dict comprehension builds.
+enum Collected {
+    List(Vec<Value>),
+    Dict(Dict),
+}
+
+impl Collected {
+    fn new(kind: ComprehensionKind) -> Collected {
+        match kind {
+            ComprehensionKind::Dict => Collected::Dict(Dict::default()),
+            _ => Collected::List(Vec::new()),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Collected::List(items) => Value::list(items),
+            Collected::Dict(d) => Value::Dict(Rc::new(RefCell::new(d))),
+        }
+    }
+}

@@ -1,0 +1,529 @@
+//! The machine that runs compiled code: frames, the step budget and cancellation, output
+//! buffering, variable access and expression evaluation. Statements are in `exec`, calls in
+//! `call`, iteration in `iter`.
+
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use super::Stream;
+use super::code::{Arg, Code, DictItem, Expr, FPart, Kwarg, Var};
+use super::dict::{Dict, key_of};
+use super::exc::{Abort, ExcKind, ExcObject, R, TbEntry, Unwind, fail, type_error};
+use super::format;
+use super::globals::Globals;
+use super::limits::{self, Limits};
+use super::ops::{self, truthy};
+use super::repr::{repr, to_str};
+use super::value::{Cell, Value};
+use crate::cancel::Cancel;
+use crate::python::ir::{CmpOp, Conversion};
+
+/// Where printed text goes while a run is in progress.
+pub(crate) type Sink = Box<dyn FnMut(Stream, String)>;
+
+/// The variables of one activation.
+pub(crate) struct Frame {
+    pub locals: Vec<Option<Value>>,
+    /// Own cells, then the closure's.
+    pub cells: Vec<Cell>,
+    pub ncells: usize,
+}
+
+impl Frame {
+    pub fn new(code: &Code, closure: &[Cell]) -> Frame {
+        let mut cells: Vec<Cell> = (0..code.ncells).map(|_| Cell::default()).collect();
+        cells.extend(closure.iter().cloned());
+        Frame { locals: vec![None; code.nlocals], cells, ncells: code.ncells }
+    }
+
+    /// The frame of module code: every name is global.
+    pub fn module() -> Frame {
+        Frame { locals: Vec::new(), cells: Vec::new(), ncells: 0 }
+    }
+}
+
+/// A Python exception being handled, for a bare `raise`.
+pub(crate) struct Handled {
+    pub exc: Rc<ExcObject>,
+    pub tb: Vec<TbEntry>,
+}
+
+pub(crate) struct Machine {
+    pub globals: Globals,
+    pub limits: Limits,
+    steps_left: u64,
+    cancel: Cancel,
+    /// Current call depth (0 in module code).
+    pub depth: u32,
+    /// Qualified names of the active frames, outermost first.
+    names: Vec<Rc<str>>,
+    pub handling: Vec<Handled>,
+    sink: Option<Sink>,
+    pending: String,
+    pending_stream: Stream,
+    last_flush: Instant,
+    stack_base: usize,
+    stack_room: usize,
+}
+
+/// An address on the current stack (its distance from a base measures stack use).
+#[inline(never)]
+pub(crate) fn stack_address() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+impl Machine {
+    pub fn new() -> Machine {
+        Machine {
+            globals: Globals::default(),
+            limits: Limits::default(),
+            steps_left: 0,
+            cancel: Cancel::new(),
+            depth: 0,
+            names: vec!["<module>".into()],
+            handling: Vec::new(),
+            sink: None,
+            pending: String::new(),
+            pending_stream: Stream::Stdout,
+            last_flush: Instant::now(),
+            stack_base: stack_address(),
+            stack_room: 1 << 20,
+        }
+    }
+
+    /// Prepares a run: its limits, interrupt flag, output and the stack it may use.
+    pub fn begin(&mut self, limits: Limits, cancel: Cancel, sink: Sink, stack_room: usize) {
+        limits::set_current(limits);
+        self.limits = limits;
+        self.steps_left = limits.step_budget;
+        self.cancel = cancel;
+        self.depth = 0;
+        self.names.truncate(1);
+        self.handling.clear();
+        self.sink = Some(sink);
+        self.stack_base = stack_address();
+        self.stack_room = stack_room;
+    }
+
+    /// Ends a run: flushes output.
+    pub fn finish(&mut self) {
+        self.flush();
+        self.sink = None;
+    }
+
+    /// Counts one step; stops the run when the budget is spent or the user interrupts.
+    #[inline]
+    pub fn tick(&mut self) -> R<()> {
+        if self.steps_left == 0 {
+            return Err(Unwind::Abort(Abort::StepBudget(self.limits.step_budget)));
+        }
+        self.steps_left -= 1;
+        if self.steps_left & 0x3ff == 0 && self.cancel.is_cancelled() {
+            return Err(Unwind::Abort(Abort::Interrupted));
+        }
+        Ok(())
+    }
+
+    pub fn write(&mut self, stream: Stream, text: &str) {
+        if stream != self.pending_stream && !self.pending.is_empty() {
+            self.flush();
+        }
+        self.pending_stream = stream;
+        self.pending.push_str(text);
+        if self.pending.len() > 1 << 13 || self.last_flush.elapsed() > Duration::from_millis(100) {
+            self.flush();
+        }
+    }
+
+    pub fn flush(&mut self) {
+        self.last_flush = Instant::now();
+        if self.pending.is_empty() {
+            return;
+        }
+        let text = std::mem::take(&mut self.pending);
+        if let Some(sink) = self.sink.as_mut() {
+            sink(self.pending_stream, text);
+        }
+    }
+
+    /// Enters a frame of `code`: checks the recursion limit and the native stack.
+    pub fn enter(&mut self, code: &Code) -> R<()> {
+        if self.depth >= self.limits.recursion_limit
+            || self.stack_base.abs_diff(stack_address()) > self.stack_room
+        {
+            return fail(ExcKind::RecursionError, "maximum recursion depth exceeded");
+        }
+        self.depth += 1;
+        self.names.push(code.qualname.clone());
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.names.len() > 1 {
+            self.names.pop();
+        }
+    }
+
+    /// Records where an exception passes through the current frame (once per frame), and
+    /// fills in the line of an unsupported construct.
+    pub fn annotate(&self, mut e: Unwind, line: u32, text: &Rc<str>) -> Unwind {
+        match &mut e {
+            Unwind::Raise(r) => {
+                if r.tb.last().is_none_or(|t| t.depth != self.depth) {
+                    let function = self.names.last().cloned().unwrap_or_else(|| "<module>".into());
+                    r.tb.push(TbEntry { depth: self.depth, function, line, text: text.clone() });
+                }
+            }
+            Unwind::Abort(Abort::Unsupported { line: l, .. }) if *l == 0 => *l = line,
+            Unwind::Abort(_) => {}
+        }
+        e
+    }
+
+    pub fn load(&self, f: &Frame, var: Var, name: &str) -> R<Value> {
+        match var {
+            Var::Local(i) => match f.locals.get(i as usize) {
+                Some(Some(v)) => Ok(v.clone()),
+                _ => unbound_local(name),
+            },
+            Var::Cell(i) => {
+                let v = f.cells.get(i as usize).and_then(|c| c.borrow().clone());
+                match v {
+                    Some(v) => Ok(v),
+                    None if (i as usize) < f.ncells => unbound_local(name),
+                    None => fail(
+                        ExcKind::NameError,
+                        format!("cannot access free variable '{name}' where it is not associated with a value in enclosing scope"),
+                    ),
+                }
+            }
+            Var::Global(g) => match self.globals.get(g) {
+                Some(v) => Ok(v.clone()),
+                None => fail(ExcKind::NameError, format!("name '{name}' is not defined")),
+            },
+        }
+    }
+
+    pub fn store(&mut self, f: &mut Frame, var: Var, value: Value) {
+        match var {
+            Var::Local(i) => {
+                if let Some(slot) = f.locals.get_mut(i as usize) {
+                    *slot = Some(value);
+                }
+            }
+            Var::Cell(i) => {
+                if let Some(c) = f.cells.get(i as usize) {
+                    *c.borrow_mut() = Some(value);
+                }
+            }
+            Var::Global(g) => self.globals.set(g, value),
+        }
+    }
+
+    /// `del name`.
+    pub fn unbind(&mut self, f: &mut Frame, var: Var, name: &str) -> R<()> {
+        let was_set = match var {
+            Var::Local(i) => f.locals.get_mut(i as usize).and_then(Option::take).is_some(),
+            Var::Cell(i) => f.cells.get(i as usize).and_then(|c| c.borrow_mut().take()).is_some(),
+            Var::Global(g) => {
+                if self.globals.delete(g) {
+                    true
+                } else {
+                    return fail(ExcKind::NameError, format!("name '{name}' is not defined"));
+                }
+            }
+        };
+        if was_set { Ok(()) } else { unbound_local(name) }
+    }
+
+    /// Unbinds silently (the `as` name after an `except` block).
+    pub fn clear(&mut self, f: &mut Frame, var: Var) {
+        match var {
+            Var::Local(i) => {
+                if let Some(slot) = f.locals.get_mut(i as usize) {
+                    *slot = None;
+                }
+            }
+            Var::Cell(i) => {
+                if let Some(c) = f.cells.get(i as usize) {
+                    *c.borrow_mut() = None;
+                }
+            }
+            Var::Global(g) => {
+                self.globals.delete(g);
+            }
+        }
+    }
+
+    pub fn eval(&mut self, f: &mut Frame, e: &Expr) -> R<Value> {
+        match e {
+            Expr::Const(v) => Ok(v.clone()),
+            Expr::Load(var, name) => self.load(f, *var, name),
+            Expr::Binary(op, a, b) => {
+                let x = self.eval(f, a)?;
+                let y = self.eval(f, b)?;
+                ops::binary(*op, &x, &y)
+            }
+            Expr::Unary(op, a) => {
+                let x = self.eval(f, a)?;
+                ops::unary(*op, &x)
+            }
+            Expr::And(values) => {
+                let mut last = Value::None;
+                for v in values {
+                    last = self.eval(f, v)?;
+                    if !truthy(&last) {
+                        break;
+                    }
+                }
+                Ok(last)
+            }
+            Expr::Or(values) => {
+                let mut last = Value::None;
+                for v in values {
+                    last = self.eval(f, v)?;
+                    if truthy(&last) {
+                        break;
+                    }
+                }
+                Ok(last)
+            }
+            Expr::Compare(left, rest) => {
+                let mut a = self.eval(f, left)?;
+                for (op, e) in rest {
+                    let b = self.eval(f, e)?;
+                    if !self.compare(*op, &a, &b)? {
+                        return Ok(Value::Bool(false));
+                    }
+                    a = b;
+                }
+                Ok(Value::Bool(true))
+            }
+            Expr::IfExp(parts) => {
+                let [test, body, orelse] = &**parts;
+                let t = self.eval(f, test)?;
+                if truthy(&t) { self.eval(f, body) } else { self.eval(f, orelse) }
+            }
+            Expr::Call { func, args, kwargs } => {
+                let callee = self.eval(f, func)?;
+                let (pos, kw) = self.eval_args(f, args, kwargs, &callee)?;
+                self.call(&callee, pos, kw)
+            }
+            Expr::CallMethod { obj, name, args, kwargs } => {
+                let o = self.eval(f, obj)?;
+                let (pos, kw) = self.eval_args(f, args, kwargs, &Value::None)?;
+                self.call_method(o, name, pos, kw)
+            }
+            Expr::Attr(obj, name) => {
+                let o = self.eval(f, obj)?;
+                self.getattr(&o, name)
+            }
+            Expr::Item(obj, index) => {
+                let o = self.eval(f, obj)?;
+                let i = self.eval(f, index)?;
+                self.getitem(&o, &i)
+            }
+            Expr::Slice { obj, lower, upper, step } => {
+                let o = self.eval(f, obj)?;
+                let lo = self.eval_opt(f, lower.as_deref())?;
+                let hi = self.eval_opt(f, upper.as_deref())?;
+                let st = self.eval_opt(f, step.as_deref())?;
+                super::seq::get_slice(&o, &lo, &hi, &st)
+            }
+            Expr::Tuple(items) => Ok(Value::tuple(self.eval_items(f, items)?)),
+            Expr::List(items) => Ok(Value::list(self.eval_items(f, items)?)),
+            Expr::Dict(items) => self.eval_dict(f, items),
+            Expr::Lambda(def) => self.make_function(f, def).map(Value::Function),
+            Expr::Comprehension { code, first } => {
+                let iterable = self.eval(f, first)?;
+                self.comprehension(f, code, iterable)
+            }
+            Expr::FString(parts) => self.fstring(f, parts).map(Value::str),
+            Expr::Walrus(var, e) => {
+                let v = self.eval(f, e)?;
+                self.store(f, *var, v.clone());
+                Ok(v)
+            }
+            Expr::Unsupported(construct) => Err(Unwind::unsupported(construct.clone())),
+        }
+    }
+
+    fn eval_opt(&mut self, f: &mut Frame, e: Option<&Expr>) -> R<Value> {
+        match e {
+            Some(e) => self.eval(f, e),
+            None => Ok(Value::None),
+        }
+    }
+
+    /// `a op b` for any comparison operator.
+    pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> R<bool> {
+        match op {
+            CmpOp::Is => Ok(ops::is(a, b)),
+            CmpOp::IsNot => Ok(!ops::is(a, b)),
+            CmpOp::In => self.contains(b, a),
+            CmpOp::NotIn => self.contains(b, a).map(|c| !c),
+            _ => ops::compare(op, a, b),
+        }
+    }
+
+    /// `item in container`, consuming iterators as CPython does.
+    pub fn contains(&mut self, container: &Value, item: &Value) -> R<bool> {
+        if let Some(found) = ops::contains(container, item)? {
+            return Ok(found);
+        }
+        let mut it = self.iter_of(container.clone())?;
+        while let Some(v) = self.next(&mut it)? {
+            self.tick()?;
+            if ops::is(&v, item) || ops::eq(&v, item)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn eval_items(&mut self, f: &mut Frame, items: &[Arg]) -> R<Vec<Value>> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            match item {
+                Arg::One(e) => out.push(self.eval(f, e)?),
+                Arg::Star(e) => {
+                    let v = self.eval(f, e)?;
+                    let more = self.collect(v)?;
+                    ops::check_len(out.len() + more.len())?;
+                    out.extend(more);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn eval_dict(&mut self, f: &mut Frame, items: &[DictItem]) -> R<Value> {
+        let mut d = Dict::default();
+        for item in items {
+            match item {
+                DictItem::Pair(k, v) => {
+                    let key = self.eval(f, k)?;
+                    let value = self.eval(f, v)?;
+                    d.insert(key_of(&key)?, key, value);
+                }
+                DictItem::Splat(e) => {
+                    let m = self.eval(f, e)?;
+                    let Value::Dict(other) = &m else {
+                        return type_error(format!("'{}' object is not a mapping", m.type_name()));
+                    };
+                    let entries: Vec<(Value, Value)> = other.borrow().iter().cloned().collect();
+                    for (k, v) in entries {
+                        d.insert(key_of(&k)?, k, v);
+                    }
+                }
+            }
+        }
+        Ok(Value::Dict(Rc::new(std::cell::RefCell::new(d))))
+    }
+
+    /// Evaluates call arguments: `*iterable` spread, `**mapping` merged.
+    fn eval_args(
+        &mut self,
+        f: &mut Frame,
+        args: &[Arg],
+        kwargs: &[Kwarg],
+        callee: &Value,
+    ) -> R<(Vec<Value>, Vec<(Rc<str>, Value)>)> {
+        let mut pos = Vec::with_capacity(args.len());
+        for a in args {
+            match a {
+                Arg::One(e) => pos.push(self.eval(f, e)?),
+                Arg::Star(e) => {
+                    let v = self.eval(f, e)?;
+                    if !self.is_iterable(&v) {
+                        return type_error(format!(
+                            "{}() argument after * must be an iterable, not {}",
+                            callable_name(callee),
+                            v.type_name()
+                        ));
+                    }
+                    pos.extend(self.collect(v)?);
+                }
+            }
+        }
+        let mut kw: Vec<(Rc<str>, Value)> = Vec::with_capacity(kwargs.len());
+        for k in kwargs {
+            match k {
+                Kwarg::Named(name, e) => {
+                    let v = self.eval(f, e)?;
+                    kw.push((name.clone(), v));
+                }
+                Kwarg::Splat(e) => {
+                    let m = self.eval(f, e)?;
+                    let Value::Dict(d) = &m else {
+                        return type_error(format!(
+                            "{}() argument after ** must be a mapping, not {}",
+                            callable_name(callee),
+                            m.type_name()
+                        ));
+                    };
+                    let entries: Vec<(Value, Value)> = d.borrow().iter().cloned().collect();
+                    for (k, v) in entries {
+                        let Value::Str(name) = &k else {
+                            return type_error("keywords must be strings");
+                        };
+                        if kw.iter().any(|(n, _)| **n == *name.as_str()) {
+                            return type_error(format!(
+                                "{}() got multiple values for keyword argument '{}'",
+                                callable_name(callee),
+                                name.as_str()
+                            ));
+                        }
+                        kw.push((name.as_str().into(), v));
+                    }
+                }
+            }
+        }
+        Ok((pos, kw))
+    }
+
+    fn fstring(&mut self, f: &mut Frame, parts: &[FPart]) -> R<String> {
+        let mut out = String::new();
+        for part in parts {
+            match part {
+                FPart::Literal(s) => out.push_str(s),
+                FPart::Field { expr, conversion, spec } => {
+                    let v = self.eval(f, expr)?;
+                    let v = match conversion {
+                        None => v,
+                        Some(Conversion::Str) => Value::str(to_str(&v)?),
+                        Some(Conversion::Repr) => Value::str(repr(&v)?),
+                        Some(Conversion::Ascii) => Value::str(format::ascii(&repr(&v)?)),
+                    };
+                    let spec = match spec {
+                        Some(s) => self.fstring(f, s)?,
+                        None => String::new(),
+                    };
+                    out.push_str(&format::format_value(&v, &spec)?);
+                    ops::check_len(out.len())?;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn unbound_local<T>(name: &str) -> R<T> {
+    fail(
+        ExcKind::UnboundLocalError,
+        format!("cannot access local variable '{name}' where it is not associated with a value"),
+    )
+}
+
+/// The name CPython uses for a callable in argument errors.
+pub(crate) fn callable_name(v: &Value) -> String {
+    match v {
+        Value::Function(func) => func.code.qualname.to_string(),
+        Value::Builtin(b) => b.name().to_string(),
+        Value::Type(t) => t.name().to_string(),
+        Value::Method(m) => format!("{}.{}", m.receiver.type_name(), m.name),
+        other => other.type_name(),
+    }
+}

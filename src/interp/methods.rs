@@ -1,0 +1,352 @@
+//! Methods of lists, tuples, dicts, numbers and the standard streams; `str` methods are in
+//! `strings`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::builtins::index_arg;
+use super::call::{Kwargs, arity, no_kwargs, take_kwargs};
+use super::dict::{Dict, key_of};
+use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error, value_error};
+use super::machine::Machine;
+use super::ops::{self, truthy};
+use super::repr::repr;
+use super::sort;
+use super::strings;
+use super::value::{Native, Value, View, ViewKind};
+use super::Stream;
+
+const LIST: &[&str] = &["append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort"];
+const DICT: &[&str] = &["clear", "copy", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
+
+/// Whether `o` has a method `name` the interpreter implements.
+pub(crate) fn has_method(o: &Value, name: &str) -> bool {
+    match o {
+        Value::Str(_) => strings::METHODS.contains(&name),
+        Value::List(_) => LIST.contains(&name),
+        Value::Tuple(_) => matches!(name, "count" | "index"),
+        Value::Dict(_) => DICT.contains(&name),
+        Value::Int(_) | Value::Big(_) | Value::Bool(_) => matches!(name, "bit_length" | "bit_count" | "conjugate"),
+        Value::Float(_) => matches!(name, "is_integer" | "conjugate"),
+        Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
+        _ => false,
+    }
+}
+
+/// The position of `x` in `items` (by identity or `==`).
+fn position(items: &[Value], x: &Value) -> R<Option<usize>> {
+    for (i, item) in items.iter().enumerate() {
+        if ops::is(item, x) || ops::eq(item, x)? {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+fn count(items: &[Value], x: &Value) -> R<usize> {
+    let mut n = 0;
+    for item in items {
+        if ops::is(item, x) || ops::eq(item, x)? {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Start/stop arguments of `index` clamped like slice bounds.
+fn index_range(len: usize, start: Option<&Value>, stop: Option<&Value>) -> R<(usize, usize)> {
+    let clamp = |v: Option<&Value>, default: usize| -> R<usize> {
+        Ok(match v {
+            None => default,
+            Some(v) => {
+                let i = index_arg(v)? as i128;
+                let i = if i < 0 { (i + len as i128).max(0) } else { i };
+                i.min(len as i128) as usize
+            }
+        })
+    };
+    Ok((clamp(start, 0)?, clamp(stop, len)?))
+}
+
+impl Machine {
+    /// Calls method `name` of `o` (which [`has_method`] accepts).
+    pub fn method(&mut self, o: &Value, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        match o {
+            Value::Str(s) => self.str_method(s, name, args, kwargs),
+            Value::List(l) => self.list_method(l, name, args, kwargs),
+            Value::Tuple(t) => {
+                no_kwargs(name, &kwargs)?;
+                match name {
+                    "count" => {
+                        arity("tuple.count", &args, 1, 1)?;
+                        Ok(Value::Int(count(t, &args[0])? as i64))
+                    }
+                    _ => {
+                        arity("index", &args, 1, 3)?;
+                        let (a, b) = index_range(t.len(), args.get(1), args.get(2))?;
+                        match position(&t[a..b.max(a)], &args[0])? {
+                            Some(i) => Ok(Value::Int((a + i) as i64)),
+                            None => value_error("tuple.index(x): x not in tuple"),
+                        }
+                    }
+                }
+            }
+            Value::Dict(d) => self.dict_method(d, name, args, kwargs),
+            Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
+                no_kwargs(name, &kwargs)?;
+                if !args.is_empty() {
+                    return type_error(format!("int.{name}() takes no arguments ({} given)", args.len()));
+                }
+                let i = o.to_bigint().unwrap_or_default();
+                Ok(match name {
+                    "bit_length" => Value::Int(i.bits() as i64),
+                    "bit_count" => Value::Int(i.magnitude().count_ones() as i64),
+                    _ => Value::big(i),
+                })
+            }
+            Value::Float(f) => {
+                no_kwargs(name, &kwargs)?;
+                if !args.is_empty() {
+                    return type_error(format!("float.{name}() takes no arguments ({} given)", args.len()));
+                }
+                Ok(match name {
+                    "is_integer" => Value::Bool(f.is_finite() && f.fract() == 0.0),
+                    _ => Value::Float(*f),
+                })
+            }
+            Value::Native(n @ (Native::Stdout | Native::Stderr)) => {
+                no_kwargs(name, &kwargs)?;
+                let stream = if *n == Native::Stdout { Stream::Stdout } else { Stream::Stderr };
+                match name {
+                    "write" => {
+                        arity("write", &args, 1, 1)?;
+                        let Value::Str(s) = &args[0] else {
+                            return type_error(format!("write() argument must be str, not {}", args[0].type_name()));
+                        };
+                        self.write(stream, s.as_str());
+                        Ok(Value::Int(s.len() as i64))
+                    }
+                    _ => Ok(Value::None),
+                }
+            }
+            _ => Err(super::call::no_attribute(o, name)),
+        }
+    }
+
+    fn list_method(&mut self, l: &Rc<RefCell<Vec<Value>>>, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        if name == "sort" {
+            if !args.is_empty() {
+                return type_error("sort() takes no positional arguments");
+            }
+            let [key, reverse] = take_kwargs("sort", kwargs, ["key", "reverse"])?;
+            // As in CPython, the list looks empty while it is being sorted.
+            let items = std::mem::take(&mut *l.borrow_mut());
+            let sorted = sort::sort(self, items.clone(), key.unwrap_or(Value::None), reverse.as_ref().is_some_and(truthy));
+            let mut list = l.borrow_mut();
+            let modified = !list.is_empty();
+            match sorted {
+                Ok(sorted) => *list = sorted,
+                Err(e) => {
+                    *list = items;
+                    return Err(e);
+                }
+            }
+            if modified {
+                return value_error("list modified during sort");
+            }
+            return Ok(Value::None);
+        }
+        no_kwargs(name, &kwargs)?;
+        let one = |args: &[Value]| {
+            if args.len() == 1 {
+                Ok(())
+            } else {
+                type_error(format!("list.{name}() takes exactly one argument ({} given)", args.len()))
+            }
+        };
+        let none = |args: &[Value]| {
+            if args.is_empty() {
+                Ok(())
+            } else {
+                type_error(format!("list.{name}() takes no arguments ({} given)", args.len()))
+            }
+        };
+        Ok(match name {
+            "append" => {
+                one(&args)?;
+                let len = l.borrow().len();
+                ops::check_len(len + 1)?;
+                l.borrow_mut().extend(args);
+                Value::None
+            }
+            "extend" => {
+                one(&args)?;
+                let v = args.into_iter().next().unwrap_or(Value::None);
+                if !self.is_iterable(&v) {
+                    return type_error(format!("'{}' object is not iterable", v.type_name()));
+                }
+                let more = self.collect(v)?;
+                let len = l.borrow().len();
+                ops::check_len(len + more.len())?;
+                l.borrow_mut().extend(more);
+                Value::None
+            }
+            "insert" => {
+                arity("insert", &args, 2, 2)?;
+                let i = index_arg(&args[0])? as i128;
+                let mut list = l.borrow_mut();
+                let len = list.len() as i128;
+                let at = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
+                ops::check_len(list.len() + 1)?;
+                list.insert(at, args[1].clone());
+                Value::None
+            }
+            "pop" => {
+                arity("pop", &args, 0, 1)?;
+                let mut list = l.borrow_mut();
+                if list.is_empty() {
+                    return fail(ExcKind::IndexError, "pop from empty list");
+                }
+                let len = list.len() as i128;
+                let i = match args.first() {
+                    Some(v) => index_arg(v)? as i128,
+                    None => -1,
+                };
+                let at = if i < 0 { i + len } else { i };
+                if at < 0 || at >= len {
+                    return fail(ExcKind::IndexError, "pop index out of range");
+                }
+                list.remove(at as usize)
+            }
+            "remove" => {
+                one(&args)?;
+                let items = l.borrow().clone();
+                match position(&items, &args[0])? {
+                    Some(i) => {
+                        let mut list = l.borrow_mut();
+                        if i < list.len() {
+                            list.remove(i);
+                        }
+                        Value::None
+                    }
+                    None => return value_error("list.remove(x): x not in list"),
+                }
+            }
+            "index" => {
+                arity("index", &args, 1, 3)?;
+                let items = l.borrow().clone();
+                let (a, b) = index_range(items.len(), args.get(1), args.get(2))?;
+                match position(&items[a..b.max(a)], &args[0])? {
+                    Some(i) => Value::Int((a + i) as i64),
+                    None => return value_error(format!("{} is not in list", repr(&args[0])?)),
+                }
+            }
+            "count" => {
+                one(&args)?;
+                let items = l.borrow().clone();
+                Value::Int(count(&items, &args[0])? as i64)
+            }
+            "reverse" => {
+                none(&args)?;
+                l.borrow_mut().reverse();
+                Value::None
+            }
+            "clear" => {
+                none(&args)?;
+                l.borrow_mut().clear();
+                Value::None
+            }
+            "copy" => {
+                none(&args)?;
+                Value::list(l.borrow().clone())
+            }
+            _ => return Err(Unwind::unsupported(format!("list.{name}()"))),
+        })
+    }
+
+    fn dict_method(&mut self, d: &Rc<RefCell<Dict>>, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        if name == "update" {
+            if args.len() > 1 {
+                return type_error(format!("update expected at most 1 argument, got {}", args.len()));
+            }
+            self.dict_update(d, args.into_iter().next().unwrap_or(Value::None), kwargs)?;
+            return Ok(Value::None);
+        }
+        no_kwargs(name, &kwargs)?;
+        let view = |kind| Value::View(Rc::new(View { dict: d.clone(), kind }));
+        let none = |args: &[Value]| {
+            if args.is_empty() {
+                Ok(())
+            } else {
+                type_error(format!("dict.{name}() takes no arguments ({} given)", args.len()))
+            }
+        };
+        Ok(match name {
+            "get" => {
+                arity("get", &args, 1, 2)?;
+                let key = key_of(&args[0])?;
+                let found = d.borrow().get(&key).cloned();
+                found.unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::None))
+            }
+            "keys" => {
+                none(&args)?;
+                view(ViewKind::Keys)
+            }
+            "values" => {
+                none(&args)?;
+                view(ViewKind::Values)
+            }
+            "items" => {
+                none(&args)?;
+                view(ViewKind::Items)
+            }
+            "pop" => {
+                arity("pop", &args, 1, 2)?;
+                let key = key_of(&args[0])?;
+                let removed = d.borrow_mut().remove(&key);
+                match (removed, args.get(1)) {
+                    (Some((_, v)), _) => v,
+                    (None, Some(default)) => default.clone(),
+                    (None, None) => {
+                        return Err(Unwind::from_object(ExcObject {
+                            class: ExcClass::Builtin(ExcKind::KeyError),
+                            args: vec![args[0].clone()],
+                        }));
+                    }
+                }
+            }
+            "popitem" => {
+                none(&args)?;
+                let last = d.borrow_mut().pop_last();
+                match last {
+                    Some((k, v)) => Value::tuple(vec![k, v]),
+                    None => return fail(ExcKind::KeyError, "popitem(): dictionary is empty"),
+                }
+            }
+            "setdefault" => {
+                arity("setdefault", &args, 1, 2)?;
+                let key = key_of(&args[0])?;
+                let found = d.borrow().get(&key).cloned();
+                match found {
+                    Some(v) => v,
+                    None => {
+                        let v = args.get(1).cloned().unwrap_or(Value::None);
+                        d.borrow_mut().insert(key, args[0].clone(), v.clone());
+                        v
+                    }
+                }
+            }
+            "clear" => {
+                none(&args)?;
+                d.borrow_mut().clear();
+                Value::None
+            }
+            "copy" => {
+                none(&args)?;
+                let copy = d.borrow().copy();
+                Value::Dict(Rc::new(RefCell::new(copy)))
+            }
+            _ => return Err(Unwind::unsupported(format!("dict.{name}()"))),
+        })
+    }
+}

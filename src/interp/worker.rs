@@ -1,0 +1,162 @@
+//! The interpreter's own thread: it owns the machine (whose values are not `Send`), runs on a
+//! large stack so deep recursion stays within `recursion_limit` rather than the caller's
+//! stack, and streams output back while a request runs.
+
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+
+use super::compile::{CompileError, compile_module};
+use super::exc::{Abort, Raised, Unwind};
+use super::machine::{Frame, Machine};
+use super::repr::{exc_str, repr};
+use super::value::Value;
+use super::{CellValue, Limits, Outcome, PyException, RunError, Stream, TracebackEntry};
+use crate::cancel::Cancel;
+use crate::python::{PyValue, ir};
+
+/// Stack of the interpreter thread (address space; pages are committed as used).
+pub(crate) const STACK_SIZE: usize = 1 << 30;
+/// Stack left unused as a margin below the guard.
+const STACK_MARGIN: usize = 16 << 20;
+
+pub(crate) enum Request {
+    Run { module: ir::Module, limits: Limits, cancel: Cancel },
+    Call { function: String, args: Vec<PyValue>, limits: Limits, cancel: Cancel },
+}
+
+pub(crate) enum Reply {
+    Run(Result<Option<CellValue>, RunError>),
+    Call(Result<Outcome, RunError>),
+}
+
+pub(crate) enum Event {
+    Output(Stream, String),
+    Done(Reply),
+}
+
+/// A running interpreter thread.
+pub(crate) struct Worker {
+    requests: Option<Sender<(Request, Sender<Event>)>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    pub fn spawn() -> Result<Worker, RunError> {
+        let (tx, rx) = mpsc::channel::<(Request, Sender<Event>)>();
+        let thread = std::thread::Builder::new()
+            .name("interpreter".into())
+            .stack_size(STACK_SIZE)
+            .spawn(move || serve_all(rx))
+            .map_err(|e| RunError::Crashed(format!("cannot start the interpreter thread: {e}")))?;
+        Ok(Worker { requests: Some(tx), thread: Some(thread) })
+    }
+
+    /// Sends a request and relays its output until the reply; `None` if the thread died.
+    pub fn request(&self, request: Request, out: &mut dyn FnMut(Stream, &str)) -> Option<Reply> {
+        let (events_tx, events) = mpsc::channel();
+        self.requests.as_ref()?.send((request, events_tx)).ok()?;
+        loop {
+            match events.recv().ok()? {
+                Event::Output(stream, text) => out(stream, &text),
+                Event::Done(reply) => return Some(reply),
+            }
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
+    let mut machine = Machine::new();
+    for (request, events) in requests {
+        let sink_events = events.clone();
+        let sink = Box::new(move |stream, text| {
+            let _ = sink_events.send(Event::Output(stream, text));
+        });
+        let (limits, cancel) = match &request {
+            Request::Run { limits, cancel, .. } | Request::Call { limits, cancel, .. } => (*limits, cancel.clone()),
+        };
+        machine.begin(limits, cancel, sink, STACK_SIZE - STACK_MARGIN);
+        let reply = match request {
+            Request::Run { module, .. } => Reply::Run(run_module(&mut machine, &module)),
+            Request::Call { function, args, .. } => Reply::Call(call(&mut machine, &function, args)),
+        };
+        machine.finish();
+        let _ = events.send(Event::Done(reply));
+    }
+}
+
+fn run_module(m: &mut Machine, module: &ir::Module) -> Result<Option<CellValue>, RunError> {
+    let code = compile_module(module, &mut m.globals).map_err(|e| match e {
+        CompileError::Syntax { message, line } => RunError::Syntax { message, line },
+        CompileError::Unsupported { construct, line } => RunError::Unsupported { construct, line },
+    })?;
+    let super::code::Body::Block(body) = &code.body else { return Ok(None) };
+    let mut frame = Frame::module();
+    let (last, init) = match body.split_last() {
+        Some((last, init)) if matches!(last.kind, super::code::StmtKind::Expr(_)) => (Some(last), init),
+        _ => (None, body.as_slice()),
+    };
+    m.exec_block(&mut frame, init).map_err(run_error)?;
+    let Some(last) = last else { return Ok(None) };
+    let super::code::StmtKind::Expr(e) = &last.kind else { return Ok(None) };
+    let value = m
+        .tick()
+        .and_then(|_| m.eval(&mut frame, e))
+        .and_then(|v| match v {
+            Value::None => Ok(None),
+            v => Ok(Some(CellValue { repr: repr(&v)?, value: v.to_py() })),
+        })
+        .map_err(|err| run_error(m.annotate(err, last.line, &last.text)))?;
+    Ok(value)
+}
+
+fn call(m: &mut Machine, function: &str, args: Vec<PyValue>) -> Result<Outcome, RunError> {
+    let Some(f) = m.globals.lookup(function).cloned() else {
+        return Err(RunError::UnknownFunction(function.to_string()));
+    };
+    let args = args.iter().map(Value::from_py).collect();
+    match m.call(&f, args, Vec::new()) {
+        Ok(v) => match v.to_py() {
+            Some(p) => Ok(Outcome::Returned(p)),
+            None => Err(RunError::NotData {
+                function: function.to_string(),
+                type_name: v.type_name(),
+                repr: repr(&v).unwrap_or_default(),
+            }),
+        },
+        Err(Unwind::Raise(r)) => Ok(Outcome::Raised(public_exception(&r))),
+        Err(e) => Err(run_error(e)),
+    }
+}
+
+fn run_error(e: Unwind) -> RunError {
+    match e {
+        Unwind::Raise(r) => RunError::Exception(public_exception(&r)),
+        Unwind::Abort(Abort::StepBudget(budget)) => RunError::StepBudgetExceeded { budget },
+        Unwind::Abort(Abort::Interrupted) => RunError::Interrupted,
+        Unwind::Abort(Abort::Unsupported { construct, line }) => RunError::Unsupported { construct, line },
+    }
+}
+
+fn public_exception(r: &Raised) -> PyException {
+    PyException {
+        type_name: r.exc.class.name().to_string(),
+        builtin_type: r.exc.class.builtin_ancestor().name().to_string(),
+        message: exc_str(&r.exc).unwrap_or_default(),
+        line: r.tb.first().map_or(0, |t| t.line),
+        traceback: r
+            .tb
+            .iter()
+            .rev()
+            .map(|t| TracebackEntry { function: t.function.to_string(), line: t.line, source: t.text.to_string() })
+            .collect(),
+    }
+}

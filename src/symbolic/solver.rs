@@ -1,0 +1,354 @@
+//! The one module that talks to Z3: a solver over [`Term`]s with a timeout, scopes and
+//! cancellation, models read back as Python values, and the logical questions callers ask
+//! (satisfiable? equivalent? implies?).
+//!
+//! Z3's context is per thread (the `z3` crate's thread-local context): a `Solver` and
+//! everything it returns stay on the thread that made them (they are not `Send`).
+//!
+//! Timeouts and cancellation never hang a caller: a check that runs out of time answers
+//! `Unknown("timeout")`. With a [`Cancel`] installed, a check does not start once the flag is
+//! set, and a running check is interrupted: a watcher thread (scoped to the check) polls the
+//! flag and calls Z3's `ContextHandle::interrupt`, after which Z3 answers `Unknown`.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use super::sort::Sort;
+use super::term::{CompareOp, Term};
+use super::translate::Env;
+use crate::cancel::Cancel;
+use crate::python::PyValue;
+
+mod convert;
+mod lower;
+mod slice;
+
+use lower::{AuxStore, Lowerer, Store};
+
+pub use convert::ratio_to_f64;
+pub use slice::UNROLL_LIMIT;
+
+/// The timeout of the free functions and a sensible default for `Solver::new`.
+pub const DEFAULT_TIMEOUT_MS: u32 = 5_000;
+
+/// How often a check's watcher looks at the cancel flag.
+const CANCEL_POLL: Duration = Duration::from_millis(2);
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolverError {
+    /// Z3 answered `unknown`: a timeout, an interruption, incompleteness (quantifiers,
+    /// nonlinear arithmetic).
+    #[error("the solver could not decide ({0})")]
+    Unknown(String),
+    /// A model was asked for a term whose open slice was not part of the checked query.
+    #[error("the slice in {0} was not part of the checked query: declare the term first")]
+    NotDeclared(String),
+    #[error("only conditions can be asserted, not a '{0}'")]
+    NotCondition(String),
+    #[error("not supported by the solver: {0}")]
+    Unsupported(String),
+    #[error("pop without a matching push")]
+    NoScope,
+    #[error("internal solver error: {0}")]
+    Internal(String),
+}
+
+/// A Z3 solver (in this thread's context) with Python semantics for our terms.
+pub struct Solver {
+    z3: z3::Solver,
+    ctx: z3::Context,
+    aux: AuxStore,
+    cancel: Option<Cancel>,
+    timeout_ms: u32,
+    scopes: usize,
+}
+
+/// The answer to a check.
+#[derive(Debug)]
+pub enum Check<'s> {
+    Sat(Model<'s>),
+    Unsat,
+    /// Why Z3 could not decide (`timeout`, `canceled`, `incomplete quantifiers`, …).
+    Unknown(String),
+}
+
+/// A satisfying assignment, read as Python values.
+pub struct Model<'s> {
+    solver: &'s Solver,
+    model: z3::Model,
+}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("timeout_ms", &self.timeout_ms)
+            .field("scopes", &self.scopes)
+            .field("cancel", &self.cancel.is_some())
+            .finish()
+    }
+}
+
+impl fmt::Debug for Model<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Model").field(&self.model).finish()
+    }
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(DEFAULT_TIMEOUT_MS)
+    }
+}
+
+impl Solver {
+    /// A solver whose checks give up after `timeout_ms` milliseconds.
+    pub fn new(timeout_ms: u32) -> Solver {
+        let z3 = z3::Solver::new();
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", timeout_ms);
+        z3.set_params(&params);
+        Solver {
+            z3,
+            ctx: z3::Context::thread_local(),
+            aux: AuxStore::default(),
+            cancel: None,
+            timeout_ms,
+            scopes: 0,
+        }
+    }
+
+    /// Checks stop (answering `Unknown("cancelled")`) when `cancel` is set.
+    pub fn with_cancel(mut self, cancel: Cancel) -> Solver {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    pub fn timeout_ms(&self) -> u32 {
+        self.timeout_ms
+    }
+
+    pub fn push(&mut self) {
+        self.z3.push();
+        self.aux.push();
+        self.scopes += 1;
+    }
+
+    /// Removes everything asserted since the matching `push`.
+    pub fn pop(&mut self) -> Result<(), SolverError> {
+        if self.scopes == 0 {
+            return Err(SolverError::NoScope);
+        }
+        self.z3.pop(1);
+        self.aux.pop();
+        self.scopes -= 1;
+        Ok(())
+    }
+
+    /// Asserts a condition (with the definitions of the auxiliary values it needs).
+    pub fn assert(&mut self, t: &Term) -> Result<(), SolverError> {
+        if *t.sort() != Sort::Bool {
+            return Err(SolverError::NotCondition(t.sort().to_string()));
+        }
+        let mut low = Lowerer::new(Store::Extend(&mut self.aux));
+        let b = low.boolean(t)?;
+        for d in &low.definitions {
+            self.z3.assert(d);
+        }
+        self.z3.assert(&b);
+        Ok(())
+    }
+
+    /// Makes a term evaluable in the models of later checks without asserting it (only
+    /// needed for terms with open, non-unit-step slices that no assertion contains).
+    pub fn declare(&mut self, t: &Term) -> Result<(), SolverError> {
+        let mut low = Lowerer::new(Store::Extend(&mut self.aux));
+        low.lower(t)?;
+        for d in &low.definitions {
+            self.z3.assert(d);
+        }
+        Ok(())
+    }
+
+    /// Checks the assertions.
+    pub fn check(&self) -> Check<'_> {
+        let cancelled = || self.cancel.as_ref().is_some_and(Cancel::is_cancelled);
+        if cancelled() {
+            return Check::Unknown("cancelled".into());
+        }
+        let result = match &self.cancel {
+            Some(cancel) => self.check_watched(cancel),
+            None => self.z3.check(),
+        };
+        match result {
+            z3::SatResult::Sat => match self.z3.get_model() {
+                Some(model) => Check::Sat(Model {
+                    solver: self,
+                    model,
+                }),
+                None => Check::Unknown("no model".into()),
+            },
+            z3::SatResult::Unsat => Check::Unsat,
+            z3::SatResult::Unknown if cancelled() => Check::Unknown("cancelled".into()),
+            z3::SatResult::Unknown => Check::Unknown(
+                self.z3
+                    .get_reason_unknown()
+                    .filter(|r| !r.is_empty())
+                    .unwrap_or_else(|| "unknown".into()),
+            ),
+        }
+    }
+
+    /// Checks on this thread while a scoped watcher interrupts Z3 if `cancel` is set.
+    fn check_watched(&self, cancel: &Cancel) -> z3::SatResult {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let handle = self.ctx.handle();
+            let done = &done;
+            let watcher = scope.spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    if cancel.is_cancelled() {
+                        handle.interrupt();
+                        return;
+                    }
+                    std::thread::park_timeout(CANCEL_POLL);
+                }
+            });
+            let result = self.z3.check();
+            done.store(true, Ordering::SeqCst);
+            watcher.thread().unpark();
+            result
+        })
+    }
+
+    /// Whether `t` is satisfiable together with the assertions.
+    pub fn is_satisfiable(&mut self, t: &Term) -> Result<bool, SolverError> {
+        self.push();
+        let answer = self.assert(t).and_then(|()| match self.check() {
+            Check::Sat(_) => Ok(true),
+            Check::Unsat => Ok(false),
+            Check::Unknown(reason) => Err(SolverError::Unknown(reason)),
+        });
+        self.pop()?;
+        answer
+    }
+
+    /// Whether `a` implies `b` (under the assertions).
+    pub fn implies(&mut self, a: &Term, b: &Term) -> Result<bool, SolverError> {
+        let counter = Term::and(vec![a.clone(), Term::not(b.clone()).map_err(sort_error)?])
+            .map_err(sort_error)?;
+        Ok(!self.is_satisfiable(&counter)?)
+    }
+
+    /// Whether `a` and `b` have the same value under every assignment (`a != b` is
+    /// unsatisfiable).
+    pub fn equivalent(&mut self, a: &Term, b: &Term) -> Result<bool, SolverError> {
+        Ok(self.counterexample(a, b)?.is_none())
+    }
+
+    /// Inputs on which `a` and `b` differ (the values of their variables), if any.
+    pub fn counterexample(
+        &mut self,
+        a: &Term,
+        b: &Term,
+    ) -> Result<Option<Vec<(String, PyValue)>>, SolverError> {
+        let differ = Term::compare(CompareOp::NotEq, a.clone(), b.clone()).map_err(sort_error)?;
+        self.push();
+        let answer = self.assert(&differ).and_then(|()| match self.check() {
+            Check::Sat(model) => {
+                let mut vars = a.vars();
+                vars.extend(b.vars());
+                vars.sort_by(|x, y| x.0.cmp(&y.0));
+                vars.dedup_by(|x, y| x.0 == y.0);
+                let mut values = Vec::with_capacity(vars.len());
+                for (v, sort) in vars {
+                    let t = Term::var(v.clone(), sort).map_err(sort_error)?;
+                    values.push((v.display_name(), model.value(&t)?));
+                }
+                Ok(Some(values))
+            }
+            Check::Unsat => Ok(None),
+            Check::Unknown(reason) => Err(SolverError::Unknown(reason)),
+        });
+        self.pop()?;
+        answer
+    }
+}
+
+fn sort_error(e: super::term::SortError) -> SolverError {
+    SolverError::Unsupported(e.0)
+}
+
+impl Model<'_> {
+    /// The value of a term in this model. A term with an open, non-unit-step slice must
+    /// have been asserted or declared before the check.
+    pub fn value(&self, t: &Term) -> Result<PyValue, SolverError> {
+        let mut low = Lowerer::new(Store::Read(&self.solver.aux));
+        let z = low.lower(t)?;
+        convert::value(&self.model, &z, t.sort())
+    }
+
+    /// Whether a condition holds in this model.
+    pub fn holds(&self, t: &Term) -> Result<bool, SolverError> {
+        match self.value(t)? {
+            PyValue::Bool(b) => Ok(b),
+            other => Err(SolverError::NotCondition(other.type_name().into())),
+        }
+    }
+
+    /// The value of every name bound in `env`, by name: a witness input.
+    pub fn inputs(&self, env: &Env) -> Result<Vec<(String, PyValue)>, SolverError> {
+        env.iter()
+            .map(|(name, t)| Ok((name.to_string(), self.value(t)?)))
+            .collect()
+    }
+}
+
+/// The SMT-LIB text of a term (Z3's printing of its lowering). A term with an open,
+/// non-unit-step slice is followed by the `(assert …)` lines defining the auxiliary values.
+pub fn smtlib(t: &Term) -> Result<String, SolverError> {
+    let mut aux = AuxStore::default();
+    let mut low = Lowerer::new(Store::Extend(&mut aux));
+    let text = match low.lower(t)? {
+        lower::Z::Bool(x) => x.to_string(),
+        lower::Z::Int(x) => x.to_string(),
+        lower::Z::Real(x) => x.to_string(),
+        lower::Z::Str(x) => x.to_string(),
+        lower::Z::Seq(x) => x.to_string(),
+        lower::Z::Fixed(_) => {
+            return Err(SolverError::Unsupported(format!(
+                "SMT-LIB text of the display {t} (one term per item)"
+            )));
+        }
+    };
+    let defs: Vec<String> = low
+        .definitions
+        .iter()
+        .map(|d| format!("(assert {d})"))
+        .collect();
+    Ok(std::iter::once(text).chain(defs).collect::<Vec<_>>().join("\n"))
+}
+
+/// A complete SMT-LIB script (declarations and assertions) for conditions, as Z3 prints it.
+pub fn smtlib_script(conditions: &[Term]) -> Result<String, SolverError> {
+    let mut solver = Solver::new(DEFAULT_TIMEOUT_MS);
+    for c in conditions {
+        solver.assert(c)?;
+    }
+    Ok(solver.z3.to_smt2())
+}
+
+/// Whether `t` is satisfiable (a fresh solver, default timeout).
+pub fn is_satisfiable(t: &Term) -> Result<bool, SolverError> {
+    Solver::default().is_satisfiable(t)
+}
+
+/// Whether `a` implies `b` (a fresh solver, default timeout).
+pub fn implies(a: &Term, b: &Term) -> Result<bool, SolverError> {
+    Solver::default().implies(a, b)
+}
+
+/// Whether `a` and `b` are equivalent (a fresh solver, default timeout).
+pub fn equivalent(a: &Term, b: &Term) -> Result<bool, SolverError> {
+    Solver::default().equivalent(a, b)
+}

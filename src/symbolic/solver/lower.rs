@@ -1,0 +1,743 @@
+//! Terms to Z3 with Python's semantics, where Z3's own operators differ:
+//!
+//! * `//` and `%` on ints: Z3's `div`/`mod` are Euclidean (the remainder is never negative),
+//!   Python floors (the remainder takes the divisor's sign). For `b > 0` the two agree; for
+//!   `b < 0`, `a // b == (-a) div (-b)` and `a % b == -((-a) mod (-b))`.
+//! * `//` and `%` on floats: `floor(a / b)` and `a - b * floor(a / b)` over the reals.
+//! * indexing normalizes negative indices (`s[i]` is `str.at(s, i + len(s))` for `i < 0`);
+//!   out-of-range values are arbitrary, the translation's raise conditions cover them.
+//! * slices: see `slice`.
+//! * `==` across sorts follows [`Sort::equality`]; numbers promote `bool` < `int` < `float`.
+//!
+//! Shared subterms are lowered once (memoized by term identity).
+
+use std::collections::HashMap;
+use std::str::FromStr;
+
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+use z3::ast::{self, Ast};
+
+use super::SolverError;
+use super::slice;
+use crate::symbolic::sort::{Equality, Sort};
+use crate::symbolic::term::{ArithOp, CompareOp, Literal, Term, TermKind, Var, float_ratio};
+
+pub(super) type Result<T> = std::result::Result<T, SolverError>;
+
+/// A lowered term: one Z3 term, or one per item of a fixed-length sequence.
+#[derive(Clone, Debug)]
+pub(super) enum Z {
+    Bool(ast::Bool),
+    Int(ast::Int),
+    Real(ast::Real),
+    Str(ast::String),
+    Seq(ast::Seq),
+    Fixed(Vec<Z>),
+}
+
+/// Auxiliary constants introduced for slices (keyed by the slice term), by solver scope.
+#[derive(Default)]
+pub(super) struct AuxStore {
+    entries: HashMap<String, Z>,
+    frames: Vec<Vec<String>>,
+}
+
+/// Whether lowering may introduce auxiliary constants (when asserting) or only reuse
+/// those already asserted (when evaluating in a model).
+pub(super) enum Store<'a> {
+    Extend(&'a mut AuxStore),
+    Read(&'a AuxStore),
+}
+
+pub(super) struct Lowerer<'a> {
+    store: Store<'a>,
+    memo: HashMap<usize, Z>,
+    /// Definitions of the auxiliary constants introduced, to assert with the term.
+    pub definitions: Vec<ast::Bool>,
+}
+
+pub(super) fn internal(what: impl Into<String>) -> SolverError {
+    SolverError::Internal(what.into())
+}
+
+impl AuxStore {
+    pub fn push(&mut self) {
+        self.frames.push(Vec::new());
+    }
+
+    pub fn pop(&mut self) {
+        for key in self.frames.pop().unwrap_or_default() {
+            self.entries.remove(&key);
+        }
+    }
+}
+
+impl Z {
+    pub fn into_bool(self) -> Result<ast::Bool> {
+        match self {
+            Z::Bool(b) => Ok(b),
+            other => Err(internal(format!("expected a bool, got {other:?}"))),
+        }
+    }
+
+    pub fn into_int(self) -> Result<ast::Int> {
+        match self {
+            Z::Int(i) => Ok(i),
+            Z::Bool(b) => Ok(b.ite(&ast::Int::from_i64(1), &ast::Int::from_i64(0))),
+            other => Err(internal(format!("expected an int, got {other:?}"))),
+        }
+    }
+
+    pub fn into_real(self) -> Result<ast::Real> {
+        match self {
+            Z::Real(r) => Ok(r),
+            Z::Int(i) => Ok(i.to_real()),
+            Z::Bool(b) => Ok(b.ite(&ast::Real::from_rational(1, 1), &ast::Real::from_rational(0, 1))),
+            other => Err(internal(format!("expected a float, got {other:?}"))),
+        }
+    }
+
+    pub fn into_str(self) -> Result<ast::String> {
+        match self {
+            Z::Str(s) => Ok(s),
+            other => Err(internal(format!("expected a str, got {other:?}"))),
+        }
+    }
+
+    pub fn into_seq(self) -> Result<ast::Seq> {
+        match self {
+            Z::Seq(s) => Ok(s),
+            other => Err(internal(format!("expected a sequence, got {other:?}"))),
+        }
+    }
+
+    /// The one-item sequence of a scalar.
+    pub fn unit(&self) -> Result<ast::Seq> {
+        Ok(match self {
+            Z::Bool(x) => ast::Seq::unit(x),
+            Z::Int(x) => ast::Seq::unit(x),
+            Z::Real(x) => ast::Seq::unit(x),
+            Z::Str(x) => ast::Seq::unit(x),
+            Z::Seq(x) => ast::Seq::unit(x),
+            Z::Fixed(_) => return Err(internal("a fixed-length sequence as a sequence item")),
+        })
+    }
+
+    /// A sequence item (`seq.nth`) read back at the item sort.
+    pub fn from_dynamic(d: ast::Dynamic, sort: &Sort) -> Result<Z> {
+        let bad = || internal(format!("a sequence item is not a {sort}"));
+        Ok(match sort {
+            Sort::Bool => Z::Bool(d.as_bool().ok_or_else(bad)?),
+            Sort::Int => Z::Int(d.as_int().ok_or_else(bad)?),
+            Sort::Real => Z::Real(d.as_real().ok_or_else(bad)?),
+            Sort::Str => Z::Str(d.as_string().ok_or_else(bad)?),
+            Sort::Seq(..) => Z::Seq(d.as_seq().ok_or_else(bad)?),
+            Sort::Fixed(..) => return Err(bad()),
+        })
+    }
+
+    /// `if c then self else other` for two values lowered at the same sort.
+    pub fn ite(c: &ast::Bool, a: Z, b: Z) -> Result<Z> {
+        Ok(match (a, b) {
+            (Z::Bool(x), Z::Bool(y)) => Z::Bool(c.ite(&x, &y)),
+            (Z::Int(x), Z::Int(y)) => Z::Int(c.ite(&x, &y)),
+            (Z::Real(x), Z::Real(y)) => Z::Real(c.ite(&x, &y)),
+            (Z::Str(x), Z::Str(y)) => Z::Str(c.ite(&x, &y)),
+            (Z::Seq(x), Z::Seq(y)) => {
+                if x.get_sort() != y.get_sort() {
+                    return Err(internal("branches of different sequence sorts"));
+                }
+                Z::Seq(c.ite(&x, &y))
+            }
+            (Z::Fixed(xs), Z::Fixed(ys)) if xs.len() == ys.len() => Z::Fixed(
+                xs.into_iter()
+                    .zip(ys)
+                    .map(|(x, y)| Z::ite(c, x, y))
+                    .collect::<Result<_>>()?,
+            ),
+            (a, b) => return Err(internal(format!("branches {a:?} and {b:?} differ in sort"))),
+        })
+    }
+}
+
+/// The Z3 sort of a (non-fixed) sort.
+pub(super) fn z3_sort(sort: &Sort) -> Result<z3::Sort> {
+    Ok(match sort {
+        Sort::Bool => z3::Sort::bool(),
+        Sort::Int => z3::Sort::int(),
+        Sort::Real => z3::Sort::real(),
+        Sort::Str => z3::Sort::string(),
+        Sort::Seq(_, item) => z3::Sort::seq(&z3_sort(item)?),
+        Sort::Fixed(..) => return Err(internal("a fixed-length sequence has no single Z3 sort")),
+    })
+}
+
+/// The Z3 name of a variable: `x`, `x@2` for version 2, `t[0]` for a tuple item.
+pub(super) fn smt_name(v: &Var) -> String {
+    let mut s = v.name.clone();
+    if v.version > 0 {
+        s.push_str(&format!("@{}", v.version));
+    }
+    for i in &v.path {
+        s.push_str(&format!("[{i}]"));
+    }
+    s
+}
+
+pub(super) fn int_const(i: &BigInt) -> Result<ast::Int> {
+    match i.to_i64() {
+        Some(small) => Ok(ast::Int::from_i64(small)),
+        None => ast::Int::from_str(&i.to_string()).map_err(|()| internal(format!("the integer {i}"))),
+    }
+}
+
+fn real_const(x: f64) -> Result<ast::Real> {
+    let (n, d) = float_ratio(x).ok_or_else(|| internal(format!("the float {x}")))?;
+    ast::Real::from_rational_str(&n.to_string(), &d.to_string())
+        .ok_or_else(|| internal(format!("the float {x}")))
+}
+
+/// A Z3 string constant: backslashes and characters outside printable ASCII are written as
+/// `\u{…}` escapes, which `Z3_mk_string` decodes.
+pub(super) fn str_const(s: &str) -> Result<ast::String> {
+    let mut escaped = String::with_capacity(s.len());
+    for c in s.chars() {
+        let code = c as u32;
+        if c == '\\' || !(0x20..0x7f).contains(&code) {
+            escaped.push_str(&format!("\\u{{{code:x}}}"));
+        } else {
+            escaped.push(c);
+        }
+    }
+    ast::String::from_str(&escaped).map_err(|_| internal("a string constant"))
+}
+
+fn product_int(x: &ast::Int, n: usize) -> ast::Int {
+    match n {
+        0 => ast::Int::from_i64(1),
+        1 => x.clone(),
+        _ => ast::Int::mul(&vec![x; n]),
+    }
+}
+
+fn product_real(x: &ast::Real, n: usize) -> ast::Real {
+    match n {
+        0 => ast::Real::from_rational(1, 1),
+        1 => x.clone(),
+        _ => ast::Real::mul(&vec![x; n]),
+    }
+}
+
+fn safe_eq<T: Ast>(a: &T, b: &T) -> Result<ast::Bool> {
+    eq_dyn(&ast::Dynamic::from_ast(a), &ast::Dynamic::from_ast(b))
+}
+
+fn eq_dyn(a: &ast::Dynamic, b: &ast::Dynamic) -> Result<ast::Bool> {
+    a.safe_eq(b).map_err(|e| internal(format!("equality of different sorts: {e:?}")))
+}
+
+impl<'a> Lowerer<'a> {
+    pub fn new(store: Store<'a>) -> Lowerer<'a> {
+        Lowerer {
+            store,
+            memo: HashMap::new(),
+            definitions: Vec::new(),
+        }
+    }
+
+    pub fn boolean(&mut self, t: &Term) -> Result<ast::Bool> {
+        self.lower(t)?.into_bool()
+    }
+
+    pub fn int(&mut self, t: &Term) -> Result<ast::Int> {
+        self.lower(t)?.into_int()
+    }
+
+    pub fn real(&mut self, t: &Term) -> Result<ast::Real> {
+        self.lower(t)?.into_real()
+    }
+
+    /// The auxiliary constant stored under `key`, if any.
+    pub fn aux(&self, key: &str) -> Option<Z> {
+        match &self.store {
+            Store::Extend(s) => s.entries.get(key).cloned(),
+            Store::Read(s) => s.entries.get(key).cloned(),
+        }
+    }
+
+    /// Records a new auxiliary constant and its definitions; fails when only reading.
+    pub fn add_aux(&mut self, key: String, value: Z, definitions: Vec<ast::Bool>) -> Result<()> {
+        match &mut self.store {
+            Store::Extend(s) => {
+                if let Some(frame) = s.frames.last_mut() {
+                    frame.push(key.clone());
+                }
+                s.entries.insert(key, value);
+                self.definitions.extend(definitions);
+                Ok(())
+            }
+            Store::Read(_) => Err(SolverError::NotDeclared(key)),
+        }
+    }
+
+    pub fn lower(&mut self, t: &Term) -> Result<Z> {
+        if let Some(z) = self.memo.get(&t.id()) {
+            return Ok(z.clone());
+        }
+        let z = self.node(t)?;
+        self.memo.insert(t.id(), z.clone());
+        Ok(z)
+    }
+
+    /// Lowers `t` and converts it to `sort` (numbers promote, displays become sequences).
+    pub fn lower_as(&mut self, t: &Term, sort: &Sort) -> Result<Z> {
+        let z = self.lower(t)?;
+        coerce(z, t.sort(), sort)
+    }
+
+    fn node(&mut self, t: &Term) -> Result<Z> {
+        let sort = t.sort();
+        Ok(match t.kind() {
+            TermKind::Literal(l) => match l {
+                Literal::Bool(b) => Z::Bool(ast::Bool::from_bool(*b)),
+                Literal::Int(i) => Z::Int(int_const(i)?),
+                Literal::Real(x) => Z::Real(real_const(*x)?),
+                Literal::Str(s) => Z::Str(str_const(s)?),
+            },
+            TermKind::Var(v) => {
+                let name = smt_name(v);
+                match sort {
+                    Sort::Bool => Z::Bool(ast::Bool::new_const(name)),
+                    Sort::Int => Z::Int(ast::Int::new_const(name)),
+                    Sort::Real => Z::Real(ast::Real::new_const(name)),
+                    Sort::Str => Z::Str(ast::String::new_const(name)),
+                    Sort::Seq(_, item) => Z::Seq(ast::Seq::new_const(name, &z3_sort(item)?)),
+                    Sort::Fixed(..) => return Err(internal("a variable of a fixed-length sort")),
+                }
+            }
+            TermKind::Neg(a) => match sort {
+                Sort::Real => Z::Real(self.real(a)?.unary_minus()),
+                _ => Z::Int(self.int(a)?.unary_minus()),
+            },
+            TermKind::Invert(a) => {
+                let x = self.int(a)?;
+                Z::Int(ast::Int::sub(&[&x.unary_minus(), &ast::Int::from_i64(1)]))
+            }
+            TermKind::Not(a) => Z::Bool(self.boolean(a)?.not()),
+            TermKind::Arith(op, a, b) => self.arith(*op, a, b, sort)?,
+            TermKind::Pow(a, n) => self.pow(a, *n, sort)?,
+            TermKind::Compare(op, a, b) => Z::Bool(self.compare(*op, a, b)?),
+            TermKind::And(xs) | TermKind::Or(xs) => {
+                let parts = xs.iter().map(|x| self.boolean(x)).collect::<Result<Vec<_>>>()?;
+                let refs: Vec<&ast::Bool> = parts.iter().collect();
+                match t.kind() {
+                    TermKind::And(_) => Z::Bool(ast::Bool::and(&refs)),
+                    _ => Z::Bool(ast::Bool::or(&refs)),
+                }
+            }
+            TermKind::Ite(c, a, b) => {
+                let c = self.boolean(c)?;
+                let (x, y) = (self.lower_as(a, sort)?, self.lower_as(b, sort)?);
+                Z::ite(&c, x, y)?
+            }
+            TermKind::Abs(a) => match sort {
+                Sort::Real => {
+                    let x = self.real(a)?;
+                    Z::Real(x.lt(&ast::Real::from_rational(0, 1)).ite(&x.unary_minus(), &x))
+                }
+                _ => {
+                    let x = self.int(a)?;
+                    Z::Int(x.lt(&ast::Int::from_i64(0)).ite(&x.unary_minus(), &x))
+                }
+            },
+            TermKind::Min(xs) => self.extremum(xs, sort, true)?,
+            TermKind::Max(xs) => self.extremum(xs, sort, false)?,
+            TermKind::ToReal(a) => Z::Real(self.real(a)?),
+            TermKind::ToInt(a) => match a.sort() {
+                Sort::Real => {
+                    // Truncation toward zero; Z3's to_int floors.
+                    let x = self.real(a)?;
+                    let zero = ast::Real::from_rational(0, 1);
+                    Z::Int(x.ge(&zero).ite(&x.to_int(), &x.unary_minus().to_int().unary_minus()))
+                }
+                _ => Z::Int(self.int(a)?),
+            },
+            TermKind::Len(a) => self.len(a)?,
+            TermKind::Index(s, i) => self.index(s, i, sort)?,
+            TermKind::Slice { .. } => slice::lower(self, t)?,
+            TermKind::Contains(needle, hay) => Z::Bool(self.contains(needle, hay)?),
+            TermKind::StartsWith(s, p) => {
+                let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
+                Z::Bool(p.prefix(&s))
+            }
+            TermKind::EndsWith(s, p) => {
+                let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
+                Z::Bool(p.suffix(&s))
+            }
+            TermKind::Concat(parts) => {
+                let zs = parts
+                    .iter()
+                    .map(|p| self.lower_concat_part(p, sort))
+                    .collect::<Result<Vec<_>>>()?;
+                concat(zs, sort)?
+            }
+            TermKind::Repeat(a, n) => {
+                let copies = usize::try_from((*n).max(0)).unwrap_or(0);
+                let z = self.lower(a)?;
+                concat(vec![z; copies], sort)?
+            }
+            TermKind::Items(_, items) => {
+                Z::Fixed(items.iter().map(|i| self.lower(i)).collect::<Result<_>>()?)
+            }
+        })
+    }
+
+    /// A part of a concatenation, at the result's sort when that is a sequence.
+    fn lower_concat_part(&mut self, p: &Term, sort: &Sort) -> Result<Z> {
+        match sort {
+            Sort::Seq(..) => self.lower_as(p, sort),
+            _ => self.lower(p),
+        }
+    }
+
+    fn arith(&mut self, op: ArithOp, a: &Term, b: &Term, sort: &Sort) -> Result<Z> {
+        if op == ArithOp::TrueDiv || *sort == Sort::Real {
+            let (x, y) = (self.real(a)?, self.real(b)?);
+            let floor = |x: &ast::Real, y: &ast::Real| x.div(y).to_int().to_real();
+            return Ok(Z::Real(match op {
+                ArithOp::Add => ast::Real::add(&[&x, &y]),
+                ArithOp::Sub => ast::Real::sub(&[&x, &y]),
+                ArithOp::Mul => ast::Real::mul(&[&x, &y]),
+                ArithOp::TrueDiv => x.div(&y),
+                ArithOp::FloorDiv => floor(&x, &y),
+                ArithOp::Mod => ast::Real::sub(&[&x, &ast::Real::mul(&[&y, &floor(&x, &y)])]),
+            }));
+        }
+        let (x, y) = (self.int(a)?, self.int(b)?);
+        Ok(Z::Int(match op {
+            ArithOp::Add => ast::Int::add(&[&x, &y]),
+            ArithOp::Sub => ast::Int::sub(&[&x, &y]),
+            ArithOp::Mul => ast::Int::mul(&[&x, &y]),
+            ArithOp::FloorDiv | ArithOp::Mod => {
+                let floor_div = op == ArithOp::FloorDiv;
+                // Euclidean and floored division agree for a positive divisor.
+                let positive = if floor_div { x.div(&y) } else { x.modulo(&y) };
+                let (nx, ny) = (x.unary_minus(), y.unary_minus());
+                let negative = if floor_div {
+                    nx.div(&ny)
+                } else {
+                    nx.modulo(&ny).unary_minus()
+                };
+                match b.int_literal().map(|v| v.sign()) {
+                    Some(num_bigint::Sign::Plus) => positive,
+                    Some(num_bigint::Sign::Minus) => negative,
+                    _ => y.gt(&ast::Int::from_i64(0)).ite(&positive, &negative),
+                }
+            }
+            ArithOp::TrueDiv => return Err(internal("true division at int sort")),
+        }))
+    }
+
+    fn pow(&mut self, a: &Term, n: i64, sort: &Sort) -> Result<Z> {
+        let times = usize::try_from(n.unsigned_abs()).map_err(|_| internal("exponent"))?;
+        if *sort == Sort::Int {
+            return Ok(Z::Int(product_int(&self.int(a)?, times)));
+        }
+        let p = product_real(&self.real(a)?, times);
+        Ok(Z::Real(if n < 0 {
+            ast::Real::from_rational(1, 1).div(&p)
+        } else {
+            p
+        }))
+    }
+
+    fn compare(&mut self, op: CompareOp, a: &Term, b: &Term) -> Result<ast::Bool> {
+        match op {
+            CompareOp::Eq => return self.equal(a, b),
+            CompareOp::NotEq => return Ok(self.equal(a, b)?.not()),
+            _ => {}
+        }
+        if *a.sort() == Sort::Str {
+            let (x, y) = (self.lower(a)?.into_str()?, self.lower(b)?.into_str()?);
+            return Ok(match op {
+                CompareOp::Lt => x.str_lt(&y),
+                CompareOp::LtE => x.str_le(&y),
+                CompareOp::Gt => y.str_lt(&x),
+                _ => y.str_le(&x),
+            });
+        }
+        if *a.sort() == Sort::Real || *b.sort() == Sort::Real {
+            let (x, y) = (self.real(a)?, self.real(b)?);
+            return Ok(match op {
+                CompareOp::Lt => x.lt(&y),
+                CompareOp::LtE => x.le(&y),
+                CompareOp::Gt => x.gt(&y),
+                _ => x.ge(&y),
+            });
+        }
+        let (x, y) = (self.int(a)?, self.int(b)?);
+        Ok(match op {
+            CompareOp::Lt => x.lt(&y),
+            CompareOp::LtE => x.le(&y),
+            CompareOp::Gt => x.gt(&y),
+            _ => x.ge(&y),
+        })
+    }
+
+    fn equal(&mut self, a: &Term, b: &Term) -> Result<ast::Bool> {
+        let (x, y) = (self.lower(a)?, self.lower(b)?);
+        equal_values(x, a.sort(), y, b.sort())
+    }
+
+    fn extremum(&mut self, xs: &[Term], sort: &Sort, is_min: bool) -> Result<Z> {
+        let mut iter = xs.iter();
+        let first = iter.next().ok_or_else(|| internal("min/max of nothing"))?;
+        let mut best = self.lower_as(first, sort)?;
+        for x in iter {
+            let z = self.lower_as(x, sort)?;
+            // Python keeps the earlier of equal values: `min` takes a later one only when
+            // it is strictly smaller.
+            let better = less(&z, &best, sort, is_min)?;
+            best = Z::ite(&better, z, best)?;
+        }
+        Ok(best)
+    }
+
+    fn len(&mut self, a: &Term) -> Result<Z> {
+        Ok(Z::Int(match self.lower(a)? {
+            Z::Str(s) => s.length(),
+            Z::Seq(s) => s.length(),
+            Z::Fixed(items) => ast::Int::from_u64(items.len() as u64),
+            other => return Err(internal(format!("len of {other:?}"))),
+        }))
+    }
+
+    /// `len(s) + i` for a negative `i`, else `i`.
+    pub fn normalized_index(&mut self, i: &Term, len: &ast::Int) -> Result<ast::Int> {
+        let x = self.int(i)?;
+        Ok(match i.int_literal().map(|v| v.sign()) {
+            Some(num_bigint::Sign::Minus) => ast::Int::add(&[len, &x]),
+            Some(_) => x,
+            None => x.lt(&ast::Int::from_i64(0)).ite(&ast::Int::add(&[len, &x]), &x),
+        })
+    }
+
+    fn index(&mut self, s: &Term, i: &Term, sort: &Sort) -> Result<Z> {
+        match self.lower(s)? {
+            Z::Str(x) => {
+                let at = self.normalized_index(i, &x.length())?;
+                Ok(Z::Str(x.at(&at)))
+            }
+            Z::Seq(x) => {
+                let at = self.normalized_index(i, &x.length())?;
+                Z::from_dynamic(x.nth(&at), sort)
+            }
+            Z::Fixed(items) => {
+                let n = items.len() as i64;
+                let Sort::Fixed(_, sorts) = s.sort() else {
+                    return Err(internal("fixed value of a non-fixed sort"));
+                };
+                let parts = items
+                    .into_iter()
+                    .zip(sorts)
+                    .map(|(z, from)| coerce(z, from, sort))
+                    .collect::<Result<Vec<_>>>()?;
+                if let Some(k) = i.int_literal().and_then(|v| v.to_i64()) {
+                    let at = if k < 0 { k + n } else { k };
+                    return usize::try_from(at)
+                        .ok()
+                        .and_then(|at| parts.get(at).cloned())
+                        .ok_or_else(|| internal("fixed index out of range"));
+                }
+                let at = self.normalized_index(i, &ast::Int::from_i64(n))?;
+                let mut iter = parts.into_iter().enumerate().rev();
+                let (_, mut value) = iter.next().ok_or_else(|| internal("index into ()"))?;
+                for (k, part) in iter {
+                    let hit = at.eq(&ast::Int::from_i64(k as i64));
+                    value = Z::ite(&hit, part, value)?;
+                }
+                Ok(value)
+            }
+            other => Err(internal(format!("index into {other:?}"))),
+        }
+    }
+
+    fn contains(&mut self, needle: &Term, hay: &Term) -> Result<ast::Bool> {
+        let x = self.lower(needle)?;
+        match (self.lower(hay)?, hay.sort()) {
+            (Z::Str(h), _) => Ok(h.contains(&x.into_str()?)),
+            (Z::Fixed(items), Sort::Fixed(_, sorts)) => {
+                let eqs = items
+                    .into_iter()
+                    .zip(sorts)
+                    .map(|(item, s)| equal_values(x.clone(), needle.sort(), item, s))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(ast::Bool::or(&eqs.iter().collect::<Vec<_>>()))
+            }
+            (Z::Seq(h), Sort::Seq(_, item)) => seq_contains(&h, x, needle.sort(), item),
+            (other, _) => Err(internal(format!("membership in {other:?}"))),
+        }
+    }
+}
+
+/// `a < b` (`is_min`) or `a > b` at a common sort.
+fn less(a: &Z, b: &Z, sort: &Sort, is_min: bool) -> Result<ast::Bool> {
+    let (x, y) = if is_min { (a, b) } else { (b, a) };
+    Ok(match (x, y, sort) {
+        (Z::Str(x), Z::Str(y), _) => x.str_lt(y),
+        (x, y, Sort::Real) => x.clone().into_real()?.lt(&y.clone().into_real()?),
+        (x, y, _) => x.clone().into_int()?.lt(&y.clone().into_int()?),
+    })
+}
+
+/// `needle in seq` for a sequence with items of `item` sort.
+fn seq_contains(seq: &ast::Seq, needle: Z, needle_sort: &Sort, item: &Sort) -> Result<ast::Bool> {
+    let has = |z: Z| -> Result<ast::Bool> { Ok(seq.contains(&z.unit()?)) };
+    if needle_sort == item {
+        return has(needle);
+    }
+    match Sort::equality(needle_sort, item) {
+        Equality::Never => Ok(ast::Bool::from_bool(false)),
+        Equality::Numeric => match item {
+            Sort::Real => has(Z::Real(needle.into_real()?)),
+            Sort::Int if *needle_sort == Sort::Real => {
+                // `2.0 in [2]` holds; `2.5 in [2]` does not.
+                let x = needle.into_real()?;
+                Ok(x.is_int().ite(&has(Z::Int(x.to_int()))?, &ast::Bool::from_bool(false)))
+            }
+            Sort::Int => has(Z::Int(needle.into_int()?)),
+            _ => {
+                // Items are bools: only 0 and 1 can be equal to one.
+                let x = needle.into_real()?;
+                let is = |v: i32, b: bool| -> Result<ast::Bool> {
+                    Ok(ast::Bool::and(&[&x.eq(&ast::Real::from_rational(v.into(), 1)), &has(Z::Bool(ast::Bool::from_bool(b)))?]))
+                };
+                Ok(ast::Bool::or(&[&is(1, true)?, &is(0, false)?]))
+            }
+        },
+        other => Err(internal(format!("membership with {other:?} equality"))),
+    }
+}
+
+/// Python's `==` between two lowered values of the given sorts.
+pub(super) fn equal_values(x: Z, sx: &Sort, y: Z, sy: &Sort) -> Result<ast::Bool> {
+    match Sort::equality(sx, sy) {
+        Equality::Same => match (x, y) {
+            (Z::Bool(a), Z::Bool(b)) => safe_eq(&a, &b),
+            (Z::Int(a), Z::Int(b)) => safe_eq(&a, &b),
+            (Z::Real(a), Z::Real(b)) => safe_eq(&a, &b),
+            (Z::Str(a), Z::Str(b)) => safe_eq(&a, &b),
+            (Z::Seq(a), Z::Seq(b)) => safe_eq(&a, &b),
+            (a, b) => Err(internal(format!("equality of {a:?} and {b:?}"))),
+        },
+        Equality::Numeric => {
+            if *sx == Sort::Real || *sy == Sort::Real {
+                safe_eq(&x.into_real()?, &y.into_real()?)
+            } else {
+                safe_eq(&x.into_int()?, &y.into_int()?)
+            }
+        }
+        Equality::Never => Ok(ast::Bool::from_bool(false)),
+        Equality::BothEmpty => {
+            let zero = ast::Int::from_i64(0);
+            let (a, b) = (x.into_seq()?, y.into_seq()?);
+            Ok(ast::Bool::and(&[&a.length().eq(&zero), &b.length().eq(&zero)]))
+        }
+        Equality::Itemwise => itemwise_equal(x, sx, y, sy),
+        Equality::Unsupported => Err(SolverError::Unsupported(format!("'{sx}' == '{sy}'"))),
+    }
+}
+
+fn itemwise_equal(x: Z, sx: &Sort, y: Z, sy: &Sort) -> Result<ast::Bool> {
+    let and = |eqs: Vec<ast::Bool>| ast::Bool::and(&eqs.iter().collect::<Vec<_>>());
+    match (x, sx, y, sy) {
+        (Z::Fixed(xs), Sort::Fixed(_, xsorts), Z::Fixed(ys), Sort::Fixed(_, ysorts)) => {
+            if xs.len() != ys.len() {
+                return Ok(ast::Bool::from_bool(false));
+            }
+            let eqs = xs
+                .into_iter()
+                .zip(xsorts)
+                .zip(ys.into_iter().zip(ysorts))
+                .map(|((a, sa), (b, sb))| equal_values(a, sa, b, sb))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(and(eqs))
+        }
+        (Z::Fixed(xs), Sort::Fixed(_, xsorts), Z::Seq(s), Sort::Seq(_, item))
+        | (Z::Seq(s), Sort::Seq(_, item), Z::Fixed(xs), Sort::Fixed(_, xsorts)) => {
+            let mut eqs = vec![s.length().eq(&ast::Int::from_u64(xs.len() as u64))];
+            for (k, (a, sa)) in xs.into_iter().zip(xsorts).enumerate() {
+                let b = Z::from_dynamic(s.nth(ast::Int::from_u64(k as u64)), item)?;
+                eqs.push(equal_values(a, sa, b, item)?);
+            }
+            Ok(and(eqs))
+        }
+        _ => Err(internal("itemwise equality of non-sequences")),
+    }
+}
+
+/// Converts a lowered value from one sort to another that holds it.
+pub(super) fn coerce(z: Z, from: &Sort, to: &Sort) -> Result<Z> {
+    if from == to {
+        return Ok(z);
+    }
+    Ok(match (to, z, from) {
+        (Sort::Int, z, _) => Z::Int(z.into_int()?),
+        (Sort::Real, z, _) => Z::Real(z.into_real()?),
+        (Sort::Seq(_, item), Z::Fixed(parts), Sort::Fixed(_, sorts)) => {
+            let units = parts
+                .into_iter()
+                .zip(sorts)
+                .map(|(p, s)| coerce(p, s, item)?.unit())
+                .collect::<Result<Vec<_>>>()?;
+            match units.len() {
+                0 => Z::Seq(ast::Seq::empty(&z3_sort(item)?)),
+                1 => Z::Seq(units.into_iter().next().ok_or_else(|| internal("unit"))?),
+                _ => Z::Seq(ast::Seq::concat(&units)),
+            }
+        }
+        (Sort::Fixed(_, to_sorts), Z::Fixed(parts), Sort::Fixed(_, from_sorts)) => Z::Fixed(
+            parts
+                .into_iter()
+                .zip(from_sorts.iter().zip(to_sorts))
+                .map(|(p, (f, t))| coerce(p, f, t))
+                .collect::<Result<_>>()?,
+        ),
+        (to, z, from) => return Err(internal(format!("{z:?} from {from} to {to}"))),
+    })
+}
+
+/// The concatenation of values already at the result sort (a string, a sequence, or the
+/// items of fixed-length values).
+fn concat(parts: Vec<Z>, sort: &Sort) -> Result<Z> {
+    match sort {
+        Sort::Str => {
+            let strs = parts.into_iter().map(Z::into_str).collect::<Result<Vec<_>>>()?;
+            Ok(Z::Str(match strs.len() {
+                0 => str_const("")?,
+                1 => strs.into_iter().next().ok_or_else(|| internal("concat"))?,
+                _ => ast::String::concat(&strs),
+            }))
+        }
+        Sort::Seq(_, item) => {
+            let seqs = parts.into_iter().map(Z::into_seq).collect::<Result<Vec<_>>>()?;
+            Ok(Z::Seq(match seqs.len() {
+                0 => ast::Seq::empty(&z3_sort(item)?),
+                1 => seqs.into_iter().next().ok_or_else(|| internal("concat"))?,
+                _ => ast::Seq::concat(&seqs),
+            }))
+        }
+        Sort::Fixed(..) => {
+            let mut items = Vec::new();
+            for p in parts {
+                match p {
+                    Z::Fixed(xs) => items.extend(xs),
+                    other => return Err(internal(format!("concatenating {other:?} to a display"))),
+                }
+            }
+            Ok(Z::Fixed(items))
+        }
+        other => Err(internal(format!("concatenation at sort {other}"))),
+    }
+}

@@ -1,0 +1,137 @@
+//! The solver's behaviour: witnesses as Python values, equivalence and implication, scopes,
+//! timeouts and cancellation, SMT-LIB text.
+
+use std::time::{Duration, Instant};
+
+use super::{env_of, lower_expression};
+use crate::cancel::Cancel;
+use crate::python::PyValue;
+use crate::symbolic::solver::{self, Check, Solver, SolverError};
+use crate::symbolic::{Env, Term, translate_condition};
+
+fn holds(src: &str, env: &Env) -> Term {
+    translate_condition(&lower_expression(src).unwrap(), env).unwrap().holds().unwrap()
+}
+
+fn witness(src: &str, env: &Env) -> Vec<(String, PyValue)> {
+    let mut s = Solver::default();
+    s.assert(&holds(src, env)).unwrap();
+    match s.check() {
+        Check::Sat(m) => m.inputs(env).unwrap(),
+        other => panic!("{src}: {other:?}"),
+    }
+}
+
+#[test]
+fn witnesses_are_python_values() {
+    let env = env_of("s: str");
+    let w = witness("len(s) == 3 and s[-1] == 'b' and s[0] == '\\\\' and 'é' in s", &env);
+    let PyValue::Str(s) = &w[0].1 else { panic!("{w:?}") };
+    assert_eq!((s.chars().count(), s.chars().last(), s.chars().next()), (3, Some('b'), Some('\\')));
+    assert!(s.contains('é'));
+
+    let env = env_of("x: int, f: float, xs: list[int], t: tuple[int, str]");
+    let w = witness("x > 10 ** 20 and 3 * f == 1 and xs[::-1] == [3, x] and t[1] * 2 == 'abab' and t[0] == -x", &env);
+    let value = |name: &str| w.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap();
+    let PyValue::Int(x) = value("x") else { panic!() };
+    assert!(x > num_bigint::BigInt::from(10u64.pow(19)) * 10);
+    assert_eq!(value("f"), PyValue::Float(1.0 / 3.0));
+    assert_eq!(value("xs"), PyValue::List(vec![PyValue::Int(x.clone()), PyValue::Int(3.into())]));
+    assert_eq!(value("t"), PyValue::Tuple(vec![PyValue::Int(-x), PyValue::Str("ab".into())]));
+}
+
+#[test]
+fn equivalence_and_implication() {
+    let env = env_of("x: int, s: str");
+    let t = |src: &str| holds(src, &env);
+    assert!(solver::equivalent(&t("x // 2 > 1"), &t("x >= 4")).unwrap());
+    assert!(solver::equivalent(&t("x % 2 == 1"), &t("x % 2 != 0")).unwrap());
+    assert!(solver::equivalent(&t("0 < x < 10"), &t("x > 0 and x < 10")).unwrap());
+    assert!(solver::equivalent(&t("s[-1] == 'b'"), &t("s.endswith('b')")).unwrap());
+    assert!(solver::equivalent(&t("s[::-1] == 'abc'"), &t("s == 'cba'")).unwrap());
+    assert!(!solver::equivalent(&t("x / 2 > 1"), &t("x // 2 > 1")).unwrap());
+    let cex = Solver::default().counterexample(&t("x / 2 > 1"), &t("x // 2 > 1")).unwrap();
+    assert_eq!(cex, Some(vec![("x".to_string(), PyValue::Int(3.into()))]));
+    assert!(solver::implies(&t("x > 5"), &t("x % 7 != 0 or x >= 7")).unwrap());
+    assert!(!solver::implies(&t("x > 5"), &t("x > 6")).unwrap());
+}
+
+#[test]
+fn scopes_push_and_pop() {
+    let env = env_of("x: int, s: str");
+    let mut s = Solver::default();
+    s.assert(&holds("x > 0", &env)).unwrap();
+    s.push();
+    s.assert(&holds("x < 0", &env)).unwrap();
+    assert!(matches!(s.check(), Check::Unsat));
+    s.pop().unwrap();
+    assert!(matches!(s.check(), Check::Sat(_)));
+    assert_eq!(s.pop(), Err(SolverError::NoScope));
+    // An open slice asserted inside a scope is forgotten with it, and works again after.
+    for _ in 0..2 {
+        s.push();
+        s.assert(&holds("s[::2] == 'ac'", &env)).unwrap();
+        match s.check() {
+            Check::Sat(m) => {
+                let v = m.inputs(&env).unwrap();
+                let PyValue::Str(w) = &v[0].1 else { panic!() };
+                assert_eq!(w.chars().step_by(2).collect::<String>(), "ac");
+            }
+            other => panic!("{other:?}"),
+        }
+        s.pop().unwrap();
+    }
+    assert!(matches!(s.assert(&env.get("x").unwrap().clone()), Err(SolverError::NotCondition(_))));
+}
+
+/// A query Z3 4.8 cannot settle quickly: three cubes (no positive solution exists).
+fn hard(env: &Env) -> Term {
+    holds("x ** 3 + y ** 3 == z ** 3 and x > 0 and y > 0 and z > 0", env)
+}
+
+#[test]
+fn timeouts_answer_unknown() {
+    let env = env_of("x: int, y: int, z: int");
+    let mut s = Solver::new(200);
+    s.assert(&hard(&env)).unwrap();
+    let start = Instant::now();
+    let answer = s.check();
+    assert!(matches!(answer, Check::Unknown(ref r) if r.contains("timeout") || r.contains("canceled")), "{answer:?}");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(matches!(Solver::new(200).is_satisfiable(&hard(&env)), Err(SolverError::Unknown(_))));
+}
+
+#[test]
+fn cancellation_interrupts_a_running_check() {
+    let env = env_of("x: int, y: int, z: int");
+    let cancel = Cancel::new();
+    let mut s = Solver::new(60_000).with_cancel(cancel.clone());
+    s.assert(&hard(&env)).unwrap();
+    let start = Instant::now();
+    let trigger = cancel.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        trigger.cancel();
+    });
+    let answer = s.check();
+    stopper.join().unwrap();
+    assert!(matches!(answer, Check::Unknown(ref r) if r == "cancelled"), "{answer:?}");
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    // Still cancelled: a new check does not start. Reset: checks run again.
+    assert!(matches!(s.check(), Check::Unknown(ref r) if r == "cancelled"));
+    cancel.reset();
+    let mut easy = Solver::new(60_000).with_cancel(cancel);
+    easy.assert(&holds("x > 0", &env)).unwrap();
+    assert!(matches!(easy.check(), Check::Sat(_)));
+}
+
+#[test]
+fn smtlib_text_comes_from_the_lowering() {
+    let env = env_of("x: int, s: str");
+    let text = solver::smtlib(&holds("x % -3 == 1 and s[-1] == 'b'", &env)).unwrap();
+    assert!(text.contains("mod") && text.contains("str.at") && text.contains("str.len"), "{text}");
+    let open = solver::smtlib(&holds("s[::2] == 'ab'", &env)).unwrap();
+    assert!(open.contains("(assert (forall"), "{open}");
+    let script = solver::smtlib_script(&[holds("x > 0", &env)]).unwrap();
+    assert!(script.contains("(declare-fun x () Int)") && script.contains("(assert"), "{script}");
+}
