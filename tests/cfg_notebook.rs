@@ -245,3 +245,29 @@ fn completion_knows_the_command_and_options() {
     let c = complete(&s, "%cfg col", 8);
     assert_eq!(c.matches, ["collatz"]);
 }
+
+#[test]
+fn exceptions_option_draws_implicit_exceptions_everywhere() {
+    let mut s = session();
+    let count = |out: &[Output]| {
+        payload(out)["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["label"] == "exception")
+            .count()
+    };
+    let (_, plain) = run(&mut s, "%cfg collatz");
+    assert_eq!(count(&plain), 0, "no try, no raise: no exception edges");
+    let (r, all) = run(&mut s, "%cfg collatz --exceptions");
+    r.expect("runs");
+    let edges = payload(&all)["edges"].as_array().unwrap().clone();
+    assert!(
+        edges.contains(&serde_json::json!({
+            "source": "3", "target": "8", "label": "exception",
+            "exceptions": ["TypeError", "ZeroDivisionError"]
+        })),
+        "{edges:?}"
+    );
+    assert!(count(&all) >= 4);
+}

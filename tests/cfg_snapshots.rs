@@ -1,11 +1,14 @@
 //! Snapshot tests of the CFG's text rendering: each program `tests/fixtures/cfg/NAME.py` in,
 //! `NAME.txt` out (`UPDATE_EXPECT=1 cargo test --release --test cfg_snapshots` rewrites them).
 //!
-//! A fixture's first line says what to draw: `# view: TARGET [--blocks] [--calls]`, where
+//! A fixture's first line says what to draw: `# view: TARGET [--blocks] [--calls]
+//! [--exceptions]`, where
 //! TARGET is a function's qualified name, `<module>` for the top-level code, or `*` for the
 //! top-level code and then every function. Every graph drawn is also checked by `verify`.
 
-use analysis_kernel::cfg::{Cfg, basic_blocks, function_cfg, module_cfg, verify};
+use analysis_kernel::cfg::{
+    Cfg, Options, basic_blocks, function_cfg_with, module_cfg_with, verify,
+};
 use analysis_kernel::python::lower_module;
 use analysis_kernel::render::cfg::text;
 
@@ -20,18 +23,24 @@ fn render(source: &str) -> String {
     let words: Vec<&str> = spec.split_whitespace().collect();
     let blocks = words.contains(&"--blocks");
     let calls = words.contains(&"--calls");
+    let options = Options {
+        all_exceptions: words.contains(&"--exceptions"),
+    };
     let module = lower_module(source).expect("fixture parses");
     let mut graphs: Vec<(Cfg, &[_])> = Vec::new();
     match words[0] {
-        "<module>" | "*" => graphs.push((module_cfg(&module).expect("cfg"), &module.body[..])),
+        "<module>" | "*" => graphs.push((
+            module_cfg_with(&module, options).expect("cfg"),
+            &module.body[..],
+        )),
         name => {
             let f = module.function(name).expect("fixture defines the function");
-            graphs.push((function_cfg(f).expect("cfg"), &f.body[..]));
+            graphs.push((function_cfg_with(f, options).expect("cfg"), &f.body[..]));
         }
     }
     if words[0] == "*" {
         for f in module.functions() {
-            graphs.push((function_cfg(f).expect("cfg"), &f.body[..]));
+            graphs.push((function_cfg_with(f, options).expect("cfg"), &f.body[..]));
         }
     }
     let mut out = Vec::new();
@@ -89,6 +98,7 @@ fixtures!(
     blocks_try,
     unsupported_statement,
     calls_tracking,
+    all_exceptions,
 );
 
 #[test]

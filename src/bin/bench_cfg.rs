@@ -173,6 +173,7 @@ fn main() -> ExitCode {
         "{}",
         json!({
             "tool": "analysis-kernel", "file": "total", "files_ok": ok, "files": MODULES.len(),
+            "status": if ok == MODULES.len() { "ok" } else { "failed" },
             "lines": lines, "functions": functions, "repeat": repeat,
             "seconds": {"parse": parse.as_secs_f64(), "cfg": cfg.as_secs_f64(),
                         "parse_plus_cfg": (parse + cfg).as_secs_f64(),

@@ -8,7 +8,8 @@
 //! A `finally` body exists once: every way into it (normal, `return`, `break`, `continue`,
 //! exception) enters its first statement, and its join node has one edge per pending way out,
 //! labelled `return`, `break`, `continue` or `exception`. Implicit exceptions (calls,
-//! operators; see `exceptions`) get edges only inside a `try`; `raise` and `assert` always do.
+//! operators; see `exceptions`) get edges only inside a `try` (everywhere with
+//! [`Options::all_exceptions`]); `raise` and `assert` always do.
 
 use std::collections::HashMap;
 
@@ -41,6 +42,14 @@ impl CfgError {
             CfgError::OutsideLoop { line, .. } | CfgError::ReturnOutsideFunction { line } => *line,
         }
     }
+}
+
+/// How much to draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Exception edges for implicit exceptions (calls, operators, subscripts) outside `try`
+    /// too, to the exit. Off by default: only `raise` and `assert` have them there.
+    pub all_exceptions: bool,
 }
 
 /// A dangling edge: its source and label, waiting for a target.
@@ -90,22 +99,34 @@ struct Builder<'a> {
     frames: Vec<Frame<'a>>,
     finals: Vec<Finally>,
     in_function: bool,
+    all_exceptions: bool,
 }
 
 /// The CFG of a function (a method, a nested function) over its body, docstring excluded.
 pub fn function_cfg(f: &Function) -> Result<Cfg, CfgError> {
+    function_cfg_with(f, Options::default())
+}
+
+/// [`function_cfg`] with options.
+pub fn function_cfg_with(f: &Function, options: Options) -> Result<Cfg, CfgError> {
     let signature = signature(f);
     let lines = (f.span.line, f.span.end_line);
-    build(&f.qualname, &signature, scope_code(&f.body), lines, true)
+    let code = scope_code(&f.body);
+    build(&f.qualname, &signature, code, lines, true, options)
 }
 
 /// The CFG of a module's (or a cell's) top-level code; class bodies run inline, function
 /// bodies are `def` nodes (each has its own CFG).
 pub fn module_cfg(m: &Module) -> Result<Cfg, CfgError> {
+    module_cfg_with(m, Options::default())
+}
+
+/// [`module_cfg`] with options.
+pub fn module_cfg_with(m: &Module, options: Options) -> Result<Cfg, CfgError> {
     let code = scope_code(&m.body);
     let first = code.first().map_or(1, |s| s.span.line);
     let last = code.last().map_or(first, |s| s.span.end_line);
-    build("<module>", "<module>", code, (first, last), false)
+    build("<module>", "<module>", code, (first, last), false, options)
 }
 
 /// A scope's statements without its docstring (a leading string literal statement), which
@@ -141,6 +162,7 @@ fn build(
     code: &[Stmt],
     lines: (u32, u32),
     in_function: bool,
+    options: Options,
 ) -> Result<Cfg, CfgError> {
     let mut graph = DiGraph::new();
     let entry = graph.add_node(bare_node(
@@ -156,6 +178,7 @@ fn build(
         frames: Vec::new(),
         finals: Vec::new(),
         in_function,
+        all_exceptions: options.all_exceptions,
     };
     b.create_block(code);
     b.exit = b.graph.add_node(bare_node(
@@ -352,12 +375,14 @@ impl<'a> Builder<'a> {
         Ok(frontier)
     }
 
-    /// Whether some `try` encloses the current statement (its handlers or its `finally`).
-    fn in_try(&self) -> bool {
-        self.frames.iter().any(|f| {
-            matches!(f, Frame::Try { handlers, active, finally }
+    /// Whether implicit exceptions get edges here: inside a `try` (its handlers or its
+    /// `finally`), or everywhere with `all_exceptions`.
+    fn implicit_exceptions(&self) -> bool {
+        self.all_exceptions
+            || self.frames.iter().any(|f| {
+                matches!(f, Frame::Try { handlers, active, finally }
                 if (*active && !handlers.is_empty()) || finally.is_some())
-        })
+            })
     }
 
     /// What a bare `raise` re-raises here.
@@ -372,7 +397,7 @@ impl<'a> Builder<'a> {
         let n = self.node(s.id);
         self.connect(frontier, n);
         let explicit = matches!(s.kind, StmtKind::Raise { .. } | StmtKind::Assert { .. });
-        if explicit || self.in_try() {
+        if explicit || self.implicit_exceptions() {
             let raises = raised_by(s, self.reraise());
             if !raises.is_empty() {
                 self.raise_from(&[n], raises);
@@ -466,7 +491,7 @@ impl<'a> Builder<'a> {
             let cn = self.node(c.id);
             self.connect(std::mem::take(&mut next), cn);
             if let Some(guard) = &c.guard
-                && self.in_try()
+                && self.implicit_exceptions()
             {
                 let raises = expr_raises(guard);
                 if !raises.is_empty() {

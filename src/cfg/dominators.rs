@@ -76,3 +76,63 @@ impl DomTree {
         self.chain(b).contains(&a)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::function_cfg;
+    use crate::python::lower_module;
+
+    #[test]
+    fn diamond_and_loop() {
+        let m = lower_module(
+            "def f(x):\n    if x:\n        y = 1\n    else:\n        y = 2\n    while y:\n        y -= 1\n    return y\n",
+        )
+        .unwrap();
+        let cfg = function_cfg(m.function("f").unwrap()).unwrap();
+        let node = |line: u32| {
+            cfg.nodes()
+                .find(|&n| cfg.node(n).lines.0 == line && !cfg.node(n).stmts.is_empty())
+                .unwrap()
+        };
+        let (test, then, other, head, body, ret) =
+            (node(2), node(3), node(5), node(6), node(7), node(8));
+        let doms = dominators(&cfg);
+        assert_eq!(doms.idom(then), Some(test));
+        assert_eq!(doms.idom(other), Some(test));
+        assert_eq!(
+            doms.idom(head),
+            Some(test),
+            "the join is dominated by the test"
+        );
+        assert_eq!(doms.idom(ret), Some(head));
+        assert!(doms.dominates(cfg.entry, body) && !doms.dominates(then, head));
+        let post = post_dominators(&cfg);
+        assert_eq!(
+            post.idom(test),
+            Some(head),
+            "both branches meet at the loop"
+        );
+        assert_eq!(post.idom(body), Some(head));
+        assert_eq!(post.idom(head), Some(ret));
+        assert_eq!(post.chain(then), vec![then, head, ret, cfg.exit]);
+        assert_eq!(cfg.branches(test), Some((then, other)));
+        assert_eq!(cfg.branches(then), None);
+    }
+
+    #[test]
+    fn nodes_that_never_exit_have_no_post_dominator() {
+        let m = lower_module("def f():\n    while True:\n        pass\n    return 1\n").unwrap();
+        let cfg = function_cfg(m.function("f").unwrap()).unwrap();
+        let post = post_dominators(&cfg);
+        let loop_head = cfg.nodes().find(|&n| cfg.node(n).lines.0 == 2).unwrap();
+        assert!(!post.contains(loop_head));
+        assert!(post.chain(loop_head).is_empty());
+        let doms = dominators(&cfg);
+        let ret = cfg.nodes().find(|&n| cfg.node(n).lines.0 == 4).unwrap();
+        assert!(
+            !doms.contains(ret),
+            "unreachable code is not in the dominator tree"
+        );
+    }
+}

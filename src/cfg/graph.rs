@@ -222,7 +222,14 @@ impl Cfg {
             .collect()
     }
 
-    /// The node holding statement `id`, if any.
+    /// The True and False targets of a branching node.
+    pub fn branches(&self, n: NodeIndex) -> Option<(NodeIndex, NodeIndex)> {
+        let succ = self.successors(n);
+        let find = |want: &Edge| succ.iter().find(|(_, e)| *e == want).map(|(t, _)| *t);
+        Some((find(&Edge::True)?, find(&Edge::False)?))
+    }
+
+    /// The node holding statement `id`, if any (a linear search).
     pub fn node_of(&self, id: StmtId) -> Option<NodeIndex> {
         self.nodes()
             .find(|&n| self.graph[n].stmts.iter().any(|s| s.id == id))

@@ -18,7 +18,9 @@ mod index;
 mod verify;
 
 pub use blocks::{Blocks, basic_blocks};
-pub use build::{CfgError, function_cfg, module_cfg, scope_code};
+pub use build::{
+    CfgError, Options, function_cfg, function_cfg_with, module_cfg, module_cfg_with, scope_code,
+};
 pub use dominators::{DomTree, dominators, post_dominators};
 pub use graph::{Cfg, Edge, Granularity, Node, NodeKind, NodeStmt, Role};
 pub use index::{Item, index};

@@ -162,3 +162,56 @@ fn scope_statements(stmts: &[Stmt], out: &mut BTreeMap<StmtId, (u32, String)>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::function_cfg;
+    use crate::python::lower_module;
+
+    fn broken(edit: impl Fn(&mut Cfg)) -> InvariantError {
+        let m = lower_module("def f(x):\n    if x:\n        x = 1\n    return x\n").unwrap();
+        let f = m.function("f").unwrap();
+        let mut cfg = function_cfg(f).unwrap();
+        assert_eq!(verify(&cfg, &f.body), Ok(()));
+        edit(&mut cfg);
+        verify(&cfg, &f.body).unwrap_err()
+    }
+
+    #[test]
+    fn each_invariant_is_checked() {
+        let e = broken(|c| {
+            let n = petgraph::graph::NodeIndex::new(2);
+            c.graph[n].stmts.clear();
+        });
+        assert!(matches!(e, InvariantError::Missing { line: 3, .. }), "{e}");
+        let e = broken(|c| {
+            let s = c.graph[petgraph::graph::NodeIndex::new(2)].stmts.clone();
+            c.graph[petgraph::graph::NodeIndex::new(3)].stmts.extend(s);
+        });
+        assert!(
+            matches!(e, InvariantError::Duplicated { count: 2, .. }),
+            "{e}"
+        );
+        let e = broken(|c| c.graph[petgraph::graph::NodeIndex::new(3)].unreachable = true);
+        assert!(
+            matches!(e, InvariantError::Reachability { node: 3, .. }),
+            "{e}"
+        );
+        let e = broken(|c| {
+            let cond = petgraph::graph::NodeIndex::new(1);
+            if let Some(edge) = c.graph.find_edge(cond, petgraph::graph::NodeIndex::new(3)) {
+                c.graph[edge] = Edge::Normal;
+            }
+        });
+        assert!(
+            matches!(e, InvariantError::Branches { falses: 0, .. }),
+            "{e}"
+        );
+        let e = broken(|c| {
+            let (exit, entry) = (c.exit, c.entry);
+            c.graph.add_edge(exit, entry, Edge::Normal);
+        });
+        assert!(matches!(e, InvariantError::Ends { .. }), "{e}");
+    }
+}

@@ -139,8 +139,14 @@ pub enum RunError {
     StepBudgetExceeded { budget: u64 },
     #[error("interrupted by the user")]
     Interrupted,
+    /// The cell was refused before anything ran: its top-level code uses a construct outside
+    /// the subset.
+    #[error("{construct} is not supported by the interpreter (line {line})")]
+    Refused { construct: String, line: u32 },
+    /// A construct outside the subset was reached while running (in a function body).
     #[error("{construct} is not supported by the interpreter (line {line})")]
     Unsupported { construct: String, line: u32 },
+    /// An error CPython's compiler reports (`'break' outside loop`); nothing ran.
     #[error("{message} (line {line})")]
     Syntax { message: String, line: u32 },
     #[error("no function named {0:?} is defined")]

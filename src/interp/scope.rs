@@ -42,6 +42,7 @@ pub(crate) struct Scope {
 }
 
 /// Every scope of a module, found by the IR node that creates it.
+#[derive(Debug)]
 pub(crate) struct Scopes {
     scopes: Vec<Scope>,
     by_node: HashMap<usize, usize>,

@@ -96,7 +96,7 @@ fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
 fn run_module(m: &mut Machine, module: &ir::Module) -> Result<Option<CellValue>, RunError> {
     let code = compile_module(module, &mut m.globals).map_err(|e| match e {
         CompileError::Syntax { message, line } => RunError::Syntax { message, line },
-        CompileError::Unsupported { construct, line } => RunError::Unsupported { construct, line },
+        CompileError::Unsupported { construct, line } => RunError::Refused { construct, line },
     })?;
     let super::code::Body::Block(body) = &code.body else { return Ok(None) };
     let mut frame = Frame::module();

@@ -11,6 +11,7 @@ use super::invocation::{Invocation, parse_arguments, split_words};
 use super::output::{Bundle, CellError, Output, OutputSink, View, payload};
 use super::{suggest, unknown_command};
 use crate::cancel::Cancel;
+use crate::interp::{Interpreter, Limits, RunError, Stream};
 use crate::python::ir;
 use crate::python::{FunctionSummary, ParsedCell, lower_module, parse_cell};
 use crate::render::html::escape;
@@ -53,6 +54,8 @@ pub struct Session {
     pub config: Config,
     /// Enables the kernel's test commands (`%__panic__`, `%__sleep__`).
     pub test_hooks: bool,
+    /// Runs the cells' top-level code; its globals persist from cell to cell.
+    pub interpreter: Interpreter,
 }
 
 impl Session {
@@ -99,6 +102,7 @@ impl Session {
         let n = self.functions.len();
         self.functions.clear();
         self.lowered.clear();
+        self.interpreter.reset();
         n
     }
 
@@ -173,15 +177,41 @@ impl Session {
         Ok(Invocation { name, cell, args, options, body, line, source_line: source_line.to_string() })
     }
 
-    /// Parses Python, stores its functions and runs its top-level statements.
+    /// Parses Python, runs it in the interpreter and stores its functions. A cell refused
+    /// before running (syntax, unsupported top-level code) defines nothing.
     fn run_python(&mut self, source: &str, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
         let cell = parse_cell(source)?;
         let module = lower_module(source)?;
-        if cell.executable_statements > 0 {
-            return Err(top_level_statements_unsupported(&cell));
+        let limits = Limits::new(
+            self.config.step_budget,
+            u32::try_from(self.config.recursion_limit).unwrap_or(u32::MAX),
+        );
+        let Ctx { sink, cancel } = ctx;
+        let result = self.interpreter.run_module(
+            &module,
+            &mut |stream, text| {
+                sink.emit(match stream {
+                    Stream::Stdout => Output::Stdout(text.to_string()),
+                    Stream::Stderr => Output::Stderr(text.to_string()),
+                })
+            },
+            cancel,
+            limits,
+        );
+        match result {
+            Ok(value) => {
+                self.store(&cell, &module, ctx);
+                if let Some(v) = value {
+                    ctx.sink.emit(Output::Result(Bundle::text(v.repr)));
+                }
+                Ok(())
+            }
+            Err(e @ (RunError::Refused { .. } | RunError::Syntax { .. })) => Err(run_error(e, source)),
+            Err(e) => {
+                self.store(&cell, &module, ctx);
+                Err(run_error(e, source))
+            }
         }
-        self.store(&cell, &module, ctx);
-        Ok(())
     }
 
     fn store(&mut self, cell: &ParsedCell, module: &ir::Module, ctx: &mut Ctx<'_>) {
@@ -224,26 +254,29 @@ fn qualified_signature(f: &FunctionSummary) -> String {
     }
 }
 
-/// Until the concrete interpreter lands, statements outside definitions are refused by name.
-fn top_level_statements_unsupported(cell: &ParsedCell) -> CellError {
-    let (line, text) = cell
-        .source
-        .lines()
-        .enumerate()
-        .find(|(_, l)| {
-            let t = l.trim_start();
-            l.len() == t.len()
-                && !t.is_empty()
-                && !t.starts_with('#')
-                && !["def ", "class ", "@", "import ", "from ", "\"", "'"].iter().any(|p| t.starts_with(p))
-        })
-        .map(|(i, l)| (i as u32 + 1, l.to_string()))
-        .unwrap_or((1, String::new()));
-    CellError::new(
-        "UnsupportedError",
-        format!("top-level statements are not run by this kernel version (line {line}); define functions and use the % commands"),
-    )
-    .at_cell_line(line, &text, 1)
+/// The cell error for a run that did not complete: a Python exception with its traceback
+/// ("Cell line N, in f", the source line, the exception line), or the reason the run stopped.
+fn run_error(e: RunError, source: &str) -> CellError {
+    let line_text = |line: u32| source.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_string();
+    match e {
+        RunError::Exception(x) => {
+            let mut traceback = Vec::new();
+            for frame in &x.traceback {
+                traceback.push(format!("  Cell line {}, in {}", frame.line, frame.function));
+                traceback.push(format!("    {}", frame.source));
+            }
+            let ename = x.type_name.clone();
+            traceback.push(if x.message.is_empty() { ename.clone() } else { format!("{ename}: {}", x.message) });
+            CellError { ename, evalue: x.message, traceback }
+        }
+        RunError::StepBudgetExceeded { .. } => CellError::new("StepBudgetExceeded", e.to_string()),
+        RunError::Interrupted => CellError::interrupted(),
+        RunError::Refused { line, .. } | RunError::Unsupported { line, .. } => {
+            CellError::new("UnsupportedError", e.to_string()).at_cell_line(line, &line_text(line), 1)
+        }
+        RunError::Syntax { line, .. } => CellError::new("SyntaxError", e.to_string()).at_cell_line(line, &line_text(line), 1),
+        other => CellError::new("InterpreterError", other.to_string()),
+    }
 }
 
 /// The first line that is not blank, with its 1-based number.
@@ -371,10 +404,31 @@ mod tests {
     }
 
     #[test]
-    fn top_level_statements_are_refused_by_line() {
+    fn top_level_statements_run_in_the_interpreter() {
         let mut s = Session::default();
-        let e = run(&mut s, "def f():\n    pass\nx = 1\n").0.unwrap_err();
+        let (r, out) = run(&mut s, "def f(x):\n    return x * 2\nprint(f(21))\ny = f(2)\n");
+        r.unwrap();
+        assert_eq!(out[0], Output::Stdout("42\n".into()));
+        assert!(text_of(&out).contains("defined: f(x)"));
+        let (r, out) = run(&mut s, "y + 1\n");
+        r.unwrap();
+        assert_eq!(out, [Output::Result(Bundle::text("5"))]);
+        let e = run(&mut s, "def g(n):\n    return 10 // n\n\ng(0)\n").0.unwrap_err();
+        assert_eq!((e.ename.as_str(), e.evalue.as_str()), ("ZeroDivisionError", "integer division or modulo by zero"));
+        assert_eq!(
+            e.traceback,
+            ["  Cell line 4, in <module>", "    g(0)", "  Cell line 2, in g", "    return 10 // n", "ZeroDivisionError: integer division or modulo by zero"]
+        );
+        let e = run(&mut s, "def h():\n    pass\nwith open('x') as f:\n    pass\n").0.unwrap_err();
         assert_eq!(e.ename, "UnsupportedError");
-        assert!(e.traceback[0].contains("Cell line 3"));
+        assert!(e.traceback[0].contains("Cell line 3"), "{:?}", e.traceback);
+        assert!(s.function("h").is_none(), "a refused cell defines nothing");
+        s.config.step_budget = 1000;
+        let e = run(&mut s, "while True:\n    pass\n").0.unwrap_err();
+        assert_eq!(e.ename, "StepBudgetExceeded");
+        assert!(e.evalue.contains("%config step_budget=N"));
+        s.reset();
+        let e = run(&mut s, "print(y)\n").0.unwrap_err();
+        assert_eq!(e.ename, "NameError");
     }
 }

@@ -170,12 +170,23 @@ fn dot_label(node: &Node, calls: bool) -> String {
     if calls && !node.calls.is_empty() {
         parts.push(format!("calls: {}", node.calls.join(", ")));
     }
-    let body: Vec<String> = parts.iter().map(|p| escape_dot(p)).collect();
+    let body: Vec<String> = parts.iter().map(|p| escape_dot(&shorten(p))).collect();
     if node.kind == NodeKind::Block || parts.len() > 1 {
         format!("\"{}\\l\"", body.join("\\l"))
     } else {
         format!("\"{}\"", body.join("\\n"))
     }
+}
+
+/// Longest label line drawn; longer ones end in `...` (the text and JSON keep them whole).
+const MAX_LINE: usize = 72;
+
+fn shorten(line: &str) -> String {
+    if line.chars().count() <= MAX_LINE {
+        return line.to_string();
+    }
+    let kept: String = line.chars().take(MAX_LINE - 3).collect();
+    format!("{kept}...")
 }
 
 /// Escapes text for the inside of a DOT string literal.
@@ -298,5 +309,9 @@ mod tests {
     fn dot_strings_are_escaped() {
         assert_eq!(quote("a \"b\" \\n"), "\"a \\\"b\\\" \\\\n\"");
         assert!(legend_html().contains("dashed = exception"));
+        assert_eq!(shorten("short"), "short");
+        let long = "x".repeat(100);
+        assert_eq!(shorten(&long).chars().count(), MAX_LINE);
+        assert!(shorten(&long).ends_with("..."));
     }
 }

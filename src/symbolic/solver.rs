@@ -5,11 +5,17 @@
 //! Z3's context is per thread (the `z3` crate's thread-local context): a `Solver` and
 //! everything it returns stay on the thread that made them (they are not `Send`).
 //!
+//! Creating a Z3 solver costs about 15 ms with Z3 4.8.12 (its SMT kernel is set up per
+//! solver); a query on a solver that is reused (push, assert, check, pop) takes well under a
+//! millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`; the free
+//! functions ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread.
+//!
 //! Timeouts and cancellation never hang a caller: a check that runs out of time answers
 //! `Unknown("timeout")`. With a [`Cancel`] installed, a check does not start once the flag is
 //! set, and a running check is interrupted: a watcher thread (scoped to the check) polls the
 //! flag and calls Z3's `ContextHandle::interrupt`, after which Z3 answers `Unknown`.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -24,7 +30,7 @@ mod convert;
 mod lower;
 mod slice;
 
-use lower::{AuxStore, Lowerer, Store};
+use lower::Lowerer;
 
 pub use convert::ratio_to_f64;
 pub use slice::UNROLL_LIMIT;
@@ -41,9 +47,6 @@ pub enum SolverError {
     /// nonlinear arithmetic).
     #[error("the solver could not decide ({0})")]
     Unknown(String),
-    /// A model was asked for a term whose open slice was not part of the checked query.
-    #[error("the slice in {0} was not part of the checked query: declare the term first")]
-    NotDeclared(String),
     #[error("only conditions can be asserted, not a '{0}'")]
     NotCondition(String),
     #[error("not supported by the solver: {0}")]
@@ -58,7 +61,6 @@ pub enum SolverError {
 pub struct Solver {
     z3: z3::Solver,
     ctx: z3::Context,
-    aux: AuxStore,
     cancel: Option<Cancel>,
     timeout_ms: u32,
     scopes: usize,
@@ -66,16 +68,15 @@ pub struct Solver {
 
 /// The answer to a check.
 #[derive(Debug)]
-pub enum Check<'s> {
-    Sat(Model<'s>),
+pub enum Check {
+    Sat(Model),
     Unsat,
     /// Why Z3 could not decide (`timeout`, `canceled`, `incomplete quantifiers`, …).
     Unknown(String),
 }
 
 /// A satisfying assignment, read as Python values.
-pub struct Model<'s> {
-    solver: &'s Solver,
+pub struct Model {
     model: z3::Model,
 }
 
@@ -89,7 +90,7 @@ impl fmt::Debug for Solver {
     }
 }
 
-impl fmt::Debug for Model<'_> {
+impl fmt::Debug for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Model").field(&self.model).finish()
     }
@@ -111,7 +112,6 @@ impl Solver {
         Solver {
             z3,
             ctx: z3::Context::thread_local(),
-            aux: AuxStore::default(),
             cancel: None,
             timeout_ms,
             scopes: 0,
@@ -130,7 +130,6 @@ impl Solver {
 
     pub fn push(&mut self) {
         self.z3.push();
-        self.aux.push();
         self.scopes += 1;
     }
 
@@ -140,7 +139,6 @@ impl Solver {
             return Err(SolverError::NoScope);
         }
         self.z3.pop(1);
-        self.aux.pop();
         self.scopes -= 1;
         Ok(())
     }
@@ -150,7 +148,7 @@ impl Solver {
         if *t.sort() != Sort::Bool {
             return Err(SolverError::NotCondition(t.sort().to_string()));
         }
-        let mut low = Lowerer::new(Store::Extend(&mut self.aux));
+        let mut low = Lowerer::new();
         let b = low.boolean(t)?;
         for d in &low.definitions {
             self.z3.assert(d);
@@ -159,19 +157,8 @@ impl Solver {
         Ok(())
     }
 
-    /// Makes a term evaluable in the models of later checks without asserting it (only
-    /// needed for terms with open, non-unit-step slices that no assertion contains).
-    pub fn declare(&mut self, t: &Term) -> Result<(), SolverError> {
-        let mut low = Lowerer::new(Store::Extend(&mut self.aux));
-        low.lower(t)?;
-        for d in &low.definitions {
-            self.z3.assert(d);
-        }
-        Ok(())
-    }
-
     /// Checks the assertions.
-    pub fn check(&self) -> Check<'_> {
+    pub fn check(&self) -> Check {
         let cancelled = || self.cancel.as_ref().is_some_and(Cancel::is_cancelled);
         if cancelled() {
             return Check::Unknown("cancelled".into());
@@ -182,10 +169,7 @@ impl Solver {
         };
         match result {
             z3::SatResult::Sat => match self.z3.get_model() {
-                Some(model) => Check::Sat(Model {
-                    solver: self,
-                    model,
-                }),
+                Some(model) => Check::Sat(Model { model }),
                 None => Check::Unknown("no model".into()),
             },
             z3::SatResult::Unsat => Check::Unsat,
@@ -279,11 +263,11 @@ fn sort_error(e: super::term::SortError) -> SolverError {
     SolverError::Unsupported(e.0)
 }
 
-impl Model<'_> {
-    /// The value of a term in this model. A term with an open, non-unit-step slice must
-    /// have been asserted or declared before the check.
+impl Model {
+    /// The value of any term in this model (variables the model leaves open take Z3's
+    /// default values).
     pub fn value(&self, t: &Term) -> Result<PyValue, SolverError> {
-        let mut low = Lowerer::new(Store::Read(&self.solver.aux));
+        let mut low = Lowerer::evaluating(&self.model);
         let z = low.lower(t)?;
         convert::value(&self.model, &z, t.sort())
     }
@@ -304,11 +288,10 @@ impl Model<'_> {
     }
 }
 
-/// The SMT-LIB text of a term (Z3's printing of its lowering). A term with an open,
-/// non-unit-step slice is followed by the `(assert …)` lines defining the auxiliary values.
+/// The SMT-LIB text of a term (Z3's printing of its lowering), followed by `(assert …)`
+/// lines for the auxiliary constants it needs (open step-1 slices of sequences).
 pub fn smtlib(t: &Term) -> Result<String, SolverError> {
-    let mut aux = AuxStore::default();
-    let mut low = Lowerer::new(Store::Extend(&mut aux));
+    let mut low = Lowerer::new();
     let text = match low.lower(t)? {
         lower::Z::Bool(x) => x.to_string(),
         lower::Z::Int(x) => x.to_string(),
@@ -338,17 +321,30 @@ pub fn smtlib_script(conditions: &[Term]) -> Result<String, SolverError> {
     Ok(solver.z3.to_smt2())
 }
 
-/// Whether `t` is satisfiable (a fresh solver, default timeout).
+thread_local! {
+    /// The solver the free functions reuse (they only answer yes or no, so earlier queries
+    /// cannot show in their results).
+    static SHARED: RefCell<Option<Solver>> = const { RefCell::new(None) };
+}
+
+fn with_shared<T>(query: impl FnOnce(&mut Solver) -> Result<T, SolverError>) -> Result<T, SolverError> {
+    SHARED.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => query(slot.get_or_insert_with(Solver::default)),
+        Err(_) => query(&mut Solver::default()),
+    })
+}
+
+/// Whether `t` is satisfiable (default timeout).
 pub fn is_satisfiable(t: &Term) -> Result<bool, SolverError> {
-    Solver::default().is_satisfiable(t)
+    with_shared(|s| s.is_satisfiable(t))
 }
 
-/// Whether `a` implies `b` (a fresh solver, default timeout).
+/// Whether `a` implies `b` (default timeout).
 pub fn implies(a: &Term, b: &Term) -> Result<bool, SolverError> {
-    Solver::default().implies(a, b)
+    with_shared(|s| s.implies(a, b))
 }
 
-/// Whether `a` and `b` are equivalent (a fresh solver, default timeout).
+/// Whether `a` and `b` are equivalent (default timeout).
 pub fn equivalent(a: &Term, b: &Term) -> Result<bool, SolverError> {
-    Solver::default().equivalent(a, b)
+    with_shared(|s| s.equivalent(a, b))
 }

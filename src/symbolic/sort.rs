@@ -124,22 +124,35 @@ impl Sort {
                     Sort::Int
                 })
             }
-            (Sort::Fixed(ka, xs), Sort::Fixed(kb, ys)) if ka == kb && xs.len() == ys.len() => {
-                let items = xs
-                    .iter()
-                    .zip(ys)
-                    .map(|(x, y)| Sort::join(x, y))
-                    .collect::<Option<Vec<_>>>()?;
-                Some(Sort::Fixed(*ka, items))
+            (Sort::Fixed(ka, xs), Sort::Fixed(kb, ys)) if ka == kb => {
+                let itemwise = (xs.len() == ys.len())
+                    .then(|| xs.iter().zip(ys).map(|(x, y)| Sort::join(x, y)).collect())
+                    .flatten();
+                match itemwise {
+                    Some(items) => Some(Sort::Fixed(*ka, items)),
+                    // Different lengths: a sequence of the items' common sort.
+                    None => {
+                        let mut all = xs.iter().chain(ys);
+                        let first = all.next()?;
+                        let item = all.try_fold(first.clone(), |acc, s| Sort::join(&acc, s))?;
+                        (!matches!(item, Sort::Fixed(..))).then(|| Sort::Seq(*ka, Box::new(item)))
+                    }
+                }
             }
             (Sort::Fixed(kf, items), Sort::Seq(ks, item))
             | (Sort::Seq(ks, item), Sort::Fixed(kf, items))
-                if kf == ks && items.iter().all(|s| s == &**item) =>
+                if kf == ks && items.iter().all(|s| s.fits(item)) =>
             {
                 Some(Sort::Seq(*ks, item.clone()))
             }
             _ => None,
         }
+    }
+
+    /// Whether a value of this sort can be stored as an item of `item` sort: the same
+    /// sort, or a number promoted to a wider one (`True` in a `list[int]`).
+    pub fn fits(&self, item: &Sort) -> bool {
+        self == item || Sort::join(self, item).as_ref() == Some(item) && self.is_numeric()
     }
 
     /// What `==` means between values of these sorts.
@@ -227,6 +240,11 @@ mod tests {
         );
         assert_eq!(Sort::join(&pair, &Sort::list(Sort::Int)), None);
         assert_eq!(pair.item_sort(), Some(Sort::Int));
+        let mixed = Sort::Fixed(SeqKind::List, vec![Sort::Int, Sort::Bool]);
+        assert_eq!(Sort::join(&mixed, &Sort::list(Sort::Int)), Some(Sort::list(Sort::Int)));
+        assert_eq!(Sort::join(&mixed, &Sort::list(Sort::Bool)), None);
+        let longer = Sort::Fixed(SeqKind::List, vec![Sort::Int; 3]);
+        assert_eq!(Sort::join(&mixed, &longer), Some(Sort::list(Sort::Int)));
     }
 
     #[test]

@@ -593,6 +593,7 @@ impl Term {
         }
         let sort = match seq.sort() {
             Sort::Str | Sort::Seq(..) => seq.sort().clone(),
+            Sort::Fixed(_, items) if items.is_empty() => seq.sort().clone(),
             Sort::Fixed(kind, items) => {
                 let lit = |b: &Option<Term>| match b {
                     None => Some(None),
@@ -877,7 +878,7 @@ fn concat_sort(a: &Sort, b: &Sort) -> Option<Sort> {
         (Sort::Seq(ka, x), Sort::Seq(kb, y)) if ka == kb && x == y => Some(a.clone()),
         (Sort::Seq(ks, item), Sort::Fixed(kf, items))
         | (Sort::Fixed(kf, items), Sort::Seq(ks, item))
-            if ks == kf && items.iter().all(|s| s == &**item) =>
+            if ks == kf && items.iter().all(|s| s.fits(item)) =>
         {
             Some(Sort::Seq(*ks, item.clone()))
         }

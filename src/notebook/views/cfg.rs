@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use crate::cfg::{Cfg, CfgError, basic_blocks, function_cfg, module_cfg, scope_code};
+use crate::cfg::{
+    Cfg, CfgError, Options, basic_blocks, function_cfg_with, module_cfg_with, scope_code,
+};
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View};
@@ -26,6 +28,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         values: 0,
         help: "list the functions each node calls",
     },
+    OptionSpec {
+        name: "--exceptions",
+        values: 0,
+        help: "exception edges from every statement that may raise, outside try too",
+    },
 ];
 
 pub const USAGE: &str =
@@ -45,22 +52,25 @@ kept, in grey.\n\n\
 %cfg             every function defined in the session, one cluster each\n\
 %%cfg            the rest of the cell, which need not be a function (top-level code, plus\n\
                  each function it defines)\n\n\
-Implicit exceptions (calls, operators, subscripts) are drawn inside `try` only; `raise` and \
-`assert` always. The text output lists `id [kind] Lline: text` per node, then its successors.";
+Implicit exceptions (calls, operators, subscripts) are drawn inside `try` only (everywhere with \
+--exceptions); `raise` and `assert` always. The text output lists `id [kind] Lline: text` per node, then its successors.";
 
 /// Runs `%cfg` / `%%cfg`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let options = Options {
+        all_exceptions: inv.flag("--exceptions"),
+    };
     let graphs = if inv.cell {
         if !inv.args.is_empty() {
             return Err(CellError::usage(
                 "%%cfg takes no name: it draws the rest of the cell (use %cfg NAME on a line)",
             ));
         }
-        cell_graphs(inv)?
+        cell_graphs(inv, options)?
     } else {
         match inv.args.as_slice() {
-            [] => session_graphs(session, ctx)?,
-            [name] => named_graphs(session, name)?,
+            [] => session_graphs(session, options, ctx)?,
+            [name] => named_graphs(session, name, options)?,
             _ => {
                 return Err(CellError::usage(
                     "%cfg takes at most one function name (see %help cfg)",
@@ -111,7 +121,7 @@ fn view(graphs: &[Cfg], calls: bool, session: &Session, ctx: &Ctx<'_>) -> Result
 }
 
 /// `%%cfg`: the cell's top-level code (unless it only defines functions), then each function.
-fn cell_graphs(inv: &Invocation) -> Result<Vec<Cfg>, CellError> {
+fn cell_graphs(inv: &Invocation, options: Options) -> Result<Vec<Cfg>, CellError> {
     if inv.body.trim().is_empty() {
         return Err(CellError::usage(
             "%%cfg needs Python code in the rest of the cell",
@@ -132,10 +142,10 @@ fn cell_graphs(inv: &Invocation) -> Result<Vec<Cfg>, CellError> {
     };
     let mut graphs = Vec::new();
     if has_top_level_code(&module) {
-        graphs.push(module_cfg(&module).map_err(cell_error)?);
+        graphs.push(module_cfg_with(&module, options).map_err(cell_error)?);
     }
     for f in module.functions() {
-        graphs.push(function_cfg(f).map_err(cell_error)?);
+        graphs.push(function_cfg_with(f, options).map_err(cell_error)?);
     }
     Ok(graphs)
 }
@@ -154,9 +164,11 @@ fn cfg_error(name: &str, e: CfgError) -> CellError {
 }
 
 /// `%cfg NAME`: the function, or every method of a class `NAME`.
-fn named_graphs(session: &Session, name: &str) -> Result<Vec<Cfg>, CellError> {
+fn named_graphs(session: &Session, name: &str, options: Options) -> Result<Vec<Cfg>, CellError> {
     if let Some(f) = session.lowered(name) {
-        return Ok(vec![function_cfg(f).map_err(|e| cfg_error(name, e))?]);
+        return Ok(vec![
+            function_cfg_with(f, options).map_err(|e| cfg_error(name, e))?,
+        ]);
     }
     let prefix = format!("{name}.");
     let methods: Vec<String> = session
@@ -173,13 +185,17 @@ fn named_graphs(session: &Session, name: &str) -> Result<Vec<Cfg>, CellError> {
         .iter()
         .map(|m| {
             let f = session.require_lowered(m)?;
-            function_cfg(f).map_err(|e| cfg_error(m, e))
+            function_cfg_with(f, options).map_err(|e| cfg_error(m, e))
         })
         .collect()
 }
 
 /// `%cfg`: every function of the session, sorted by name.
-fn session_graphs(session: &Session, ctx: &Ctx<'_>) -> Result<Vec<Cfg>, CellError> {
+fn session_graphs(
+    session: &Session,
+    options: Options,
+    ctx: &Ctx<'_>,
+) -> Result<Vec<Cfg>, CellError> {
     let names: Vec<String> = session.functions().map(|f| f.name.clone()).collect();
     if names.is_empty() {
         return Err(CellError::usage(
@@ -190,7 +206,7 @@ fn session_graphs(session: &Session, ctx: &Ctx<'_>) -> Result<Vec<Cfg>, CellErro
     for name in names {
         ctx.check_cancel()?;
         let f = session.require_lowered(&name)?;
-        graphs.push(function_cfg(f).map_err(|e| cfg_error(&name, e))?);
+        graphs.push(function_cfg_with(f, options).map_err(|e| cfg_error(&name, e))?);
     }
     Ok(graphs)
 }

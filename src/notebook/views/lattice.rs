@@ -21,21 +21,22 @@ pub const LATTICE_USAGE: &str =
     "%lattice KIND [ARGS]\n%%lattice [NAME]\n<lines `a < b < c`, or a join table>";
 
 /// `%help lattice`.
-pub const LATTICE_HELP: &str = "Draws the Hasse diagram of a finite lattice with ⊤ at the top, lists its levels \
-and covering pairs, and checks the lattice laws: a partial order (a cycle is named), a unique least upper bound \
-and greatest lower bound for every pair (a counterexample is named), top and bottom.\n\n\
-Kinds:\n\
-  powerset x y z            every subset of the atoms (at most 6 atoms: 64 elements)\n\
-  flat 0 1 2                ⊥, the values, ⊤ (constant propagation)\n\
-  sign                      the sign domain: ⊥ <0 0 >0 ≤0 ≠0 ≥0 ⊤\n\
-  zero                      the zero domain: ⊥ 0 ≠0 ⊤\n\
-  interval [--window LO HI] [--unbounded]\n\
-                            ⊥ and every [a, b] with LO ≤ a ≤ b ≤ HI (default -2 2); with\n\
-                            --unbounded also [-∞, b], [a, +∞] and [-∞, +∞]\n\
-  product A B               the product order of two of sign, zero\n\n\
-%%lattice [NAME] takes a user's order in the cell body, one of:\n\
-  order lines     `⊥ < a, b < ⊤` (a comma lists several elements; `>` reads downwards)\n\
-  a join table    a header row `⊔ | ⊥ a b ⊤`, then a row `a | a a ⊤ ⊤` per element\n\
+pub const LATTICE_HELP: &str = r"Draws the Hasse diagram of a finite lattice with ⊤ at the top, lists its levels and
+covering pairs, and checks the lattice laws: a partial order (a cycle is named), a unique least
+upper bound and greatest lower bound for every pair (a counterexample is named), top and bottom.
+
+Kinds:
+  powerset x y z     every subset of the atoms (at most 6 atoms: 64 elements)
+  flat 0 1 2         ⊥, the values, ⊤ (constant propagation)
+  sign               the sign domain: ⊥ <0 0 >0 ≤0 ≠0 ≥0 ⊤
+  zero               the zero domain: ⊥ 0 ≠0 ⊤
+  interval           ⊥ and every [a, b] with LO ≤ a ≤ b ≤ HI for --window LO HI (default -2 2);
+                     with --unbounded also [-∞, b], [a, +∞] and [-∞, +∞]
+  product A B        the product order of two of sign, zero
+
+%%lattice [NAME] takes a user's order in the cell body (an empty body: %%lattice KIND), either
+  order lines        ⊥ < a, b < ⊤   (a comma lists several elements; > reads downwards)
+  or a join table    a header row `⊔ | ⊥ a b ⊤`, then a row `a | a a ⊤ ⊤` per element.
 Names are words; {x, y}, (a, b), [0, 1] and quoted text count as one name. At most 64 elements.";
 
 /// The options of `%lattice` (for `interval`).
@@ -419,6 +420,21 @@ mod tests {
         assert_eq!(e.ename, "UsageError");
         let e = run(&mut s, "%lattice cube").0.unwrap_err();
         assert!(e.evalue.contains("unknown lattice kind"), "{}", e.evalue);
+    }
+
+    #[test]
+    fn help_lists_the_kinds() {
+        let mut s = Session::default();
+        let (r, out) = run(&mut s, "%help lattice");
+        r.unwrap();
+        let Output::Display(b) = &out[0] else {
+            panic!("{out:?}")
+        };
+        let text = b.plain_text().unwrap_or("");
+        for kind in crate::dataflow::finite::builtin::KINDS {
+            assert!(text.contains(&format!("\n  {kind} ")), "{kind} in {text}");
+        }
+        assert!(text.contains("--window"), "{text}");
     }
 
     #[test]

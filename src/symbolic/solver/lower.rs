@@ -36,22 +36,10 @@ pub(super) enum Z {
     Fixed(Vec<Z>),
 }
 
-/// Auxiliary constants introduced for slices (keyed by the slice term), by solver scope.
-#[derive(Default)]
-pub(super) struct AuxStore {
-    entries: HashMap<String, Z>,
-    frames: Vec<Vec<String>>,
-}
-
-/// Whether lowering may introduce auxiliary constants (when asserting) or only reuse
-/// those already asserted (when evaluating in a model).
-pub(super) enum Store<'a> {
-    Extend(&'a mut AuxStore),
-    Read(&'a AuxStore),
-}
-
 pub(super) struct Lowerer<'a> {
-    store: Store<'a>,
+    /// Set when lowering a term to evaluate it in this model (slices are then unrolled to
+    /// the model's lengths, see `slice`).
+    model: Option<&'a z3::Model>,
     memo: HashMap<usize, Z>,
     /// Definitions of the auxiliary constants introduced, to assert with the term.
     pub definitions: Vec<ast::Bool>,
@@ -59,18 +47,6 @@ pub(super) struct Lowerer<'a> {
 
 pub(super) fn internal(what: impl Into<String>) -> SolverError {
     SolverError::Internal(what.into())
-}
-
-impl AuxStore {
-    pub fn push(&mut self) {
-        self.frames.push(Vec::new());
-    }
-
-    pub fn pop(&mut self) {
-        for key in self.frames.pop().unwrap_or_default() {
-            self.entries.remove(&key);
-        }
-    }
 }
 
 impl Z {
@@ -238,12 +214,25 @@ fn eq_dyn(a: &ast::Dynamic, b: &ast::Dynamic) -> Result<ast::Bool> {
 }
 
 impl<'a> Lowerer<'a> {
-    pub fn new(store: Store<'a>) -> Lowerer<'a> {
+    /// A lowering for assertions.
+    pub fn new() -> Lowerer<'a> {
         Lowerer {
-            store,
+            model: None,
             memo: HashMap::new(),
             definitions: Vec::new(),
         }
+    }
+
+    /// A lowering for evaluating terms in `model`.
+    pub fn evaluating(model: &'a z3::Model) -> Lowerer<'a> {
+        Lowerer {
+            model: Some(model),
+            ..Lowerer::new()
+        }
+    }
+
+    pub fn model(&self) -> Option<&'a z3::Model> {
+        self.model
     }
 
     pub fn boolean(&mut self, t: &Term) -> Result<ast::Bool> {
@@ -256,29 +245,6 @@ impl<'a> Lowerer<'a> {
 
     pub fn real(&mut self, t: &Term) -> Result<ast::Real> {
         self.lower(t)?.into_real()
-    }
-
-    /// The auxiliary constant stored under `key`, if any.
-    pub fn aux(&self, key: &str) -> Option<Z> {
-        match &self.store {
-            Store::Extend(s) => s.entries.get(key).cloned(),
-            Store::Read(s) => s.entries.get(key).cloned(),
-        }
-    }
-
-    /// Records a new auxiliary constant and its definitions; fails when only reading.
-    pub fn add_aux(&mut self, key: String, value: Z, definitions: Vec<ast::Bool>) -> Result<()> {
-        match &mut self.store {
-            Store::Extend(s) => {
-                if let Some(frame) = s.frames.last_mut() {
-                    frame.push(key.clone());
-                }
-                s.entries.insert(key, value);
-                self.definitions.extend(definitions);
-                Ok(())
-            }
-            Store::Read(_) => Err(SolverError::NotDeclared(key)),
-        }
     }
 
     pub fn lower(&mut self, t: &Term) -> Result<Z> {
@@ -666,6 +632,17 @@ fn itemwise_equal(x: Z, sx: &Sort, y: Z, sy: &Sort) -> Result<ast::Bool> {
         }
         (Z::Fixed(xs), Sort::Fixed(_, xsorts), Z::Seq(s), Sort::Seq(_, item))
         | (Z::Seq(s), Sort::Seq(_, item), Z::Fixed(xs), Sort::Fixed(_, xsorts)) => {
+            if xsorts.iter().any(|x| Sort::equality(x, item) == Equality::Never) {
+                return Ok(ast::Bool::from_bool(false));
+            }
+            // The display as a sequence when every item converts exactly (Z3 reasons better
+            // about `s == [a] ++ [b]` than about `len(s) == 2 and s[0] == a and s[1] == b`).
+            let exact = |x: &Sort| x == &**item || **item == Sort::Real || (*x == Sort::Bool && **item == Sort::Int);
+            if xsorts.iter().all(exact) {
+                let whole = Sort::Fixed(crate::symbolic::sort::SeqKind::List, xsorts.clone());
+                let as_seq = coerce(Z::Fixed(xs), &whole, &Sort::list((**item).clone()))?.into_seq()?;
+                return safe_eq(&s, &as_seq);
+            }
             let mut eqs = vec![s.length().eq(&ast::Int::from_u64(xs.len() as u64))];
             for (k, (a, sa)) in xs.into_iter().zip(xsorts).enumerate() {
                 let b = Z::from_dynamic(s.nth(ast::Int::from_u64(k as u64)), item)?;
@@ -739,5 +716,25 @@ fn concat(parts: Vec<Z>, sort: &Sort) -> Result<Z> {
             Ok(Z::Fixed(items))
         }
         other => Err(internal(format!("concatenation at sort {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Check, Solver};
+    use super::*;
+    use crate::symbolic::term::Var;
+
+    #[test]
+    fn modulo_differs_from_z3s_euclidean_mod() {
+        // Python: 7 % -3 == -2. Z3's own `mod` is Euclidean: 7 mod -3 == 1.
+        let raw = ast::Int::from_i64(7).modulo(&ast::Int::from_i64(-3)).simplify();
+        assert_eq!(raw.as_i64(), Some(1));
+        let x = Term::var(Var::input("x"), Sort::Int).unwrap();
+        let m = Term::arith(ArithOp::Mod, x.clone(), Term::int(-3)).unwrap();
+        let mut s = Solver::default();
+        s.assert(&Term::compare(CompareOp::Eq, x, Term::int(7)).unwrap()).unwrap();
+        let Check::Sat(model) = s.check() else { panic!("sat") };
+        assert_eq!(model.value(&m).unwrap(), crate::python::PyValue::Int((-2).into()));
     }
 }

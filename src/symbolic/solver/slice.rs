@@ -4,27 +4,34 @@
 //! Bounds are adjusted as CPython's `PySlice_AdjustIndices`: a negative bound counts from the
 //! end and clamps to `0` (step > 0) or to "before the start", `-1` (step < 0); a large one
 //! clamps to `len` (step > 0) or `len - 1` (step < 0). The slice has
-//! `count = ceil((stop - start) / step)` items (or 0), item `k` being `s[start + k * step]`.
+//! `count = ceil((stop - start) / step)` items (or none), item `k` being
+//! `s[start + k * step]`.
 //!
-//! Encodings, chosen per slice:
+//! Encodings, chosen per slice; all are exact:
 //! * step 1 of a string: `str.substr(s, start, count)`.
-//! * the count has a static bound `m <= UNROLL_LIMIT` (constant bounds such as `s[1:5:2]`,
-//!   `s[-4::2]`, `s[6:3:-2]`): the exact, quantifier-free concatenation of
+//! * the count has a static bound `m <= UNROLL_LIMIT` (literal bounds such as `s[1:5:2]`,
+//!   `s[-4::2]`, `s[6:3:-2]`): the quantifier-free concatenation of
 //!   `if k < count then s.at(start + k * step) else ""` for `k < m`.
-//! * otherwise (`s[::2]`, `s[1::3]`, `s[::-1]`, variable bounds): a fresh sequence `r` defined
-//!   by `len(r) == count` and `r.at(k) == s.at(start + k * step)` for every `k < count`: the
-//!   first `HINTS` instances quantifier-free, the rest by one `forall` (the only quantifier the
-//!   lowering produces; Z3 may answer `unknown` on it, never a wrong verdict). A step-1
-//!   slice of a sequence is instead the quantifier-free word equation
-//!   `s == a ++ r ++ b`, `len(a) == start`, `len(r) == count`.
+//! * step 1 of a sequence otherwise (`xs[1:]`): a fresh `r` with the quantifier-free word
+//!   equation `xs == a ++ r ++ b`, `len(a) == start`, `len(r) == count`.
+//! * any other step otherwise (`s[::2]`, `s[1::3]`, `s[::-1]`, variable bounds):
+//!   `stride(s, start, count)` of the recursive function (`define-fun-rec`, one per step and
+//!   sort) `stride(s, i, n) = if n <= 0 then "" else s.at(i) ++ stride(s, i + step, n - 1)`.
+//!   Z3 unfolds it on demand: models and refutations that need finitely many items are found
+//!   (`s[::2] == 'abc'`, `s[::-1] == 'abc'` iff `s == 'cba'`); facts that need induction over
+//!   the length (`s[::-1][::-1] == s`) answer `unknown`, never a wrong verdict.
 //!
-//! Fresh sequences are keyed by the slice term, so a term evaluated in a model reuses the one
-//! its assertion introduced.
+//! A model evaluates open slices itself (Z3's evaluator leaves recursive functions folded):
+//! the model's `start` and `count` give the positions to read.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
-use z3::ast;
+use z3::ast::{self, Ast};
 
+use super::SolverError;
 use super::lower::{Lowerer, Result, Z, coerce, internal, str_const, z3_sort};
 use crate::symbolic::sort::Sort;
 use crate::symbolic::term::{Term, TermKind, slice_positions};
@@ -32,10 +39,15 @@ use crate::symbolic::term::{Term, TermKind, slice_positions};
 /// Largest statically bounded slice length that is unrolled.
 pub const UNROLL_LIMIT: u64 = 64;
 
-/// Quantifier-free instances added next to the `forall` of an open slice.
-const HINTS: i64 = 8;
+/// Most items a model's slice is unrolled to when evaluated.
+const EVALUATION_LIMIT: i64 = 1 << 20;
 
-/// A string or a sequence: what Z3 slices.
+thread_local! {
+    /// The `stride` functions defined in this thread's Z3 context, by name.
+    static STRIDES: RefCell<HashMap<String, z3::RecFuncDecl>> = RefCell::new(HashMap::new());
+}
+
+/// A string or a sequence (with its Z3 item sort): what Z3 slices.
 #[derive(Clone)]
 enum Val {
     Str(ast::String),
@@ -72,13 +84,24 @@ impl Val {
         }
     }
 
-    fn eq(&self, other: &Val) -> Result<ast::Bool> {
-        let d = |v: &Val| match v {
+    fn dynamic(&self) -> ast::Dynamic {
+        match self {
             Val::Str(s) => ast::Dynamic::from_ast(s),
             Val::Seq(s, _) => ast::Dynamic::from_ast(s),
-        };
-        d(self)
-            .safe_eq(d(other))
+        }
+    }
+
+    fn from_dynamic(&self, d: ast::Dynamic) -> Result<Val> {
+        let bad = || internal("a stride of another sort");
+        Ok(match self {
+            Val::Str(_) => Val::Str(d.as_string().ok_or_else(bad)?),
+            Val::Seq(_, item) => Val::Seq(d.as_seq().ok_or_else(bad)?, item.clone()),
+        })
+    }
+
+    fn eq(&self, other: &Val) -> Result<ast::Bool> {
+        self.dynamic()
+            .safe_eq(other.dynamic())
             .map_err(|e| internal(format!("slice equality: {e:?}")))
     }
 
@@ -127,6 +150,41 @@ impl Val {
             Val::Seq(s, _) => Z::Seq(s),
         }
     }
+
+    /// `stride(self, start, count)` for this step, defining the function on first use.
+    fn stride(&self, step: i64, start: &ast::Int, count: &ast::Int) -> Result<Val> {
+        let sort = match self {
+            Val::Str(_) => z3::Sort::string(),
+            Val::Seq(_, item) => z3::Sort::seq(item),
+        };
+        let sort_name: String = sort
+            .to_string()
+            .chars()
+            .filter_map(|c| match c {
+                '(' | ')' => None,
+                ' ' => Some('_'),
+                c => Some(c),
+            })
+            .collect();
+        let name = format!("py.slice.{step}.{sort_name}");
+        let applied = STRIDES.with(|strides| -> Result<ast::Dynamic> {
+            let mut strides = strides
+                .try_borrow_mut()
+                .map_err(|_| internal("stride registry in use"))?;
+            if !strides.contains_key(&name) {
+                let f = z3::RecFuncDecl::new(name.as_str(), &[&sort, &z3::Sort::int(), &z3::Sort::int()], &sort);
+                let s = self.fresh();
+                let (i, n) = (ast::Int::fresh_const("i"), ast::Int::fresh_const("n"));
+                let rest = self.from_dynamic(f.apply(&[&s.dynamic(), &add(&i, &int(step)), &sub(&n, &int(1))]))?;
+                let body = Val::ite(&n.le(&int(0)), &self.empty()?, &self.concat(vec![s.at(&i), rest])?)?;
+                f.add_def(&[&s.dynamic(), &i, &n], &body.dynamic());
+                strides.insert(name.clone(), f);
+            }
+            let f = strides.get(&name).ok_or_else(|| internal("stride registry"))?;
+            Ok(f.apply(&[&self.dynamic(), start, count]))
+        })?;
+        self.from_dynamic(applied)
+    }
 }
 
 fn int(i: i64) -> ast::Int {
@@ -156,13 +214,14 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
     let z = low.lower(seq)?;
     if step == 0 {
         // Raises ValueError; the value is never used.
-        return Ok(z);
+        return coerce(z, seq.sort(), t.sort());
     }
     let val = match (z, seq.sort(), t.sort()) {
-        (Z::Fixed(parts), Sort::Fixed(_, sorts), Sort::Fixed(..)) => {
+        // A display sliced to a display: literal bounds, or no items at all (see
+        // `Term::slice`), so the positions are known now.
+        (Z::Fixed(parts), Sort::Fixed(..), Sort::Fixed(..)) => {
             let lit = |b: &Option<Term>| b.as_ref().and_then(Term::int_literal);
             let picked = slice_positions(parts.len(), lit(lower), lit(upper), step);
-            let _ = sorts;
             return Ok(Z::Fixed(picked.into_iter().filter_map(|i| parts.get(i).cloned()).collect()));
         }
         (z @ Z::Fixed(_), from, to @ Sort::Seq(_, item)) => {
@@ -174,19 +233,19 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
         (other, ..) => return Err(internal(format!("slicing {other:?}"))),
     };
     let len = val.len();
-    let bound = |low: &mut Lowerer, b: &Option<Term>, default: ast::Int, lo: ast::Int, hi: ast::Int| {
+    let mut bound = |b: &Option<Term>, default: ast::Int, lo: ast::Int, hi: ast::Int| {
         adjust(low, b.as_ref(), &len, default, lo, hi)
     };
     let (start, stop) = if step > 0 {
         (
-            bound(low, lower, int(0), int(0), len.clone())?,
-            bound(low, upper, len.clone(), int(0), len.clone())?,
+            bound(lower, int(0), int(0), len.clone())?,
+            bound(upper, len.clone(), int(0), len.clone())?,
         )
     } else {
         let last = sub(&len, &int(1));
         (
-            bound(low, lower, last.clone(), int(-1), last.clone())?,
-            bound(low, upper, int(-1), int(-1), last)?,
+            bound(lower, last.clone(), int(-1), last.clone())?,
+            bound(upper, int(-1), int(-1), last)?,
         )
     };
     let magnitude = step.unsigned_abs() as i64;
@@ -201,46 +260,45 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
         nonempty.ite(&add(&span, &int(magnitude - 1)).div(&int(magnitude)), &int(0))
     };
     let position = |k: &ast::Int| add(&start, &ast::Int::mul(&[k, &int(step)]));
+    let unrolled = |m: i64, positions: &dyn Fn(i64) -> ast::Int| -> Result<Z> {
+        let empty = val.empty()?;
+        let parts = (0..m)
+            .map(|k| Val::ite(&int(k).lt(&count), &val.at(&positions(k)), &empty))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(val.concat(parts)?.into_z())
+    };
 
     if step == 1 && let Val::Str(s) = &val {
         return Ok(Z::Str(s.substr(&start, &count)));
     }
-    let bound_count: Option<BigInt> = static_span(step, lower.as_ref(), upper.as_ref()).map(|span| {
+    let static_count: Option<BigInt> = static_span(step, lower.as_ref(), upper.as_ref()).map(|span| {
         let m = BigInt::from(magnitude);
         (span + &m - 1) / m
     });
-    if let Some(m) = bound_count.and_then(|m| m.to_u64()).filter(|m| *m <= UNROLL_LIMIT) {
-        let empty = val.empty()?;
-        let parts = (0..m as i64)
-            .map(|k| Val::ite(&int(k).lt(&count), &val.at(&position(&int(k))), &empty))
-            .collect::<Result<Vec<_>>>()?;
-        return Ok(val.concat(parts)?.into_z());
+    if let Some(m) = static_count.and_then(|m| m.to_i64()).filter(|m| *m as u64 <= UNROLL_LIMIT) {
+        return unrolled(m, &|k| position(&int(k)));
     }
-
-    let key = format!("{t:?}");
-    if let Some(existing) = low.aux(&key) {
-        return Ok(existing);
-    }
-    let r = val.fresh();
-    let mut definitions = vec![r.len().eq(&count)];
-    if step == 1 {
-        // s == a ++ r ++ b with |a| = start: quantifier-free.
-        let (a, b) = (val.fresh(), val.fresh());
-        definitions.push(val.eq(&val.concat(vec![a.clone(), r.clone(), b])?)?);
-        definitions.push(a.len().eq(&start));
-    } else {
-        for k in 0..HINTS {
-            let same = r.at(&int(k)).clone().eq(&val.at(&position(&int(k))))?;
-            definitions.push(int(k).lt(&count).implies(&same));
+    if let Some(model) = low.model() {
+        // Evaluating in a model: the model fixes start and count.
+        let value = |x: &ast::Int| model.eval(x, true).and_then(|v| v.as_i64());
+        let (Some(first), Some(n)) = (value(&start), value(&count)) else {
+            return Err(internal("a slice's bounds in the model"));
+        };
+        if n > EVALUATION_LIMIT {
+            let msg = format!("a slice of {n} items in a model");
+            return Err(SolverError::Unsupported(msg));
         }
-        let j = ast::Int::new_const("slice!k");
-        let in_range = ast::Bool::and(&[&j.ge(&int(0)), &j.lt(&count)]);
-        let same = r.at(&j).eq(&val.at(&position(&j)))?;
-        definitions.push(ast::forall_const(&[&j], &[], &in_range.implies(&same)));
+        return unrolled(n, &|k| int(first + k * step));
     }
-    let z = r.into_z();
-    low.add_aux(key, z.clone(), definitions)?;
-    Ok(z)
+    if step == 1 {
+        // xs == a ++ r ++ b with |a| = start, |r| = count: quantifier-free.
+        let (a, r, b) = (val.fresh(), val.fresh(), val.fresh());
+        low.definitions.push(val.eq(&val.concat(vec![a.clone(), r.clone(), b])?)?);
+        low.definitions.push(a.len().eq(&start));
+        low.definitions.push(r.len().eq(&count));
+        return Ok(r.into_z());
+    }
+    Ok(val.stride(step, &start, &count)?.into_z())
 }
 
 /// A bound adjusted to the sequence: `default` when absent; a negative one plus `len`,

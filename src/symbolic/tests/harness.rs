@@ -75,16 +75,24 @@ pub fn literal(v: &PyValue) -> Result<Term, String> {
 
 /// Evaluates a translation with Z3 under `inputs` (each name bound in `env`): the raise
 /// whose condition holds, else the value. Checks that at most one raise condition holds.
-pub fn evaluate(t: &Translated, env: &Env, inputs: &[(String, PyValue)]) -> Result<Ours, String> {
-    let mut solver = Solver::new(20_000);
+/// The solver is left as it was (one scope pushed and popped).
+pub fn evaluate(solver: &mut Solver, t: &Translated, env: &Env, inputs: &[(String, PyValue)]) -> Result<Ours, String> {
+    solver.push();
+    let outcome = evaluate_in_scope(solver, t, env, inputs);
+    solver.pop().map_err(|e| e.to_string())?;
+    outcome
+}
+
+fn evaluate_in_scope(solver: &mut Solver, t: &Translated, env: &Env, inputs: &[(String, PyValue)]) -> Result<Ours, String> {
+    let mut used = t.value.vars();
+    t.raises.iter().for_each(|(_, c)| used.extend(c.vars()));
     for (name, value) in inputs {
         let var = env.get(name).ok_or_else(|| format!("{name} is not bound"))?;
+        if !var.vars().iter().any(|v| used.contains(v)) {
+            continue;
+        }
         let eq = Term::compare(CompareOp::Eq, var.clone(), literal(value)?).map_err(|e| e.0)?;
         solver.assert(&eq).map_err(|e| e.to_string())?;
-    }
-    solver.declare(&t.value).map_err(|e| e.to_string())?;
-    for (_, c) in &t.raises {
-        solver.declare(c).map_err(|e| e.to_string())?;
     }
     let model = match solver.check() {
         Check::Sat(m) => m,

@@ -3,6 +3,8 @@
 //! as a ratio). Shared by the unit tests and `tests/z3_translation.rs` (through `#[path]`),
 //! so it names nothing of the crate.
 
+#![allow(dead_code)] // shared with tests/z3_translation.rs, which uses a different subset
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -4,7 +4,8 @@
 use super::harness::{self, Ours};
 use super::oracle::{self, Case};
 use super::{env_of, inputs, lower_expression};
-use crate::symbolic::{ExceptionKind, TranslateError, solver, translate, translate_condition};
+use crate::symbolic::solver::{self, Solver};
+use crate::symbolic::{ExceptionKind, TranslateError, translate, translate_condition};
 
 /// `(expression, parameters, input sets)`.
 type Row = (&'static str, &'static str, &'static [&'static str]);
@@ -120,13 +121,14 @@ const ROWS: &[Row] = &[
 fn translations_agree_with_cpython() {
     let mut cases = Vec::new();
     let mut ours = Vec::new();
+    let mut solver = Solver::new(20_000);
     for (source, params, input_sets) in ROWS {
         let env = env_of(params);
         let expr = lower_expression(source).expect("parses");
         let t = translate(&expr, &env).unwrap_or_else(|e| panic!("{source}: {e}"));
         for text in *input_sets {
             let values = inputs(text);
-            let outcome = harness::evaluate(&t, &env, &values).unwrap_or_else(|e| panic!("{source} at {text}: {e}"));
+            let outcome = harness::evaluate(&mut solver, &t, &env, &values).unwrap_or_else(|e| panic!("{source} at {text}: {e}"));
             cases.push(Case {
                 source: source.to_string(),
                 inputs: values.iter().map(|(n, v)| (n.clone(), harness::encode(v))).collect(),
@@ -151,7 +153,7 @@ fn modulo_takes_the_divisors_sign() {
     let env = env_of("x: int");
     for (source, expected) in [("x % -3", -2), ("x // -3", -3)] {
         let t = translate(&lower_expression(source).unwrap(), &env).unwrap();
-        let v = harness::evaluate(&t, &env, &inputs("{'x': 7}")).unwrap();
+        let v = harness::evaluate(&mut Solver::default(), &t, &env, &inputs("{'x': 7}")).unwrap();
         assert_eq!(v, Ours::Value(crate::python::PyValue::Int(expected.into())), "{source}");
     }
 }

@@ -130,8 +130,11 @@ fn smtlib_text_comes_from_the_lowering() {
     let env = env_of("x: int, s: str");
     let text = solver::smtlib(&holds("x % -3 == 1 and s[-1] == 'b'", &env)).unwrap();
     assert!(text.contains("mod") && text.contains("str.at") && text.contains("str.len"), "{text}");
-    let open = solver::smtlib(&holds("s[::2] == 'ab'", &env)).unwrap();
-    assert!(open.contains("(assert (forall"), "{open}");
+    let open = solver::smtlib(&holds("s[::-2] == 'ab'", &env)).unwrap();
+    assert!(open.contains("py.slice.-2.String"), "{open}");
+    let words = env_of("xs: list[int]");
+    let tail = solver::smtlib(&holds("xs[1:] == [2]", &words)).unwrap();
+    assert!(tail.lines().filter(|l| l.starts_with("(assert")).count() == 3, "{tail}");
     let script = solver::smtlib_script(&[holds("x > 0", &env)]).unwrap();
     assert!(script.contains("(declare-fun x () Int)") && script.contains("(assert"), "{script}");
 }

@@ -335,22 +335,20 @@ impl Translator<'_> {
         let mut a = fx.then(self.expr(left, false)?);
         let mut results: Vec<Term> = Vec::new();
         for (op, right) in ops.iter().zip(comparators) {
+            if matches!(op, CmpOp::Is | CmpOp::IsNot) {
+                return Err(self.unsupported(e, format!("the operator '{}'", op.symbol())));
+            }
             let guard = Term::and(results.clone()).map_err(fail)?;
             let operand = match op {
                 CmpOp::In | CmpOp::NotIn => self.collection(right)?,
                 _ => self.expr(right, false)?,
             };
             let b = fx.then_if(&guard, operand).map_err(fail)?;
-            let result = match op {
-                CmpOp::Eq => Term::compare(CompareOp::Eq, a, b.clone()),
-                CmpOp::NotEq => Term::compare(CompareOp::NotEq, a, b.clone()),
-                CmpOp::Lt => Term::compare(CompareOp::Lt, a, b.clone()),
-                CmpOp::LtE => Term::compare(CompareOp::LtE, a, b.clone()),
-                CmpOp::Gt => Term::compare(CompareOp::Gt, a, b.clone()),
-                CmpOp::GtE => Term::compare(CompareOp::GtE, a, b.clone()),
-                CmpOp::In => Term::contains(a, b.clone()),
-                CmpOp::NotIn => Term::contains(a, b.clone()).and_then(Term::not),
-                CmpOp::Is | CmpOp::IsNot => {
+            let result = match (op, compare_op(*op)) {
+                (CmpOp::In, _) => Term::contains(a, b.clone()),
+                (CmpOp::NotIn, _) => Term::contains(a, b.clone()).and_then(Term::not),
+                (_, Some(cmp)) => Term::compare(cmp, a, b.clone()),
+                (_, None) => {
                     return Err(self.unsupported(e, format!("the operator '{}'", op.symbol())));
                 }
             }
@@ -457,6 +455,19 @@ impl Translator<'_> {
         let value = Term::slice(seq, lower, upper, step).map_err(|err| self.sort_error(e, err))?;
         Ok(fx.finish(value))
     }
+}
+
+/// The term operator of a value comparison (`None` for `in`, `not in`, `is`, `is not`).
+fn compare_op(op: CmpOp) -> Option<CompareOp> {
+    Some(match op {
+        CmpOp::Eq => CompareOp::Eq,
+        CmpOp::NotEq => CompareOp::NotEq,
+        CmpOp::Lt => CompareOp::Lt,
+        CmpOp::LtE => CompareOp::LtE,
+        CmpOp::Gt => CompareOp::Gt,
+        CmpOp::GtE => CompareOp::GtE,
+        CmpOp::In | CmpOp::NotIn | CmpOp::Is | CmpOp::IsNot => return None,
+    })
 }
 
 /// `b == 0` for a divisor (folds for literals).
