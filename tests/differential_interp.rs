@@ -3,7 +3,8 @@
 //! process runs the whole batch, and every program's stdout and uncaught exception (type
 //! and message) must be identical.
 //!
-//! `DIFF_CASES=N` sets the number of programs (default 300), `DIFF_SEED=S` the seed.
+//! `DIFF_CASES=N` sets the number of programs (default 300), `DIFF_SEED=S` the seed,
+//! `DIFF_DUMP=path` writes the programs as a JSON list.
 
 use std::fmt::Write as _;
 use std::process::Command;
@@ -809,6 +810,9 @@ fn interpreter_agrees_with_cpython() {
     let cases = env_number("DIFF_CASES", 300) as usize;
     let seed = env_number("DIFF_SEED", 20_240_611);
     let programs: Vec<String> = (0..cases).map(|i| Gen::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64)).program()).collect();
+    if let Ok(path) = std::env::var("DIFF_DUMP") {
+        std::fs::write(&path, json!(programs).to_string()).expect("write DIFF_DUMP");
+    }
     let expected = run_cpython(&programs);
     assert_eq!(expected.len(), programs.len());
     let mut failures = Vec::new();
