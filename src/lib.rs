@@ -5,6 +5,7 @@
 
 pub mod cancel;
 pub mod cfg;
+pub mod constraints;
 pub mod dataflow;
 pub mod interp;
 pub mod kernel;
@@ -12,3 +13,4 @@ pub mod notebook;
 pub mod python;
 pub mod render;
 pub mod symbolic;
+pub mod symexec;

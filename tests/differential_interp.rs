@@ -4,7 +4,8 @@
 //! and message) must be identical.
 //!
 //! `DIFF_CASES=N` sets the number of programs (default 300), `DIFF_SEED=S` the seed,
-//! `DIFF_DUMP=path` writes the programs as a JSON list.
+//! `DIFF_DUMP=path` writes the programs as a JSON list, `DIFF_FAILURES=dir` each failing
+//! case to a file there.
 
 use std::fmt::Write as _;
 use std::process::Command;
@@ -15,7 +16,8 @@ use analysis_kernel::python::lower_module;
 use serde_json::{Value as Json, json};
 
 /// Runs each program with stdout captured and reports its output and exception.
-/// A program that runs over 5 s or needs more than 2 GB reports `__resources__` instead.
+/// A program that runs over 5 s, needs more than 2 GB or prints over 1 MB reports
+/// `__resources__` instead. One JSON line per program.
 const DRIVER: &str = r#"
 import contextlib, io, json, resource, signal, sys
 resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
@@ -25,21 +27,23 @@ def alarm(signum, frame):
     raise Timeout()
 signal.signal(signal.SIGALRM, alarm)
 programs = json.load(open(sys.argv[1]))
-results = []
-for src in programs:
-    buf = io.StringIO()
-    error = None
-    signal.alarm(5)
-    try:
-        with contextlib.redirect_stdout(buf):
-            exec(compile(src, "<cell>", "exec"), {"__name__": "__main__"})
-    except (Timeout, MemoryError):
-        error = ["__resources__", ""]
-    except BaseException as e:
-        error = [type(e).__name__, str(e)]
-    signal.alarm(0)
-    results.append({"stdout": buf.getvalue(), "error": error})
-json.dump(results, open(sys.argv[2], "w"))
+with open(sys.argv[2], "w") as results:
+    for src in programs:
+        buf = io.StringIO()
+        error = None
+        signal.alarm(5)
+        try:
+            with contextlib.redirect_stdout(buf):
+                exec(compile(src, "<cell>", "exec"), {"__name__": "__main__"})
+        except (Timeout, MemoryError):
+            error = ["__resources__", ""]
+        except BaseException as e:
+            error = [type(e).__name__, str(e)]
+        signal.alarm(0)
+        stdout = buf.getvalue()
+        if len(stdout) > 1 << 20:
+            stdout, error = "", ["__resources__", ""]
+        results.write(json.dumps({"stdout": stdout, "error": error}) + "\n")
 "#;
 
 /// splitmix64: small, seedable, deterministic.
@@ -86,10 +90,48 @@ struct Gen {
     fresh: usize,
 }
 
-const STRS: &[&str] = &["''", "'a'", "'abc'", "'hello'", "'Hello World'", "'  x y  '", "'a,b,,c'", "'12'", "'-7'", "'héllo'", "('ab' * 3)", "'x\\ty'", "\"it's\""];
-const FLOATS: &[&str] = &["0.0", "0.5", "-1.5", "2.25", "1e10", "1e-05", "3.14159", "1e300", "-7.0", "0.1", "2.5", "-0.0", "123.456"];
-const EXCEPTIONS: &[&str] = &["ValueError", "TypeError", "KeyError", "IndexError", "ZeroDivisionError", "RuntimeError", "AssertionError", "Exception"];
-const HANDLERS: &[&str] = &["ZeroDivisionError", "ArithmeticError", "LookupError", "IndexError", "KeyError", "ValueError", "TypeError", "Exception", "(ValueError, TypeError)", "(KeyError, ZeroDivisionError)", "RuntimeError"];
+const STRS: &[&str] = &[
+    "''",
+    "'a'",
+    "'abc'",
+    "'hello'",
+    "'Hello World'",
+    "'  x y  '",
+    "'a,b,,c'",
+    "'12'",
+    "'-7'",
+    "'héllo'",
+    "('ab' * 3)",
+    "'x\\ty'",
+    "\"it's\"",
+];
+const FLOATS: &[&str] = &[
+    "0.0", "0.5", "-1.5", "2.25", "1e10", "1e-05", "3.14159", "1e300", "-7.0", "0.1", "2.5",
+    "-0.0", "123.456",
+];
+const EXCEPTIONS: &[&str] = &[
+    "ValueError",
+    "TypeError",
+    "KeyError",
+    "IndexError",
+    "ZeroDivisionError",
+    "RuntimeError",
+    "AssertionError",
+    "Exception",
+];
+const HANDLERS: &[&str] = &[
+    "ZeroDivisionError",
+    "ArithmeticError",
+    "LookupError",
+    "IndexError",
+    "KeyError",
+    "ValueError",
+    "TypeError",
+    "Exception",
+    "(ValueError, TypeError)",
+    "(KeyError, ZeroDivisionError)",
+    "RuntimeError",
+];
 
 impl Gen {
     fn new(seed: u64) -> Gen {
@@ -108,7 +150,8 @@ impl Gen {
     }
 
     fn line(&mut self, text: impl AsRef<str>) {
-        self.lines.push(format!("{}{}", "    ".repeat(self.indent), text.as_ref()));
+        self.lines
+            .push(format!("{}{}", "    ".repeat(self.indent), text.as_ref()));
     }
 
     fn name(&mut self, prefix: &str) -> String {
@@ -121,7 +164,12 @@ impl Gen {
             0..=4 => self.rng.range(-10, 10).to_string(),
             5 | 6 => self.rng.range(-1000, 1000).to_string(),
             7 => format!("{}", self.rng.range(-(1 << 40), 1 << 40)),
-            8 => format!("(2 ** {} {} {})", self.rng.range(60, 130), self.rng.pick(&["+", "-"]), self.rng.range(0, 9)),
+            8 => format!(
+                "(2 ** {} {} {})",
+                self.rng.range(60, 130),
+                self.rng.pick(&["+", "-"]),
+                self.rng.range(0, 9)
+            ),
             _ => format!("-(10 ** {})", self.rng.range(15, 25)),
         }
     }
@@ -143,7 +191,7 @@ impl Gen {
             return self.int_atom();
         }
         let d = d - 1;
-        match self.rng.below(22) {
+        match self.rng.below(27) {
             0..=2 => {
                 let op = *self.rng.pick(&["+", "-", "*"]);
                 format!("({} {op} {})", self.int_expr(d), self.int_expr(d))
@@ -153,14 +201,41 @@ impl Gen {
                 format!("({} {op} {})", self.int_expr(d), self.int_expr(d))
             }
             5 => format!("({} ** {})", self.int_atom(), self.rng.range(0, 4)),
-            6 => format!("len({})", if self.rng.chance(50) { self.str_expr(d) } else { self.list_expr(d) }),
-            7 => format!("{}({})", self.rng.pick(&["abs", "-", "~", "+"]), self.int_expr(d)),
-            8 => format!("{}({}, {})", self.rng.pick(&["min", "max"]), self.int_expr(d), self.int_expr(d)),
-            9 => format!("({} if {} else {})", self.int_expr(d), self.bool_expr(d), self.int_expr(d)),
+            6 => format!(
+                "len({})",
+                if self.rng.chance(50) {
+                    self.str_expr(d)
+                } else {
+                    self.list_expr(d)
+                }
+            ),
+            7 => format!(
+                "{}({})",
+                self.rng.pick(&["abs", "-", "~", "+"]),
+                self.int_expr(d)
+            ),
+            8 => format!(
+                "{}({}, {})",
+                self.rng.pick(&["min", "max"]),
+                self.int_expr(d),
+                self.int_expr(d)
+            ),
+            9 => format!(
+                "({} if {} else {})",
+                self.int_expr(d),
+                self.bool_expr(d),
+                self.int_expr(d)
+            ),
             10 => format!("{}[{}]", self.list_expr(d), self.int_expr(d)),
             11 => {
-                let text = *self.rng.pick(&["'12'", "' -7 '", "'x'", "'1_000'", "'4.5'", "''", "'0x1f'"]);
-                if self.rng.chance(50) { format!("int({})", self.float_expr(d)) } else { format!("int({text})") }
+                let text = *self
+                    .rng
+                    .pick(&["'12'", "' -7 '", "'x'", "'1_000'", "'4.5'", "''", "'0x1f'"]);
+                if self.rng.chance(50) {
+                    format!("int({})", self.float_expr(d))
+                } else {
+                    format!("int({text})")
+                }
             }
             12 => {
                 let op = *self.rng.pick(&["<<", ">>"]);
@@ -177,8 +252,18 @@ impl Gen {
                 let sub = *self.rng.pick(&["'a'", "'l'", "''", "'b,'", "'xyz'"]);
                 format!("{}.{m}({sub})", self.str_expr(d))
             }
-            17 => format!("divmod({}, {})[{}]", self.int_expr(d), self.int_expr(d), self.rng.range(0, 1)),
-            18 => format!("pow({}, {}, {})", self.int_expr(d), self.rng.range(-2, 30), self.int_expr(d)),
+            17 => format!(
+                "divmod({}, {})[{}]",
+                self.int_expr(d),
+                self.int_expr(d),
+                self.rng.range(0, 1)
+            ),
+            18 => format!(
+                "pow({}, {}, {})",
+                self.int_expr(d),
+                self.rng.range(-2, 30),
+                self.int_expr(d)
+            ),
             19 if !self.funcs.is_empty() => {
                 let f = self.rng.pick(&self.funcs).clone();
                 match self.rng.below(5) {
@@ -190,6 +275,29 @@ impl Gen {
                 }
             }
             20 => format!("{}.index({})", self.list_expr(d), self.int_atom()),
+            21 => format!(
+                "sum(v * v for v in {} if v {} {})",
+                self.list_expr(d),
+                self.rng.pick(&["<", ">", "!="]),
+                self.int_atom()
+            ),
+            22 => format!("max((v % 7 for v in {}), default=-1)", self.list_expr(d)),
+            23 => format!(
+                "min({}, key=lambda v: abs(v - {}))",
+                self.list_expr(d),
+                self.int_atom()
+            ),
+            24 => format!(
+                "len(dict(zip({}, {})))",
+                self.strlist_expr(d),
+                self.list_expr(d)
+            ),
+            25 => format!(
+                "[v for _, v in enumerate({}, {})][{}]",
+                self.list_expr(d),
+                self.small(),
+                self.small()
+            ),
             _ => format!("(lambda v, w=2: v * w - 1)({})", self.int_expr(d)),
         }
     }
@@ -198,29 +306,60 @@ impl Gen {
         if !self.floats.is_empty() && self.rng.chance(50) {
             return self.rng.pick(&self.floats).clone();
         }
+        if self.rng.chance(30) {
+            return self.random_float();
+        }
         self.rng.pick(FLOATS).to_string()
+    }
+
+    /// Any finite float of moderate size, as its shortest literal.
+    fn random_float(&mut self) -> String {
+        loop {
+            let f = f64::from_bits(self.rng.next());
+            if f.is_finite() && (f == 0.0 || (1e-30..1e30).contains(&f.abs())) {
+                return if f < 0.0 {
+                    format!("({f:?})")
+                } else {
+                    format!("{f:?}")
+                };
+            }
+        }
     }
 
     fn float_expr(&mut self, d: u32) -> String {
         if d == 0 || self.rng.chance(30) {
-            if !self.floats.is_empty() && self.rng.chance(40) {
-                return self.rng.pick(&self.floats).clone();
-            }
-            return self.rng.pick(FLOATS).to_string();
+            return self.float_atom();
         }
         let d = d - 1;
         match self.rng.below(9) {
             0 => format!("({} / {})", self.int_expr(d), self.int_expr(d)),
             1 | 2 => {
                 let op = *self.rng.pick(&["+", "-", "*", "/", "//", "%"]);
-                format!("({} {op} {})", self.float_expr(d), if self.rng.chance(50) { self.float_expr(d) } else { self.int_expr(d) })
+                format!(
+                    "({} {op} {})",
+                    self.float_expr(d),
+                    if self.rng.chance(50) {
+                        self.float_expr(d)
+                    } else {
+                        self.int_expr(d)
+                    }
+                )
             }
             3 => format!("float({})", self.int_expr(d)),
             4 => format!("round({}, {})", self.float_expr(d), self.rng.range(-2, 4)),
             5 => format!("abs({}) ** 0.5", self.float_expr(d)),
             6 => format!("({} ** {})", self.float_expr(d), self.rng.range(-2, 3)),
-            7 => format!("float({})", self.rng.pick(&["'1.5'", "' -2e3 '", "'inf'", "'nan'", "'x'", "'1_0.5'"])),
-            _ => format!("({} if {} else {})", self.float_expr(d), self.bool_expr(d), self.float_expr(d)),
+            7 => format!(
+                "float({})",
+                self.rng
+                    .pick(&["'1.5'", "' -2e3 '", "'inf'", "'nan'", "'x'", "'1_0.5'"])
+            ),
+            _ => format!(
+                "({} if {} else {})",
+                self.float_expr(d),
+                self.bool_expr(d),
+                self.float_expr(d)
+            ),
         }
     }
 
@@ -232,36 +371,147 @@ impl Gen {
             return self.rng.pick(STRS).to_string();
         }
         let d = d - 1;
-        match self.rng.below(16) {
+        match self.rng.below(24) {
+            16 => format!(
+                "{}.{}({}, {})",
+                self.str_expr(d),
+                self.rng.pick(&["split", "rsplit"]),
+                self.rng.pick(&["None", "','", "' '", "'l'", "''"]),
+                self.rng.range(-1, 2)
+            ),
+            17 => format!(
+                "{}.{}({})",
+                self.str_expr(d),
+                self.rng.pick(&["strip", "lstrip", "rstrip"]),
+                self.rng.pick(&["'ab'", "' x'", "None", "'lo'"])
+            ),
+            18 => format!(
+                "str({}.{}({}))",
+                self.str_expr(d),
+                self.rng.pick(&["partition", "rpartition"]),
+                self.rng.pick(&["','", "'l'", "' '", "''"])
+            ),
+            19 => format!(
+                "str({}.{}({}, {}, {}))",
+                self.str_expr(d),
+                self.rng
+                    .pick(&["find", "rfind", "count", "index", "startswith"]),
+                self.rng.pick(STRS),
+                self.small(),
+                self.small()
+            ),
+            20 => format!(
+                "str({}.{}())",
+                self.str_expr(d),
+                self.rng.pick(&[
+                    "isalpha",
+                    "isdigit",
+                    "isspace",
+                    "isupper",
+                    "islower",
+                    "istitle",
+                    "isalnum",
+                    "splitlines"
+                ])
+            ),
+            21 => format!("str({})", self.any_expr(d)),
+            22 => format!(
+                "'%s|%r|%5.1f|%-6s|%03d' % ({}, {}, {}, {}, {})",
+                self.any_expr(d),
+                self.str_expr(d),
+                self.float_expr(d),
+                self.any_expr(d),
+                self.int_expr(d)
+            ),
+            23 => format!(
+                "'{{0}}-{{1!r}}-{{0:>4}}'.format({}, {})",
+                self.int_expr(d),
+                self.str_expr(d)
+            ),
             0 => format!("({} + {})", self.str_expr(d), self.str_expr(d)),
             1 => format!("({} * {})", self.str_expr(d), self.rng.range(-1, 3)),
             2 => format!("{}[{}]", self.str_expr(d), self.int_expr(d)),
             3 => {
-                let parts: Vec<String> = (0..3).map(|_| if self.rng.chance(60) { self.small() } else { String::new() }).collect();
-                let step = if self.rng.chance(50) { format!(":{}", parts[2]) } else { String::new() };
+                let parts: Vec<String> = (0..3)
+                    .map(|_| {
+                        if self.rng.chance(60) {
+                            self.small()
+                        } else {
+                            String::new()
+                        }
+                    })
+                    .collect();
+                let step = if self.rng.chance(50) {
+                    format!(":{}", parts[2])
+                } else {
+                    String::new()
+                };
                 format!("{}[{}:{}{step}]", self.str_expr(d), parts[0], parts[1])
             }
             4 => format!("str({})", self.any_expr(d)),
             5 => format!("repr({})", self.any_expr(d)),
             6 => {
-                let m = *self.rng.pick(&["upper", "lower", "strip", "title", "capitalize", "swapcase", "lstrip", "rstrip"]);
+                let m = *self.rng.pick(&[
+                    "upper",
+                    "lower",
+                    "strip",
+                    "title",
+                    "capitalize",
+                    "swapcase",
+                    "lstrip",
+                    "rstrip",
+                ]);
                 format!("{}.{m}()", self.str_expr(d))
             }
-            7 => format!("{}.replace({}, {})", self.str_expr(d), self.rng.pick(STRS), self.rng.pick(STRS)),
-            8 => format!("{}.join({})", self.rng.pick(&["'-'", "''", "', '"]), self.strlist_expr(d)),
+            7 => format!(
+                "{}.replace({}, {})",
+                self.str_expr(d),
+                self.rng.pick(STRS),
+                self.rng.pick(STRS)
+            ),
+            8 => format!(
+                "{}.join({})",
+                self.rng.pick(&["'-'", "''", "', '"]),
+                self.strlist_expr(d)
+            ),
             9 => self.fstring(),
-            10 => format!("'%d|%5s|%-4d|%.2f|%x' % ({}, {}, {}, {}, {})", self.int_expr(d), self.str_expr(d), self.int_expr(d), self.float_expr(d), self.int_expr(d)),
-            11 => format!("{}.{}({}, '*')", self.str_expr(d), self.rng.pick(&["center", "ljust", "rjust"]), self.rng.range(-1, 12)),
+            10 => format!(
+                "'%d|%5s|%-4d|%.2f|%x' % ({}, {}, {}, {}, {})",
+                self.int_expr(d),
+                self.str_expr(d),
+                self.int_expr(d),
+                self.float_expr(d),
+                self.int_expr(d)
+            ),
+            11 => format!(
+                "{}.{}({}, '*')",
+                self.str_expr(d),
+                self.rng.pick(&["center", "ljust", "rjust"]),
+                self.rng.range(-1, 12)
+            ),
             12 => format!("{}.zfill({})", self.str_expr(d), self.rng.range(0, 8)),
-            13 => format!("'{{}} and {{}}'.format({}, {})", self.any_expr(d), self.any_expr(d)),
-            14 => format!("({} if {} else {})", self.str_expr(d), self.bool_expr(d), self.str_expr(d)),
+            13 => format!(
+                "'{{}} and {{}}'.format({}, {})",
+                self.any_expr(d),
+                self.any_expr(d)
+            ),
+            14 => format!(
+                "({} if {} else {})",
+                self.str_expr(d),
+                self.bool_expr(d),
+                self.str_expr(d)
+            ),
             _ => format!("str({})", self.float_expr(d)),
         }
     }
 
     fn fstring(&mut self) -> String {
-        let int_specs = ["", ">6", "<4", "^7", "+d", "05", ",", "x", "#b", "_", "e", ".2f", "=+8", "*^9"];
-        let float_specs = ["", ".3f", ".2e", "g", ".3g", "10.2f", "+.1f", "%", ".0f", "<8.1f", ",.2f", "e", ".4"];
+        let int_specs = [
+            "", ">6", "<4", "^7", "+d", "05", ",", "x", "#b", "_", "e", ".2f", "=+8", "*^9",
+        ];
+        let float_specs = [
+            "", ".3f", ".2e", "g", ".3g", "10.2f", "+.1f", "%", ".0f", "<8.1f", ",.2f", "e", ".4",
+        ];
         let str_specs = ["", ">6", "<4", "^5", ".2", "*>5"];
         let mut parts = String::from("f'");
         for _ in 0..self.rng.range(1, 3) {
@@ -269,11 +519,18 @@ impl Gen {
             let (e, spec) = match self.rng.below(4) {
                 0 => (self.int_atom(), self.rng.pick(&int_specs).to_string()),
                 1 => (self.float_atom(), self.rng.pick(&float_specs).to_string()),
-                2 => (self.rng.pick(&self.strs).clone(), self.rng.pick(&str_specs).to_string()),
+                2 => (
+                    self.rng.pick(&self.strs).clone(),
+                    self.rng.pick(&str_specs).to_string(),
+                ),
                 _ => (self.int_atom(), self.rng.pick(&float_specs).to_string()),
             };
             let conv = if self.rng.chance(10) { "!r" } else { "" };
-            let spec = if spec.is_empty() { String::new() } else { format!(":{spec}") };
+            let spec = if spec.is_empty() {
+                String::new()
+            } else {
+                format!(":{spec}")
+            };
             let _ = write!(parts, "[{{{e}{conv}{spec}}}]");
         }
         parts.push('\'');
@@ -287,20 +544,58 @@ impl Gen {
                 let ops = ["<", "<=", ">", ">=", "==", "!="];
                 let (a, b, c) = (self.int_expr(d), self.int_expr(d), self.float_expr(d));
                 if self.rng.chance(40) {
-                    format!("({a} {} {b} {} {c})", self.rng.pick(&ops), self.rng.pick(&ops))
+                    format!(
+                        "({a} {} {b} {} {c})",
+                        self.rng.pick(&ops),
+                        self.rng.pick(&ops)
+                    )
                 } else {
                     format!("({a} {} {b})", self.rng.pick(&ops))
                 }
             }
-            2 => format!("({} {} {})", self.str_expr(d), self.rng.pick(&["<", "==", ">=", "!="]), self.str_expr(d)),
-            3 => format!("({} {} {})", self.int_atom(), self.rng.pick(&["in", "not in"]), self.list_expr(d)),
+            2 => format!(
+                "({} {} {})",
+                self.str_expr(d),
+                self.rng.pick(&["<", "==", ">=", "!="]),
+                self.str_expr(d)
+            ),
+            3 => format!(
+                "({} {} {})",
+                self.int_atom(),
+                self.rng.pick(&["in", "not in"]),
+                self.list_expr(d)
+            ),
             4 => format!("({} in {})", self.rng.pick(STRS), self.str_expr(d)),
             5 => format!("(not {})", self.any_expr(d)),
-            6 => format!("({} {} {})", self.any_expr(d), self.rng.pick(&["and", "or"]), self.any_expr(d)),
-            7 => format!("isinstance({}, {})", self.any_expr(d), self.rng.pick(&["int", "str", "(float, bool)", "list", "tuple"])),
-            8 => format!("{}.{}({})", self.str_expr(d), self.rng.pick(&["startswith", "endswith"]), self.rng.pick(STRS)),
-            9 => format!("{}({})", self.rng.pick(&["any", "all", "bool"]), self.list_expr(d)),
-            _ => format!("({} {} {})", self.list_expr(d), self.rng.pick(&["<", "==", ">"]), self.list_expr(d)),
+            6 => format!(
+                "({} {} {})",
+                self.any_expr(d),
+                self.rng.pick(&["and", "or"]),
+                self.any_expr(d)
+            ),
+            7 => format!(
+                "isinstance({}, {})",
+                self.any_expr(d),
+                self.rng
+                    .pick(&["int", "str", "(float, bool)", "list", "tuple"])
+            ),
+            8 => format!(
+                "{}.{}({})",
+                self.str_expr(d),
+                self.rng.pick(&["startswith", "endswith"]),
+                self.rng.pick(STRS)
+            ),
+            9 => format!(
+                "{}({})",
+                self.rng.pick(&["any", "all", "bool"]),
+                self.list_expr(d)
+            ),
+            _ => format!(
+                "({} {} {})",
+                self.list_expr(d),
+                self.rng.pick(&["<", "==", ">"]),
+                self.list_expr(d)
+            ),
         }
     }
 
@@ -322,14 +617,39 @@ impl Gen {
                 let b = self.small();
                 format!("{}[{a}:{b}:{}]", self.list_expr(d), self.rng.range(-3, 3))
             }
-            3 => format!("sorted({}{})", self.list_expr(d), if self.rng.chance(30) { ", reverse=True" } else { "" }),
-            4 => format!("list(range({}, {}, {}))", self.small(), self.rng.range(-6, 12), self.rng.range(-3, 3)),
-            5 => format!("[v * {} for v in {} if v % {} != 0]", self.small(), self.list_expr(d), self.rng.range(1, 3)),
+            3 => format!(
+                "sorted({}{})",
+                self.list_expr(d),
+                if self.rng.chance(30) {
+                    ", reverse=True"
+                } else {
+                    ""
+                }
+            ),
+            4 => format!(
+                "list(range({}, {}, {}))",
+                self.small(),
+                self.rng.range(-6, 12),
+                self.rng.range(-3, 3)
+            ),
+            5 => format!(
+                "[v * {} for v in {} if v % {} != 0]",
+                self.small(),
+                self.list_expr(d),
+                self.rng.range(1, 3)
+            ),
             6 => format!("list(reversed({}))", self.list_expr(d)),
             7 => format!("{}[::-1]", self.list_expr(d)),
             8 => format!("sorted({}, key=lambda v: (v % 3, -v))", self.list_expr(d)),
-            9 => format!("list(map(lambda v: v - {}, {}))", self.small(), self.list_expr(d)),
-            10 => format!("[i * j for i in range({}) for j in range(i)]", self.rng.range(0, 4)),
+            9 => format!(
+                "list(map(lambda v: v - {}, {}))",
+                self.small(),
+                self.list_expr(d)
+            ),
+            10 => format!(
+                "[i * j for i in range({}) for j in range(i)]",
+                self.rng.range(0, 4)
+            ),
             _ => format!("[{}, {}]", self.int_expr(d), self.int_expr(d)),
         }
     }
@@ -360,7 +680,12 @@ impl Gen {
             5 => self.bool_expr(d),
             6 => format!("({}, {})", self.int_expr(d), self.str_expr(d)),
             7 => "None".into(),
-            _ => format!("{{{}: {}, 'k': {}}}", self.int_atom(), self.str_expr(d), self.list_expr(d)),
+            _ => format!(
+                "{{{}: {}, 'k': {}}}",
+                self.int_atom(),
+                self.str_expr(d),
+                self.list_expr(d)
+            ),
         }
     }
 
@@ -383,12 +708,16 @@ impl Gen {
             4 => self.bool_expr(3),
             _ => self.list_expr(3),
         };
-        let stmt = if self.rng.chance(20) { format!("print(repr({e}))") } else { format!("print({e})") };
+        let stmt = if self.rng.chance(20) {
+            format!("print(repr({e}))")
+        } else {
+            format!("print({e})")
+        };
         self.guarded(stmt);
     }
 
     fn stmt(&mut self, depth: u32) {
-        let choice = self.rng.below(if depth == 0 { 10 } else { 22 });
+        let choice = self.rng.below(if depth == 0 { 10 } else { 26 });
         match choice {
             0..=3 => self.probe(),
             4 => {
@@ -396,7 +725,9 @@ impl Gen {
                     // Reduced, so repeated assignments in loops cannot grow without bound.
                     let target = self.rng.pick(&self.ints).clone();
                     let e = self.int_expr(2);
-                    let m = *self.rng.pick(&["7", "1000", "2 ** 64", "-97", "-(2 ** 40)"]);
+                    let m = *self
+                        .rng
+                        .pick(&["7", "1000", "2 ** 64", "-97", "-(2 ** 40)"]);
                     self.guarded(format!("{target} = ({e}) % ({m})"));
                 } else {
                     let v = self.name("x");
@@ -417,7 +748,12 @@ impl Gen {
                     0 => format!("{l}.append({})", self.int_expr(2)),
                     1 => format!("print({l}.pop())"),
                     2 => format!("{l}[{}] = {}", self.small(), self.int_expr(1)),
-                    3 => format!("{l}[{}:{}] = {}", self.small(), self.small(), self.list_lit()),
+                    3 => format!(
+                        "{l}[{}:{}] = {}",
+                        self.small(),
+                        self.small(),
+                        self.list_lit()
+                    ),
                     4 => format!("del {l}[{}]", self.small()),
                     5 => format!("{l}.sort(reverse={})", self.rng.pick(&["True", "False"])),
                     6 => format!("{l}.insert({}, {})", self.small(), self.int_atom()),
@@ -484,13 +820,100 @@ impl Gen {
                 self.indent += 1;
                 self.line(format!("{d}[w] = {d}.get(w, 0) + 1"));
                 self.indent -= 1;
-                self.line(format!("print({d}, sorted({d}.items()), list({d}.values()))"));
+                self.line(format!(
+                    "print({d}, sorted({d}.items()), list({d}.values()))"
+                ));
                 let key = self.rng.pick(STRS).to_string();
                 self.guarded(format!("print({d}[{key}], {d}.pop({key}), {d})"));
                 self.ints = ints;
             }
+            19 => {
+                let l = self.list_expr(1);
+                let stmt = match self.rng.below(3) {
+                    0 => format!("a, *b = {l}; print(a, b)"),
+                    1 => format!("a, b = {l}; print(a, b)"),
+                    _ => format!("*a, b, c = {l}; print(a, b, c)"),
+                };
+                self.guarded(stmt);
+            }
+            20 => self.exception_class(),
+            21 => {
+                let e = self.any_expr(2);
+                let sep = *self
+                    .rng
+                    .pick(&["", ", sep='-'", ", end='|\\n'", ", sep=''"]);
+                let text = format!("print({e}, {}{sep})", self.any_expr(1));
+                self.guarded(text);
+            }
+            22 => {
+                let f = self.name("kw");
+                let text = format!("def {f}(a, *rest, key={}, **extra):", self.small());
+                self.line(text);
+                self.indent += 1;
+                self.line("return (a, rest, key, sorted(extra.items()))");
+                self.indent -= 1;
+                let call = match self.rng.below(6) {
+                    0 => format!("{f}(1, 2, 3, key=4, z=5)"),
+                    1 => format!("{f}()"),
+                    2 => format!("{f}(*{}, key=0)", self.list_expr(1)),
+                    3 => format!("{f}(a=1, rest=2)"),
+                    4 => format!("{f}(1, **{{'key': 2, 'q': 3}})"),
+                    _ => format!("{f}(1, key=2, key2=3)"),
+                };
+                self.guarded(format!("print({call})"));
+            }
+            23 => {
+                let fs = self.name("fs");
+                self.line(format!("{fs} = []"));
+                let text = format!("for q in range({}):", self.rng.range(0, 4));
+                self.line(text);
+                self.indent += 1;
+                let text = format!("{fs}.append(lambda x, q=q: x * q + {})", self.small());
+                self.line(text);
+                self.line(format!("{fs}.append(lambda x: x - q)"));
+                self.indent -= 1;
+                let text = format!("print([f({}) for f in {fs}])", self.int_atom());
+                self.guarded(text);
+            }
             _ => self.probe(),
         }
+    }
+
+    /// A user exception class raised and caught through the hierarchy.
+    fn exception_class(&mut self) {
+        let c = self.name("Err");
+        let base = *self.rng.pick(&[
+            "Exception",
+            "ValueError",
+            "LookupError",
+            "ArithmeticError",
+            "KeyError",
+        ]);
+        self.line(format!("class {c}({base}):"));
+        self.indent += 1;
+        self.line("pass");
+        self.indent -= 1;
+        let handler = *self.rng.pick(&[
+            "Exception",
+            "ValueError",
+            "LookupError",
+            "ArithmeticError",
+            "KeyError",
+            "IndexError",
+        ]);
+        let arg = self.rng.pick(STRS).to_string();
+        self.line("try:");
+        self.indent += 1;
+        self.line(format!("raise {c}({arg})"));
+        self.indent -= 1;
+        self.line(format!("except {handler} as e:"));
+        self.indent += 1;
+        self.line("print(type(e).__name__, repr(e), str(e), isinstance(e, Exception))");
+        self.indent -= 1;
+        self.line("except BaseException as e:");
+        self.indent += 1;
+        self.line("print('base', type(e).__name__)");
+        self.indent -= 1;
     }
 
     fn block(&mut self, depth: u32) {
@@ -504,13 +927,23 @@ impl Gen {
 
     fn for_loop(&mut self, depth: u32) {
         let v = self.name("i");
-        let iterable = match self.rng.below(4) {
-            0 => format!("range({}, {}, {})", self.small(), self.rng.range(-5, 10), *self.rng.pick(&["1", "2", "-1", "3"])),
+        let iterable = match self.rng.below(if self.loops > 0 { 1 } else { 4 }) {
+            0 if self.loops > 0 => format!("range({})", self.rng.range(0, 3)),
+            0 => format!(
+                "range({}, {}, {})",
+                self.small(),
+                self.rng.range(-5, 10),
+                *self.rng.pick(&["1", "2", "-1", "3"])
+            ),
             1 => self.list_expr(1),
             2 => format!("enumerate({})", self.list_expr(1)),
             _ => format!("range({})", self.rng.range(0, 6)),
         };
-        let target = if iterable.starts_with("enumerate") { format!("_, {v}") } else { v.clone() };
+        let target = if iterable.starts_with("enumerate") {
+            format!("_, {v}")
+        } else {
+            v.clone()
+        };
         self.guarded_for(&target, &iterable, &v, depth);
     }
 
@@ -539,13 +972,13 @@ impl Gen {
 
     fn while_loop(&mut self, depth: u32) {
         let k = self.name("k");
-        let n = self.rng.range(0, 6);
+        let n = self.rng.range(0, if self.loops > 0 { 2 } else { 6 });
         self.line(format!("{k} = 0"));
         self.line(format!("while {k} < {n}:"));
         self.indent += 1;
         self.line(format!("{k} += 1"));
         self.indent -= 1;
-        self.ints.push(k.clone());
+        // The counter stays out of `ints`: assigning it in the body could loop forever.
         self.loops += 1;
         self.block(depth - 1);
         self.loops -= 1;
@@ -708,7 +1141,9 @@ impl Gen {
         self.indent -= 1;
         let start = self.int_lit();
         let (a, b) = (self.small(), self.small());
-        self.guarded(format!("inc = {c}({start}); print(inc(), inc({a}), inc(k={b}))"));
+        self.guarded(format!(
+            "inc = {c}({start}); print(inc(), inc({a}), inc(k={b}))"
+        ));
     }
 
     fn program(mut self) -> String {
@@ -766,8 +1201,14 @@ fn run_ours(src: &str) -> Result<Observed, String> {
         Limits::new(10_000_000, 500),
     );
     match result {
-        Ok(_) => Ok(Observed { stdout, error: None }),
-        Err(RunError::Exception(e)) => Ok(Observed { stdout, error: Some((e.type_name, e.message)) }),
+        Ok(_) => Ok(Observed {
+            stdout,
+            error: None,
+        }),
+        Err(RunError::Exception(e)) => Ok(Observed {
+            stdout,
+            error: Some((e.type_name, e.message)),
+        }),
         Err(other) => Err(format!("{stdout}\n!! interpreter stopped: {other}")),
     }
 }
@@ -775,7 +1216,11 @@ fn run_ours(src: &str) -> Result<Observed, String> {
 fn run_cpython(programs: &[String]) -> Vec<Observed> {
     let dir = std::env::temp_dir().join(format!("differential_interp_{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let (driver, input, output) = (dir.join("driver.py"), dir.join("in.json"), dir.join("out.json"));
+    let (driver, input, output) = (
+        dir.join("driver.py"),
+        dir.join("in.json"),
+        dir.join("out.json"),
+    );
     std::fs::write(&driver, DRIVER).expect("write driver");
     std::fs::write(&input, json!(programs).to_string()).expect("write programs");
     let status = Command::new("python3")
@@ -786,30 +1231,52 @@ fn run_cpython(programs: &[String]) -> Vec<Observed> {
         .status()
         .expect("python3 runs");
     assert!(status.success(), "the CPython driver failed");
-    let results: Json = serde_json::from_str(&std::fs::read_to_string(&output).expect("read results")).expect("json");
+    let text = std::fs::read_to_string(&output).expect("read results");
     let _ = std::fs::remove_dir_all(&dir);
-    results
-        .as_array()
-        .expect("a list")
-        .iter()
+    text.lines()
+        .map(|l| serde_json::from_str::<Json>(l).expect("a JSON line"))
         .map(|r| Observed {
             stdout: r["stdout"].as_str().unwrap_or_default().to_string(),
             error: r["error"].as_array().map(|e| {
-                (e[0].as_str().unwrap_or_default().to_string(), e[1].as_str().unwrap_or_default().to_string())
+                (
+                    e[0].as_str().unwrap_or_default().to_string(),
+                    e[1].as_str().unwrap_or_default().to_string(),
+                )
             }),
         })
         .collect()
 }
 
+/// The first line where two runs differ, with the lines before it.
+fn first_difference(want: &Observed, got: &Observed) -> String {
+    let (w, g): (Vec<&str>, Vec<&str>) =
+        (want.stdout.lines().collect(), got.stdout.lines().collect());
+    let k = w.iter().zip(&g).take_while(|(a, b)| a == b).count();
+    let context = w[k.saturating_sub(3)..k].join("\n");
+    format!(
+        "output line {}; before it:\n{context}\n--- CPython: {:?} ... error {:?}\n--- interpreter: {:?} ... error {:?}",
+        k + 1,
+        w.get(k),
+        want.error,
+        g.get(k),
+        got.error
+    )
+}
+
 fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 #[test]
 fn interpreter_agrees_with_cpython() {
     let cases = env_number("DIFF_CASES", 300) as usize;
     let seed = env_number("DIFF_SEED", 20_240_611);
-    let programs: Vec<String> = (0..cases).map(|i| Gen::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64)).program()).collect();
+    let programs: Vec<String> = (0..cases)
+        .map(|i| Gen::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64)).program())
+        .collect();
     if let Ok(path) = std::env::var("DIFF_DUMP") {
         std::fs::write(&path, json!(programs).to_string()).expect("write DIFF_DUMP");
     }
@@ -818,7 +1285,11 @@ fn interpreter_agrees_with_cpython() {
     let mut failures = Vec::new();
     let (mut lines, mut raised, mut skipped) = (0usize, 0usize, 0usize);
     for (i, (src, want)) in programs.iter().zip(&expected).enumerate() {
-        if want.error.as_ref().is_some_and(|(t, _)| t == "__resources__") {
+        if want
+            .error
+            .as_ref()
+            .is_some_and(|(t, _)| t == "__resources__")
+        {
             skipped += 1;
             continue;
         }
@@ -827,19 +1298,38 @@ fn interpreter_agrees_with_cpython() {
         match run_ours(src) {
             Ok(got) if got == *want => {}
             Ok(got) => failures.push(format!(
-                "case {i}:\n{src}\n--- CPython\n{}{:?}\n--- interpreter\n{}{:?}",
-                want.stdout, want.error, got.stdout, got.error
+                "case {i}:\n{src}\n{}",
+                first_difference(want, &got)
             )),
-            Err(e) => failures.push(format!("case {i}:\n{src}\n--- CPython\n{}{:?}\n--- interpreter\n{e}", want.stdout, want.error)),
+            Err(e) => failures.push(format!(
+                "case {i}:\n{src}\n--- CPython\n{}{:?}\n--- interpreter\n{e}",
+                want.stdout, want.error
+            )),
         }
     }
     println!(
         "{cases} programs (seed {seed}), {skipped} skipped (CPython over 5 s or 2 GB), {lines} output lines, {raised} exceptions observed; {} discrepancies",
         failures.len()
     );
-    assert!(skipped * 20 <= cases, "too many programs exceed CPython's resources: {skipped}");
+    assert!(
+        skipped * 20 <= cases,
+        "too many programs exceed CPython's resources: {skipped}"
+    );
     if !failures.is_empty() {
+        if let Ok(dir) = std::env::var("DIFF_FAILURES") {
+            for (k, f) in failures.iter().enumerate() {
+                let _ = std::fs::write(format!("{dir}/failure_{k}.txt"), f);
+            }
+        }
         let shown: Vec<&String> = failures.iter().take(3).collect();
-        panic!("{} of {cases} programs differ from CPython; first ones:\n{}", failures.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n\n"));
+        panic!(
+            "{} of {cases} programs differ from CPython; first ones:\n{}",
+            failures.len(),
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        );
     }
 }

@@ -5,10 +5,17 @@
 //! - [`bitset`]: powersets of facts as bit sets, with a `Universe` numbering the facts;
 //! - [`map`]: `MapLattice`, one lattice value per variable (the "program lattice");
 //! - [`domains`]: the numeric domains (zero, sign, constant, interval) and their soundness check;
-//! - [`finite`]: small finite orders for display, Hasse diagrams and the lattice-law check.
+//! - [`finite`]: small finite orders for display, Hasse diagrams and the lattice-law check;
+//! - [`engine`]: the generic fixpoint engine (worklist, widening, narrowing, trace);
+//! - [`analyses`]: reaching definitions, live variables, available and very busy
+//!   expressions, def-use chains;
+//! - [`absint`]: abstract interpretation over the numeric domains, with warnings.
 
+pub mod absint;
+pub mod analyses;
 pub mod bitset;
 pub mod domains;
+pub mod engine;
 pub mod finite;
 pub mod lattice;
 pub mod map;

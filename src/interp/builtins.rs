@@ -85,10 +85,39 @@ const FUNCTIONS: &[(&str, Builtin)] = &[
 ];
 
 const REFUSED: &[&str] = &[
-    "open", "input", "set", "frozenset", "bytes", "bytearray", "memoryview", "complex", "eval", "exec",
-    "compile", "globals", "locals", "vars", "dir", "getattr", "setattr", "hasattr", "delattr", "id", "hash",
-    "super", "property", "staticmethod", "classmethod", "slice", "breakpoint", "help", "exit", "quit",
-    "__import__", "aiter", "anext",
+    "open",
+    "input",
+    "set",
+    "frozenset",
+    "bytes",
+    "bytearray",
+    "memoryview",
+    "complex",
+    "eval",
+    "exec",
+    "compile",
+    "globals",
+    "locals",
+    "vars",
+    "dir",
+    "getattr",
+    "setattr",
+    "hasattr",
+    "delattr",
+    "id",
+    "hash",
+    "super",
+    "property",
+    "staticmethod",
+    "classmethod",
+    "slice",
+    "breakpoint",
+    "help",
+    "exit",
+    "quit",
+    "__import__",
+    "aiter",
+    "anext",
 ];
 
 /// The builtin value of a global name, if Python has one the interpreter knows.
@@ -118,7 +147,10 @@ impl Builtin {
             Builtin::Math(m) => m.name(),
             Builtin::SysGetRecursionLimit => "getrecursionlimit",
             Builtin::Refused(name) => name,
-            b => FUNCTIONS.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
+            b => FUNCTIONS
+                .iter()
+                .find(|(_, x)| *x == b)
+                .map_or("?", |(n, _)| n),
         }
     }
 }
@@ -128,8 +160,14 @@ pub(crate) fn index_arg(v: &Value) -> R<i64> {
     match v {
         Value::Bool(b) => Ok(*b as i64),
         Value::Int(i) => Ok(*i),
-        Value::Big(_) => fail(ExcKind::OverflowError, "Python int too large to convert to C ssize_t"),
-        other => type_error(format!("'{}' object cannot be interpreted as an integer", other.type_name())),
+        Value::Big(_) => fail(
+            ExcKind::OverflowError,
+            "Python int too large to convert to C ssize_t",
+        ),
+        other => type_error(format!(
+            "'{}' object cannot be interpreted as an integer",
+            other.type_name()
+        )),
     }
 }
 
@@ -170,7 +208,10 @@ impl Machine {
             Builtin::Bin | Builtin::Hex | Builtin::Oct => {
                 let v = one(b.name(), args, &kwargs)?;
                 let Some(i) = v.to_bigint() else {
-                    return type_error(format!("'{}' object cannot be interpreted as an integer", v.type_name()));
+                    return type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        v.type_name()
+                    ));
                 };
                 let (prefix, radix) = match b {
                     Builtin::Bin => ("0b", 2),
@@ -178,20 +219,34 @@ impl Machine {
                     _ => ("0x", 16),
                 };
                 let sign = if i.is_negative() { "-" } else { "" };
-                Ok(Value::str(format!("{sign}{prefix}{}", i.abs().to_str_radix(radix))))
+                Ok(Value::str(format!(
+                    "{sign}{prefix}{}",
+                    i.abs().to_str_radix(radix)
+                )))
             }
             Builtin::Callable => {
                 let v = one("callable", args, &kwargs)?;
                 Ok(Value::Bool(matches!(
                     v,
-                    Value::Function(_) | Value::Builtin(_) | Value::Method(_) | Value::Type(_) | Value::ExcType(_) | Value::UserExcType(_)
+                    Value::Function(_)
+                        | Value::Builtin(_)
+                        | Value::Method(_)
+                        | Value::Type(_)
+                        | Value::ExcType(_)
+                        | Value::UserExcType(_)
                 )))
             }
             Builtin::Chr => {
                 let v = one("chr", args, &kwargs)?;
                 let i = index_arg(&v).or_else(|_| match v {
-                    Value::Big(_) => fail(ExcKind::OverflowError, "Python int too large to convert to C int"),
-                    _ => type_error(format!("'{}' object cannot be interpreted as an integer", v.type_name())),
+                    Value::Big(_) => fail(
+                        ExcKind::OverflowError,
+                        "Python int too large to convert to C int",
+                    ),
+                    _ => type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        v.type_name()
+                    )),
                 })?;
                 if !(0..0x110000).contains(&i) {
                     return value_error("chr() arg not in range(0x110000)");
@@ -222,7 +277,10 @@ impl Machine {
                 let spec = match args.get(1) {
                     Some(Value::Str(s)) => s.as_str().to_string(),
                     Some(other) => {
-                        return type_error(format!("format() argument 2 must be str, not {}", other.type_name()));
+                        return type_error(format!(
+                            "format() argument 2 must be str, not {}",
+                            other.type_name()
+                        ));
                     }
                     None => String::new(),
                 };
@@ -234,7 +292,8 @@ impl Machine {
                 if b == Builtin::Issubclass && !is_class(&args[0]) {
                     return type_error("issubclass() arg 1 must be a class");
                 }
-                self.isinstance(&args[0], &args[1], b == Builtin::Issubclass).map(Value::Bool)
+                self.isinstance(&args[0], &args[1], b == Builtin::Issubclass)
+                    .map(Value::Bool)
             }
             Builtin::Iter => {
                 let v = one("iter", args, &kwargs)?;
@@ -252,7 +311,10 @@ impl Machine {
                 no_kwargs("next", &kwargs)?;
                 arity("next", &args, 1, 2)?;
                 let Value::Iter(it) = &args[0] else {
-                    return type_error(format!("'{}' object is not an iterator", args[0].type_name()));
+                    return type_error(format!(
+                        "'{}' object is not an iterator",
+                        args[0].type_name()
+                    ));
                 };
                 let mut state = IterState::Shared(it.clone());
                 match self.next(&mut state)? {
@@ -266,19 +328,34 @@ impl Machine {
             Builtin::Ord => {
                 let v = one("ord", args, &kwargs)?;
                 match &v {
-                    Value::Str(s) if s.len() == 1 => Ok(Value::Int(s.char_at(0).map_or(0, |c| c as i64))),
+                    Value::Str(s) if s.len() == 1 => {
+                        Ok(Value::Int(s.char_at(0).map_or(0, |c| c as i64)))
+                    }
                     Value::Str(s) => type_error(format!(
                         "ord() expected a character, but string of length {} found",
                         s.len()
                     )),
-                    other => type_error(format!("ord() expected string of length 1, but {} found", other.type_name())),
+                    other => type_error(format!(
+                        "ord() expected string of length 1, but {} found",
+                        other.type_name()
+                    )),
                 }
             }
             Builtin::Pow => {
                 let [base, exp, modulus] = take_kwargs("pow", kwargs, ["base", "exp", "mod"])?;
                 let mut it = args.into_iter();
-                let base = it.next().or(base).ok_or_else(|| Unwind::new(ExcKind::TypeError, "pow() missing required argument 'base' (pos 1)"))?;
-                let exp = it.next().or(exp).ok_or_else(|| Unwind::new(ExcKind::TypeError, "pow() missing required argument 'exp' (pos 2)"))?;
+                let base = it.next().or(base).ok_or_else(|| {
+                    Unwind::new(
+                        ExcKind::TypeError,
+                        "pow() missing required argument 'base' (pos 1)",
+                    )
+                })?;
+                let exp = it.next().or(exp).ok_or_else(|| {
+                    Unwind::new(
+                        ExcKind::TypeError,
+                        "pow() missing required argument 'exp' (pos 2)",
+                    )
+                })?;
                 let modulus = it.next().or(modulus).unwrap_or(Value::None);
                 if it.next().is_some() {
                     return type_error("pow expected at most 3 arguments");
@@ -288,7 +365,9 @@ impl Machine {
                 }
                 match (base.to_bigint(), exp.to_bigint(), modulus.to_bigint()) {
                     (Some(x), Some(y), Some(m)) => num::int_pow_mod(&x, &y, &m),
-                    _ => type_error("pow() 3rd argument not allowed unless all arguments are integers"),
+                    _ => type_error(
+                        "pow() 3rd argument not allowed unless all arguments are integers",
+                    ),
                 }
             }
             Builtin::Print => self.print(args, kwargs),
@@ -299,7 +378,12 @@ impl Machine {
             Builtin::Round => {
                 let [number, ndigits] = take_kwargs("round", kwargs, ["number", "ndigits"])?;
                 let mut it = args.into_iter();
-                let number = it.next().or(number).ok_or_else(|| Unwind::new(ExcKind::TypeError, "round() missing required argument 'number' (pos 1)"))?;
+                let number = it.next().or(number).ok_or_else(|| {
+                    Unwind::new(
+                        ExcKind::TypeError,
+                        "round() missing required argument 'number' (pos 1)",
+                    )
+                })?;
                 let ndigits = it.next().or(ndigits).unwrap_or(Value::None);
                 round(&number, &ndigits)
             }
@@ -307,7 +391,12 @@ impl Machine {
                 let [key, reverse] = take_kwargs("sorted", kwargs, ["key", "reverse"])?;
                 arity("sorted", &args, 1, 1)?;
                 let items = self.collect(args.into_iter().next().unwrap_or(Value::None))?;
-                let sorted = sort::sort(self, items, key.unwrap_or(Value::None), reverse.as_ref().is_some_and(truthy))?;
+                let sorted = sort::sort(
+                    self,
+                    items,
+                    key.unwrap_or(Value::None),
+                    reverse.as_ref().is_some_and(truthy),
+                )?;
                 Ok(Value::list(sorted))
             }
             Builtin::Sum => {
@@ -316,7 +405,10 @@ impl Machine {
                     return type_error("sum() takes at least 1 positional argument (0 given)");
                 }
                 if args.len() > 2 {
-                    return type_error(format!("sum() takes at most 2 arguments ({} given)", args.len()));
+                    return type_error(format!(
+                        "sum() takes at most 2 arguments ({} given)",
+                        args.len()
+                    ));
                 }
                 let mut it = args.into_iter();
                 let iterable = it.next().unwrap_or(Value::None);
@@ -341,12 +433,16 @@ impl Machine {
     }
 
     fn print(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
-        let [sep, end, file, _flush] = take_kwargs("print", kwargs, ["sep", "end", "file", "flush"])?;
+        let [sep, end, file, _flush] =
+            take_kwargs("print", kwargs, ["sep", "end", "file", "flush"])?;
         let text_arg = |v: Option<Value>, name: &str, default: &str| -> R<String> {
             match v {
                 None | Some(Value::None) => Ok(default.to_string()),
                 Some(Value::Str(s)) => Ok(s.as_str().to_string()),
-                Some(other) => type_error(format!("{name} must be None or a string, not {}", other.type_name())),
+                Some(other) => type_error(format!(
+                    "{name} must be None or a string, not {}",
+                    other.type_name()
+                )),
             }
         };
         let sep = text_arg(sep, "sep", " ")?;
@@ -355,7 +451,10 @@ impl Machine {
             None | Some(Value::None) | Some(Value::Native(Native::Stdout)) => Stream::Stdout,
             Some(Value::Native(Native::Stderr)) => Stream::Stderr,
             Some(other) => {
-                return fail(ExcKind::AttributeError, format!("'{}' object has no attribute 'write'", other.type_name()));
+                return fail(
+                    ExcKind::AttributeError,
+                    format!("'{}' object has no attribute 'write'", other.type_name()),
+                );
             }
         };
         let mut text = String::new();
@@ -389,7 +488,11 @@ impl Machine {
                 args
             }
         };
-        let op = if b == Builtin::Max { CmpOp::Gt } else { CmpOp::Lt };
+        let op = if b == Builtin::Max {
+            CmpOp::Gt
+        } else {
+            CmpOp::Lt
+        };
         let mut best: Option<(Value, Value)> = None;
         for item in items {
             self.tick()?;
@@ -400,7 +503,11 @@ impl Machine {
             best = match best {
                 None => Some((k, item)),
                 Some((bk, bv)) => {
-                    if ops::compare(op, &k, &bk)? { Some((k, item)) } else { Some((bk, bv)) }
+                    if ops::compare(op, &k, &bk)? {
+                        Some((k, item))
+                    } else {
+                        Some((bk, bv))
+                    }
                 }
             };
         }
@@ -436,7 +543,9 @@ impl Machine {
                 (false, _) => v.type_kind().is_some_and(|k| k.is_subtype_of(*t)),
             }),
             Value::ExcType(_) | Value::UserExcType(_) => {
-                let Some(target) = exc_class(cls) else { return Ok(false) };
+                let Some(target) = exc_class(cls) else {
+                    return Ok(false);
+                };
                 Ok(match (subclass, v) {
                     (true, other) => exc_class(other).is_some_and(|c| c.is_subclass_of(&target)),
                     (false, Value::Exception(e)) => e.class.is_subclass_of(&target),
@@ -456,7 +565,10 @@ impl Machine {
             TypeKind::Int => {
                 let [x, base] = take_kwargs("int", kwargs, ["x", "base"])?;
                 if args.len() > 2 {
-                    return type_error(format!("int() takes at most 2 arguments ({} given)", args.len()));
+                    return type_error(format!(
+                        "int() takes at most 2 arguments ({} given)",
+                        args.len()
+                    ));
                 }
                 let mut it = args.into_iter();
                 let x = it.next().or(x);
@@ -482,24 +594,38 @@ impl Machine {
             TypeKind::Bool => {
                 no_kwargs("bool", &kwargs)?;
                 if args.len() > 1 {
-                    return type_error(format!("bool expected at most 1 argument, got {}", args.len()));
+                    return type_error(format!(
+                        "bool expected at most 1 argument, got {}",
+                        args.len()
+                    ));
                 }
                 Ok(Value::Bool(args.first().is_some_and(truthy)))
             }
             TypeKind::List | TypeKind::Tuple => {
                 no_kwargs(t.name(), &kwargs)?;
                 if args.len() > 1 {
-                    return type_error(format!("{} expected at most 1 argument, got {}", t.name(), args.len()));
+                    return type_error(format!(
+                        "{} expected at most 1 argument, got {}",
+                        t.name(),
+                        args.len()
+                    ));
                 }
                 let items = match args.into_iter().next() {
                     Some(v) => self.collect(v)?,
                     None => Vec::new(),
                 };
-                Ok(if t == TypeKind::List { Value::list(items) } else { Value::tuple(items) })
+                Ok(if t == TypeKind::List {
+                    Value::list(items)
+                } else {
+                    Value::tuple(items)
+                })
             }
             TypeKind::Dict => {
                 if args.len() > 1 {
-                    return type_error(format!("dict expected at most 1 argument, got {}", args.len()));
+                    return type_error(format!(
+                        "dict expected at most 1 argument, got {}",
+                        args.len()
+                    ));
                 }
                 let d = Rc::new(RefCell::new(Dict::default()));
                 self.dict_update(&d, args.into_iter().next().unwrap_or(Value::None), kwargs)?;
@@ -513,7 +639,12 @@ impl Machine {
                     [start, stop] => (*start, *stop, 1),
                     [start, stop, step] => (*start, *stop, *step),
                     [] => return type_error("range expected at least 1 argument, got 0"),
-                    _ => return type_error(format!("range expected at most 3 arguments, got {}", ints.len())),
+                    _ => {
+                        return type_error(format!(
+                            "range expected at most 3 arguments, got {}",
+                            ints.len()
+                        ));
+                    }
                 };
                 if step == 0 {
                     return value_error("range() arg 3 must not be zero");
@@ -524,25 +655,36 @@ impl Machine {
                 no_kwargs("type", &kwargs)?;
                 match args.as_slice() {
                     [v] => Ok(type_of(v)),
-                    _ => Err(Unwind::unsupported("type() with three arguments (class creation)")),
+                    _ => Err(Unwind::unsupported(
+                        "type() with three arguments (class creation)",
+                    )),
                 }
             }
             TypeKind::Enumerate => {
                 let [iterable, start] = take_kwargs("enumerate", kwargs, ["iterable", "start"])?;
                 let mut it = args.into_iter();
                 let iterable = it.next().or(iterable).ok_or_else(|| {
-                    Unwind::new(ExcKind::TypeError, "enumerate() missing required argument 'iterable' (pos 1)")
+                    Unwind::new(
+                        ExcKind::TypeError,
+                        "enumerate() missing required argument 'iterable' (pos 1)",
+                    )
                 })?;
                 let count = it.next().or(start).unwrap_or(Value::Int(0));
                 if !count.is_int() {
-                    return type_error(format!("'{}' object cannot be interpreted as an integer", count.type_name()));
+                    return type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        count.type_name()
+                    ));
                 }
                 let inner = Box::new(self.iter_of(iterable)?);
                 Ok(IterState::Enumerate { inner, count }.into_value())
             }
             TypeKind::Zip => {
                 let [_strict] = take_kwargs("zip", kwargs, ["strict"])?;
-                let inners = args.into_iter().map(|a| self.iter_of(a)).collect::<R<_>>()?;
+                let inners = args
+                    .into_iter()
+                    .map(|a| self.iter_of(a))
+                    .collect::<R<_>>()?;
                 Ok(IterState::Zip { inners }.into_value())
             }
             TypeKind::Map => {
@@ -569,7 +711,10 @@ impl Machine {
                 let v = args.into_iter().next().unwrap_or(Value::None);
                 reversed(v)
             }
-            other => Err(Unwind::unsupported(format!("creating {} objects", other.name()))),
+            other => Err(Unwind::unsupported(format!(
+                "creating {} objects",
+                other.name()
+            ))),
         }
     }
 
@@ -618,7 +763,10 @@ fn index_arg_range(v: &Value) -> R<i64> {
 }
 
 fn is_class(v: &Value) -> bool {
-    matches!(v, Value::Type(_) | Value::ExcType(_) | Value::UserExcType(_))
+    matches!(
+        v,
+        Value::Type(_) | Value::ExcType(_) | Value::UserExcType(_)
+    )
 }
 
 /// `type(v)`.
@@ -638,11 +786,19 @@ pub(crate) fn len(v: &Value) -> R<Value> {
         Value::Dict(d) => d.borrow().len(),
         Value::View(view) => view.dict.borrow().len(),
         Value::Range(r) => {
-            return i64::try_from(r.len())
-                .map(Value::Int)
-                .or_else(|_| fail(ExcKind::OverflowError, "Python int too large to convert to C ssize_t"));
+            return i64::try_from(r.len()).map(Value::Int).or_else(|_| {
+                fail(
+                    ExcKind::OverflowError,
+                    "Python int too large to convert to C ssize_t",
+                )
+            });
         }
-        other => return type_error(format!("object of type '{}' has no len()", other.type_name())),
+        other => {
+            return type_error(format!(
+                "object of type '{}' has no len()",
+                other.type_name()
+            ));
+        }
     };
     Ok(Value::Int(n as i64))
 }
@@ -651,28 +807,55 @@ fn reversed(v: Value) -> R<Value> {
     Ok(match v {
         Value::List(l) => {
             let index = l.borrow().len();
-            IterState::ListReversed { list: Some(l), index }
+            IterState::ListReversed {
+                list: Some(l),
+                index,
+            }
         }
         Value::Range(r) => {
             let len = r.len();
             let last = r.start as i128 + (len - 1) * r.step as i128;
-            IterState::Range { next: last, remaining: len, step: -(r.step as i128) }
+            IterState::Range {
+                next: last,
+                remaining: len,
+                step: -(r.step as i128),
+            }
         }
-        Value::Tuple(t) => IterState::Items { items: t.iter().rev().cloned().collect(), index: 0, kind: TypeKind::Reversed },
-        Value::Str(s) => IterState::Items {
-            items: s.as_str().chars().rev().map(|c| Value::str(c.to_string())).collect(),
+        Value::Tuple(t) => IterState::Items {
+            items: t.iter().rev().cloned().collect(),
             index: 0,
             kind: TypeKind::Reversed,
         },
-        Value::Dict(d) => IterState::Items { items: d.borrow().keys().into_iter().rev().collect(), index: 0, kind: TypeKind::DictKeyIterator },
+        Value::Str(s) => IterState::Items {
+            items: s
+                .as_str()
+                .chars()
+                .rev()
+                .map(|c| Value::str(c.to_string()))
+                .collect(),
+            index: 0,
+            kind: TypeKind::Reversed,
+        },
+        Value::Dict(d) => IterState::Items {
+            items: d.borrow().keys().into_iter().rev().collect(),
+            index: 0,
+            kind: TypeKind::DictKeyIterator,
+        },
         Value::View(view) => {
             let d = view.dict.borrow();
             let items: Vec<Value> = match view.kind {
                 ViewKind::Keys => d.iter().map(|(k, _)| k.clone()).collect(),
                 ViewKind::Values => d.iter().map(|(_, v)| v.clone()).collect(),
-                ViewKind::Items => d.iter().map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()])).collect(),
+                ViewKind::Items => d
+                    .iter()
+                    .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                    .collect(),
             };
-            IterState::Items { items: items.into_iter().rev().collect(), index: 0, kind: TypeKind::Reversed }
+            IterState::Items {
+                items: items.into_iter().rev().collect(),
+                index: 0,
+                kind: TypeKind::Reversed,
+            }
         }
         other => return type_error(format!("'{}' object is not reversible", other.type_name())),
     }
@@ -690,7 +873,10 @@ fn round(number: &Value, ndigits: &Value) -> R<Value> {
         (Some(Num::Float(f)), Some(d)) => num::round_float_digits(f, d).map(Value::Float),
         (Some(n), None) => Ok(Value::big(n.to_big())),
         (Some(n), Some(d)) => Ok(num::round_int(&n.to_big(), d)),
-        (None, _) => type_error(format!("type {} doesn't define __round__ method", number.type_name())),
+        (None, _) => type_error(format!(
+            "type {} doesn't define __round__ method",
+            number.type_name()
+        )),
     }
 }
 
@@ -732,7 +918,10 @@ pub(crate) fn is_space(c: char) -> bool {
 /// Parses an int literal as `int(text, base)` does.
 pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
     let invalid = || {
-        value_error(format!("invalid literal for int() with base {base}: {}", repr::str_repr(text)))
+        value_error(format!(
+            "invalid literal for int() with base {base}: {}",
+            repr::str_repr(text)
+        ))
     };
     let t = text.trim_matches(is_space);
     let (negative, digits) = match t.as_bytes().first() {
@@ -749,7 +938,11 @@ pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
         (b, _) => (b, digits, false),
     };
     // Underscores only between digits (or right after a base prefix).
-    let body = if prefixed { body.strip_prefix('_').unwrap_or(body) } else { body };
+    let body = if prefixed {
+        body.strip_prefix('_').unwrap_or(body)
+    } else {
+        body
+    };
     if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
         return invalid();
     }
@@ -757,13 +950,20 @@ pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
     if !clean.chars().all(|c| c.is_digit(radix)) {
         return invalid();
     }
-    if base == 0 && radix == 10 && clean.len() > 1 && clean.starts_with('0') && clean.chars().any(|c| c != '0') {
+    if base == 0
+        && radix == 10
+        && clean.len() > 1
+        && clean.starts_with('0')
+        && clean.chars().any(|c| c != '0')
+    {
         return invalid();
     }
     if radix == 10 && clean.len() > repr::MAX_STR_DIGITS {
         return repr::too_many_digits(clean.len());
     }
-    let Some(mut n) = BigInt::parse_bytes(clean.as_bytes(), radix) else { return invalid() };
+    let Some(mut n) = BigInt::parse_bytes(clean.as_bytes(), radix) else {
+        return invalid();
+    };
     if negative {
         n = -n;
     }
@@ -785,14 +985,21 @@ pub(crate) fn float_of(v: &Value) -> R<f64> {
 }
 
 fn parse_float(text: &str) -> R<f64> {
-    let invalid = || value_error(format!("could not convert string to float: {}", repr::str_repr(text)));
+    let invalid = || {
+        value_error(format!(
+            "could not convert string to float: {}",
+            repr::str_repr(text)
+        ))
+    };
     let t = text.trim_matches(is_space);
     let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
     let lower = unsigned.to_ascii_lowercase();
     if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
         return t.to_ascii_lowercase().parse::<f64>().or_else(|_| invalid());
     }
-    let ok_chars = unsigned.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-' | '_'));
+    let ok_chars = unsigned
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-' | '_'));
     if !ok_chars || unsigned.is_empty() {
         return invalid();
     }

@@ -36,18 +36,40 @@ impl Machine {
         }
     }
 
-    pub fn call_function(&mut self, func: &Rc<Function>, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    pub fn call_function(
+        &mut self,
+        func: &Rc<Function>,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
         self.tick()?;
-        let code = func.code.clone();
-        let mut frame = Frame::new(&code, &func.closure);
+        let mut frame = Frame::new(&func.code, &func.closure);
         self.bind_args(func, &mut frame, args, kwargs)?;
+        self.run_frame(func, frame)
+    }
+
+    /// Calls a function whose arguments are already its first locals (see `Params::direct`).
+    pub fn call_with_locals(
+        &mut self,
+        func: &Rc<Function>,
+        locals: Vec<Option<Value>>,
+    ) -> R<Value> {
+        self.tick()?;
+        let frame = Frame::with_locals(&func.code, &func.closure, locals);
+        self.run_frame(func, frame)
+    }
+
+    fn run_frame(&mut self, func: &Rc<Function>, mut frame: Frame) -> R<Value> {
+        let code = func.code.clone();
         self.enter(&code)?;
         let result = match &code.body {
             Body::Block(stmts) => self.exec_block(&mut frame, stmts).map(|flow| match flow {
                 Flow::Return(v) => v,
                 _ => Value::None,
             }),
-            Body::Expr(e) => self.eval(&mut frame, e).map_err(|err| self.annotate(err, code.line, &code.text)),
+            Body::Expr(e) => self
+                .eval(&mut frame, e)
+                .map_err(|err| self.annotate(err, code.line, &code.text)),
             Body::Comprehension(_) => Err(Unwind::unsupported("calling a comprehension")),
         };
         self.leave();
@@ -56,7 +78,13 @@ impl Machine {
 
     /// Binds arguments to parameters in CPython's order: positionals, keywords, then the
     /// checks for extra positionals, missing positionals and missing keyword-only ones.
-    fn bind_args(&mut self, func: &Function, frame: &mut Frame, mut args: Vec<Value>, kwargs: Kwargs) -> R<()> {
+    fn bind_args(
+        &mut self,
+        func: &Function,
+        frame: &mut Frame,
+        mut args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<()> {
         let p = &func.code.params;
         if kwargs.is_empty() && p.is_simple() && args.len() == p.n_positional {
             for (slot, v) in p.slots.iter().zip(args) {
@@ -67,20 +95,35 @@ impl Machine {
         let qual = &func.code.qualname;
         let n = p.n_positional;
         let given = args.len();
-        let extra = if args.len() > n { args.split_off(n) } else { Vec::new() };
+        let extra = if args.len() > n {
+            args.split_off(n)
+        } else {
+            Vec::new()
+        };
         let mut values: Vec<Option<Value>> = args.into_iter().map(Some).collect();
         values.resize(p.names.len(), None);
         let mut kwdict = Dict::default();
         for (i, (name, v)) in kwargs.iter().enumerate() {
-            match p.names.iter().position(|x| x == name).filter(|&i| i >= p.n_posonly) {
+            match p
+                .names
+                .iter()
+                .position(|x| x == name)
+                .filter(|&i| i >= p.n_posonly)
+            {
                 Some(j) => {
                     if values[j].is_some() {
-                        return type_error(format!("{qual}() got multiple values for argument '{name}'"));
+                        return type_error(format!(
+                            "{qual}() got multiple values for argument '{name}'"
+                        ));
                     }
                     values[j] = Some(v.clone());
                 }
                 None if p.kwargs.is_some() => {
-                    kwdict.insert(key_of(&Value::str(&**name))?, Value::str(&**name), v.clone());
+                    kwdict.insert(
+                        key_of(&Value::str(&**name))?,
+                        Value::str(&**name),
+                        v.clone(),
+                    );
                 }
                 None => {
                     let posonly: Vec<&str> = kwargs[i..]
@@ -94,13 +137,21 @@ impl Machine {
                             posonly.join(", ")
                         ));
                     }
-                    return type_error(format!("{qual}() got an unexpected keyword argument '{name}'"));
+                    return type_error(format!(
+                        "{qual}() got an unexpected keyword argument '{name}'"
+                    ));
                 }
             }
         }
         if !extra.is_empty() && p.varargs.is_none() {
             let kwonly_given = values[n..].iter().filter(|v| v.is_some()).count();
-            return Err(too_many_positional(qual, n, func.defaults.len(), given, kwonly_given));
+            return Err(too_many_positional(
+                qual,
+                n,
+                func.defaults.len(),
+                given,
+                kwonly_given,
+            ));
         }
         let first_default = n.saturating_sub(func.defaults.len());
         let mut missing = Vec::new();
@@ -136,7 +187,11 @@ impl Machine {
             self.store(frame, slot, Value::tuple(extra));
         }
         if let Some(slot) = p.kwargs {
-            self.store(frame, slot, Value::Dict(Rc::new(std::cell::RefCell::new(kwdict))));
+            self.store(
+                frame,
+                slot,
+                Value::Dict(Rc::new(std::cell::RefCell::new(kwdict))),
+            );
         }
         Ok(())
     }
@@ -155,13 +210,22 @@ impl Machine {
             _ => {}
         }
         if super::methods::has_method(o, name) {
-            return Ok(Value::Method(Rc::new(Method { receiver: o.clone(), name: name.into() })));
+            return Ok(Value::Method(Rc::new(Method {
+                receiver: o.clone(),
+                name: name.into(),
+            })));
         }
         Err(no_attribute(o, name))
     }
 
     /// `obj.name(args)`.
-    pub fn call_method(&mut self, o: Value, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    pub fn call_method(
+        &mut self,
+        o: Value,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
         if let Value::Native(n) = &o {
             if !matches!(n, Native::Stdout | Native::Stderr) {
                 let f = modules::attr(*n, name)?;
@@ -179,7 +243,10 @@ impl Machine {
 /// `AttributeError` as CPython words it for modules, types and instances.
 pub(crate) fn no_attribute(o: &Value, name: &str) -> Unwind {
     let message = match o {
-        Value::Native(n) => format!("module '{}' has no attribute '{name}'", modules::native_name(*n)),
+        Value::Native(n) => format!(
+            "module '{}' has no attribute '{name}'",
+            modules::native_name(*n)
+        ),
         Value::Type(t) => format!("type object '{}' has no attribute '{name}'", t.name()),
         Value::ExcType(k) => format!("type object '{}' has no attribute '{name}'", k.name()),
         _ => format!("'{}' object has no attribute '{name}'", o.type_name()),
@@ -187,7 +254,13 @@ pub(crate) fn no_attribute(o: &Value, name: &str) -> Unwind {
     Unwind::new(ExcKind::AttributeError, message)
 }
 
-fn too_many_positional(qual: &str, n: usize, ndefaults: usize, given: usize, kwonly_given: usize) -> Unwind {
+fn too_many_positional(
+    qual: &str,
+    n: usize,
+    ndefaults: usize,
+    given: usize,
+    kwonly_given: usize,
+) -> Unwind {
     let (sig, plural) = if ndefaults > 0 {
         (format!("from {} to {n}", n - ndefaults.min(n)), true)
     } else {
@@ -207,7 +280,11 @@ fn too_many_positional(qual: &str, n: usize, ndefaults: usize, given: usize, kwo
         format!(
             "{qual}() takes {sig} positional argument{} but {given}{kwonly} {} given",
             if plural { "s" } else { "" },
-            if given == 1 && kwonly_given == 0 { "was" } else { "were" }
+            if given == 1 && kwonly_given == 0 {
+                "was"
+            } else {
+                "were"
+            }
         ),
     )
 }
@@ -243,9 +320,15 @@ pub(crate) fn arity(name: &str, args: &[Value], min: usize, max: usize) -> R<()>
     } else if min == max {
         format!("{name} expected {min} arguments, got {n}")
     } else if n < min {
-        format!("{name} expected at least {min} argument{}, got {n}", if min == 1 { "" } else { "s" })
+        format!(
+            "{name} expected at least {min} argument{}, got {n}",
+            if min == 1 { "" } else { "s" }
+        )
     } else {
-        format!("{name} expected at most {max} argument{}, got {n}", if max == 1 { "" } else { "s" })
+        format!(
+            "{name} expected at most {max} argument{}, got {n}",
+            if max == 1 { "" } else { "s" }
+        )
     };
     type_error(message)
 }
@@ -254,17 +337,26 @@ pub(crate) fn arity(name: &str, args: &[Value], min: usize, max: usize) -> R<()>
 pub(crate) fn no_kwargs(name: &str, kwargs: &Kwargs) -> R<()> {
     match kwargs.first() {
         None => Ok(()),
-        Some(_) => fail(ExcKind::TypeError, format!("{name}() takes no keyword arguments")),
+        Some(_) => fail(
+            ExcKind::TypeError,
+            format!("{name}() takes no keyword arguments"),
+        ),
     }
 }
 
 /// Takes the keyword arguments named in `allowed` out of `kwargs`; others are an error.
-pub(crate) fn take_kwargs<const N: usize>(name: &str, kwargs: Kwargs, allowed: [&str; N]) -> R<[Option<Value>; N]> {
+pub(crate) fn take_kwargs<const N: usize>(
+    name: &str,
+    kwargs: Kwargs,
+    allowed: [&str; N],
+) -> R<[Option<Value>; N]> {
     let mut out: [Option<Value>; N] = std::array::from_fn(|_| None);
     for (k, v) in kwargs {
         match allowed.iter().position(|a| **a == *k) {
             Some(i) => out[i] = Some(v),
-            None => return type_error(format!("'{k}' is an invalid keyword argument for {name}()")),
+            None => {
+                return type_error(format!("'{k}' is an invalid keyword argument for {name}()"));
+            }
         }
     }
     Ok(out)

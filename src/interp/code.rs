@@ -55,6 +55,9 @@ pub(crate) struct Params {
     pub n_positional: usize,
     pub varargs: Option<Var>,
     pub kwargs: Option<Var>,
+    /// Only positional parameters, in local slots 0, 1, ...: calls can evaluate their
+    /// arguments straight into the new frame.
+    pub direct: bool,
 }
 
 impl Params {
@@ -94,21 +97,56 @@ pub(crate) struct Stmt {
 
 pub(crate) enum StmtKind {
     Expr(Expr),
-    Assign { targets: Vec<Target>, value: Expr },
-    AugAssign { target: Target, op: BinOp, value: Expr },
-    If { test: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
-    While { test: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
-    For { target: Target, iter: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
+    Assign {
+        targets: Vec<Target>,
+        value: Expr,
+    },
+    AugAssign {
+        target: Target,
+        op: BinOp,
+        value: Expr,
+    },
+    If {
+        test: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+    },
+    While {
+        test: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+    },
+    For {
+        target: Target,
+        iter: Expr,
+        body: Vec<Stmt>,
+        orelse: Vec<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
     Pass,
-    Raise { exc: Option<Expr>, cause: Option<Expr> },
-    Assert { test: Expr, msg: Option<Expr> },
-    Try { body: Vec<Stmt>, handlers: Vec<Handler>, orelse: Vec<Stmt>, finalbody: Vec<Stmt> },
+    Raise {
+        exc: Option<Expr>,
+        cause: Option<Expr>,
+    },
+    Assert {
+        test: Expr,
+        msg: Option<Expr>,
+    },
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<Handler>,
+        orelse: Vec<Stmt>,
+        finalbody: Vec<Stmt>,
+    },
     Def(Box<Def>),
     /// `class E(Base): pass` for an exception base.
-    Class { name: Rc<str>, base: Expr, target: Var },
+    Class {
+        name: Rc<str>,
+        base: Expr,
+        target: Var,
+    },
     /// An import: binds module objects or their attributes.
     Bind(Vec<(Var, Value)>),
     Delete(Vec<Target>),
@@ -136,11 +174,25 @@ pub(crate) struct Handler {
 /// An assignment target.
 pub(crate) enum Target {
     Var(Var, Rc<str>),
-    Item { obj: Expr, index: Expr },
-    Slice { obj: Expr, lower: Option<Expr>, upper: Option<Expr>, step: Option<Expr> },
-    Attr { obj: Expr, name: Rc<str> },
+    Item {
+        obj: Expr,
+        index: Expr,
+    },
+    Slice {
+        obj: Expr,
+        lower: Option<Expr>,
+        upper: Option<Expr>,
+        step: Option<Expr>,
+    },
+    Attr {
+        obj: Expr,
+        name: Rc<str>,
+    },
     /// `a, *b, c`: `star` is the index of the starred target.
-    Unpack { items: Vec<Target>, star: Option<usize> },
+    Unpack {
+        items: Vec<Target>,
+        star: Option<usize>,
+    },
 }
 
 pub(crate) enum Expr {
@@ -152,17 +204,36 @@ pub(crate) enum Expr {
     Or(Vec<Expr>),
     Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
     IfExp(Box<[Expr; 3]>),
-    Call { func: Box<Expr>, args: Vec<Arg>, kwargs: Vec<Kwarg> },
+    /// `plain`: only positional arguments without `*`.
+    Call {
+        func: Box<Expr>,
+        args: Vec<Arg>,
+        kwargs: Vec<Kwarg>,
+        plain: bool,
+    },
     /// `obj.name(args)`, without creating the bound method.
-    CallMethod { obj: Box<Expr>, name: Rc<str>, args: Vec<Arg>, kwargs: Vec<Kwarg> },
+    CallMethod {
+        obj: Box<Expr>,
+        name: Rc<str>,
+        args: Vec<Arg>,
+        kwargs: Vec<Kwarg>,
+    },
     Attr(Box<Expr>, Rc<str>),
     Item(Box<Expr>, Box<Expr>),
-    Slice { obj: Box<Expr>, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
+    Slice {
+        obj: Box<Expr>,
+        lower: Option<Box<Expr>>,
+        upper: Option<Box<Expr>>,
+        step: Option<Box<Expr>>,
+    },
     Tuple(Vec<Arg>),
     List(Vec<Arg>),
     Dict(Vec<DictItem>),
     Lambda(Box<Def>),
-    Comprehension { code: Rc<Code>, first: Box<Expr> },
+    Comprehension {
+        code: Rc<Code>,
+        first: Box<Expr>,
+    },
     FString(Vec<FPart>),
     Walrus(Var, Box<Expr>),
     Unsupported(String),
@@ -186,5 +257,9 @@ pub(crate) enum DictItem {
 
 pub(crate) enum FPart {
     Literal(Rc<str>),
-    Field { expr: Expr, conversion: Option<Conversion>, spec: Option<Vec<FPart>> },
+    Field {
+        expr: Expr,
+        conversion: Option<Conversion>,
+        spec: Option<Vec<FPart>>,
+    },
 }

@@ -50,9 +50,24 @@ struct Compiler<'a> {
 
 /// Compiles a cell's module; its top-level code runs with globals as its variables.
 pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Result<Rc<Code>> {
-    let scopes = Scopes::analyze(module).map_err(|e| CompileError::Syntax { message: e.message, line: e.line })?;
-    let mut c = Compiler { scopes: &scopes, globals, frames: Vec::new(), in_function: 0, line: 1, loops: 0 };
-    c.frames.push(Frame { scope: scopes.module(), locals: HashMap::new(), cells: HashMap::new(), prefix: String::new() });
+    let scopes = Scopes::analyze(module).map_err(|e| CompileError::Syntax {
+        message: e.message,
+        line: e.line,
+    })?;
+    let mut c = Compiler {
+        scopes: &scopes,
+        globals,
+        frames: Vec::new(),
+        in_function: 0,
+        line: 1,
+        loops: 0,
+    };
+    c.frames.push(Frame {
+        scope: scopes.module(),
+        locals: HashMap::new(),
+        cells: HashMap::new(),
+        prefix: String::new(),
+    });
     let body = c.block(&module.body)?;
     Ok(Rc::new(Code {
         kind: CodeKind::Module,
@@ -71,19 +86,26 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
 type Result<T> = std::result::Result<T, CompileError>;
 
 fn internal(what: &str, line: u32) -> CompileError {
-    CompileError::Syntax { message: format!("internal compiler error: {what}"), line }
+    CompileError::Syntax {
+        message: format!("internal compiler error: {what}"),
+        line,
+    }
 }
 
 impl<'a> Compiler<'a> {
     fn frame(&self) -> Result<&Frame<'a>> {
-        self.frames.last().ok_or_else(|| internal("no scope", self.line))
+        self.frames
+            .last()
+            .ok_or_else(|| internal("no scope", self.line))
     }
 
     fn var(&mut self, name: &str) -> Result<Var> {
         let line = self.line;
         let frame = self.frame()?;
         Ok(match frame.scope.binding(name) {
-            Binding::Local => Var::Local(*frame.locals.get(name).ok_or_else(|| internal(name, line))?),
+            Binding::Local => {
+                Var::Local(*frame.locals.get(name).ok_or_else(|| internal(name, line))?)
+            }
             Binding::Cell => Var::Cell(*frame.cells.get(name).ok_or_else(|| internal(name, line))?),
             Binding::Global => Var::Global(self.globals.intern(name)),
         })
@@ -95,12 +117,18 @@ impl<'a> Compiler<'a> {
         if self.in_function > 0 {
             Ok(construct)
         } else {
-            Err(CompileError::Unsupported { construct, line: self.line })
+            Err(CompileError::Unsupported {
+                construct,
+                line: self.line,
+            })
         }
     }
 
     fn syntax(&self, message: &str) -> CompileError {
-        CompileError::Syntax { message: message.into(), line: self.line }
+        CompileError::Syntax {
+            message: message.into(),
+            line: self.line,
+        }
     }
 
     fn loop_body(&mut self, stmts: &[ir::Stmt]) -> Result<Vec<Stmt>> {
@@ -117,7 +145,11 @@ impl<'a> Compiler<'a> {
     fn stmt(&mut self, s: &ir::Stmt) -> Result<Stmt> {
         self.line = s.span.line;
         let kind = self.stmt_kind(s)?;
-        Ok(Stmt { line: s.span.line, text: s.text.as_str().into(), kind })
+        Ok(Stmt {
+            line: s.span.line,
+            text: s.text.as_str().into(),
+            kind,
+        })
     }
 
     fn stmt_kind(&mut self, s: &ir::Stmt) -> Result<StmtKind> {
@@ -125,32 +157,64 @@ impl<'a> Compiler<'a> {
             S::Expr(e) => StmtKind::Expr(self.expr(e)?),
             S::Assign { targets, value } => StmtKind::Assign {
                 value: self.expr(value)?,
-                targets: targets.iter().map(|t| self.target(t)).collect::<Result<_>>()?,
+                targets: targets
+                    .iter()
+                    .map(|t| self.target(t))
+                    .collect::<Result<_>>()?,
             },
-            S::AugAssign { target, op, value } => {
-                StmtKind::AugAssign { target: self.target(target)?, op: *op, value: self.expr(value)? }
+            S::AugAssign { target, op, value } => StmtKind::AugAssign {
+                target: self.target(target)?,
+                op: *op,
+                value: self.expr(value)?,
+            },
+            S::AnnAssign {
+                target,
+                value: Some(value),
+                ..
+            } => StmtKind::Assign {
+                value: self.expr(value)?,
+                targets: vec![self.target(target)?],
+            },
+            S::AnnAssign { value: None, .. } | S::Pass | S::Global(_) | S::Nonlocal(_) => {
+                StmtKind::Pass
             }
-            S::AnnAssign { target, value: Some(value), .. } => {
-                StmtKind::Assign { value: self.expr(value)?, targets: vec![self.target(target)?] }
-            }
-            S::AnnAssign { value: None, .. } | S::Pass | S::Global(_) | S::Nonlocal(_) => StmtKind::Pass,
-            S::If { test, body, orelse } => {
-                StmtKind::If { test: self.expr(test)?, body: self.block(body)?, orelse: self.block(orelse)? }
-            }
+            S::If { test, body, orelse } => StmtKind::If {
+                test: self.expr(test)?,
+                body: self.block(body)?,
+                orelse: self.block(orelse)?,
+            },
             S::While { test, body, orelse } => {
                 let test = self.expr(test)?;
                 let body = self.loop_body(body)?;
-                StmtKind::While { test, body, orelse: self.block(orelse)? }
+                StmtKind::While {
+                    test,
+                    body,
+                    orelse: self.block(orelse)?,
+                }
             }
-            S::For { target, iter, body, orelse } => {
+            S::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
                 let iter = self.expr(iter)?;
                 let target = self.target(target)?;
                 let body = self.loop_body(body)?;
-                StmtKind::For { iter, target, body, orelse: self.block(orelse)? }
+                StmtKind::For {
+                    iter,
+                    target,
+                    body,
+                    orelse: self.block(orelse)?,
+                }
             }
             S::Break if self.loops == 0 => return Err(self.syntax("'break' outside loop")),
-            S::Continue if self.loops == 0 => return Err(self.syntax("'continue' not properly in loop")),
-            S::Return(_) if self.in_function == 0 => return Err(self.syntax("'return' outside function")),
+            S::Continue if self.loops == 0 => {
+                return Err(self.syntax("'continue' not properly in loop"));
+            }
+            S::Return(_) if self.in_function == 0 => {
+                return Err(self.syntax("'return' outside function"));
+            }
             S::Break => StmtKind::Break,
             S::Continue => StmtKind::Continue,
             S::Return(v) => StmtKind::Return(v.as_ref().map(|e| self.expr(e)).transpose()?),
@@ -158,11 +222,18 @@ impl<'a> Compiler<'a> {
                 exc: exc.as_ref().map(|e| self.expr(e)).transpose()?,
                 cause: cause.as_ref().map(|e| self.expr(e)).transpose()?,
             },
-            S::Assert { test, msg } => {
-                StmtKind::Assert { test: self.expr(test)?, msg: msg.as_ref().map(|e| self.expr(e)).transpose()? }
-            }
+            S::Assert { test, msg } => StmtKind::Assert {
+                test: self.expr(test)?,
+                msg: msg.as_ref().map(|e| self.expr(e)).transpose()?,
+            },
             S::Try { is_star: true, .. } => StmtKind::Unsupported(self.unsupported("`except*`")?),
-            S::Try { body, handlers, orelse, finalbody, .. } => {
+            S::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
                 let body = self.block(body)?;
                 let mut hs = Vec::new();
                 for h in handlers {
@@ -177,15 +248,30 @@ impl<'a> Compiler<'a> {
                         body: self.block(&h.body)?,
                     });
                 }
-                StmtKind::Try { body, handlers: hs, orelse: self.block(orelse)?, finalbody: self.block(finalbody)? }
+                StmtKind::Try {
+                    body,
+                    handlers: hs,
+                    orelse: self.block(orelse)?,
+                    finalbody: self.block(finalbody)?,
+                }
             }
             S::With { .. } => StmtKind::Unsupported(self.unsupported("the `with` statement")?),
             S::Match { .. } => StmtKind::Unsupported(self.unsupported("the `match` statement")?),
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
-            S::ClassDef { name, bases, keywords, decorators, body, .. } => {
+            S::ClassDef {
+                name,
+                bases,
+                keywords,
+                decorators,
+                body,
+                ..
+            } => {
                 let trivial = body.iter().all(|s| match &s.kind {
                     S::Pass => true,
-                    S::Expr(e) => matches!(e.kind, ExprKind::Constant(Constant::Str(_) | Constant::Ellipsis)),
+                    S::Expr(e) => matches!(
+                        e.kind,
+                        ExprKind::Constant(Constant::Str(_) | Constant::Ellipsis)
+                    ),
                     _ => false,
                 });
                 match bases.as_slice() {
@@ -198,8 +284,17 @@ impl<'a> Compiler<'a> {
                 }
             }
             S::Import(aliases) => self.import(aliases)?,
-            S::ImportFrom { module, names, level } => self.import_from(module.as_deref(), names, *level)?,
-            S::Delete(targets) => StmtKind::Delete(targets.iter().map(|t| self.target(t)).collect::<Result<_>>()?),
+            S::ImportFrom {
+                module,
+                names,
+                level,
+            } => self.import_from(module.as_deref(), names, *level)?,
+            S::Delete(targets) => StmtKind::Delete(
+                targets
+                    .iter()
+                    .map(|t| self.target(t))
+                    .collect::<Result<_>>()?,
+            ),
             S::Unsupported { construct } => StmtKind::Unsupported(self.unsupported(*construct)?),
         })
     }
@@ -212,24 +307,37 @@ impl<'a> Compiler<'a> {
                     let target = self.var(a.asname.as_deref().unwrap_or(&a.name))?;
                     binds.push((target, Value::Native(m)));
                 }
-                None => return Ok(StmtKind::Unsupported(self.unsupported(unknown_module(&a.name))?)),
+                None => {
+                    return Ok(StmtKind::Unsupported(
+                        self.unsupported(unknown_module(&a.name))?,
+                    ));
+                }
             }
         }
         Ok(StmtKind::Bind(binds))
     }
 
-    fn import_from(&mut self, module: Option<&str>, names: &[ir::Alias], level: u32) -> Result<StmtKind> {
+    fn import_from(
+        &mut self,
+        module: Option<&str>,
+        names: &[ir::Alias],
+        level: u32,
+    ) -> Result<StmtKind> {
         let name = module.unwrap_or("");
         if level == 0 && name == "__future__" {
             return Ok(StmtKind::Pass);
         }
         let Some(m) = modules::module(name).filter(|_| level == 0) else {
-            return Ok(StmtKind::Unsupported(self.unsupported(unknown_module(name))?));
+            return Ok(StmtKind::Unsupported(
+                self.unsupported(unknown_module(name))?,
+            ));
         };
         let mut binds = Vec::new();
         for a in names {
             let Some(value) = modules::import_name(m, &a.name) else {
-                return Ok(StmtKind::Unsupported(self.unsupported(format!("`from {name} import {}`", a.name))?));
+                return Ok(StmtKind::Unsupported(
+                    self.unsupported(format!("`from {name} import {}`", a.name))?,
+                ));
             };
             let target = self.var(a.asname.as_deref().unwrap_or(&a.name))?;
             binds.push((target, value));
@@ -241,7 +349,9 @@ impl<'a> Compiler<'a> {
         Ok(match &t.kind {
             ExprKind::Name(n) => Target::Var(self.var(n)?, n.as_str().into()),
             ExprKind::Tuple(es) | ExprKind::List(es) => {
-                let star = es.iter().position(|e| matches!(e.kind, ExprKind::Starred(_)));
+                let star = es
+                    .iter()
+                    .position(|e| matches!(e.kind, ExprKind::Starred(_)));
                 let items = es
                     .iter()
                     .map(|e| match &e.kind {
@@ -258,11 +368,22 @@ impl<'a> Compiler<'a> {
                     upper: self.opt(upper)?,
                     step: self.opt(step)?,
                 },
-                _ => Target::Item { obj: self.expr(value)?, index: self.expr(index)? },
+                _ => Target::Item {
+                    obj: self.expr(value)?,
+                    index: self.expr(index)?,
+                },
             },
-            ExprKind::Attribute { value, attr } => Target::Attr { obj: self.expr(value)?, name: attr.as_str().into() },
+            ExprKind::Attribute { value, attr } => Target::Attr {
+                obj: self.expr(value)?,
+                name: attr.as_str().into(),
+            },
             ExprKind::Starred(inner) => self.target(inner)?,
-            _ => return Err(CompileError::Syntax { message: "cannot assign to expression".into(), line: self.line }),
+            _ => {
+                return Err(CompileError::Syntax {
+                    message: "cannot assign to expression".into(),
+                    line: self.line,
+                });
+            }
         })
     }
 
@@ -307,7 +428,9 @@ impl<'a> Compiler<'a> {
                 Constant::Ellipsis => Expr::Const(Value::Ellipsis),
                 Constant::Bytes(_) => Expr::Unsupported(self.unsupported("bytes")?),
             },
-            ExprKind::BinOp { op, left, right } => Expr::Binary(*op, self.boxed(left)?, self.boxed(right)?),
+            ExprKind::BinOp { op, left, right } => {
+                Expr::Binary(*op, self.boxed(left)?, self.boxed(right)?)
+            }
             ExprKind::UnaryOp { op, operand } => Expr::Unary(*op, self.boxed(operand)?),
             ExprKind::BoolOp { op, values } => {
                 let vs = values.iter().map(|v| self.expr(v)).collect::<Result<_>>()?;
@@ -316,25 +439,53 @@ impl<'a> Compiler<'a> {
                     ir::BoolOp::Or => Expr::Or(vs),
                 }
             }
-            ExprKind::Compare { left, ops, comparators } => {
+            ExprKind::Compare {
+                left,
+                ops,
+                comparators,
+            } => {
                 let left = self.boxed(left)?;
-                let rest = ops.iter().zip(comparators).map(|(op, c)| Ok((*op, self.expr(c)?))).collect::<Result<_>>()?;
+                let rest = ops
+                    .iter()
+                    .zip(comparators)
+                    .map(|(op, c)| Ok((*op, self.expr(c)?)))
+                    .collect::<Result<_>>()?;
                 Expr::Compare(left, rest)
             }
-            ExprKind::IfExp { test, body, orelse } => {
-                Expr::IfExp(Box::new([self.expr(test)?, self.expr(body)?, self.expr(orelse)?]))
-            }
-            ExprKind::Call { func, args, keywords } => {
+            ExprKind::IfExp { test, body, orelse } => Expr::IfExp(Box::new([
+                self.expr(test)?,
+                self.expr(body)?,
+                self.expr(orelse)?,
+            ])),
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } => {
                 let args_c = self.exprs(args)?;
                 let kwargs = self.kwargs(keywords)?;
                 match &func.kind {
-                    ExprKind::Attribute { value, attr } => {
-                        Expr::CallMethod { obj: self.boxed(value)?, name: attr.as_str().into(), args: args_c, kwargs }
+                    ExprKind::Attribute { value, attr } => Expr::CallMethod {
+                        obj: self.boxed(value)?,
+                        name: attr.as_str().into(),
+                        args: args_c,
+                        kwargs,
+                    },
+                    _ => {
+                        let plain =
+                            kwargs.is_empty() && args_c.iter().all(|a| matches!(a, Arg::One(_)));
+                        Expr::Call {
+                            func: self.boxed(func)?,
+                            args: args_c,
+                            kwargs,
+                            plain,
+                        }
                     }
-                    _ => Expr::Call { func: self.boxed(func)?, args: args_c, kwargs },
                 }
             }
-            ExprKind::Attribute { value, attr } => Expr::Attr(self.boxed(value)?, attr.as_str().into()),
+            ExprKind::Attribute { value, attr } => {
+                Expr::Attr(self.boxed(value)?, attr.as_str().into())
+            }
             ExprKind::Subscript { value, index } => match &index.kind {
                 ExprKind::Slice { lower, upper, step } => Expr::Slice {
                     obj: self.boxed(value)?,
@@ -344,7 +495,9 @@ impl<'a> Compiler<'a> {
                 },
                 _ => Expr::Item(self.boxed(value)?, self.boxed(index)?),
             },
-            ExprKind::Slice { .. } => Expr::Unsupported(self.unsupported("a slice outside a subscript")?),
+            ExprKind::Slice { .. } => {
+                Expr::Unsupported(self.unsupported("a slice outside a subscript")?)
+            }
             ExprKind::Tuple(es) => Expr::Tuple(self.exprs(es)?),
             ExprKind::List(es) => Expr::List(self.exprs(es)?),
             ExprKind::Set(_) => Expr::Unsupported(self.unsupported("sets")?),
@@ -372,11 +525,22 @@ impl<'a> Compiler<'a> {
                 })?;
                 Expr::Lambda(Box::new(def))
             }
-            ExprKind::Comprehension { kind, elt, value, generators } => self.comprehension(e, *kind, elt, value, generators)?,
+            ExprKind::Comprehension {
+                kind,
+                elt,
+                value,
+                generators,
+            } => self.comprehension(e, *kind, elt, value, generators)?,
             ExprKind::FString(parts) => Expr::FString(self.fparts(parts)?),
-            ExprKind::Starred(_) => Expr::Unsupported(self.unsupported("a starred expression here")?),
-            ExprKind::NamedExpr { target, value } => Expr::Walrus(self.var(target)?, self.boxed(value)?),
-            ExprKind::Unsupported { construct, .. } => Expr::Unsupported(self.unsupported(*construct)?),
+            ExprKind::Starred(_) => {
+                Expr::Unsupported(self.unsupported("a starred expression here")?)
+            }
+            ExprKind::NamedExpr { target, value } => {
+                Expr::Walrus(self.var(target)?, self.boxed(value)?)
+            }
+            ExprKind::Unsupported { construct, .. } => {
+                Expr::Unsupported(self.unsupported(*construct)?)
+            }
         })
     }
 
@@ -386,7 +550,11 @@ impl<'a> Compiler<'a> {
             .map(|p| {
                 Ok(match p {
                     ir::FStringPart::Literal(s) => FPart::Literal(s.as_str().into()),
-                    ir::FStringPart::Expr { expr, conversion, format_spec } => FPart::Field {
+                    ir::FStringPart::Expr {
+                        expr,
+                        conversion,
+                        format_spec,
+                    } => FPart::Field {
                         expr: self.expr(expr)?,
                         conversion: *conversion,
                         spec: format_spec.as_ref().map(|s| self.fparts(s)).transpose()?,
@@ -412,7 +580,11 @@ impl<'a> Compiler<'a> {
 
     /// A function or lambda: defaults and decorators compiled here, the body in its own scope.
     fn function(&mut self, src: FunctionSource<'_>) -> Result<Def> {
-        let decorators = src.decorators.iter().map(|d| self.expr(d)).collect::<Result<_>>()?;
+        let decorators = src
+            .decorators
+            .iter()
+            .map(|d| self.expr(d))
+            .collect::<Result<_>>()?;
         let mut defaults = Vec::new();
         let mut kwdefaults = Vec::new();
         for p in src.params {
@@ -422,11 +594,16 @@ impl<'a> Compiler<'a> {
                         defaults.push(self.expr(d)?);
                     }
                 }
-                ParamKind::KeywordOnly => kwdefaults.push(p.default.as_ref().map(|d| self.expr(d)).transpose()?),
+                ParamKind::KeywordOnly => {
+                    kwdefaults.push(p.default.as_ref().map(|d| self.expr(d)).transpose()?)
+                }
                 ParamKind::VarArgs | ParamKind::KwArgs => {}
             }
         }
-        let scope = self.scopes.get(src.key).ok_or_else(|| internal("missing function scope", self.line))?;
+        let scope = self
+            .scopes
+            .get(src.key)
+            .ok_or_else(|| internal("missing function scope", self.line))?;
         let qualname = format!("{}{}", self.frame()?.prefix, src.name);
         let free_sources = self.free_sources(scope)?;
         let loops = std::mem::take(&mut self.loops);
@@ -438,7 +615,11 @@ impl<'a> Compiler<'a> {
         let (params, body) = result?;
         let frame = frame.ok_or_else(|| internal("scope stack", self.line))?;
         let code = Code {
-            kind: if matches!(src.body, BodySource::Expr(_)) { CodeKind::Lambda } else { CodeKind::Function },
+            kind: if matches!(src.body, BodySource::Expr(_)) {
+                CodeKind::Lambda
+            } else {
+                CodeKind::Function
+            },
             name: src.name.into(),
             qualname: qualname.into(),
             params,
@@ -449,7 +630,13 @@ impl<'a> Compiler<'a> {
             line: src.line,
             text: src.text.into(),
         };
-        Ok(Def { code: Rc::new(code), decorators, defaults, kwdefaults, target: src.target })
+        Ok(Def {
+            code: Rc::new(code),
+            decorators,
+            defaults,
+            kwdefaults,
+            target: src.target,
+        })
     }
 
     fn function_body(&mut self, src: &FunctionSource<'_>) -> Result<(Params, Body)> {
@@ -473,6 +660,14 @@ impl<'a> Compiler<'a> {
             }
         }
         params.n_positional = params.names.len();
+        params.direct = kwonly.is_empty()
+            && params.varargs.is_none()
+            && params.kwargs.is_none()
+            && params
+                .slots
+                .iter()
+                .enumerate()
+                .all(|(i, s)| *s == Var::Local(i as u32));
         for (name, slot) in kwonly {
             params.names.push(name);
             params.slots.push(slot);
@@ -489,15 +684,34 @@ impl<'a> Compiler<'a> {
         scope
             .frees
             .iter()
-            .map(|n| frame.cells.get(n).copied().ok_or_else(|| internal(&format!("free variable {n}"), self.line)))
+            .map(|n| {
+                frame
+                    .cells
+                    .get(n)
+                    .copied()
+                    .ok_or_else(|| internal(&format!("free variable {n}"), self.line))
+            })
             .collect()
     }
 
     /// Opens the scope of a function or comprehension body.
     fn enter(&mut self, scope: &'a Scope, qualname: &str) {
-        let locals = scope.slot_locals().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
-        let cells = scope.cell_names().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
-        self.frames.push(Frame { scope, locals, cells, prefix: format!("{qualname}.<locals>.") });
+        let locals = scope
+            .slot_locals()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u32))
+            .collect();
+        let cells = scope
+            .cell_names()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u32))
+            .collect();
+        self.frames.push(Frame {
+            scope,
+            locals,
+            cells,
+            prefix: format!("{qualname}.<locals>."),
+        });
         self.in_function += 1;
     }
 
@@ -513,13 +727,18 @@ impl<'a> Compiler<'a> {
             ComprehensionKind::List => "<listcomp>",
             ComprehensionKind::Dict => "<dictcomp>",
             ComprehensionKind::Generator => "<genexpr>",
-            ComprehensionKind::Set => return Ok(Expr::Unsupported(self.unsupported("set comprehensions")?)),
+            ComprehensionKind::Set => {
+                return Ok(Expr::Unsupported(self.unsupported("set comprehensions")?));
+            }
         };
         let Some(first) = generators.first() else {
             return Err(internal("comprehension without a loop", self.line));
         };
         let first = self.boxed(&first.iter)?;
-        let scope = self.scopes.get(node_key(e)).ok_or_else(|| internal("missing comprehension scope", self.line))?;
+        let scope = self
+            .scopes
+            .get(node_key(e))
+            .ok_or_else(|| internal("missing comprehension scope", self.line))?;
         let qualname = format!("{}{}", self.frame()?.prefix, name);
         let free_sources = self.free_sources(scope)?;
         self.enter(scope, &qualname);
@@ -540,7 +759,10 @@ impl<'a> Compiler<'a> {
             line: e.span.line,
             text: format!("{e}").into(),
         };
-        Ok(Expr::Comprehension { code: Rc::new(code), first })
+        Ok(Expr::Comprehension {
+            code: Rc::new(code),
+            first,
+        })
     }
 
     fn comprehension_body(
@@ -551,14 +773,22 @@ impl<'a> Compiler<'a> {
     ) -> Result<Comprehension> {
         let mut gens = Vec::new();
         for (i, g) in generators.iter().enumerate() {
-            let iter = if i == 0 { None } else { Some(self.expr(&g.iter)?) };
+            let iter = if i == 0 {
+                None
+            } else {
+                Some(self.expr(&g.iter)?)
+            };
             gens.push(CompFor {
                 target: self.target(&g.target)?,
                 iter,
                 ifs: g.ifs.iter().map(|c| self.expr(c)).collect::<Result<_>>()?,
             });
         }
-        Ok(Comprehension { generators: gens, elt: self.expr(elt)?, value: self.opt(value)? })
+        Ok(Comprehension {
+            generators: gens,
+            elt: self.expr(elt)?,
+            value: self.opt(value)?,
+        })
     }
 }
 

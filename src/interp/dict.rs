@@ -187,14 +187,29 @@ mod tests {
     #[test]
     fn equal_numbers_are_one_key() {
         let mut d = Dict::default();
-        d.insert(key_of(&Value::Int(1)).unwrap(), Value::Int(1), Value::str("a"));
-        d.insert(key_of(&Value::Float(1.0)).unwrap(), Value::Float(1.0), Value::str("b"));
-        d.insert(key_of(&Value::Bool(true)).unwrap(), Value::Bool(true), Value::str("c"));
+        d.insert(
+            key_of(&Value::Int(1)).unwrap(),
+            Value::Int(1),
+            Value::str("a"),
+        );
+        d.insert(
+            key_of(&Value::Float(1.0)).unwrap(),
+            Value::Float(1.0),
+            Value::str("b"),
+        );
+        d.insert(
+            key_of(&Value::Bool(true)).unwrap(),
+            Value::Bool(true),
+            Value::str("c"),
+        );
         assert_eq!(d.len(), 1);
         let (k, v) = d.iter().next().unwrap();
         assert!(matches!(k, Value::Int(1)));
         assert!(matches!(v, Value::Str(s) if s.as_str() == "c"));
-        assert_eq!(key_of(&Value::Float(0.5)).unwrap(), Key::Float(0.5f64.to_bits()));
+        assert_eq!(
+            key_of(&Value::Float(0.5)).unwrap(),
+            Key::Float(0.5f64.to_bits())
+        );
         assert_eq!(key_of(&Value::Float(-0.0)).unwrap(), Key::Int(0));
     }
 
@@ -212,6 +227,9 @@ mod tests {
         let keys: Vec<String> = d.keys().iter().map(|k| format!("{k:?}")).collect();
         assert_eq!(keys.join(","), "30,31,32,33,34,35,36,37,38,39,5");
         assert!(d.get(&Key::Int(35)).is_some());
-        assert_eq!(d.pop_last().map(|(k, _)| format!("{k:?}")), Some("5".into()));
+        assert_eq!(
+            d.pop_last().map(|(k, _)| format!("{k:?}")),
+            Some("5".into())
+        );
     }
 }

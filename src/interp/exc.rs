@@ -194,7 +194,10 @@ pub(crate) enum Abort {
     StepBudget(u64),
     Interrupted,
     /// A construct outside the subset; `line` is 0 until a statement fills it in.
-    Unsupported { construct: String, line: u32 },
+    Unsupported {
+        construct: String,
+        line: u32,
+    },
 }
 
 /// Why evaluation did not produce a value.
@@ -209,16 +212,29 @@ pub(crate) type R<T> = Result<T, Unwind>;
 impl Unwind {
     pub fn new(kind: ExcKind, message: impl Into<String>) -> Unwind {
         let message: String = message.into();
-        let args = if message.is_empty() { Vec::new() } else { vec![Value::str(message)] };
-        Unwind::from_object(ExcObject { class: ExcClass::Builtin(kind), args })
+        let args = if message.is_empty() {
+            Vec::new()
+        } else {
+            vec![Value::str(message)]
+        };
+        Unwind::from_object(ExcObject {
+            class: ExcClass::Builtin(kind),
+            args,
+        })
     }
 
     pub fn from_object(exc: ExcObject) -> Unwind {
-        Unwind::Raise(Box::new(Raised { exc: Rc::new(exc), tb: Vec::new() }))
+        Unwind::Raise(Box::new(Raised {
+            exc: Rc::new(exc),
+            tb: Vec::new(),
+        }))
     }
 
     pub fn unsupported(construct: impl Into<String>) -> Unwind {
-        Unwind::Abort(Abort::Unsupported { construct: construct.into(), line: 0 })
+        Unwind::Abort(Abort::Unsupported {
+            construct: construct.into(),
+            line: 0,
+        })
     }
 }
 
@@ -249,7 +265,10 @@ mod tests {
         assert!(key.is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)));
         let ki = ExcClass::Builtin(ExcKind::KeyboardInterrupt);
         assert!(!ki.is_subclass_of(&ExcClass::Builtin(ExcKind::Exception)));
-        let user = ExcClass::User(Rc::new(UserClass { name: "E".into(), base: key }));
+        let user = ExcClass::User(Rc::new(UserClass {
+            name: "E".into(),
+            base: key,
+        }));
         assert!(user.is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)));
         assert_eq!(user.builtin_ancestor(), ExcKind::KeyError);
         for k in ExcKind::ALL {

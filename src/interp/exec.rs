@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::code::{Def, Expr, Handler, Stmt, StmtKind, Target};
-use super::exc::{ExcClass, ExcKind, ExcObject, R, Raised, UserClass, Unwind, fail, type_error};
+use super::exc::{ExcClass, ExcKind, ExcObject, R, Raised, Unwind, UserClass, fail, type_error};
 use super::machine::{Frame, Handled, Machine};
 use super::ops::{self, truthy};
 use super::value::{Function, Value};
@@ -50,7 +50,11 @@ impl Machine {
             StmtKind::AugAssign { target, op, value } => self.aug_assign(f, target, *op, value)?,
             StmtKind::If { test, body, orelse } => {
                 let t = self.eval(f, test)?;
-                return if truthy(&t) { self.exec_block(f, body) } else { self.exec_block(f, orelse) };
+                return if truthy(&t) {
+                    self.exec_block(f, body)
+                } else {
+                    self.exec_block(f, orelse)
+                };
             }
             StmtKind::While { test, body, orelse } => loop {
                 let t = self.eval(f, test)?;
@@ -63,7 +67,12 @@ impl Machine {
                     Flow::Normal | Flow::Continue => self.tick()?,
                 }
             },
-            StmtKind::For { target, iter, body, orelse } => {
+            StmtKind::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
                 let iterable = self.eval(f, iter)?;
                 let mut it = self.iter_of(iterable)?;
                 while let Some(v) = self.next(&mut it)? {
@@ -86,7 +95,9 @@ impl Machine {
                 return Ok(Flow::Return(v));
             }
             StmtKind::Pass => {}
-            StmtKind::Raise { exc, cause } => return Err(self.raise(f, exc.as_ref(), cause.as_ref())),
+            StmtKind::Raise { exc, cause } => {
+                return Err(self.raise(f, exc.as_ref(), cause.as_ref()));
+            }
             StmtKind::Assert { test, msg } => {
                 let t = self.eval(f, test)?;
                 if !truthy(&t) {
@@ -100,11 +111,20 @@ impl Machine {
                     }));
                 }
             }
-            StmtKind::Try { body, handlers, orelse, finalbody } => {
+            StmtKind::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => {
                 return self.exec_try(f, body, handlers, orelse, finalbody);
             }
             StmtKind::Def(def) => {
-                let decorators: Vec<Value> = def.decorators.iter().map(|d| self.eval(f, d)).collect::<R<_>>()?;
+                let decorators: Vec<Value> = def
+                    .decorators
+                    .iter()
+                    .map(|d| self.eval(f, d))
+                    .collect::<R<_>>()?;
                 let mut v = Value::Function(self.make_function(f, def)?);
                 for d in decorators.iter().rev() {
                     v = self.call(d, vec![v], Vec::new())?;
@@ -124,7 +144,10 @@ impl Machine {
                         ));
                     }
                 };
-                let class = UserClass { name: name.clone(), base };
+                let class = UserClass {
+                    name: name.clone(),
+                    base,
+                };
                 self.store(f, *target, Value::UserExcType(Rc::new(class)));
             }
             StmtKind::Bind(binds) => {
@@ -144,7 +167,11 @@ impl Machine {
 
     /// Creates a function object: evaluates defaults and captures the closure cells.
     pub fn make_function(&mut self, f: &mut Frame, def: &Def) -> R<Rc<Function>> {
-        let defaults = def.defaults.iter().map(|d| self.eval(f, d)).collect::<R<_>>()?;
+        let defaults = def
+            .defaults
+            .iter()
+            .map(|d| self.eval(f, d))
+            .collect::<R<_>>()?;
         let mut kwdefaults = Vec::with_capacity(def.kwdefaults.len());
         for d in &def.kwdefaults {
             kwdefaults.push(match d {
@@ -153,13 +180,21 @@ impl Machine {
             });
         }
         let closure = capture(f, &def.code.free_sources)?;
-        Ok(Rc::new(Function { code: def.code.clone(), defaults, kwdefaults, closure }))
+        Ok(Rc::new(Function {
+            code: def.code.clone(),
+            defaults,
+            kwdefaults,
+            closure,
+        }))
     }
 
     fn raise(&mut self, f: &mut Frame, exc: Option<&Expr>, cause: Option<&Expr>) -> Unwind {
         let Some(exc) = exc else {
             return match self.handling.last() {
-                Some(h) => Unwind::Raise(Box::new(Raised { exc: h.exc.clone(), tb: h.tb.clone() })),
+                Some(h) => Unwind::Raise(Box::new(Raised {
+                    exc: h.exc.clone(),
+                    tb: h.tb.clone(),
+                })),
                 None => Unwind::new(ExcKind::RuntimeError, "No active exception to reraise"),
             };
         };
@@ -169,14 +204,27 @@ impl Machine {
         };
         if let Some(c) = cause {
             match self.eval(f, c) {
-                Ok(Value::None | Value::Exception(_) | Value::ExcType(_) | Value::UserExcType(_)) => {}
-                Ok(_) => return Unwind::new(ExcKind::TypeError, "exception causes must derive from BaseException"),
+                Ok(
+                    Value::None | Value::Exception(_) | Value::ExcType(_) | Value::UserExcType(_),
+                ) => {}
+                Ok(_) => {
+                    return Unwind::new(
+                        ExcKind::TypeError,
+                        "exception causes must derive from BaseException",
+                    );
+                }
                 Err(e) => return e,
             }
         }
         match exception_of(v) {
-            Some(obj) => Unwind::Raise(Box::new(Raised { exc: obj, tb: Vec::new() })),
-            None => Unwind::new(ExcKind::TypeError, "exceptions must derive from BaseException"),
+            Some(obj) => Unwind::Raise(Box::new(Raised {
+                exc: obj,
+                tb: Vec::new(),
+            })),
+            None => Unwind::new(
+                ExcKind::TypeError,
+                "exceptions must derive from BaseException",
+            ),
         }
     }
 
@@ -200,7 +248,10 @@ impl Machine {
         match result {
             Err(Unwind::Abort(_)) => result,
             Err(Unwind::Raise(raised)) => {
-                self.handling.push(Handled { exc: raised.exc.clone(), tb: raised.tb.clone() });
+                self.handling.push(Handled {
+                    exc: raised.exc.clone(),
+                    tb: raised.tb.clone(),
+                });
                 let fin = self.exec_block(f, finalbody);
                 self.handling.pop();
                 match fin {
@@ -220,8 +271,11 @@ impl Machine {
             let matched = match &h.class {
                 None => true,
                 Some(e) => {
-                    let class = self.eval(f, e).map_err(|err| self.annotate(err, h.line, &h.text))?;
-                    exc_matches(&raised.exc, &class).map_err(|err| self.annotate(err, h.line, &h.text))?
+                    let class = self
+                        .eval(f, e)
+                        .map_err(|err| self.annotate(err, h.line, &h.text))?;
+                    exc_matches(&raised.exc, &class)
+                        .map_err(|err| self.annotate(err, h.line, &h.text))?
                 }
             };
             if !matched {
@@ -230,7 +284,10 @@ impl Machine {
             if let Some(var) = h.name {
                 self.store(f, var, Value::Exception(raised.exc.clone()));
             }
-            self.handling.push(Handled { exc: raised.exc.clone(), tb: raised.tb.clone() });
+            self.handling.push(Handled {
+                exc: raised.exc.clone(),
+                tb: raised.tb.clone(),
+            });
             let r = self.exec_block(f, &h.body);
             self.handling.pop();
             if let Some(var) = h.name {
@@ -253,7 +310,12 @@ impl Machine {
                 let i = self.eval(f, index)?;
                 self.setitem(&o, &i, value)
             }
-            Target::Slice { obj, lower, upper, step } => {
+            Target::Slice {
+                obj,
+                lower,
+                upper,
+                step,
+            } => {
                 let o = self.eval(f, obj)?;
                 let (lo, hi, st) = self.slice_bounds(f, lower, upper, step)?;
                 self.set_slice(&o, &lo, &hi, &st, value)
@@ -292,7 +354,10 @@ impl Machine {
     /// The values of `a, *b, c = value`.
     fn unpack(&mut self, value: Value, n: usize, star: Option<usize>) -> R<Vec<Value>> {
         if !self.is_iterable(&value) {
-            return type_error(format!("cannot unpack non-iterable {} object", value.type_name()));
+            return type_error(format!(
+                "cannot unpack non-iterable {} object",
+                value.type_name()
+            ));
         }
         let mut it = self.iter_of(value)?;
         let mut items = Vec::with_capacity(n);
@@ -300,14 +365,20 @@ impl Machine {
             None => {
                 while let Some(v) = self.next(&mut it)? {
                     if items.len() == n {
-                        return fail(ExcKind::ValueError, format!("too many values to unpack (expected {n})"));
+                        return fail(
+                            ExcKind::ValueError,
+                            format!("too many values to unpack (expected {n})"),
+                        );
                     }
                     items.push(v);
                 }
                 if items.len() < n {
                     return fail(
                         ExcKind::ValueError,
-                        format!("not enough values to unpack (expected {n}, got {})", items.len()),
+                        format!(
+                            "not enough values to unpack (expected {n}, got {})",
+                            items.len()
+                        ),
                     );
                 }
                 Ok(items)
@@ -321,7 +392,10 @@ impl Machine {
                 if items.len() < fixed {
                     return fail(
                         ExcKind::ValueError,
-                        format!("not enough values to unpack (expected at least {fixed}, got {})", items.len()),
+                        format!(
+                            "not enough values to unpack (expected at least {fixed}, got {})",
+                            items.len()
+                        ),
                     );
                 }
                 let after = fixed - k;
@@ -351,7 +425,12 @@ impl Machine {
                 let new = self.inplace(op, cur, rhs)?;
                 self.setitem(&o, &i, new)
             }
-            Target::Slice { obj, lower, upper, step } => {
+            Target::Slice {
+                obj,
+                lower,
+                upper,
+                step,
+            } => {
                 let o = self.eval(f, obj)?;
                 let (lo, hi, st) = self.slice_bounds(f, lower, upper, step)?;
                 let cur = super::seq::get_slice(&o, &lo, &hi, &st)?;
@@ -384,7 +463,10 @@ impl Machine {
                 }
                 BinOp::Mult => {
                     let Some(n) = ops::repeat_count(&b)? else {
-                        return type_error(format!("can't multiply sequence by non-int of type '{}'", b.type_name()));
+                        return type_error(format!(
+                            "can't multiply sequence by non-int of type '{}'",
+                            b.type_name()
+                        ));
                     };
                     let items = list.borrow().clone();
                     ops::check_len(items.len().saturating_mul(n))?;
@@ -411,14 +493,22 @@ impl Machine {
                 let i = self.eval(f, index)?;
                 self.delitem(&o, &i)
             }
-            Target::Slice { obj, lower, upper, step } => {
+            Target::Slice {
+                obj,
+                lower,
+                upper,
+                step,
+            } => {
                 let o = self.eval(f, obj)?;
                 let (lo, hi, st) = self.slice_bounds(f, lower, upper, step)?;
                 super::seq::del_slice(&o, &lo, &hi, &st)
             }
             Target::Attr { obj, name } => {
                 let o = self.eval(f, obj)?;
-                fail(ExcKind::AttributeError, format!("'{}' object has no attribute '{name}'", o.type_name()))
+                fail(
+                    ExcKind::AttributeError,
+                    format!("'{}' object has no attribute '{name}'", o.type_name()),
+                )
             }
             Target::Unpack { items, .. } => {
                 for t in items {
@@ -434,12 +524,20 @@ impl Machine {
 pub(crate) fn capture(f: &Frame, sources: &[u32]) -> R<Vec<super::value::Cell>> {
     sources
         .iter()
-        .map(|&i| f.cells.get(i as usize).cloned().ok_or_else(|| Unwind::unsupported("a closure over an unknown variable")))
+        .map(|&i| {
+            f.cells
+                .get(i as usize)
+                .cloned()
+                .ok_or_else(|| Unwind::unsupported("a closure over an unknown variable"))
+        })
         .collect()
 }
 
 fn no_attribute_assignment<T>(o: &Value, name: &str) -> R<T> {
-    fail(ExcKind::AttributeError, format!("'{}' object has no attribute '{name}'", o.type_name()))
+    fail(
+        ExcKind::AttributeError,
+        format!("'{}' object has no attribute '{name}'", o.type_name()),
+    )
 }
 
 /// The exception object raised by `raise v`: an instance, or a class instantiated without
@@ -447,8 +545,14 @@ fn no_attribute_assignment<T>(o: &Value, name: &str) -> R<T> {
 pub(crate) fn exception_of(v: Value) -> Option<Rc<ExcObject>> {
     match v {
         Value::Exception(e) => Some(e),
-        Value::ExcType(k) => Some(Rc::new(ExcObject { class: ExcClass::Builtin(k), args: Vec::new() })),
-        Value::UserExcType(c) => Some(Rc::new(ExcObject { class: ExcClass::User(c), args: Vec::new() })),
+        Value::ExcType(k) => Some(Rc::new(ExcObject {
+            class: ExcClass::Builtin(k),
+            args: Vec::new(),
+        })),
+        Value::UserExcType(c) => Some(Rc::new(ExcObject {
+            class: ExcClass::User(c),
+            args: Vec::new(),
+        })),
         _ => None,
     }
 }

@@ -29,7 +29,11 @@ struct Spec {
 }
 
 fn parse_spec(spec: &str, type_name: &str, default_align: char) -> R<Spec> {
-    let invalid = || value_error(format!("Invalid format specifier '{spec}' for object of type '{type_name}'"));
+    let invalid = || {
+        value_error(format!(
+            "Invalid format specifier '{spec}' for object of type '{type_name}'"
+        ))
+    };
     let c: Vec<char> = spec.chars().collect();
     let is_align = |ch: char| matches!(ch, '<' | '>' | '^' | '=');
     let mut s = Spec {
@@ -78,7 +82,13 @@ fn parse_spec(spec: &str, type_name: &str, default_align: char) -> R<Spec> {
         while c.get(*i).is_some_and(char::is_ascii_digit) {
             *i += 1;
         }
-        (start < *i).then(|| c[start..*i].iter().collect::<String>().parse().unwrap_or(usize::MAX))
+        (start < *i).then(|| {
+            c[start..*i]
+                .iter()
+                .collect::<String>()
+                .parse()
+                .unwrap_or(usize::MAX)
+        })
     };
     if let Some(w) = digits(&mut i) {
         s.width = w;
@@ -103,6 +113,7 @@ fn parse_spec(spec: &str, type_name: &str, default_align: char) -> R<Spec> {
         _ => return invalid(),
     }
     check_len(s.width)?;
+    check_len(s.precision.unwrap_or(0))?;
     Ok(s)
 }
 
@@ -118,12 +129,17 @@ pub(crate) fn format_value(v: &Value, spec: &str) -> R<String> {
             format_int(&i, &parse_spec(spec, &v.type_name(), '>')?, &v.type_name())
         }
         Value::Float(f) => format_float(*f, &parse_spec(spec, "float", '>')?, false),
-        other => type_error(format!("unsupported format string passed to {}.__format__", other.type_name())),
+        other => type_error(format!(
+            "unsupported format string passed to {}.__format__",
+            other.type_name()
+        )),
     }
 }
 
 fn unknown_code<T>(code: char, type_name: &str) -> R<T> {
-    value_error(format!("Unknown format code '{code}' for object of type '{type_name}'"))
+    value_error(format!(
+        "Unknown format code '{code}' for object of type '{type_name}'"
+    ))
 }
 
 /// Pads `sign + digits` to the spec's width; `=` puts the padding after the sign.
@@ -190,7 +206,9 @@ fn group(digits: &str, sep: char, every: usize) -> String {
 
 /// Groups digits; with zero padding the zeros are grouped too, as CPython does.
 fn grouped(digits: &str, spec: &Spec, every: usize, room: usize) -> String {
-    let Some(sep) = spec.grouping else { return digits.to_string() };
+    let Some(sep) = spec.grouping else {
+        return digits.to_string();
+    };
     let mut d = digits.to_string();
     let mut out = group(&d, sep, every);
     if spec.fill == '0' && spec.align == Some('=') {
@@ -223,9 +241,10 @@ fn format_int(i: &BigInt, spec: &Spec, type_name: &str) -> R<String> {
         if spec.sign != '-' {
             return value_error("Sign not allowed with integer format specifier 'c'");
         }
-        let c = i.to_u32().and_then(char::from_u32).ok_or_else(|| {
-            Unwind::new(ExcKind::OverflowError, "%c arg not in range(0x110000)")
-        })?;
+        let c = i
+            .to_u32()
+            .and_then(char::from_u32)
+            .ok_or_else(|| Unwind::new(ExcKind::OverflowError, "%c arg not in range(0x110000)"))?;
         return Ok(pad("", &c.to_string(), spec, '<'));
     }
     if let Some(g) = spec.grouping {
@@ -233,7 +252,11 @@ fn format_int(i: &BigInt, spec: &Spec, type_name: &str) -> R<String> {
             return value_error(format!("Cannot specify '{g}' with '{ty}'."));
         }
     }
-    let mut digits = i.abs().to_str_radix(radix);
+    let mut digits = if radix == 10 {
+        super::repr::int_str(&i.abs())?
+    } else {
+        i.abs().to_str_radix(radix)
+    };
     if ty == 'X' {
         digits = digits.to_uppercase();
     }
@@ -250,7 +273,11 @@ fn fix_exponent(s: &str, upper: bool) -> String {
     let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let e = if upper { 'E' } else { 'e' };
-    format!("{mantissa}{e}{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    format!(
+        "{mantissa}{e}{}{:02}",
+        if exp < 0 { '-' } else { '+' },
+        exp.abs()
+    )
 }
 
 fn strip_zeros(s: &str) -> String {
@@ -264,11 +291,18 @@ fn strip_zeros(s: &str) -> String {
 fn general(x: f64, p: usize, alternate: bool, add_dot_zero: bool, upper: bool) -> String {
     let p = p.max(1);
     let sci = format!("{:.*e}", p - 1, x);
-    let exp: i64 = sci.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
+    let exp: i64 = sci
+        .split_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
     let limit = if add_dot_zero { p as i64 - 1 } else { p as i64 };
     if -4 <= exp && exp < limit {
         let fixed = format!("{:.*}", (p as i64 - 1 - exp).max(0) as usize, x);
-        let mut out = if alternate { fixed } else { strip_zeros(&fixed) };
+        let mut out = if alternate {
+            fixed
+        } else {
+            strip_zeros(&fixed)
+        };
         if alternate && !out.contains('.') {
             out.push('.');
         }
@@ -278,7 +312,11 @@ fn general(x: f64, p: usize, alternate: bool, add_dot_zero: bool, upper: bool) -
         out
     } else {
         let (mantissa, e) = sci.split_once('e').unwrap_or((&sci, "0"));
-        let mut m = if alternate { mantissa.to_string() } else { strip_zeros(mantissa) };
+        let mut m = if alternate {
+            mantissa.to_string()
+        } else {
+            strip_zeros(mantissa)
+        };
         if alternate && !m.contains('.') {
             m.push('.');
         }
@@ -295,14 +333,21 @@ fn format_float(x: f64, spec: &Spec, from_int: bool) -> R<String> {
         }
     }
     if ty == Some('n') && spec.grouping.is_some() {
-        return value_error(format!("Cannot specify '{}' with 'n'.", spec.grouping.unwrap_or(',')));
+        return value_error(format!(
+            "Cannot specify '{}' with 'n'.",
+            spec.grouping.unwrap_or(',')
+        ));
     }
     let upper = matches!(ty, Some('E' | 'F' | 'G'));
     let value = if ty == Some('%') { x * 100.0 } else { x };
     let abs = value.abs();
     let body = if !abs.is_finite() {
         let t = if abs.is_nan() { "nan" } else { "inf" };
-        if upper { t.to_uppercase() } else { t.to_string() }
+        if upper {
+            t.to_uppercase()
+        } else {
+            t.to_string()
+        }
     } else {
         let p = spec.precision.unwrap_or(6);
         match ty {
@@ -330,7 +375,11 @@ fn format_float(x: f64, spec: &Spec, from_int: bool) -> R<String> {
         && !value.is_nan()
         && !(spec.no_neg_zero && body.chars().filter(char::is_ascii_digit).all(|c| c == '0'));
     let sign = sign_of(negative, spec);
-    let body = if ty == Some('%') { format!("{body}%") } else { body };
+    let body = if ty == Some('%') {
+        format!("{body}%")
+    } else {
+        body
+    };
     let (int_part, rest) = match body.find(|c: char| c == '.' || c == 'e' || c == 'E' || c == '%') {
         Some(i) => (&body[..i], &body[i..]),
         None => (body.as_str(), ""),
@@ -370,11 +419,20 @@ struct Numbering {
 
 /// `fmt.format(*args, **kwargs)`.
 pub(crate) fn str_format(fmt: &str, args: &[Value], kwargs: &Kwargs) -> R<String> {
-    let mut numbering = Numbering { next: 0, manual: None };
+    let mut numbering = Numbering {
+        next: 0,
+        manual: None,
+    };
     format_with(fmt, args, kwargs, &mut numbering, 0)
 }
 
-fn format_with(fmt: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering, depth: usize) -> R<String> {
+fn format_with(
+    fmt: &str,
+    args: &[Value],
+    kwargs: &Kwargs,
+    n: &mut Numbering,
+    depth: usize,
+) -> R<String> {
     if depth > 2 {
         return value_error("Max string recursion exceeded");
     }
@@ -431,7 +489,13 @@ fn format_with(fmt: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering, de
     Ok(out)
 }
 
-fn replacement(field: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering, depth: usize) -> R<String> {
+fn replacement(
+    field: &str,
+    args: &[Value],
+    kwargs: &Kwargs,
+    n: &mut Numbering,
+    depth: usize,
+) -> R<String> {
     // Split off the spec at the first ':' and the conversion at '!' (outside brackets).
     let mut in_bracket = false;
     let mut name_end = field.len();
@@ -467,7 +531,11 @@ fn replacement(field: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering, 
         Some('a') => Value::str(ascii(&repr(&value)?)),
         Some(c) => return value_error(format!("Unknown conversion specifier {c}")),
     };
-    let spec = if spec.contains('{') { format_with(&spec, args, kwargs, n, depth + 1)? } else { spec };
+    let spec = if spec.contains('{') {
+        format_with(&spec, args, kwargs, n, depth + 1)?
+    } else {
+        spec
+    };
     format_value(&value, &spec)
 }
 
@@ -476,7 +544,9 @@ fn field_value(name: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering) -
     let (first, mut accessors) = name.split_at(first_end);
     let mut value = if first.is_empty() {
         if n.manual == Some(true) {
-            return value_error("cannot switch from manual field specification to automatic field numbering");
+            return value_error(
+                "cannot switch from manual field specification to automatic field numbering",
+            );
         }
         n.manual = Some(false);
         let k = n.next;
@@ -484,7 +554,9 @@ fn field_value(name: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering) -
         positional(args, k)?
     } else if let Ok(k) = first.parse::<usize>() {
         if n.manual == Some(false) {
-            return value_error("cannot switch from automatic field numbering to manual field specification");
+            return value_error(
+                "cannot switch from automatic field numbering to manual field specification",
+            );
         }
         n.manual = Some(true);
         positional(args, k)?
@@ -520,7 +592,10 @@ fn field_value(name: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering) -
 
 fn positional(args: &[Value], k: usize) -> R<Value> {
     args.get(k).cloned().ok_or_else(|| {
-        Unwind::new(ExcKind::IndexError, format!("Replacement index {k} out of range for positional args tuple"))
+        Unwind::new(
+            ExcKind::IndexError,
+            format!("Replacement index {k} out of range for positional args tuple"),
+        )
     })
 }
 
@@ -550,7 +625,9 @@ pub(crate) fn percent(fmt: &str, values: &Value) -> R<String> {
         i += 1;
         let mut keyed: Option<Value> = None;
         if chars.get(i) == Some(&'(') {
-            let Some(m) = mapping else { return type_error("format requires a mapping") };
+            let Some(m) = mapping else {
+                return type_error("format requires a mapping");
+            };
             let mut depth = 1;
             let start = i + 1;
             let mut j = start;
@@ -604,14 +681,22 @@ pub(crate) fn percent(fmt: &str, values: &Value) -> R<String> {
             if chars.get(*i) == Some(&'*') {
                 *i += 1;
                 let v = take(next)?;
-                let Some(n) = v.to_bigint().filter(|_| v.is_int()) else { return type_error("* wants int") };
+                let Some(n) = v.to_bigint().filter(|_| v.is_int()) else {
+                    return type_error("* wants int");
+                };
                 return Ok(Some(n.to_i64().unwrap_or(0).unsigned_abs() as usize));
             }
             let start = *i;
             while chars.get(*i).is_some_and(char::is_ascii_digit) {
                 *i += 1;
             }
-            Ok((start < *i).then(|| chars[start..*i].iter().collect::<String>().parse().unwrap_or(usize::MAX)))
+            Ok((start < *i).then(|| {
+                chars[start..*i]
+                    .iter()
+                    .collect::<String>()
+                    .parse()
+                    .unwrap_or(usize::MAX)
+            }))
         };
         spec.width = number(&mut i, &mut next)?.unwrap_or(0);
         if chars.get(i) == Some(&'.') {
@@ -619,10 +704,13 @@ pub(crate) fn percent(fmt: &str, values: &Value) -> R<String> {
             spec.precision = Some(number(&mut i, &mut next)?.unwrap_or(0));
         }
         check_len(spec.width)?;
+        check_len(spec.precision.unwrap_or(0))?;
         while let Some('h' | 'l' | 'L') = chars.get(i) {
             i += 1;
         }
-        let Some(&conv) = chars.get(i) else { return value_error("incomplete format") };
+        let Some(&conv) = chars.get(i) else {
+            return value_error("incomplete format");
+        };
         i += 1;
         if conv == '%' {
             out.push('%');
@@ -653,20 +741,30 @@ pub(crate) fn percent(fmt: &str, values: &Value) -> R<String> {
             }
             'd' | 'i' | 'u' | 'x' | 'X' | 'o' => {
                 let int = match (&value, num(&value)) {
-                    (Value::Float(f), _) if matches!(conv, 'd' | 'i' | 'u') => num::float_to_int(*f)?.to_bigint(),
+                    (Value::Float(f), _) if matches!(conv, 'd' | 'i' | 'u') => {
+                        num::float_to_int(*f)?.to_bigint()
+                    }
                     (_, Some(_)) if value.is_int() => value.to_bigint(),
                     _ if matches!(conv, 'd' | 'i' | 'u') => {
-                        return type_error(format!("%{conv} format: a real number is required, not {}", value.type_name()));
+                        return type_error(format!(
+                            "%{conv} format: a real number is required, not {}",
+                            value.type_name()
+                        ));
                     }
-                    _ => return type_error(format!("%{conv} format: an integer is required, not {}", value.type_name())),
+                    _ => {
+                        return type_error(format!(
+                            "%{conv} format: an integer is required, not {}",
+                            value.type_name()
+                        ));
+                    }
                 };
                 let int = int.unwrap_or_default();
                 let ty = if matches!(conv, 'i' | 'u') { 'd' } else { conv };
-                let mut digits = int.abs().to_str_radix(match ty {
-                    'x' | 'X' => 16,
-                    'o' => 8,
-                    _ => 10,
-                });
+                let mut digits = match ty {
+                    'x' | 'X' => int.abs().to_str_radix(16),
+                    'o' => int.abs().to_str_radix(8),
+                    _ => super::repr::int_str(&int.abs())?,
+                };
                 if ty == 'X' {
                     digits = digits.to_uppercase();
                 }
@@ -696,10 +794,18 @@ pub(crate) fn percent(fmt: &str, values: &Value) -> R<String> {
                 let c = match &value {
                     Value::Str(s) if s.len() == 1 => s.as_str().to_string(),
                     v if v.is_int() => {
-                        let code = v.to_bigint().and_then(|b| b.to_u32()).and_then(char::from_u32);
+                        let code = v
+                            .to_bigint()
+                            .and_then(|b| b.to_u32())
+                            .and_then(char::from_u32);
                         match code {
                             Some(c) => c.to_string(),
-                            None => return fail(ExcKind::OverflowError, "%c arg not in range(0x110000)"),
+                            None => {
+                                return fail(
+                                    ExcKind::OverflowError,
+                                    "%c arg not in range(0x110000)",
+                                );
+                            }
                         }
                     }
                     _ => return type_error("%c requires int or char"),
@@ -761,9 +867,18 @@ mod tests {
         assert_eq!(f(Value::Float(f64::INFINITY), ">6"), "   inf");
         assert_eq!(f(Value::Float(f64::NAN), "F"), "NAN");
         assert_eq!(f(Value::Float(-0.0), "f"), "-0.000000");
-        assert!(f(Value::Float(1.5), "d").contains("Unknown format code 'd' for object of type 'float'"));
-        assert!(f(Value::Int(1), "abc").contains("Invalid format specifier 'abc' for object of type 'int'"));
-        assert!(f(Value::None, ">5").contains("unsupported format string passed to NoneType.__format__"));
+        assert!(
+            f(Value::Float(1.5), "d")
+                .contains("Unknown format code 'd' for object of type 'float'")
+        );
+        assert!(
+            f(Value::Int(1), "abc")
+                .contains("Invalid format specifier 'abc' for object of type 'int'")
+        );
+        assert!(
+            f(Value::None, ">5")
+                .contains("unsupported format string passed to NoneType.__format__")
+        );
     }
 
     #[test]
@@ -784,8 +899,15 @@ mod tests {
             Value::Int(255),
             Value::str("abcdef"),
         ]);
-        let out = percent("%5.2f|%-5d|%05d|%x|%o|%e|%g|%s|%r|%c|%%|%+d|% d|%#x|%.3s", &t).unwrap();
-        assert_eq!(out, " 3.14|42   |-0042|ff|10|1.234568e+04|0.0001|hi|'hi'|A|%|+5| 5|0xff|abc");
+        let out = percent(
+            "%5.2f|%-5d|%05d|%x|%o|%e|%g|%s|%r|%c|%%|%+d|% d|%#x|%.3s",
+            &t,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            " 3.14|42   |-0042|ff|10|1.234568e+04|0.0001|hi|'hi'|A|%|+5| 5|0xff|abc"
+        );
         assert!(percent("%d %d", &Value::tuple(vec![Value::Int(1)])).is_err());
         assert!(percent("%d", &Value::tuple(vec![Value::Int(1), Value::Int(2)])).is_err());
     }
@@ -794,8 +916,19 @@ mod tests {
     fn str_format_fields() {
         let args = [Value::Int(1), Value::str("a")];
         assert_eq!(str_format("{} {}!", &args, &Vec::new()).unwrap(), "1 a!");
-        assert_eq!(str_format("{1}{0}{{}}", &args, &Vec::new()).unwrap(), "a1{}");
-        assert_eq!(str_format("{x:>{w}}", &[], &vec![("x".into(), Value::Int(7)), ("w".into(), Value::Int(3))]).unwrap(), "  7");
+        assert_eq!(
+            str_format("{1}{0}{{}}", &args, &Vec::new()).unwrap(),
+            "a1{}"
+        );
+        assert_eq!(
+            str_format(
+                "{x:>{w}}",
+                &[],
+                &vec![("x".into(), Value::Int(7)), ("w".into(), Value::Int(3))]
+            )
+            .unwrap(),
+            "  7"
+        );
         assert!(str_format("{0} {}", &args, &Vec::new()).is_err());
         assert!(str_format("{} {} {}", &args, &Vec::new()).is_err());
     }

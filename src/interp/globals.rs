@@ -48,7 +48,10 @@ impl Globals {
 
     /// Removes a global; false if it was not set.
     pub fn delete(&mut self, slot: u32) -> bool {
-        self.values.get_mut(slot as usize).and_then(Option::take).is_some()
+        self.values
+            .get_mut(slot as usize)
+            .and_then(Option::take)
+            .is_some()
     }
 
     /// The user-defined global `name` (not builtins).

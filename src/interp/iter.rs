@@ -24,18 +24,55 @@ pub(crate) struct GenState {
 /// Where an iteration is.
 pub(crate) enum IterState {
     /// `None` once exhausted (a finished list iterator stays finished).
-    List { list: Option<Rc<RefCell<Vec<Value>>>>, index: usize },
-    ListReversed { list: Option<Rc<RefCell<Vec<Value>>>>, index: usize },
-    Tuple { items: Rc<Vec<Value>>, index: usize },
-    Str { text: Rc<Str>, byte: usize },
-    Range { next: i128, remaining: i128, step: i128 },
-    Dict { dict: Option<Rc<RefCell<Dict>>>, pos: usize, kind: ViewKind, len: usize, version: u64 },
+    List {
+        list: Option<Rc<RefCell<Vec<Value>>>>,
+        index: usize,
+    },
+    ListReversed {
+        list: Option<Rc<RefCell<Vec<Value>>>>,
+        index: usize,
+    },
+    Tuple {
+        items: Rc<Vec<Value>>,
+        index: usize,
+    },
+    Str {
+        text: Rc<Str>,
+        byte: usize,
+    },
+    Range {
+        next: i128,
+        remaining: i128,
+        step: i128,
+    },
+    Dict {
+        dict: Option<Rc<RefCell<Dict>>>,
+        pos: usize,
+        kind: ViewKind,
+        len: usize,
+        version: u64,
+    },
     /// Items computed up front (`reversed` of a tuple, str or dict).
-    Items { items: Vec<Value>, index: usize, kind: TypeKind },
-    Enumerate { inner: Box<IterState>, count: Value },
-    Zip { inners: Vec<IterState> },
-    Map { func: Value, inners: Vec<IterState> },
-    Filter { func: Value, inner: Box<IterState> },
+    Items {
+        items: Vec<Value>,
+        index: usize,
+        kind: TypeKind,
+    },
+    Enumerate {
+        inner: Box<IterState>,
+        count: Value,
+    },
+    Zip {
+        inners: Vec<IterState>,
+    },
+    Map {
+        func: Value,
+        inners: Vec<IterState>,
+    },
+    Filter {
+        func: Value,
+        inner: Box<IterState>,
+    },
     /// An iterator object iterated by another (`for x in it`, `enumerate(it)`).
     Shared(Rc<RefCell<IterState>>),
     Generator(Box<GenState>),
@@ -51,15 +88,26 @@ impl IterState {
             IterState::Tuple { .. } => TypeKind::TupleIterator,
             IterState::Str { .. } => TypeKind::StrIterator,
             IterState::Range { .. } => TypeKind::RangeIterator,
-            IterState::Dict { kind: ViewKind::Keys, .. } => TypeKind::DictKeyIterator,
-            IterState::Dict { kind: ViewKind::Values, .. } => TypeKind::DictValueIterator,
-            IterState::Dict { kind: ViewKind::Items, .. } => TypeKind::DictItemIterator,
+            IterState::Dict {
+                kind: ViewKind::Keys,
+                ..
+            } => TypeKind::DictKeyIterator,
+            IterState::Dict {
+                kind: ViewKind::Values,
+                ..
+            } => TypeKind::DictValueIterator,
+            IterState::Dict {
+                kind: ViewKind::Items,
+                ..
+            } => TypeKind::DictItemIterator,
             IterState::Items { kind, .. } => *kind,
             IterState::Enumerate { .. } => TypeKind::Enumerate,
             IterState::Zip { .. } => TypeKind::Zip,
             IterState::Map { .. } => TypeKind::Map,
             IterState::Filter { .. } => TypeKind::Filter,
-            IterState::Shared(inner) => inner.try_borrow().map_or(TypeKind::Generator, |i| i.type_kind()),
+            IterState::Shared(inner) => inner
+                .try_borrow()
+                .map_or(TypeKind::Generator, |i| i.type_kind()),
             IterState::Generator(_) | IterState::Running => TypeKind::Generator,
         }
     }
@@ -81,17 +129,30 @@ impl Machine {
     pub fn is_iterable(&self, v: &Value) -> bool {
         matches!(
             v,
-            Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(_) | Value::Dict(_) | Value::View(_) | Value::Iter(_)
+            Value::List(_)
+                | Value::Tuple(_)
+                | Value::Str(_)
+                | Value::Range(_)
+                | Value::Dict(_)
+                | Value::View(_)
+                | Value::Iter(_)
         )
     }
 
     /// `iter(v)`.
     pub fn iter_of(&mut self, v: Value) -> R<IterState> {
         Ok(match v {
-            Value::List(list) => IterState::List { list: Some(list), index: 0 },
+            Value::List(list) => IterState::List {
+                list: Some(list),
+                index: 0,
+            },
             Value::Tuple(items) => IterState::Tuple { items, index: 0 },
             Value::Str(text) => IterState::Str { text, byte: 0 },
-            Value::Range(r) => IterState::Range { next: r.start as i128, remaining: r.len(), step: r.step as i128 },
+            Value::Range(r) => IterState::Range {
+                next: r.start as i128,
+                remaining: r.len(),
+                step: r.step as i128,
+            },
             Value::Dict(d) => dict_iter(d, ViewKind::Keys),
             Value::View(view) => dict_iter(view.dict.clone(), view.kind),
             Value::Iter(it) => IterState::Shared(it),
@@ -145,7 +206,11 @@ impl Machine {
                 }
                 None => Ok(None),
             },
-            IterState::Range { next, remaining, step } => {
+            IterState::Range {
+                next,
+                remaining,
+                step,
+            } => {
                 if *remaining <= 0 {
                     return Ok(None);
                 }
@@ -154,17 +219,31 @@ impl Machine {
                 *remaining -= 1;
                 Ok(Some(Value::int128(v)))
             }
-            IterState::Dict { dict, pos, kind, len, version } => {
-                let Some(d) = dict.as_ref() else { return Ok(None) };
+            IterState::Dict {
+                dict,
+                pos,
+                kind,
+                len,
+                version,
+            } => {
+                let Some(d) = dict.as_ref() else {
+                    return Ok(None);
+                };
                 let d2 = d.clone();
                 let d = d2.borrow();
                 if d.len() != *len {
                     *len = d.len();
-                    return fail(ExcKind::RuntimeError, "dictionary changed size during iteration");
+                    return fail(
+                        ExcKind::RuntimeError,
+                        "dictionary changed size during iteration",
+                    );
                 }
                 if d.version != *version {
                     *version = d.version;
-                    return fail(ExcKind::RuntimeError, "dictionary keys changed during iteration");
+                    return fail(
+                        ExcKind::RuntimeError,
+                        "dictionary keys changed during iteration",
+                    );
                 }
                 match d.entry_from(*pos) {
                     Some((i, (k, v))) => {
@@ -222,7 +301,9 @@ impl Machine {
                 self.call(&func, args, Vec::new()).map(Some)
             }
             IterState::Filter { func, inner } => loop {
-                let Some(v) = self.next(inner)? else { return Ok(None) };
+                let Some(v) = self.next(inner)? else {
+                    return Ok(None);
+                };
                 self.tick()?;
                 let keep = match &*func {
                     Value::None => truthy(&v),
@@ -272,11 +353,16 @@ impl Machine {
     pub fn comprehension(&mut self, f: &Frame, code: &Rc<Code>, iterable: Value) -> R<Value> {
         let first = self.iter_of(iterable)?;
         let frame = Frame::new(code, &capture(f, &code.free_sources)?);
-        let (Body::Comprehension(comp), CodeKind::Comprehension(kind)) = (&code.body, code.kind) else {
+        let (Body::Comprehension(comp), CodeKind::Comprehension(kind)) = (&code.body, code.kind)
+        else {
             return Err(Unwind::unsupported("a malformed comprehension"));
         };
         if kind == ComprehensionKind::Generator {
-            let state = GenState { code: code.clone(), frame, stack: vec![first] };
+            let state = GenState {
+                code: code.clone(),
+                frame,
+                stack: vec![first],
+            };
             return Ok(IterState::Generator(Box::new(state)).into_value());
         }
         let mut frame = frame;
@@ -297,7 +383,9 @@ impl Machine {
         mut it: IterState,
         out: &mut Collected,
     ) -> R<()> {
-        let Some(g) = comp.generators.get(level) else { return Ok(()) };
+        let Some(g) = comp.generators.get(level) else {
+            return Ok(());
+        };
         'items: while let Some(v) = self.next(&mut it)? {
             self.tick()?;
             self.assign(frame, &g.target, v)?;
@@ -353,16 +441,22 @@ impl Machine {
 
     fn generator_step(&mut self, g: &mut GenState) -> R<Option<Value>> {
         let code = g.code.clone();
-        let Body::Comprehension(comp) = &code.body else { return Ok(None) };
+        let Body::Comprehension(comp) = &code.body else {
+            return Ok(None);
+        };
         'items: loop {
             let level = g.stack.len();
-            let Some(top) = g.stack.last_mut() else { return Ok(None) };
+            let Some(top) = g.stack.last_mut() else {
+                return Ok(None);
+            };
             let Some(v) = self.next(top)? else {
                 g.stack.pop();
                 continue;
             };
             self.tick()?;
-            let Some(this) = comp.generators.get(level - 1) else { return Ok(None) };
+            let Some(this) = comp.generators.get(level - 1) else {
+                return Ok(None);
+            };
             self.assign(&mut g.frame, &this.target, v)?;
             for cond in &this.ifs {
                 if !truthy(&self.eval(&mut g.frame, cond)?) {
@@ -388,7 +482,13 @@ fn dict_iter(d: Rc<RefCell<Dict>>, kind: ViewKind) -> IterState {
         let b = d.borrow();
         (b.len(), b.version)
     };
-    IterState::Dict { dict: Some(d), pos: 0, kind, len, version }
+    IterState::Dict {
+        dict: Some(d),
+        pos: 0,
+        kind,
+        len,
+        version,
+    }
 }
 
 /// What a list or dict comprehension builds.

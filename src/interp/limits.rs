@@ -19,13 +19,22 @@ pub struct Limits {
 impl Limits {
     /// The given budget and depth with the default size bounds.
     pub fn new(step_budget: u64, recursion_limit: u32) -> Limits {
-        Limits { step_budget, recursion_limit, ..Limits::default() }
+        Limits {
+            step_budget,
+            recursion_limit,
+            ..Limits::default()
+        }
     }
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { step_budget: 10_000_000, recursion_limit: 200, max_int_bits: 1 << 22, max_len: 1 << 26 }
+        Limits {
+            step_budget: 10_000_000,
+            recursion_limit: 200,
+            max_int_bits: 1 << 22,
+            max_len: 1 << 24,
+        }
     }
 }
 

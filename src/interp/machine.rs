@@ -33,12 +33,31 @@ impl Frame {
     pub fn new(code: &Code, closure: &[Cell]) -> Frame {
         let mut cells: Vec<Cell> = (0..code.ncells).map(|_| Cell::default()).collect();
         cells.extend(closure.iter().cloned());
-        Frame { locals: vec![None; code.nlocals], cells, ncells: code.ncells }
+        Frame {
+            locals: vec![None; code.nlocals],
+            cells,
+            ncells: code.ncells,
+        }
+    }
+
+    /// A frame whose locals are given (arguments first).
+    pub fn with_locals(code: &Code, closure: &[Cell], locals: Vec<Option<Value>>) -> Frame {
+        let mut cells: Vec<Cell> = (0..code.ncells).map(|_| Cell::default()).collect();
+        cells.extend(closure.iter().cloned());
+        Frame {
+            locals,
+            cells,
+            ncells: code.ncells,
+        }
     }
 
     /// The frame of module code: every name is global.
     pub fn module() -> Frame {
-        Frame { locals: Vec::new(), cells: Vec::new(), ncells: 0 }
+        Frame {
+            locals: Vec::new(),
+            cells: Vec::new(),
+            ncells: 0,
+        }
     }
 }
 
@@ -119,7 +138,7 @@ impl Machine {
             return Err(Unwind::Abort(Abort::StepBudget(self.limits.step_budget)));
         }
         self.steps_left -= 1;
-        if self.steps_left & 0x3ff == 0 && self.cancel.is_cancelled() {
+        if self.steps_left & 0x3f == 0 && self.cancel.is_cancelled() {
             return Err(Unwind::Abort(Abort::Interrupted));
         }
         Ok(())
@@ -172,8 +191,17 @@ impl Machine {
         match &mut e {
             Unwind::Raise(r) => {
                 if r.tb.last().is_none_or(|t| t.depth != self.depth) {
-                    let function = self.names.last().cloned().unwrap_or_else(|| "<module>".into());
-                    r.tb.push(TbEntry { depth: self.depth, function, line, text: text.clone() });
+                    let function = self
+                        .names
+                        .last()
+                        .cloned()
+                        .unwrap_or_else(|| "<module>".into());
+                    r.tb.push(TbEntry {
+                        depth: self.depth,
+                        function,
+                        line,
+                        text: text.clone(),
+                    });
                 }
             }
             Unwind::Abort(Abort::Unsupported { line: l, .. }) if *l == 0 => *l = line,
@@ -195,7 +223,9 @@ impl Machine {
                     None if (i as usize) < f.ncells => unbound_local(name),
                     None => fail(
                         ExcKind::NameError,
-                        format!("cannot access free variable '{name}' where it is not associated with a value in enclosing scope"),
+                        format!(
+                            "cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
+                        ),
                     ),
                 }
             }
@@ -225,8 +255,16 @@ impl Machine {
     /// `del name`.
     pub fn unbind(&mut self, f: &mut Frame, var: Var, name: &str) -> R<()> {
         let was_set = match var {
-            Var::Local(i) => f.locals.get_mut(i as usize).and_then(Option::take).is_some(),
-            Var::Cell(i) => f.cells.get(i as usize).and_then(|c| c.borrow_mut().take()).is_some(),
+            Var::Local(i) => f
+                .locals
+                .get_mut(i as usize)
+                .and_then(Option::take)
+                .is_some(),
+            Var::Cell(i) => f
+                .cells
+                .get(i as usize)
+                .and_then(|c| c.borrow_mut().take())
+                .is_some(),
             Var::Global(g) => {
                 if self.globals.delete(g) {
                     true
@@ -304,14 +342,41 @@ impl Machine {
             Expr::IfExp(parts) => {
                 let [test, body, orelse] = &**parts;
                 let t = self.eval(f, test)?;
-                if truthy(&t) { self.eval(f, body) } else { self.eval(f, orelse) }
+                if truthy(&t) {
+                    self.eval(f, body)
+                } else {
+                    self.eval(f, orelse)
+                }
             }
-            Expr::Call { func, args, kwargs } => {
+            Expr::Call {
+                func,
+                args,
+                kwargs,
+                plain,
+            } => {
                 let callee = self.eval(f, func)?;
+                if let (true, Value::Function(fun)) = (*plain, &callee) {
+                    let code = &fun.code;
+                    if code.params.direct && args.len() == code.params.n_positional {
+                        let mut locals = Vec::with_capacity(code.nlocals);
+                        for a in args {
+                            if let Arg::One(e) = a {
+                                locals.push(Some(self.eval(f, e)?));
+                            }
+                        }
+                        locals.resize(code.nlocals, None);
+                        return self.call_with_locals(fun, locals);
+                    }
+                }
                 let (pos, kw) = self.eval_args(f, args, kwargs, &callee)?;
                 self.call(&callee, pos, kw)
             }
-            Expr::CallMethod { obj, name, args, kwargs } => {
+            Expr::CallMethod {
+                obj,
+                name,
+                args,
+                kwargs,
+            } => {
                 let o = self.eval(f, obj)?;
                 let (pos, kw) = self.eval_args(f, args, kwargs, &Value::None)?;
                 self.call_method(o, name, pos, kw)
@@ -325,7 +390,12 @@ impl Machine {
                 let i = self.eval(f, index)?;
                 self.getitem(&o, &i)
             }
-            Expr::Slice { obj, lower, upper, step } => {
+            Expr::Slice {
+                obj,
+                lower,
+                upper,
+                step,
+            } => {
                 let o = self.eval(f, obj)?;
                 let lo = self.eval_opt(f, lower.as_deref())?;
                 let hi = self.eval_opt(f, upper.as_deref())?;
@@ -359,6 +429,19 @@ impl Machine {
 
     /// `a op b` for any comparison operator.
     pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> R<bool> {
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            return Ok(match op {
+                CmpOp::Lt => x < y,
+                CmpOp::LtE => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::GtE => x >= y,
+                CmpOp::Eq | CmpOp::Is => x == y,
+                CmpOp::NotEq | CmpOp::IsNot => x != y,
+                CmpOp::In | CmpOp::NotIn => {
+                    return self.contains(b, a).map(|c| c == (op == CmpOp::In));
+                }
+            });
+        }
         match op {
             CmpOp::Is => Ok(ops::is(a, b)),
             CmpOp::IsNot => Ok(!ops::is(a, b)),
@@ -489,7 +572,11 @@ impl Machine {
         for part in parts {
             match part {
                 FPart::Literal(s) => out.push_str(s),
-                FPart::Field { expr, conversion, spec } => {
+                FPart::Field {
+                    expr,
+                    conversion,
+                    spec,
+                } => {
                     let v = self.eval(f, expr)?;
                     let v = match conversion {
                         None => v,

@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::Stream;
 use super::builtins::index_arg;
 use super::call::{Kwargs, arity, no_kwargs, take_kwargs};
 use super::dict::{Dict, key_of};
@@ -14,10 +15,23 @@ use super::repr::repr;
 use super::sort;
 use super::strings;
 use super::value::{Native, Value, View, ViewKind};
-use super::Stream;
 
-const LIST: &[&str] = &["append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort"];
-const DICT: &[&str] = &["clear", "copy", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"];
+const LIST: &[&str] = &[
+    "append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse",
+    "sort",
+];
+const DICT: &[&str] = &[
+    "clear",
+    "copy",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+];
 
 /// Whether `o` has a method `name` the interpreter implements.
 pub(crate) fn has_method(o: &Value, name: &str) -> bool {
@@ -26,7 +40,9 @@ pub(crate) fn has_method(o: &Value, name: &str) -> bool {
         Value::List(_) => LIST.contains(&name),
         Value::Tuple(_) => matches!(name, "count" | "index"),
         Value::Dict(_) => DICT.contains(&name),
-        Value::Int(_) | Value::Big(_) | Value::Bool(_) => matches!(name, "bit_length" | "bit_count" | "conjugate"),
+        Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
+            matches!(name, "bit_length" | "bit_count" | "conjugate")
+        }
         Value::Float(_) => matches!(name, "is_integer" | "conjugate"),
         Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
         _ => false,
@@ -95,7 +111,10 @@ impl Machine {
             Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
                 no_kwargs(name, &kwargs)?;
                 if !args.is_empty() {
-                    return type_error(format!("int.{name}() takes no arguments ({} given)", args.len()));
+                    return type_error(format!(
+                        "int.{name}() takes no arguments ({} given)",
+                        args.len()
+                    ));
                 }
                 let i = o.to_bigint().unwrap_or_default();
                 Ok(match name {
@@ -107,7 +126,10 @@ impl Machine {
             Value::Float(f) => {
                 no_kwargs(name, &kwargs)?;
                 if !args.is_empty() {
-                    return type_error(format!("float.{name}() takes no arguments ({} given)", args.len()));
+                    return type_error(format!(
+                        "float.{name}() takes no arguments ({} given)",
+                        args.len()
+                    ));
                 }
                 Ok(match name {
                     "is_integer" => Value::Bool(f.is_finite() && f.fract() == 0.0),
@@ -116,12 +138,19 @@ impl Machine {
             }
             Value::Native(n @ (Native::Stdout | Native::Stderr)) => {
                 no_kwargs(name, &kwargs)?;
-                let stream = if *n == Native::Stdout { Stream::Stdout } else { Stream::Stderr };
+                let stream = if *n == Native::Stdout {
+                    Stream::Stdout
+                } else {
+                    Stream::Stderr
+                };
                 match name {
                     "write" => {
                         arity("write", &args, 1, 1)?;
                         let Value::Str(s) = &args[0] else {
-                            return type_error(format!("write() argument must be str, not {}", args[0].type_name()));
+                            return type_error(format!(
+                                "write() argument must be str, not {}",
+                                args[0].type_name()
+                            ));
                         };
                         self.write(stream, s.as_str());
                         Ok(Value::Int(s.len() as i64))
@@ -133,7 +162,13 @@ impl Machine {
         }
     }
 
-    fn list_method(&mut self, l: &Rc<RefCell<Vec<Value>>>, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    fn list_method(
+        &mut self,
+        l: &Rc<RefCell<Vec<Value>>>,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
         if name == "sort" {
             if !args.is_empty() {
                 return type_error("sort() takes no positional arguments");
@@ -141,7 +176,12 @@ impl Machine {
             let [key, reverse] = take_kwargs("sort", kwargs, ["key", "reverse"])?;
             // As in CPython, the list looks empty while it is being sorted.
             let items = std::mem::take(&mut *l.borrow_mut());
-            let sorted = sort::sort(self, items.clone(), key.unwrap_or(Value::None), reverse.as_ref().is_some_and(truthy));
+            let sorted = sort::sort(
+                self,
+                items.clone(),
+                key.unwrap_or(Value::None),
+                reverse.as_ref().is_some_and(truthy),
+            );
             let mut list = l.borrow_mut();
             let modified = !list.is_empty();
             match sorted {
@@ -161,14 +201,20 @@ impl Machine {
             if args.len() == 1 {
                 Ok(())
             } else {
-                type_error(format!("list.{name}() takes exactly one argument ({} given)", args.len()))
+                type_error(format!(
+                    "list.{name}() takes exactly one argument ({} given)",
+                    args.len()
+                ))
             }
         };
         let none = |args: &[Value]| {
             if args.is_empty() {
                 Ok(())
             } else {
-                type_error(format!("list.{name}() takes no arguments ({} given)", args.len()))
+                type_error(format!(
+                    "list.{name}() takes no arguments ({} given)",
+                    args.len()
+                ))
             }
         };
         Ok(match name {
@@ -264,21 +310,38 @@ impl Machine {
         })
     }
 
-    fn dict_method(&mut self, d: &Rc<RefCell<Dict>>, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    fn dict_method(
+        &mut self,
+        d: &Rc<RefCell<Dict>>,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
         if name == "update" {
             if args.len() > 1 {
-                return type_error(format!("update expected at most 1 argument, got {}", args.len()));
+                return type_error(format!(
+                    "update expected at most 1 argument, got {}",
+                    args.len()
+                ));
             }
             self.dict_update(d, args.into_iter().next().unwrap_or(Value::None), kwargs)?;
             return Ok(Value::None);
         }
         no_kwargs(name, &kwargs)?;
-        let view = |kind| Value::View(Rc::new(View { dict: d.clone(), kind }));
+        let view = |kind| {
+            Value::View(Rc::new(View {
+                dict: d.clone(),
+                kind,
+            }))
+        };
         let none = |args: &[Value]| {
             if args.is_empty() {
                 Ok(())
             } else {
-                type_error(format!("dict.{name}() takes no arguments ({} given)", args.len()))
+                type_error(format!(
+                    "dict.{name}() takes no arguments ({} given)",
+                    args.len()
+                ))
             }
         };
         Ok(match name {

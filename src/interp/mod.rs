@@ -152,7 +152,11 @@ pub enum RunError {
     #[error("no function named {0:?} is defined")]
     UnknownFunction(String),
     #[error("{function} returned {repr}, a {type_name} and not a plain data value")]
-    NotData { function: String, type_name: String, repr: String },
+    NotData {
+        function: String,
+        type_name: String,
+        repr: String,
+    },
     #[error("the interpreter stopped unexpectedly ({0}); its state was reset")]
     Crashed(String),
 }
@@ -177,7 +181,11 @@ impl Interpreter {
         cancel: &Cancel,
         limits: Limits,
     ) -> Result<Option<CellValue>, RunError> {
-        let request = Request::Run { module: module.clone(), limits, cancel: cancel.clone() };
+        let request = Request::Run {
+            module: module.clone(),
+            limits,
+            cancel: cancel.clone(),
+        };
         match self.request(request, out)? {
             Reply::Run(r) => r,
             Reply::Call(_) => Err(RunError::Crashed("mismatched reply".into())),
@@ -193,7 +201,12 @@ impl Interpreter {
         cancel: &Cancel,
         limits: Limits,
     ) -> Result<Outcome, RunError> {
-        let request = Request::Call { function: function.to_string(), args, limits, cancel: cancel.clone() };
+        let request = Request::Call {
+            function: function.to_string(),
+            args,
+            limits,
+            cancel: cancel.clone(),
+        };
         match self.request(request, out)? {
             Reply::Call(r) => r,
             Reply::Run(_) => Err(RunError::Crashed("mismatched reply".into())),
@@ -205,7 +218,11 @@ impl Interpreter {
         self.worker = None;
     }
 
-    fn request(&mut self, request: Request, out: &mut dyn FnMut(Stream, &str)) -> Result<Reply, RunError> {
+    fn request(
+        &mut self,
+        request: Request,
+        out: &mut dyn FnMut(Stream, &str),
+    ) -> Result<Reply, RunError> {
         if self.worker.is_none() {
             self.worker = Some(Worker::spawn()?);
         }

@@ -83,12 +83,15 @@ const MATH: &[(&str, MathFn)] = &[
 ];
 
 const TYPING: &[&str] = &[
-    "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set", "Tuple", "Union",
+    "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
+    "Tuple", "Union",
 ];
 
 impl MathFn {
     pub fn name(self) -> &'static str {
-        MATH.iter().find(|(_, f)| *f == self).map_or("?", |(n, _)| n)
+        MATH.iter()
+            .find(|(_, f)| *f == self)
+            .map_or("?", |(n, _)| n)
     }
 }
 
@@ -136,7 +139,10 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             "tau" => Some(Value::Float(std::f64::consts::TAU)),
             "inf" => Some(Value::Float(f64::INFINITY)),
             "nan" => Some(Value::Float(f64::NAN)),
-            _ => MATH.iter().find(|(n, _)| *n == name).map(|(_, f)| Value::Builtin(Builtin::Math(*f))),
+            _ => MATH
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, f)| Value::Builtin(Builtin::Math(*f))),
         },
         Native::Sys => match name {
             "stdout" => Some(Value::Native(Native::Stdout)),
@@ -148,11 +154,17 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             ))),
             _ => None,
         },
-        Native::Typing => TYPING.iter().find(|n| **n == name).map(|n| Value::Opaque((*n).into())),
+        Native::Typing => TYPING
+            .iter()
+            .find(|n| **n == name)
+            .map(|n| Value::Opaque((*n).into())),
         Native::Stdout | Native::Stderr => None,
     };
     found.ok_or_else(|| {
-        Unwind::new(ExcKind::AttributeError, format!("module '{}' has no attribute '{name}'", native_name(m)))
+        Unwind::new(
+            ExcKind::AttributeError,
+            format!("module '{}' has no attribute '{name}'", native_name(m)),
+        )
     })
 }
 
@@ -167,7 +179,12 @@ fn int_arg(v: &Value) -> R<BigInt> {
     match v {
         Value::Float(_) => type_error("'float' object cannot be interpreted as an integer"),
         other => other.to_bigint().map_or_else(
-            || type_error(format!("'{}' object cannot be interpreted as an integer", other.type_name())),
+            || {
+                type_error(format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    other.type_name()
+                ))
+            },
             Ok,
         ),
     }
@@ -247,10 +264,20 @@ pub(crate) fn call_math(m: MathFn, args: &[Value], kwargs: &Kwargs) -> R<Value> 
         }
         Fabs => Ok(Value::Float(unary(args)?.abs())),
         Gcd | Lcm => {
-            let mut acc = if m == Gcd { BigInt::zero() } else { BigInt::one() };
+            let mut acc = if m == Gcd {
+                BigInt::zero()
+            } else {
+                BigInt::one()
+            };
             for a in args {
                 let b = int_arg(a)?;
-                acc = if m == Gcd { acc.gcd(&b) } else if acc.is_zero() || b.is_zero() { BigInt::zero() } else { acc.lcm(&b) };
+                acc = if m == Gcd {
+                    acc.gcd(&b)
+                } else if acc.is_zero() || b.is_zero() {
+                    BigInt::zero()
+                } else {
+                    acc.lcm(&b)
+                };
             }
             Ok(Value::big(acc))
         }
@@ -269,7 +296,10 @@ pub(crate) fn call_math(m: MathFn, args: &[Value], kwargs: &Kwargs) -> R<Value> 
                 return value_error("factorial() not defined for negative values");
             }
             let n = n.to_u64().filter(|n| *n <= 20_000).ok_or_else(|| {
-                Unwind::new(ExcKind::MemoryError, "factorial() of more than 20000 is beyond the interpreter's limits")
+                Unwind::new(
+                    ExcKind::MemoryError,
+                    "factorial() of more than 20000 is beyond the interpreter's limits",
+                )
             })?;
             let mut acc = BigInt::one();
             for k in 2..=n {
@@ -294,9 +324,16 @@ pub(crate) fn call_math(m: MathFn, args: &[Value], kwargs: &Kwargs) -> R<Value> 
                 return Ok(Value::Int(0));
             }
             let k = k.to_u64().filter(|k| *k <= 20_000).ok_or_else(|| {
-                Unwind::new(ExcKind::MemoryError, "comb()/perm() with k beyond 20000 exceed the interpreter's limits")
+                Unwind::new(
+                    ExcKind::MemoryError,
+                    "comb()/perm() with k beyond 20000 exceed the interpreter's limits",
+                )
             })?;
-            let k = if m == Comb { k.min((&n - BigInt::from(k)).to_u64().unwrap_or(k)) } else { k };
+            let k = if m == Comb {
+                k.min((&n - BigInt::from(k)).to_u64().unwrap_or(k))
+            } else {
+                k
+            };
             let mut acc = BigInt::one();
             for i in 0..k {
                 acc *= &n - BigInt::from(i);
@@ -322,7 +359,10 @@ pub(crate) fn call_math(m: MathFn, args: &[Value], kwargs: &Kwargs) -> R<Value> 
         }
         Log2 | Log10 => {
             arity(name, args, 1, 1)?;
-            Ok(Value::Float(log_of(&args[0], if m == Log2 { f64::log2 } else { f64::log10 })?))
+            Ok(Value::Float(log_of(
+                &args[0],
+                if m == Log2 { f64::log2 } else { f64::log10 },
+            )?))
         }
         Exp => {
             let x = unary(args)?;
@@ -395,7 +435,9 @@ pub(crate) fn call_math(m: MathFn, args: &[Value], kwargs: &Kwargs) -> R<Value> 
                 return Ok(Value::Bool(false));
             }
             let diff = (b - a).abs();
-            Ok(Value::Bool(diff <= (rel * b).abs() || diff <= (rel * a).abs() || diff <= abs))
+            Ok(Value::Bool(
+                diff <= (rel * b).abs() || diff <= (rel * a).abs() || diff <= abs,
+            ))
         }
         Degrees => Ok(Value::Float(unary(args)?.to_degrees())),
         Radians => Ok(Value::Float(unary(args)?.to_radians())),

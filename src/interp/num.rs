@@ -66,12 +66,18 @@ fn too_big(bits: u64) -> Unwind {
     let max = limits::current().max_int_bits;
     Unwind::new(
         ExcKind::MemoryError,
-        format!("the result would be an int of about {bits} bits; the interpreter limits ints to {max} bits"),
+        format!(
+            "the result would be an int of about {bits} bits; the interpreter limits ints to {max} bits"
+        ),
     )
 }
 
 fn check_bits(bits: u64) -> R<()> {
-    if bits > limits::current().max_int_bits { Err(too_big(bits)) } else { Ok(()) }
+    if bits > limits::current().max_int_bits {
+        Err(too_big(bits))
+    } else {
+        Ok(())
+    }
 }
 
 /// `a op b` for two numbers (`op` arithmetic or bitwise; the caller rejects bitwise floats).
@@ -95,7 +101,10 @@ pub(crate) fn small_op(op: BinOp, x: i64, y: i64) -> Option<R<Value>> {
         BinOp::Mult => x.checked_mul(y)?,
         BinOp::FloorDiv => {
             if y == 0 {
-                return Some(fail(ExcKind::ZeroDivisionError, "integer division or modulo by zero"));
+                return Some(fail(
+                    ExcKind::ZeroDivisionError,
+                    "integer division or modulo by zero",
+                ));
             }
             floor_div_small(x, y)?
         }
@@ -106,7 +115,9 @@ pub(crate) fn small_op(op: BinOp, x: i64, y: i64) -> Option<R<Value>> {
             x.checked_rem(y)?;
             mod_small(x, y)
         }
-        BinOp::Div => return Some(int_true_div(&BigInt::from(x), &BigInt::from(y)).map(Value::Float)),
+        BinOp::Div => {
+            return Some(int_true_div(&BigInt::from(x), &BigInt::from(y)).map(Value::Float));
+        }
         BinOp::Pow => {
             if y < 0 {
                 return Some(float_op(BinOp::Pow, x as f64, y as f64).map(Value::Float));
@@ -141,12 +152,20 @@ pub(crate) fn small_op(op: BinOp, x: i64, y: i64) -> Option<R<Value>> {
 
 fn floor_div_small(x: i64, y: i64) -> Option<i64> {
     let q = x.checked_div(y)?;
-    Some(if (x % y != 0) && ((x < 0) != (y < 0)) { q - 1 } else { q })
+    Some(if (x % y != 0) && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
 }
 
 fn mod_small(x: i64, y: i64) -> i64 {
     let r = x % y;
-    if r != 0 && ((r < 0) != (y < 0)) { r + y } else { r }
+    if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    }
 }
 
 fn big_op(op: BinOp, a: Num<'_>, b: Num<'_>) -> R<Value> {
@@ -162,7 +181,10 @@ fn big_op(op: BinOp, a: Num<'_>, b: Num<'_>) -> R<Value> {
         }
         BinOp::FloorDiv => {
             if y.is_zero() {
-                return fail(ExcKind::ZeroDivisionError, "integer division or modulo by zero");
+                return fail(
+                    ExcKind::ZeroDivisionError,
+                    "integer division or modulo by zero",
+                );
             }
             x.div_floor(&y)
         }
@@ -198,7 +220,10 @@ fn big_op(op: BinOp, a: Num<'_>, b: Num<'_>) -> R<Value> {
         BinOp::BitOr => x | y,
         BinOp::BitXor => x ^ y,
         BinOp::MatMult => {
-            return Err(Unwind::new(ExcKind::TypeError, "unsupported operand type(s) for @: 'int' and 'int'"));
+            return Err(Unwind::new(
+                ExcKind::TypeError,
+                "unsupported operand type(s) for @: 'int' and 'int'",
+            ));
         }
     }))
 }
@@ -219,7 +244,11 @@ fn int_pow(x: &BigInt, y: &BigInt) -> R<Value> {
     }
     let exp = y.to_u64().unwrap_or(u64::MAX);
     // The result has about exp * log2|x| bits.
-    let log2 = if x.bits() <= 1000 { x.magnitude().to_f64().unwrap_or(2.0).log2() } else { x.bits() as f64 };
+    let log2 = if x.bits() <= 1000 {
+        x.magnitude().to_f64().unwrap_or(2.0).log2()
+    } else {
+        x.bits() as f64
+    };
     let estimate = (exp as f64 * log2).min(u64::MAX as f64) as u64;
     check_bits(estimate.saturating_add(1))?;
     let exp32 = u32::try_from(exp).map_err(|_| too_big(u64::MAX))?;
@@ -242,7 +271,11 @@ pub(crate) fn int_pow_mod(x: &BigInt, y: &BigInt, m: &BigInt) -> R<Value> {
     let modulus = m.abs();
     let r = base.mod_floor(&modulus).modpow(&y.abs(), &modulus);
     // The result takes the sign of the modulus, as `%` does.
-    Ok(Value::big(if m.is_negative() && !r.is_zero() { r + m } else { r }))
+    Ok(Value::big(if m.is_negative() && !r.is_zero() {
+        r + m
+    } else {
+        r
+    }))
 }
 
 fn mod_inverse(a: &BigInt, m: &BigInt) -> Option<BigInt> {
@@ -279,7 +312,15 @@ pub(crate) fn float_op(op: BinOp, x: f64, y: f64) -> R<f64> {
             float_divmod(x, y).1
         }
         BinOp::Pow => float_pow(x, y)?,
-        _ => return fail(ExcKind::TypeError, format!("unsupported operand type(s) for {}: 'float' and 'float'", op.symbol())),
+        _ => {
+            return fail(
+                ExcKind::TypeError,
+                format!(
+                    "unsupported operand type(s) for {}: 'float' and 'float'",
+                    op.symbol()
+                ),
+            );
+        }
     })
 }
 
@@ -344,7 +385,10 @@ pub(crate) fn float_pow(iv: f64, iw: f64) -> R<f64> {
     }
     if iv == 0.0 {
         if iw < 0.0 {
-            return fail(ExcKind::ZeroDivisionError, "0.0 cannot be raised to a negative power");
+            return fail(
+                ExcKind::ZeroDivisionError,
+                "0.0 cannot be raised to a negative power",
+            );
         }
         return Ok(if is_odd_integer(iw) { iv } else { 0.0 });
     }
@@ -352,7 +396,9 @@ pub(crate) fn float_pow(iv: f64, iw: f64) -> R<f64> {
     let mut negate = false;
     if iv < 0.0 {
         if iw != iw.floor() {
-            return Err(Unwind::unsupported("complex numbers (a negative number to a fractional power)"));
+            return Err(Unwind::unsupported(
+                "complex numbers (a negative number to a fractional power)",
+            ));
         }
         base = -iv;
         negate = is_odd_integer(iw);
@@ -362,7 +408,10 @@ pub(crate) fn float_pow(iv: f64, iw: f64) -> R<f64> {
     }
     let r = base.powf(iw);
     if r.is_infinite() {
-        return fail(ExcKind::OverflowError, "(34, 'Numerical result out of range')");
+        return fail(
+            ExcKind::OverflowError,
+            "(34, 'Numerical result out of range')",
+        );
     }
     Ok(if negate { -r } else { r })
 }
@@ -384,11 +433,22 @@ pub(crate) fn int_true_div(a: &BigInt, b: &BigInt) -> R<f64> {
     let (x, y) = (a.magnitude(), b.magnitude());
     let e = x.bits() as i64 - y.bits() as i64;
     if e > 1025 {
-        return fail(ExcKind::OverflowError, "integer division result too large for a float");
+        return fail(
+            ExcKind::OverflowError,
+            "integer division result too large for a float",
+        );
+    }
+    if e < -1080 {
+        // Below half the smallest subnormal: rounds to zero.
+        return Ok(if negative { -0.0 } else { 0.0 });
     }
     // q = floor(x * 2^k / y) has at least 55 bits.
     let k = 56 - e;
-    let (num, den) = if k >= 0 { (x << k as u64, y.clone()) } else { (x.clone(), y << (-k) as u64) };
+    let (num, den) = if k >= 0 {
+        (x << k as u64, y.clone())
+    } else {
+        (x.clone(), y << (-k) as u64)
+    };
     let (q, r) = num.div_rem(&den);
     let sticky = !r.is_zero();
     let m = q.bits() as i64;
@@ -410,7 +470,10 @@ pub(crate) fn int_true_div(a: &BigInt, b: &BigInt) -> R<f64> {
     let mantissa = kept.to_f64().unwrap_or(0.0);
     let result = ldexp(mantissa, drop - k);
     if result.is_infinite() {
-        return fail(ExcKind::OverflowError, "integer division result too large for a float");
+        return fail(
+            ExcKind::OverflowError,
+            "integer division result too large for a float",
+        );
     }
     Ok(if negative { -result } else { result })
 }
@@ -452,7 +515,11 @@ fn compare_int_float(i: Num<'_>, f: f64) -> Option<Ordering> {
         return None;
     }
     if f.is_infinite() {
-        return Some(if f > 0.0 { Ordering::Less } else { Ordering::Greater });
+        return Some(if f > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
     }
     if let Num::Small(x) = i {
         if x.unsigned_abs() <= 1 << 53 {
@@ -473,7 +540,10 @@ pub(crate) fn float_to_int(f: f64) -> R<Value> {
         return value_error("cannot convert float NaN to integer");
     }
     if f.is_infinite() {
-        return fail(ExcKind::OverflowError, "cannot convert float infinity to integer");
+        return fail(
+            ExcKind::OverflowError,
+            "cannot convert float infinity to integer",
+        );
     }
     let t = f.trunc();
     if t.abs() < 9.0e18 {
@@ -521,7 +591,12 @@ pub(crate) fn round_float_digits(x: f64, ndigits: i64) -> R<f64> {
     } else {
         match (q * ten).to_f64() {
             Some(f) if f.is_finite() => f,
-            _ => return fail(ExcKind::OverflowError, "rounded value too large to represent"),
+            _ => {
+                return fail(
+                    ExcKind::OverflowError,
+                    "rounded value too large to represent",
+                );
+            }
         }
     };
     Ok(result.copysign(x))
@@ -544,7 +619,11 @@ fn decompose(x: f64) -> (i64, i64) {
     let sign = if bits >> 63 == 0 { 1 } else { -1 };
     let exp = ((bits >> 52) & 0x7ff) as i64;
     let frac = (bits & ((1 << 52) - 1)) as i64;
-    if exp == 0 { (sign * frac, -1074) } else { (sign * (frac | (1 << 52)), exp - 1075) }
+    if exp == 0 {
+        (sign * frac, -1074)
+    } else {
+        (sign * (frac | (1 << 52)), exp - 1075)
+    }
 }
 
 /// `round(n, ndigits)` for an int with negative `ndigits`: ties to even.
@@ -552,7 +631,10 @@ pub(crate) fn round_int(n: &BigInt, ndigits: i64) -> Value {
     if ndigits >= 0 {
         return Value::big(n.clone());
     }
-    let Some(p) = u32::try_from(ndigits.unsigned_abs()).ok().filter(|p| (*p as u64) <= n.bits() + 1) else {
+    let Some(p) = u32::try_from(ndigits.unsigned_abs())
+        .ok()
+        .filter(|p| (*p as u64) <= n.bits() + 1)
+    else {
         return Value::Int(0);
     };
     let unit = BigInt::from(10).pow(p);
@@ -571,7 +653,10 @@ pub(crate) fn divmod(a: Num<'_>, b: Num<'_>) -> R<(Value, Value)> {
     }
     let (x, y) = (a.to_big(), b.to_big());
     if y.is_zero() {
-        return fail(ExcKind::ZeroDivisionError, "integer division or modulo by zero");
+        return fail(
+            ExcKind::ZeroDivisionError,
+            "integer division or modulo by zero",
+        );
     }
     let (q, r) = x.div_mod_floor(&y);
     Ok((Value::big(q), Value::big(r)))
@@ -580,7 +665,9 @@ pub(crate) fn divmod(a: Num<'_>, b: Num<'_>) -> R<(Value, Value)> {
 /// `-x` for a number.
 pub(crate) fn negate(n: Num<'_>) -> Value {
     match n {
-        Num::Small(i) => i.checked_neg().map_or_else(|| Value::big(-BigInt::from(i)), Value::Int),
+        Num::Small(i) => i
+            .checked_neg()
+            .map_or_else(|| Value::big(-BigInt::from(i)), Value::Int),
         Num::Big(b) => Value::big(-b.clone()),
         Num::Float(f) => Value::Float(-f),
     }
@@ -655,9 +742,15 @@ mod tests {
     fn big_true_division_is_correctly_rounded() {
         // CPython: 10**30 / 7 == 1.4285714285714286e+29, (2**1100 + 1) / 2**1090 == 1024.0
         let a = BigInt::from(10).pow(30u32);
-        assert_eq!(int_true_div(&a, &BigInt::from(7)).ok(), Some(1.4285714285714286e29));
+        assert_eq!(
+            int_true_div(&a, &BigInt::from(7)).ok(),
+            Some(1.4285714285714286e29)
+        );
         let b = (BigInt::one() << 1100u32) + 1;
-        assert_eq!(int_true_div(&b, &(BigInt::one() << 1090u32)).ok(), Some(1024.0));
+        assert_eq!(
+            int_true_div(&b, &(BigInt::one() << 1090u32)).ok(),
+            Some(1024.0)
+        );
         // 1 / 10**320 is subnormal: 1e-320 in CPython.
         let c = BigInt::from(10).pow(320u32);
         assert_eq!(int_true_div(&BigInt::one(), &c).ok(), Some(1e-320));
@@ -665,15 +758,27 @@ mod tests {
         assert!(int_true_div(&d, &BigInt::one()).is_err());
         // (2**53 + 1) / 1 rounds to even: 9007199254740992.0
         let e = (BigInt::one() << 53u32) + 1;
-        assert_eq!(int_true_div(&e, &BigInt::one()).ok(), Some(9007199254740992.0));
+        assert_eq!(
+            int_true_div(&e, &BigInt::one()).ok(),
+            Some(9007199254740992.0)
+        );
     }
 
     #[test]
     fn exact_mixed_comparison() {
         let big = BigInt::from(2).pow(53u32) + 1;
-        assert_eq!(compare(Num::Big(&big), Num::Float(9007199254740992.0)), Some(Ordering::Greater));
-        assert_eq!(compare(Num::Small(1), Num::Float(1.5)), Some(Ordering::Less));
-        assert_eq!(compare(Num::Small(-2), Num::Float(-1.5)), Some(Ordering::Less));
+        assert_eq!(
+            compare(Num::Big(&big), Num::Float(9007199254740992.0)),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            compare(Num::Small(1), Num::Float(1.5)),
+            Some(Ordering::Less)
+        );
+        assert_eq!(
+            compare(Num::Small(-2), Num::Float(-1.5)),
+            Some(Ordering::Less)
+        );
         assert_eq!(compare(Num::Small(1), Num::Float(f64::NAN)), None);
     }
 

@@ -20,7 +20,10 @@ pub(crate) fn binary(op: BinOp, a: &Value, b: &Value) -> R<Value> {
     }
     if let (Some(x), Some(y)) = (num(a), num(b)) {
         let float = x.is_float() || y.is_float();
-        let bitwise = matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift);
+        let bitwise = matches!(
+            op,
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift
+        );
         if op == BinOp::MatMult || (float && bitwise) {
             return unsupported_operands(op, a, b);
         }
@@ -71,7 +74,9 @@ pub(crate) fn check_len(n: usize) -> R<()> {
     if n > max {
         return fail(
             ExcKind::MemoryError,
-            format!("the result would have {n} items; the interpreter limits strings and lists to {max}"),
+            format!(
+                "the result would have {n} items; the interpreter limits strings and lists to {max}"
+            ),
         );
     }
     Ok(())
@@ -116,7 +121,10 @@ pub(crate) fn repeat_count(n: &Value) -> R<Option<usize>> {
             if b.sign() == num_bigint::Sign::Minus {
                 Some(0)
             } else {
-                return fail(ExcKind::OverflowError, "cannot fit 'int' into an index-sized integer");
+                return fail(
+                    ExcKind::OverflowError,
+                    "cannot fit 'int' into an index-sized integer",
+                );
             }
         }
         _ => None,
@@ -130,7 +138,10 @@ fn repeat(a: &Value, b: &Value) -> R<Value> {
         _ => return unsupported_operands(BinOp::Mult, a, b),
     };
     let Some(count) = repeat_count(n)? else {
-        return type_error(format!("can't multiply sequence by non-int of type '{}'", n.type_name()));
+        return type_error(format!(
+            "can't multiply sequence by non-int of type '{}'",
+            n.type_name()
+        ));
     };
     match seq {
         Value::Str(s) => {
@@ -180,7 +191,10 @@ pub(crate) fn unary(op: UnaryOp, v: &Value) -> R<Value> {
 }
 
 fn bad_unary<T>(symbol: &str, v: &Value) -> R<T> {
-    type_error(format!("bad operand type for unary {symbol}: '{}'", v.type_name()))
+    type_error(format!(
+        "bad operand type for unary {symbol}: '{}'",
+        v.type_name()
+    ))
 }
 
 /// Python truthiness.
@@ -231,7 +245,10 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
 }
 
 fn depth_error() -> Unwind {
-    Unwind::new(ExcKind::RecursionError, "maximum recursion depth exceeded in comparison")
+    Unwind::new(
+        ExcKind::RecursionError,
+        "maximum recursion depth exceeded in comparison",
+    )
 }
 
 /// `a == b`.
@@ -240,16 +257,18 @@ pub(crate) fn eq(a: &Value, b: &Value) -> R<bool> {
 }
 
 fn eq_at(a: &Value, b: &Value, depth: u32) -> R<bool> {
-    if depth > limits::current().recursion_limit {
-        return Err(depth_error());
-    }
     if let (Some(x), Some(y)) = (num(a), num(b)) {
         return Ok(num::compare(x, y) == Some(Ordering::Equal));
+    }
+    if depth > 0 && depth > limits::current().recursion_limit {
+        return Err(depth_error());
     }
     Ok(match (a, b) {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y) || seq_eq(x, y, depth)?,
-        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y) || seq_eq(&x.borrow(), &y.borrow(), depth)?,
+        (Value::List(x), Value::List(y)) => {
+            Rc::ptr_eq(x, y) || seq_eq(&x.borrow(), &y.borrow(), depth)?
+        }
         (Value::Dict(x), Value::Dict(y)) => {
             if Rc::ptr_eq(x, y) {
                 return Ok(true);
@@ -270,9 +289,13 @@ fn eq_at(a: &Value, b: &Value, depth: u32) -> R<bool> {
             let (n, m) = (x.len(), y.len());
             n == m && (n == 0 || (x.start == y.start && (n == 1 || x.step == y.step)))
         }
-        (Value::View(x), Value::View(y)) if x.kind == ViewKind::Keys && y.kind == ViewKind::Keys => {
+        (Value::View(x), Value::View(y))
+            if x.kind == ViewKind::Keys && y.kind == ViewKind::Keys =>
+        {
             let (p, q) = (x.dict.borrow(), y.dict.borrow());
-            p.len() == q.len() && p.iter().all(|(k, _)| key_of(k).map(|k| q.get(&k).is_some()).unwrap_or(false))
+            p.len() == q.len()
+                && p.iter()
+                    .all(|(k, _)| key_of(k).map(|k| q.get(&k).is_some()).unwrap_or(false))
         }
         _ => is(a, b),
     })
@@ -301,11 +324,11 @@ fn compare_at(op: CmpOp, a: &Value, b: &Value, depth: u32) -> R<bool> {
         CmpOp::NotEq => return eq_at(a, b, depth).map(|e| !e),
         _ => {}
     }
-    if depth > limits::current().recursion_limit {
-        return Err(depth_error());
-    }
     if let (Some(x), Some(y)) = (num(a), num(b)) {
         return Ok(num::compare(x, y).is_some_and(|o| holds(op, o)));
+    }
+    if depth > 0 && depth > limits::current().recursion_limit {
+        return Err(depth_error());
     }
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(holds(op, x.as_str().cmp(y.as_str()))),
@@ -406,7 +429,10 @@ pub(crate) fn contains(container: &Value, item: &Value) -> R<Option<bool>> {
         },
         Value::Iter(_) => return Ok(None),
         _ => {
-            return type_error(format!("argument of type '{}' is not iterable", container.type_name()));
+            return type_error(format!(
+                "argument of type '{}' is not iterable",
+                container.type_name()
+            ));
         }
     }))
 }
@@ -450,7 +476,11 @@ mod tests {
             "TypeError: can only concatenate str (not \"int\") to str"
         );
         assert_eq!(
-            message(binary(BinOp::Add, &Value::list(vec![]), &Value::tuple(vec![]))),
+            message(binary(
+                BinOp::Add,
+                &Value::list(vec![]),
+                &Value::tuple(vec![])
+            )),
             "TypeError: can only concatenate list (not \"tuple\") to list"
         );
         assert_eq!(
@@ -461,7 +491,10 @@ mod tests {
             message(binary(BinOp::BitOr, &Value::Int(1), &Value::Float(1.5))),
             "TypeError: unsupported operand type(s) for |: 'int' and 'float'"
         );
-        assert_eq!(message(unary(UnaryOp::USub, &s("a"))), "TypeError: bad operand type for unary -: 'str'");
+        assert_eq!(
+            message(unary(UnaryOp::USub, &s("a"))),
+            "TypeError: bad operand type for unary -: 'str'"
+        );
         assert_eq!(
             message(compare(CmpOp::Lt, &Value::Int(1), &s("a")).map(Value::Bool)),
             "TypeError: '<' not supported between instances of 'int' and 'str'"
@@ -475,20 +508,47 @@ mod tests {
         let r = binary(BinOp::Mult, &s("ab"), &Value::Int(-2)).unwrap();
         assert!(matches!(&r, Value::Str(x) if x.as_str().is_empty()));
         let l = |xs: Vec<Value>| Value::list(xs);
-        assert!(compare(CmpOp::Lt, &l(vec![Value::Int(1), Value::Int(2)]), &l(vec![Value::Int(1), Value::Int(3)])).unwrap());
-        assert!(compare(CmpOp::Lt, &l(vec![Value::Int(1)]), &l(vec![Value::Int(1), s("a")])).unwrap());
-        assert!(compare(CmpOp::Lt, &l(vec![Value::Int(1), Value::Int(2)]), &l(vec![Value::Int(1), s("a")])).is_err());
+        assert!(
+            compare(
+                CmpOp::Lt,
+                &l(vec![Value::Int(1), Value::Int(2)]),
+                &l(vec![Value::Int(1), Value::Int(3)])
+            )
+            .unwrap()
+        );
+        assert!(
+            compare(
+                CmpOp::Lt,
+                &l(vec![Value::Int(1)]),
+                &l(vec![Value::Int(1), s("a")])
+            )
+            .unwrap()
+        );
+        assert!(
+            compare(
+                CmpOp::Lt,
+                &l(vec![Value::Int(1), Value::Int(2)]),
+                &l(vec![Value::Int(1), s("a")])
+            )
+            .is_err()
+        );
         assert!(eq(&Value::Int(1), &Value::Float(1.0)).unwrap());
         assert!(eq(&Value::Bool(true), &Value::Int(1)).unwrap());
         assert!(!eq(&l(vec![]), &Value::tuple(vec![])).unwrap());
-        assert!(message(binary(BinOp::Mult, &s("a"), &Value::Int(1 << 40))).starts_with("MemoryError"));
+        assert!(
+            message(binary(BinOp::Mult, &s("a"), &Value::Int(1 << 40))).starts_with("MemoryError")
+        );
     }
 
     #[test]
     fn membership() {
         assert_eq!(contains(&s("hello"), &s("ell")).unwrap(), Some(true));
         assert!(contains(&s("hello"), &Value::Int(1)).is_err());
-        let r = Value::Range(Rc::new(super::super::value::Range { start: 10, stop: 0, step: -3 }));
+        let r = Value::Range(Rc::new(super::super::value::Range {
+            start: 10,
+            stop: 0,
+            step: -3,
+        }));
         assert_eq!(contains(&r, &Value::Int(4)).unwrap(), Some(true));
         assert_eq!(contains(&r, &Value::Int(5)).unwrap(), Some(false));
         assert_eq!(contains(&r, &Value::Float(7.0)).unwrap(), Some(true));

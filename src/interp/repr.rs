@@ -33,7 +33,12 @@ pub(crate) fn to_str(v: &Value) -> R<String> {
 pub(crate) fn exc_str(e: &ExcObject) -> R<String> {
     match e.args.as_slice() {
         [] => Ok(String::new()),
-        [one] if e.class.is_subclass_of(&ExcClass::Builtin(ExcKind::KeyError)) => repr(one),
+        [one]
+            if e.class
+                .is_subclass_of(&ExcClass::Builtin(ExcKind::KeyError)) =>
+        {
+            repr(one)
+        }
         [one] => to_str(one),
         many => repr(&Value::tuple(many.to_vec())),
     }
@@ -142,7 +147,10 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
             let items: Vec<Value> = match view.kind {
                 ViewKind::Keys => d.iter().map(|(k, _)| k.clone()).collect(),
                 ViewKind::Values => d.iter().map(|(_, v)| v.clone()).collect(),
-                ViewKind::Items => d.iter().map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()])).collect(),
+                ViewKind::Items => d
+                    .iter()
+                    .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                    .collect(),
             };
             drop(d);
             out.push_str(v.type_name().as_str());
@@ -159,9 +167,11 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         }
         Value::Function(f) => out.push_str(&format!("<function {}>", f.code.qualname)),
         Value::Builtin(b) => out.push_str(&format!("<built-in function {}>", b.name())),
-        Value::Method(m) => {
-            out.push_str(&format!("<built-in method {} of {} object>", m.name, m.receiver.type_name()))
-        }
+        Value::Method(m) => out.push_str(&format!(
+            "<built-in method {} of {} object>",
+            m.name,
+            m.receiver.type_name()
+        )),
         Value::Type(t) => out.push_str(&format!("<class '{}'>", t.name())),
         Value::ExcType(k) => out.push_str(&format!("<class '{}'>", k.name())),
         Value::UserExcType(c) => out.push_str(&format!("<class '__main__.{}'>", c.name)),
@@ -181,7 +191,11 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
 /// Python's str repr: single quotes unless the text has a single quote and no double quote;
 /// non-printable characters escaped as `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
 pub(crate) fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -232,10 +246,21 @@ mod tests {
 
     #[test]
     fn containers_and_strings_print_like_cpython() {
-        let l = Value::list(vec![Value::Int(1), Value::str("it's"), Value::Float(0.5), Value::None]);
+        let l = Value::list(vec![
+            Value::Int(1),
+            Value::str("it's"),
+            Value::Float(0.5),
+            Value::None,
+        ]);
         assert_eq!(repr(&l).unwrap(), "[1, \"it's\", 0.5, None]");
-        assert_eq!(repr(&Value::tuple(vec![Value::Bool(true)])).unwrap(), "(True,)");
-        assert_eq!(str_repr("a\u{7f}\u{a0}\u{e9}\u{200b}"), "'a\\x7f\\xa0\u{e9}\\u200b'");
+        assert_eq!(
+            repr(&Value::tuple(vec![Value::Bool(true)])).unwrap(),
+            "(True,)"
+        );
+        assert_eq!(
+            str_repr("a\u{7f}\u{a0}\u{e9}\u{200b}"),
+            "'a\\x7f\\xa0\u{e9}\\u200b'"
+        );
         assert_eq!(to_str(&Value::str("x")).unwrap(), "x");
         if let Value::List(items) = &l {
             items.borrow_mut().push(l.clone());
@@ -255,10 +280,19 @@ mod tests {
 
     #[test]
     fn exceptions_print_their_arguments() {
-        let e = ExcObject { class: ExcClass::Builtin(ExcKind::KeyError), args: vec![Value::str("k")] };
+        let e = ExcObject {
+            class: ExcClass::Builtin(ExcKind::KeyError),
+            args: vec![Value::str("k")],
+        };
         assert_eq!(exc_str(&e).unwrap(), "'k'");
-        let e = ExcObject { class: ExcClass::Builtin(ExcKind::ValueError), args: vec![Value::Int(1), Value::Int(2)] };
+        let e = ExcObject {
+            class: ExcClass::Builtin(ExcKind::ValueError),
+            args: vec![Value::Int(1), Value::Int(2)],
+        };
         assert_eq!(exc_str(&e).unwrap(), "(1, 2)");
-        assert_eq!(repr(&Value::Exception(std::rc::Rc::new(e))).unwrap(), "ValueError(1, 2)");
+        assert_eq!(
+            repr(&Value::Exception(std::rc::Rc::new(e))).unwrap(),
+            "ValueError(1, 2)"
+        );
     }
 }

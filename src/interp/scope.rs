@@ -77,7 +77,9 @@ impl Scope {
     }
 
     fn is_local(&self, name: &str) -> bool {
-        self.bound_set.contains(name) && !self.globals.contains(name) && !self.nonlocals.contains_key(name)
+        self.bound_set.contains(name)
+            && !self.globals.contains(name)
+            && !self.nonlocals.contains_key(name)
     }
 
     pub fn binding(&self, name: &str) -> Binding {
@@ -95,7 +97,9 @@ impl Scope {
 
     /// Locals that live in plain slots (not captured), in binding order.
     pub fn slot_locals(&self) -> impl Iterator<Item = &String> {
-        self.bound.iter().filter(|n| self.is_local(n) && !self.cells.contains(n))
+        self.bound
+            .iter()
+            .filter(|n| self.is_local(n) && !self.cells.contains(n))
     }
 
     /// Cell names: captured locals, then free variables.
@@ -107,7 +111,10 @@ impl Scope {
 impl Scopes {
     /// Analyzes a module.
     pub fn analyze(module: &ir::Module) -> Result<Scopes, ScopeError> {
-        let mut s = Scopes { scopes: vec![Scope::new(ScopeKind::Module, None)], by_node: HashMap::new() };
+        let mut s = Scopes {
+            scopes: vec![Scope::new(ScopeKind::Module, None)],
+            by_node: HashMap::new(),
+        };
         s.block(0, &module.body);
         s.resolve()?;
         Ok(s)
@@ -174,7 +181,12 @@ impl Scopes {
                 self.block(s, body);
                 self.block(s, orelse);
             }
-            StmtKind::For { target, iter, body, orelse } => {
+            StmtKind::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
                 self.expr(s, iter);
                 self.target(s, target);
                 self.block(s, body);
@@ -190,7 +202,13 @@ impl Scopes {
                     self.expr(s, m);
                 }
             }
-            StmtKind::Try { body, handlers, orelse, finalbody, .. } => {
+            StmtKind::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
                 self.block(s, body);
                 for h in handlers {
                     if let Some(t) = &h.type_ {
@@ -229,7 +247,11 @@ impl Scopes {
                 }
             }
             StmtKind::FunctionDef(f) => {
-                for e in f.decorators.iter().chain(f.params.iter().filter_map(|p| p.default.as_ref())) {
+                for e in f
+                    .decorators
+                    .iter()
+                    .chain(f.params.iter().filter_map(|p| p.default.as_ref()))
+                {
                     self.expr(s, e);
                 }
                 self.bind(s, &f.name);
@@ -239,8 +261,18 @@ impl Scopes {
                 }
                 self.block(child, &f.body);
             }
-            StmtKind::ClassDef { name, bases, keywords, decorators, .. } => {
-                for e in decorators.iter().chain(bases).chain(keywords.iter().map(|(_, e)| e)) {
+            StmtKind::ClassDef {
+                name,
+                bases,
+                keywords,
+                decorators,
+                ..
+            } => {
+                for e in decorators
+                    .iter()
+                    .chain(bases)
+                    .chain(keywords.iter().map(|(_, e)| e))
+                {
                     self.expr(s, e);
                 }
                 self.bind(s, name);
@@ -297,7 +329,12 @@ impl Scopes {
                 }
                 self.expr(child, body);
             }
-            ExprKind::Comprehension { elt, value, generators, .. } => {
+            ExprKind::Comprehension {
+                elt,
+                value,
+                generators,
+                ..
+            } => {
                 if let Some(first) = generators.first() {
                     self.expr(s, &first.iter);
                 }
@@ -336,7 +373,8 @@ impl Scopes {
     fn resolve(&mut self) -> Result<(), ScopeError> {
         for s in 0..self.scopes.len() {
             let scope = &self.scopes[s];
-            let mut names: Vec<(String, Option<u32>)> = scope.uses.iter().map(|n| (n.clone(), None)).collect();
+            let mut names: Vec<(String, Option<u32>)> =
+                scope.uses.iter().map(|n| (n.clone(), None)).collect();
             let mut declared: Vec<(&String, &u32)> = scope.nonlocals.iter().collect();
             declared.sort();
             names.extend(declared.into_iter().map(|(n, l)| (n.clone(), Some(*l))));
@@ -347,11 +385,19 @@ impl Scopes {
         Ok(())
     }
 
-    fn resolve_name(&mut self, s: usize, name: &str, nonlocal_line: Option<u32>) -> Result<(), ScopeError> {
+    fn resolve_name(
+        &mut self,
+        s: usize,
+        name: &str,
+        nonlocal_line: Option<u32>,
+    ) -> Result<(), ScopeError> {
         let scope = &self.scopes[s];
         if scope.kind == ScopeKind::Module {
             if let Some(line) = nonlocal_line {
-                return Err(ScopeError { message: "nonlocal declaration not allowed at module level".into(), line });
+                return Err(ScopeError {
+                    message: "nonlocal declaration not allowed at module level".into(),
+                    line,
+                });
             }
             return Ok(());
         }
@@ -359,7 +405,10 @@ impl Scopes {
             return Ok(());
         }
         let missing = |line: Option<u32>| match line {
-            Some(line) => Err(ScopeError { message: format!("no binding for nonlocal '{name}' found"), line }),
+            Some(line) => Err(ScopeError {
+                message: format!("no binding for nonlocal '{name}' found"),
+                line,
+            }),
             None => Ok(()),
         };
         let mut chain = vec![s];
@@ -433,6 +482,9 @@ mod tests {
         assert_eq!(g.binding("n"), Binding::Cell);
         let bad = lower_module("def f():\n    nonlocal q\n").unwrap();
         let err = Scopes::analyze(&bad).unwrap_err();
-        assert_eq!((err.message.as_str(), err.line), ("no binding for nonlocal 'q' found", 2));
+        assert_eq!(
+            (err.message.as_str(), err.line),
+            ("no binding for nonlocal 'q' found", 2)
+        );
     }
 }

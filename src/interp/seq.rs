@@ -6,7 +6,7 @@ use std::rc::Rc;
 use num_traits::ToPrimitive;
 
 use super::dict::key_of;
-use super::exc::{ExcKind, ExcObject, ExcClass, R, Unwind, fail, type_error, value_error};
+use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error, value_error};
 use super::machine::Machine;
 use super::ops;
 use super::value::{Range, TypeKind, Value};
@@ -16,17 +16,29 @@ fn as_index(v: &Value) -> Option<i128> {
     match v {
         Value::Bool(b) => Some(*b as i128),
         Value::Int(i) => Some(*i as i128),
-        Value::Big(b) => Some(b.to_i128().unwrap_or(if b.sign() == num_bigint::Sign::Minus { i128::MIN } else { i128::MAX })),
+        Value::Big(b) => Some(
+            b.to_i128()
+                .unwrap_or(if b.sign() == num_bigint::Sign::Minus {
+                    i128::MIN
+                } else {
+                    i128::MAX
+                }),
+        ),
         _ => None,
     }
 }
 
 /// The position of index `i` in a sequence of `len` items.
 fn position(i: &Value, len: usize, out_of_range: &str) -> R<Option<usize>> {
-    let Some(mut k) = as_index(i) else { return Ok(None) };
+    let Some(mut k) = as_index(i) else {
+        return Ok(None);
+    };
     if let Value::Big(b) = i {
         if b.bits() > 63 {
-            return fail(ExcKind::IndexError, "cannot fit 'int' into an index-sized integer");
+            return fail(
+                ExcKind::IndexError,
+                "cannot fit 'int' into an index-sized integer",
+            );
         }
     }
     if k < 0 {
@@ -39,7 +51,10 @@ fn position(i: &Value, len: usize, out_of_range: &str) -> R<Option<usize>> {
 }
 
 fn key_error(key: &Value) -> Unwind {
-    Unwind::from_object(ExcObject { class: ExcClass::Builtin(ExcKind::KeyError), args: vec![key.clone()] })
+    Unwind::from_object(ExcObject {
+        class: ExcClass::Builtin(ExcKind::KeyError),
+        args: vec![key.clone()],
+    })
 }
 
 /// `o[i]` for a non-slice index.
@@ -49,22 +64,36 @@ pub(crate) fn getitem(o: &Value, i: &Value) -> R<Value> {
             let items = items.borrow();
             match position(i, items.len(), "list index out of range")? {
                 Some(k) => Ok(items[k].clone()),
-                None => type_error(format!("list indices must be integers or slices, not {}", i.type_name())),
+                None => type_error(format!(
+                    "list indices must be integers or slices, not {}",
+                    i.type_name()
+                )),
             }
         }
         Value::Tuple(items) => match position(i, items.len(), "tuple index out of range")? {
             Some(k) => Ok(items[k].clone()),
-            None => type_error(format!("tuple indices must be integers or slices, not {}", i.type_name())),
+            None => type_error(format!(
+                "tuple indices must be integers or slices, not {}",
+                i.type_name()
+            )),
         },
         Value::Str(s) => match position(i, s.len(), "string index out of range")? {
-            Some(k) => Ok(Value::str(s.char_at(k).map(String::from).unwrap_or_default())),
-            None => type_error(format!("string indices must be integers, not '{}'", i.type_name())),
+            Some(k) => Ok(Value::str(
+                s.char_at(k).map(String::from).unwrap_or_default(),
+            )),
+            None => type_error(format!(
+                "string indices must be integers, not '{}'",
+                i.type_name()
+            )),
         },
         Value::Range(r) => {
             let len = usize::try_from(r.len()).unwrap_or(usize::MAX);
             match position(i, len, "range object index out of range")? {
                 Some(k) => Ok(Value::int128(r.at(k as i128))),
-                None => type_error(format!("range indices must be integers or slices, not {}", i.type_name())),
+                None => type_error(format!(
+                    "range indices must be integers or slices, not {}",
+                    i.type_name()
+                )),
             }
         }
         Value::Dict(d) => {
@@ -82,13 +111,20 @@ pub(crate) fn getitem(o: &Value, i: &Value) -> R<Value> {
 }
 
 /// CPython's slice normalization: (start, step, count) of the selected positions.
-pub(crate) fn adjust(len: usize, lower: &Value, upper: &Value, step: &Value) -> R<(i128, i128, usize)> {
+pub(crate) fn adjust(
+    len: usize,
+    lower: &Value,
+    upper: &Value,
+    step: &Value,
+) -> R<(i128, i128, usize)> {
     let bound = |v: &Value| -> R<Option<i128>> {
         match v {
             Value::None => Ok(None),
             other => match as_index(other) {
                 Some(i) => Ok(Some(i.clamp(i64::MIN as i128, i64::MAX as i128))),
-                None => type_error("slice indices must be integers or None or have an __index__ method"),
+                None => {
+                    type_error("slice indices must be integers or None or have an __index__ method")
+                }
             },
         }
     };
@@ -116,7 +152,11 @@ pub(crate) fn adjust(len: usize, lower: &Value, upper: &Value, step: &Value) -> 
     let start = clamp(bound(lower)?, if step < 0 { len - 1 } else { 0 });
     let stop = clamp(bound(upper)?, if step < 0 { -1 } else { len });
     let count = if step < 0 {
-        if stop < start { (start - stop - 1) / (-step) + 1 } else { 0 }
+        if stop < start {
+            (start - stop - 1) / (-step) + 1
+        } else {
+            0
+        }
     } else if start < stop {
         (stop - start - 1) / step + 1
     } else {
@@ -126,7 +166,9 @@ pub(crate) fn adjust(len: usize, lower: &Value, upper: &Value, step: &Value) -> 
 }
 
 fn select<T: Clone>(items: &[T], start: i128, step: i128, count: usize) -> Vec<T> {
-    (0..count).filter_map(|k| items.get((start + k as i128 * step) as usize).cloned()).collect()
+    (0..count)
+        .filter_map(|k| items.get((start + k as i128 * step) as usize).cloned())
+        .collect()
 }
 
 /// `o[lower:upper:step]`.
@@ -150,18 +192,27 @@ pub(crate) fn get_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
                 let bytes = select(s.as_str().as_bytes(), start, st, count);
                 String::from_utf8(bytes).unwrap_or_default()
             } else {
-                select(&s.chars_vec(), start, st, count).into_iter().collect()
+                select(&s.chars_vec(), start, st, count)
+                    .into_iter()
+                    .collect()
             };
             Ok(Value::str(text))
         }
         Value::Range(r) => {
-            let len = usize::try_from(r.len()).map_err(|_| Unwind::unsupported("slicing a range of more than 2**64 elements"))?;
+            let len = usize::try_from(r.len())
+                .map_err(|_| Unwind::unsupported("slicing a range of more than 2**64 elements"))?;
             let (start, st, count) = adjust(len, lower, upper, step)?;
             let new_step = st * r.step as i128;
             let new_start = r.at(start);
             let new_stop = new_start + count as i128 * new_step;
-            let fit = |x: i128| i64::try_from(x).map_err(|_| Unwind::unsupported("range bounds beyond 64 bits"));
-            Ok(Value::Range(Rc::new(Range { start: fit(new_start)?, stop: fit(new_stop)?, step: fit(new_step)? })))
+            let fit = |x: i128| {
+                i64::try_from(x).map_err(|_| Unwind::unsupported("range bounds beyond 64 bits"))
+            };
+            Ok(Value::Range(Rc::new(Range {
+                start: fit(new_start)?,
+                stop: fit(new_stop)?,
+                step: fit(new_step)?,
+            })))
         }
         Value::Dict(_) => type_error("unhashable type: 'slice'"),
         _ => type_error(format!("'{}' object is not subscriptable", o.type_name())),
@@ -174,7 +225,9 @@ pub(crate) fn del_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
         Value::List(items) => {
             let mut items = items.borrow_mut();
             let (start, st, count) = adjust(items.len(), lower, upper, step)?;
-            let mut doomed: Vec<usize> = (0..count).map(|k| (start + k as i128 * st) as usize).collect();
+            let mut doomed: Vec<usize> = (0..count)
+                .map(|k| (start + k as i128 * st) as usize)
+                .collect();
             doomed.sort_unstable();
             let mut k = 0;
             let mut i = 0;
@@ -189,7 +242,10 @@ pub(crate) fn del_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
             Ok(())
         }
         Value::Dict(_) => type_error("unhashable type: 'slice'"),
-        _ => type_error(format!("'{}' object does not support item deletion", o.type_name())),
+        _ => type_error(format!(
+            "'{}' object does not support item deletion",
+            o.type_name()
+        )),
     }
 }
 
@@ -208,7 +264,10 @@ impl Machine {
                         items.borrow_mut()[k] = value;
                         Ok(())
                     }
-                    None => type_error(format!("list indices must be integers or slices, not {}", i.type_name())),
+                    None => type_error(format!(
+                        "list indices must be integers or slices, not {}",
+                        i.type_name()
+                    )),
                 }
             }
             Value::Dict(d) => {
@@ -216,7 +275,10 @@ impl Machine {
                 d.borrow_mut().insert(key, i.clone(), value);
                 Ok(())
             }
-            _ => type_error(format!("'{}' object does not support item assignment", o.type_name())),
+            _ => type_error(format!(
+                "'{}' object does not support item assignment",
+                o.type_name()
+            )),
         }
     }
 
@@ -230,7 +292,10 @@ impl Machine {
                         items.borrow_mut().remove(k);
                         Ok(())
                     }
-                    None => type_error(format!("list indices must be integers or slices, not {}", i.type_name())),
+                    None => type_error(format!(
+                        "list indices must be integers or slices, not {}",
+                        i.type_name()
+                    )),
                 }
             }
             Value::Dict(d) => {
@@ -238,21 +303,38 @@ impl Machine {
                 let removed = d.borrow_mut().remove(&key);
                 removed.map(|_| ()).ok_or_else(|| key_error(i))
             }
-            _ => type_error(format!("'{}' object doesn't support item deletion", o.type_name())),
+            _ => type_error(format!(
+                "'{}' object doesn't support item deletion",
+                o.type_name()
+            )),
         }
     }
 
     /// `o[lower:upper:step] = value`.
-    pub fn set_slice(&mut self, o: &Value, lower: &Value, upper: &Value, step: &Value, value: Value) -> R<()> {
+    pub fn set_slice(
+        &mut self,
+        o: &Value,
+        lower: &Value,
+        upper: &Value,
+        step: &Value,
+        value: Value,
+    ) -> R<()> {
         let Value::List(list) = o else {
             return match o {
                 Value::Dict(_) => type_error("unhashable type: 'slice'"),
-                _ => type_error(format!("'{}' object does not support item assignment", o.type_name())),
+                _ => type_error(format!(
+                    "'{}' object does not support item assignment",
+                    o.type_name()
+                )),
             };
         };
         let extended = !matches!(step, Value::None) && as_index(step) != Some(1);
         if !self.is_iterable(&value) {
-            return type_error(if extended { "must assign iterable to extended slice" } else { "can only assign an iterable" });
+            return type_error(if extended {
+                "must assign iterable to extended slice"
+            } else {
+                "can only assign an iterable"
+            });
         }
         let new = self.collect(value)?;
         let len = list.borrow().len();
@@ -302,15 +384,27 @@ mod tests {
     #[test]
     fn indexing_messages() {
         let s = Value::str("abc");
-        assert!(matches!(getitem(&s, &Value::Int(-1)).unwrap(), Value::Str(c) if c.as_str() == "c"));
+        assert!(
+            matches!(getitem(&s, &Value::Int(-1)).unwrap(), Value::Str(c) if c.as_str() == "c")
+        );
         let err = |r: R<Value>| match r {
             Err(Unwind::Raise(e)) => format!("{:?}", e.exc.args),
             other => format!("{other:?}"),
         };
         assert!(err(getitem(&s, &Value::Int(3))).contains("string index out of range"));
-        assert!(err(getitem(&Value::tuple(vec![]), &Value::Int(0))).contains("tuple index out of range"));
-        assert!(err(getitem(&Value::Int(1), &Value::Int(0))).contains("'int' object is not subscriptable"));
-        let r = Value::Range(Rc::new(Range { start: 0, stop: 10, step: 1 }));
+        assert!(
+            err(getitem(&Value::tuple(vec![]), &Value::Int(0)))
+                .contains("tuple index out of range")
+        );
+        assert!(
+            err(getitem(&Value::Int(1), &Value::Int(0)))
+                .contains("'int' object is not subscriptable")
+        );
+        let r = Value::Range(Rc::new(Range {
+            start: 0,
+            stop: 10,
+            step: 1,
+        }));
         let sl = get_slice(&r, &Value::None, &Value::None, &Value::Int(-1)).unwrap();
         assert_eq!(super::super::repr::repr(&sl).unwrap(), "range(9, -1, -1)");
     }

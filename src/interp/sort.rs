@@ -10,7 +10,12 @@ use super::value::Value;
 use crate::python::ir::CmpOp;
 
 /// Sorts `items` by `key` (a callable, or `None` for the items themselves).
-pub(crate) fn sort(m: &mut Machine, mut items: Vec<Value>, key: Value, reverse: bool) -> R<Vec<Value>> {
+pub(crate) fn sort(
+    m: &mut Machine,
+    mut items: Vec<Value>,
+    key: Value,
+    reverse: bool,
+) -> R<Vec<Value>> {
     let mut keys = match key {
         Value::None => items.clone(),
         f => {

@@ -10,11 +10,48 @@ use super::ops::check_len;
 use super::value::{Str, Value};
 
 pub(crate) const METHODS: &[&str] = &[
-    "capitalize", "casefold", "center", "count", "endswith", "expandtabs", "find", "format", "index",
-    "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier", "islower", "isnumeric",
-    "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip", "partition", "removeprefix",
-    "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit", "rstrip", "split",
-    "splitlines", "startswith", "strip", "swapcase", "title", "upper", "zfill",
+    "capitalize",
+    "casefold",
+    "center",
+    "count",
+    "endswith",
+    "expandtabs",
+    "find",
+    "format",
+    "index",
+    "isalnum",
+    "isalpha",
+    "isascii",
+    "isdecimal",
+    "isdigit",
+    "isidentifier",
+    "islower",
+    "isnumeric",
+    "isspace",
+    "istitle",
+    "isupper",
+    "join",
+    "ljust",
+    "lower",
+    "lstrip",
+    "partition",
+    "removeprefix",
+    "removesuffix",
+    "replace",
+    "rfind",
+    "rindex",
+    "rjust",
+    "rpartition",
+    "rsplit",
+    "rstrip",
+    "split",
+    "splitlines",
+    "startswith",
+    "strip",
+    "swapcase",
+    "title",
+    "upper",
+    "zfill",
 ];
 
 fn s_arg<'a>(v: &'a Value, what: impl FnOnce(&Value) -> String) -> R<&'a Str> {
@@ -29,7 +66,10 @@ fn byte_of(s: &Str, ci: usize) -> usize {
     if s.is_ascii() {
         return ci.min(s.as_str().len());
     }
-    s.as_str().char_indices().nth(ci).map_or(s.as_str().len(), |(b, _)| b)
+    s.as_str()
+        .char_indices()
+        .nth(ci)
+        .map_or(s.as_str().len(), |(b, _)| b)
 }
 
 fn char_count(text: &str) -> usize {
@@ -44,8 +84,14 @@ fn bounds(s: &Str, start: Option<&Value>, end: Option<&Value>) -> R<(usize, usiz
             None | Some(Value::None) => Ok(default),
             Some(Value::Bool(b)) => Ok(*b as i128),
             Some(Value::Int(i)) => Ok(*i as i128),
-            Some(Value::Big(b)) => Ok(if b.sign() == num_bigint::Sign::Minus { i128::MIN / 2 } else { i128::MAX / 2 }),
-            Some(_) => type_error("slice indices must be integers or None or have an __index__ method"),
+            Some(Value::Big(b)) => Ok(if b.sign() == num_bigint::Sign::Minus {
+                i128::MIN / 2
+            } else {
+                i128::MAX / 2
+            }),
+            Some(_) => {
+                type_error("slice indices must be integers or None or have an __index__ method")
+            }
         }
     };
     let mut end = get(end, len)?;
@@ -74,8 +120,14 @@ fn find(s: &Str, args: &[Value], name: &str, right: bool) -> R<Option<usize>> {
     arity(name, args, 1, 3)?;
     let sub = s_arg(&args[0], |o| format!("must be str, not {}", o.type_name()))?;
     let (start, end) = bounds(s, args.get(1), args.get(2))?;
-    let Some((hay, offset)) = window(s, start, end) else { return Ok(None) };
-    let found = if right { hay.rfind(sub.as_str()) } else { hay.find(sub.as_str()) };
+    let Some((hay, offset)) = window(s, start, end) else {
+        return Ok(None);
+    };
+    let found = if right {
+        hay.rfind(sub.as_str())
+    } else {
+        hay.find(sub.as_str())
+    };
     Ok(found.map(|b| offset + char_count(&hay[..b])))
 }
 
@@ -86,14 +138,32 @@ fn affix(s: &Str, args: &[Value], name: &str, suffix: bool) -> R<bool> {
         Value::Str(p) => vec![p],
         Value::Tuple(items) => items
             .iter()
-            .map(|i| s_arg(i, |o| format!("tuple for {name} must only contain str, not {}", o.type_name())))
+            .map(|i| {
+                s_arg(i, |o| {
+                    format!(
+                        "tuple for {name} must only contain str, not {}",
+                        o.type_name()
+                    )
+                })
+            })
             .collect::<R<_>>()?,
         other => {
-            return type_error(format!("{name} first arg must be str or a tuple of str, not {}", other.type_name()));
+            return type_error(format!(
+                "{name} first arg must be str or a tuple of str, not {}",
+                other.type_name()
+            ));
         }
     };
-    let Some((hay, _)) = window(s, start, end) else { return Ok(false) };
-    Ok(candidates.iter().any(|p| if suffix { hay.ends_with(p.as_str()) } else { hay.starts_with(p.as_str()) }))
+    let Some((hay, _)) = window(s, start, end) else {
+        return Ok(false);
+    };
+    Ok(candidates.iter().any(|p| {
+        if suffix {
+            hay.ends_with(p.as_str())
+        } else {
+            hay.starts_with(p.as_str())
+        }
+    }))
 }
 
 fn strip_chars<'a>(name: &str, args: &'a [Value]) -> R<Option<&'a str>> {
@@ -157,7 +227,9 @@ fn rsplit_whitespace(text: &str, maxsplit: i64) -> Vec<Value> {
             out.push(Value::str(rest));
             break;
         }
-        let start = rest.rfind(is_space).map_or(0, |i| i + rest[i..].chars().next().map_or(1, char::len_utf8));
+        let start = rest.rfind(is_space).map_or(0, |i| {
+            i + rest[i..].chars().next().map_or(1, char::len_utf8)
+        });
         out.push(Value::str(&rest[start..]));
         rest = &rest[..start];
     }
@@ -166,7 +238,18 @@ fn rsplit_whitespace(text: &str, maxsplit: i64) -> Vec<Value> {
 }
 
 fn is_line_break(c: char) -> bool {
-    matches!(c, '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+    matches!(
+        c,
+        '\n' | '\r'
+            | '\u{0b}'
+            | '\u{0c}'
+            | '\u{1c}'
+            | '\u{1d}'
+            | '\u{1e}'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
 }
 
 fn splitlines(text: &str, keepends: bool) -> Vec<Value> {
@@ -182,7 +265,11 @@ fn splitlines(text: &str, keepends: bool) -> Vec<Value> {
                     end += 1;
                 }
             }
-            out.push(Value::str(if keepends { &text[line_start..end] } else { &text[line_start..i] }));
+            out.push(Value::str(if keepends {
+                &text[line_start..end]
+            } else {
+                &text[line_start..i]
+            }));
             line_start = end;
         }
     }
@@ -217,7 +304,9 @@ fn classify(text: &str, name: &str) -> bool {
         _ if text.is_empty() => false,
         "isalnum" => chars().all(char::is_alphanumeric),
         "isalpha" => chars().all(char::is_alphabetic),
-        "isdecimal" => chars().all(|c| c.is_ascii_digit() || (!c.is_ascii() && c.to_digit(10).is_some())),
+        "isdecimal" => {
+            chars().all(|c| c.is_ascii_digit() || (!c.is_ascii() && c.to_digit(10).is_some()))
+        }
         "isdigit" => chars().all(|c| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric())),
         "isnumeric" => chars().all(char::is_numeric),
         "isspace" => chars().all(is_space),
@@ -247,20 +336,30 @@ fn classify(text: &str, name: &str) -> bool {
         }
         "isidentifier" => {
             let mut cs = chars();
-            cs.next().is_some_and(|c| c == '_' || c.is_alphabetic()) && cs.all(|c| c == '_' || c.is_alphanumeric())
+            cs.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+                && cs.all(|c| c == '_' || c.is_alphanumeric())
         }
         _ => false,
     }
 }
 
 impl Machine {
-    pub fn str_method(&mut self, s: &Str, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    pub fn str_method(
+        &mut self,
+        s: &Str,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
         let text = s.as_str();
         let no_args = |args: &[Value]| -> R<()> {
             if args.is_empty() {
                 Ok(())
             } else {
-                type_error(format!("str.{name}() takes no arguments ({} given)", args.len()))
+                type_error(format!(
+                    "str.{name}() takes no arguments ({} given)",
+                    args.len()
+                ))
             }
         };
         if !matches!(name, "split" | "rsplit" | "splitlines" | "format") {
@@ -288,14 +387,17 @@ impl Machine {
                     _ => {
                         let mut cs = text.chars();
                         match cs.next() {
-                            Some(first) => first.to_uppercase().chain(cs.flat_map(char::to_lowercase)).collect(),
+                            Some(first) => first
+                                .to_uppercase()
+                                .chain(cs.flat_map(char::to_lowercase))
+                                .collect(),
                             None => String::new(),
                         }
                     }
                 })
             }
-            "isalnum" | "isalpha" | "isascii" | "isdecimal" | "isdigit" | "isidentifier" | "islower"
-            | "isnumeric" | "isspace" | "istitle" | "isupper" => {
+            "isalnum" | "isalpha" | "isascii" | "isdecimal" | "isdigit" | "isidentifier"
+            | "islower" | "isnumeric" | "isspace" | "istitle" | "isupper" => {
                 no_args(&args)?;
                 Value::Bool(classify(text, name))
             }
@@ -323,9 +425,15 @@ impl Machine {
                 match &sep {
                     Value::None if name == "split" => Value::list(split_whitespace(text, maxsplit)),
                     Value::None => Value::list(rsplit_whitespace(text, maxsplit)),
-                    Value::Str(p) if p.as_str().is_empty() => return value_error("empty separator"),
+                    Value::Str(p) if p.as_str().is_empty() => {
+                        return value_error("empty separator");
+                    }
                     Value::Str(p) => {
-                        let n = if maxsplit < 0 { usize::MAX } else { maxsplit as usize + 1 };
+                        let n = if maxsplit < 0 {
+                            usize::MAX
+                        } else {
+                            maxsplit as usize + 1
+                        };
                         let mut parts: Vec<Value> = if name == "split" {
                             text.splitn(n, p.as_str()).map(Value::str).collect()
                         } else {
@@ -336,13 +444,22 @@ impl Machine {
                         }
                         Value::list(parts)
                     }
-                    other => return type_error(format!("must be str or None, not {}", other.type_name())),
+                    other => {
+                        return type_error(format!(
+                            "must be str or None, not {}",
+                            other.type_name()
+                        ));
+                    }
                 }
             }
             "splitlines" => {
                 let [keep_kw] = take_kwargs(name, kwargs, ["keepends"])?;
                 arity(name, &args, 0, 1)?;
-                let keep = args.into_iter().next().or(keep_kw).is_some_and(|v| super::ops::truthy(&v));
+                let keep = args
+                    .into_iter()
+                    .next()
+                    .or(keep_kw)
+                    .is_some_and(|v| super::ops::truthy(&v));
                 Value::list(splitlines(text, keep))
             }
             "join" => {
@@ -352,7 +469,10 @@ impl Machine {
                 let mut total = 0usize;
                 for (i, item) in items.iter().enumerate() {
                     let Value::Str(piece) = item else {
-                        return type_error(format!("sequence item {i}: expected str instance, {} found", item.type_name()));
+                        return type_error(format!(
+                            "sequence item {i}: expected str instance, {} found",
+                            item.type_name()
+                        ));
                     };
                     if i > 0 {
                         out.push_str(text);
@@ -381,21 +501,35 @@ impl Machine {
                 let (start, end) = bounds(s, args.get(1), args.get(2))?;
                 match window(s, start, end) {
                     None => Value::Int(0),
-                    Some((hay, _)) if sub.as_str().is_empty() => Value::Int(char_count(hay) as i64 + 1),
+                    Some((hay, _)) if sub.as_str().is_empty() => {
+                        Value::Int(char_count(hay) as i64 + 1)
+                    }
                     Some((hay, _)) => Value::Int(hay.matches(sub.as_str()).count() as i64),
                 }
             }
             "startswith" | "endswith" => Value::Bool(affix(s, &args, name, name == "endswith")?),
             "replace" => {
                 arity("replace", &args, 2, 3)?;
-                let old = s_arg(&args[0], |o| format!("replace() argument 1 must be str, not {}", o.type_name()))?;
-                let new = s_arg(&args[1], |o| format!("replace() argument 2 must be str, not {}", o.type_name()))?;
+                let old = s_arg(&args[0], |o| {
+                    format!("replace() argument 1 must be str, not {}", o.type_name())
+                })?;
+                let new = s_arg(&args[1], |o| {
+                    format!("replace() argument 2 must be str, not {}", o.type_name())
+                })?;
                 let count = match args.get(2) {
                     Some(v) => index_arg(v)?,
                     None => -1,
                 };
-                let occurrences = if old.as_str().is_empty() { s.len() + 1 } else { text.matches(old.as_str()).count() };
-                let n = if count < 0 { occurrences } else { occurrences.min(count as usize) };
+                let occurrences = if old.as_str().is_empty() {
+                    s.len() + 1
+                } else {
+                    text.matches(old.as_str()).count()
+                };
+                let n = if count < 0 {
+                    occurrences
+                } else {
+                    occurrences.min(count as usize)
+                };
                 check_len((s.len() + n * new.len()).saturating_sub(n * old.len()))?;
                 Value::str(text.replacen(old.as_str(), new.as_str(), n))
             }
@@ -433,7 +567,11 @@ impl Machine {
                 if sep.as_str().is_empty() {
                     return value_error("empty separator");
                 }
-                let found = if name == "partition" { text.find(sep.as_str()) } else { text.rfind(sep.as_str()) };
+                let found = if name == "partition" {
+                    text.find(sep.as_str())
+                } else {
+                    text.rfind(sep.as_str())
+                };
                 let parts = match found {
                     Some(i) => [&text[..i], sep.as_str(), &text[i + sep.as_str().len()..]],
                     None if name == "partition" => [text, "", ""],
@@ -443,7 +581,9 @@ impl Machine {
             }
             "removeprefix" | "removesuffix" => {
                 arity(name, &args, 1, 1)?;
-                let affix = s_arg(&args[0], |o| format!("{name}() argument must be str, not {}", o.type_name()))?;
+                let affix = s_arg(&args[0], |o| {
+                    format!("{name}() argument must be str, not {}", o.type_name())
+                })?;
                 Value::str(if name == "removeprefix" {
                     text.strip_prefix(affix.as_str()).unwrap_or(text)
                 } else {

@@ -21,7 +21,11 @@ fn run_in(interp: &mut Interpreter, src: &str, limits: Limits) -> Run {
         &Cancel::new(),
         limits,
     );
-    Run { stdout, stderr, result }
+    Run {
+        stdout,
+        stderr,
+        result,
+    }
 }
 
 fn run(src: &str) -> Run {
@@ -48,18 +52,48 @@ fn value(src: &str) -> String {
 
 #[test]
 fn arithmetic_follows_python() {
-    assert_eq!(out("print(7 // 2, -7 // 2, 7 // -2, -7 % 3, 7 % -3, 2 ** 100)"), "3 -4 -4 2 -2 1267650600228229401496703205376\n");
-    assert_eq!(out("print(1 / 4, 7 / 7, -7.5 // 2, -7.5 % 2, 2 ** -1, 10 ** 20 / 3)"), "0.25 1.0 -4.0 0.5 0.5 3.333333333333333e+19\n");
-    assert_eq!(out("print(True + True, -True, 3 * False, 1e308 * 10, -(2**63))"), "2 -1 0 inf -9223372036854775808\n");
-    assert_eq!(out("print(1 // 0)"), "ZeroDivisionError: integer division or modulo by zero");
-    assert_eq!(out("print(1 % 0)"), "ZeroDivisionError: integer modulo by zero");
+    assert_eq!(
+        out("print(7 // 2, -7 // 2, 7 // -2, -7 % 3, 7 % -3, 2 ** 100)"),
+        "3 -4 -4 2 -2 1267650600228229401496703205376\n"
+    );
+    assert_eq!(
+        out("print(1 / 4, 7 / 7, -7.5 // 2, -7.5 % 2, 2 ** -1, 10 ** 20 / 3)"),
+        "0.25 1.0 -4.0 0.5 0.5 3.333333333333333e+19\n"
+    );
+    assert_eq!(
+        out("print(True + True, -True, 3 * False, 1e308 * 10, -(2**63))"),
+        "2 -1 0 inf -9223372036854775808\n"
+    );
+    assert_eq!(
+        out("print(1 // 0)"),
+        "ZeroDivisionError: integer division or modulo by zero"
+    );
+    assert_eq!(
+        out("print(1 % 0)"),
+        "ZeroDivisionError: integer modulo by zero"
+    );
     assert_eq!(out("print(1 / 0)"), "ZeroDivisionError: division by zero");
-    assert_eq!(out("print(1.5 / 0)"), "ZeroDivisionError: float division by zero");
+    assert_eq!(
+        out("print(1.5 / 0)"),
+        "ZeroDivisionError: float division by zero"
+    );
     assert_eq!(out("print(1.5 % 0)"), "ZeroDivisionError: float modulo");
-    assert_eq!(out("print(0 ** -1)"), "ZeroDivisionError: 0.0 cannot be raised to a negative power");
-    assert_eq!(out("x = 1 + 'a'"), "TypeError: unsupported operand type(s) for +: 'int' and 'str'");
-    assert_eq!(out("x = 'a' + 1"), "TypeError: can only concatenate str (not \"int\") to str");
-    assert_eq!(out("print(2 ** 0.5, divmod(-7, 2), round(2.675, 2), round(2.5), abs(-3))"), "1.4142135623730951 (-4, 1) 2.67 2 3\n");
+    assert_eq!(
+        out("print(0 ** -1)"),
+        "ZeroDivisionError: 0.0 cannot be raised to a negative power"
+    );
+    assert_eq!(
+        out("x = 1 + 'a'"),
+        "TypeError: unsupported operand type(s) for +: 'int' and 'str'"
+    );
+    assert_eq!(
+        out("x = 'a' + 1"),
+        "TypeError: can only concatenate str (not \"int\") to str"
+    );
+    assert_eq!(
+        out("print(2 ** 0.5, divmod(-7, 2), round(2.675, 2), round(2.5), abs(-3))"),
+        "1.4142135623730951 (-4, 1) 2.67 2 3\n"
+    );
 }
 
 #[test]
@@ -76,117 +110,311 @@ fn huge_numbers_are_bounded() {
 
 #[test]
 fn comparisons_and_boolean_operators() {
-    assert_eq!(out("print(1 < 2 < 3, 3 > 2 > 2, 1 == 1.0, 'a' < 'b', [1, 2] < [1, 3], (1,) < (1, 0))"), "True False True True True True\n");
-    assert_eq!(out("print(0 or 'a', '' and 1, None or 0, 1 and [] or 'z', not 0)"), "a  0 z True\n");
-    assert_eq!(out("def f():\n    print('called')\n    return 1\nprint(0 and f(), 1 or f(), 1 < 0 < f())"), "0 1 False\n");
-    assert_eq!(out("print(1 < 'a')"), "TypeError: '<' not supported between instances of 'int' and 'str'");
-    assert_eq!(out("print(2 if 0 else 3, 'ab' in 'cabd', 3 not in [1, 2], None is None)"), "3 True True True\n");
+    assert_eq!(
+        out("print(1 < 2 < 3, 3 > 2 > 2, 1 == 1.0, 'a' < 'b', [1, 2] < [1, 3], (1,) < (1, 0))"),
+        "True False True True True True\n"
+    );
+    assert_eq!(
+        out("print(0 or 'a', '' and 1, None or 0, 1 and [] or 'z', not 0)"),
+        "a  0 z True\n"
+    );
+    assert_eq!(
+        out("def f():\n    print('called')\n    return 1\nprint(0 and f(), 1 or f(), 1 < 0 < f())"),
+        "0 1 False\n"
+    );
+    assert_eq!(
+        out("print(1 < 'a')"),
+        "TypeError: '<' not supported between instances of 'int' and 'str'"
+    );
+    assert_eq!(
+        out("print(2 if 0 else 3, 'ab' in 'cabd', 3 not in [1, 2], None is None)"),
+        "3 True True True\n"
+    );
 }
 
 #[test]
 fn strings_index_slice_and_methods() {
-    assert_eq!(out("s = 'hello'\nprint(s[-1], s[1:3], s[::-1], s[::2], s[10:], s[-100:2])"), "o el olleh hlo  he\n");
-    assert_eq!(out("print('abc'[5])"), "IndexError: string index out of range");
-    assert_eq!(out("print('abc'[::0])"), "ValueError: slice step cannot be zero");
     assert_eq!(
-        out("print(' a b '.split(), 'a,b,,c'.split(','), '-'.join(['x', 'y']), 'Hi'.upper(), 'x'.center(5, '*'))"),
+        out("s = 'hello'\nprint(s[-1], s[1:3], s[::-1], s[::2], s[10:], s[-100:2])"),
+        "o el olleh hlo  he\n"
+    );
+    assert_eq!(
+        out("print('abc'[5])"),
+        "IndexError: string index out of range"
+    );
+    assert_eq!(
+        out("print('abc'[::0])"),
+        "ValueError: slice step cannot be zero"
+    );
+    assert_eq!(
+        out(
+            "print(' a b '.split(), 'a,b,,c'.split(','), '-'.join(['x', 'y']), 'Hi'.upper(), 'x'.center(5, '*'))"
+        ),
         "['a', 'b'] ['a', 'b', '', 'c'] x-y HI **x**\n"
     );
-    assert_eq!(out("print('hello'.find('l'), 'hello'.rfind('l'), 'hello'.count('l'), 'abc'.replace('b', 'XY'), '42'.isdigit())"), "2 3 2 aXYc True\n");
-    assert_eq!(out("print('ab' * 3, 3 * 'x', 'é'.upper(), len('añb'), 'añb'[1])"), "ababab xxx É 3 ñ\n");
-    assert_eq!(out("x = 5\nprint(f'{x} {x!r:>4} {x * 2:03d} {1/3:.2f} {\"s\"!r}')"), "5    5 010 0.33 's'\n");
-    assert_eq!(out("print('%s=%d (%.1f%%)' % ('a', 3, 12.34))"), "a=3 (12.3%)\n");
-    assert_eq!(out("print('{} and {name}'.format(1, name='n'))"), "1 and n\n");
+    assert_eq!(
+        out(
+            "print('hello'.find('l'), 'hello'.rfind('l'), 'hello'.count('l'), 'abc'.replace('b', 'XY'), '42'.isdigit())"
+        ),
+        "2 3 2 aXYc True\n"
+    );
+    assert_eq!(
+        out("print('ab' * 3, 3 * 'x', 'é'.upper(), len('añb'), 'añb'[1])"),
+        "ababab xxx É 3 ñ\n"
+    );
+    assert_eq!(
+        out("x = 5\nprint(f'{x} {x!r:>4} {x * 2:03d} {1/3:.2f} {\"s\"!r}')"),
+        "5    5 010 0.33 's'\n"
+    );
+    assert_eq!(
+        out("print('%s=%d (%.1f%%)' % ('a', 3, 12.34))"),
+        "a=3 (12.3%)\n"
+    );
+    assert_eq!(
+        out("print('{} and {name}'.format(1, name='n'))"),
+        "1 and n\n"
+    );
 }
 
 #[test]
 fn lists_share_and_mutate() {
-    assert_eq!(out("a = [1, 2]\nb = a\nb.append(3)\nprint(a, a is b, a == [1, 2, 3])"), "[1, 2, 3] True True\n");
-    assert_eq!(out("a = [1, 2, 3]\na[0] = 9\nx = a.pop()\nprint(a, x, a.pop(0), a)"), "[2] 3 9 [2]\n");
-    assert_eq!(out("a = [1]\nb = a\na += [2]\na = a + [3]\nprint(a, b)"), "[1, 2, 3] [1, 2]\n");
-    assert_eq!(out("a = [0] * 3\na[1:2] = [7, 8, 9]\ndel a[0]\nprint(a, a[::-2])"), "[7, 8, 9, 0] [0, 8]\n");
+    assert_eq!(
+        out("a = [1, 2]\nb = a\nb.append(3)\nprint(a, a is b, a == [1, 2, 3])"),
+        "[1, 2, 3] True True\n"
+    );
+    assert_eq!(
+        out("a = [1, 2, 3]\na[0] = 9\nx = a.pop()\nprint(a, x, a.pop(0), a)"),
+        "[2] 3 9 [2]\n"
+    );
+    assert_eq!(
+        out("a = [1]\nb = a\na += [2]\na = a + [3]\nprint(a, b)"),
+        "[1, 2, 3] [1, 2]\n"
+    );
+    assert_eq!(
+        out("a = [0] * 3\na[1:2] = [7, 8, 9]\ndel a[0]\nprint(a, a[::-2])"),
+        "[7, 8, 9, 0] [0, 8]\n"
+    );
     assert_eq!(out("print([][0])"), "IndexError: list index out of range");
-    assert_eq!(out("print((1, 2)[5])"), "IndexError: tuple index out of range");
+    assert_eq!(
+        out("print((1, 2)[5])"),
+        "IndexError: tuple index out of range"
+    );
     assert_eq!(out("a = []\na.pop()"), "IndexError: pop from empty list");
-    assert_eq!(out("x = [3, 1, 2]\nx.sort()\nprint(x, sorted([3, 1, 2], reverse=True), sorted(['b', 'A', 'c'], key=str.lower))"), "[1, 2, 3] [3, 2, 1] ['A', 'b', 'c']\n");
+    assert_eq!(
+        out(
+            "x = [3, 1, 2]\nx.sort()\nprint(x, sorted([3, 1, 2], reverse=True), sorted(['b', 'A', 'c'], key=str.lower))"
+        ),
+        "[1, 2, 3] [3, 2, 1] ['A', 'b', 'c']\n"
+    );
     assert_eq!(out("a = [1]\na.append(a)\nprint(a)"), "[1, [...]]\n");
-    assert_eq!(out("a, *b, c = range(5)\nprint(a, b, c)\nx, y = 1, 2\nx, y = y, x\nprint(x, y)"), "0 [1, 2, 3] 4\n2 1\n");
-    assert_eq!(out("a, b = [1, 2, 3]"), "ValueError: too many values to unpack (expected 2)");
-    assert_eq!(out("a, b, c = [1, 2]"), "ValueError: not enough values to unpack (expected 3, got 2)");
+    assert_eq!(
+        out("a, *b, c = range(5)\nprint(a, b, c)\nx, y = 1, 2\nx, y = y, x\nprint(x, y)"),
+        "0 [1, 2, 3] 4\n2 1\n"
+    );
+    assert_eq!(
+        out("a, b = [1, 2, 3]"),
+        "ValueError: too many values to unpack (expected 2)"
+    );
+    assert_eq!(
+        out("a, b, c = [1, 2]"),
+        "ValueError: not enough values to unpack (expected 3, got 2)"
+    );
 }
 
 #[test]
 fn dicts_keep_insertion_order() {
     assert_eq!(
-        out("d = {'b': 1}\nd['a'] = 2\nd[1] = 3\nd[1.0] = 4\nprint(d, len(d), list(d), d.get('z', 0))\nfor k, v in d.items():\n    print(k, v)"),
+        out(
+            "d = {'b': 1}\nd['a'] = 2\nd[1] = 3\nd[1.0] = 4\nprint(d, len(d), list(d), d.get('z', 0))\nfor k, v in d.items():\n    print(k, v)"
+        ),
         "{'b': 1, 'a': 2, 1: 4} 3 ['b', 'a', 1] 0\nb 1\na 2\n1 4\n"
     );
     assert_eq!(out("d = {}\nd['k']"), "KeyError: 'k'");
     assert_eq!(out("d = {[1]: 2}"), "TypeError: unhashable type: 'list'");
-    assert_eq!(out("d = {1: 2}\nfor k in d:\n    d[k + 1] = 0"), "RuntimeError: dictionary changed size during iteration");
-    assert_eq!(out("print({k: k * k for k in range(3)}, dict(a=1), dict([(1, 2)]))"), "{0: 0, 1: 1, 2: 4} {'a': 1} {1: 2}\n");
+    assert_eq!(
+        out("d = {1: 2}\nfor k in d:\n    d[k + 1] = 0"),
+        "RuntimeError: dictionary changed size during iteration"
+    );
+    assert_eq!(
+        out("print({k: k * k for k in range(3)}, dict(a=1), dict([(1, 2)]))"),
+        "{0: 0, 1: 1, 2: 4} {'a': 1} {1: 2}\n"
+    );
 }
 
 #[test]
 fn control_flow_with_else_clauses() {
-    assert_eq!(out("for i in range(3):\n    if i == 5:\n        break\nelse:\n    print('no break')"), "no break\n");
-    assert_eq!(out("i = 0\nwhile True:\n    i += 1\n    if i < 3:\n        continue\n    break\nelse:\n    print('x')\nprint(i)"), "3\n");
-    assert_eq!(out("for i in range(10, 0, -3):\n    print(i, end=' ')"), "10 7 4 1 ");
+    assert_eq!(
+        out("for i in range(3):\n    if i == 5:\n        break\nelse:\n    print('no break')"),
+        "no break\n"
+    );
+    assert_eq!(
+        out(
+            "i = 0\nwhile True:\n    i += 1\n    if i < 3:\n        continue\n    break\nelse:\n    print('x')\nprint(i)"
+        ),
+        "3\n"
+    );
+    assert_eq!(
+        out("for i in range(10, 0, -3):\n    print(i, end=' ')"),
+        "10 7 4 1 "
+    );
     assert_eq!(out("break"), "!'break' outside loop (line 1)");
 }
 
 #[test]
 fn exceptions_match_the_hierarchy() {
     let src = "def f(x):\n    try:\n        return 10 // x\n    except ArithmeticError as e:\n        print('caught', type(e).__name__, e)\n        return -1\n    finally:\n        print('finally')\nprint(f(0), f(5))";
-    assert_eq!(out(src), "caught ZeroDivisionError integer division or modulo by zero\nfinally\nfinally\n-1 2\n");
-    assert_eq!(out("try:\n    [][1]\nexcept LookupError:\n    print('lookup')\nelse:\n    print('else')"), "lookup\n");
-    assert_eq!(out("try:\n    pass\nexcept Exception:\n    print('no')\nelse:\n    print('else')"), "else\n");
-    assert_eq!(out("def f():\n    try:\n        return 1\n    finally:\n        return 2\nprint(f())"), "2\n");
-    assert_eq!(out("for i in range(3):\n    try:\n        break\n    finally:\n        print('f', i)"), "f 0\n");
-    assert_eq!(out("try:\n    raise ValueError('bad')\nexcept (TypeError, ValueError) as e:\n    print(repr(e), e.args)\nprint(e)"), "ValueError('bad') ('bad',)\nNameError: name 'e' is not defined");
-    assert_eq!(out("class E(ValueError):\n    pass\ntry:\n    raise E('x')\nexcept ValueError as e:\n    print(type(e).__name__, e)\nraise E"), "E x\nE: ");
-    assert_eq!(out("try:\n    1 / 0\nexcept ZeroDivisionError:\n    raise"), "ZeroDivisionError: division by zero");
+    assert_eq!(
+        out(src),
+        "caught ZeroDivisionError integer division or modulo by zero\nfinally\nfinally\n-1 2\n"
+    );
+    assert_eq!(
+        out("try:\n    [][1]\nexcept LookupError:\n    print('lookup')\nelse:\n    print('else')"),
+        "lookup\n"
+    );
+    assert_eq!(
+        out("try:\n    pass\nexcept Exception:\n    print('no')\nelse:\n    print('else')"),
+        "else\n"
+    );
+    assert_eq!(
+        out("def f():\n    try:\n        return 1\n    finally:\n        return 2\nprint(f())"),
+        "2\n"
+    );
+    assert_eq!(
+        out("for i in range(3):\n    try:\n        break\n    finally:\n        print('f', i)"),
+        "f 0\n"
+    );
+    assert_eq!(
+        out(
+            "try:\n    raise ValueError('bad')\nexcept (TypeError, ValueError) as e:\n    print(repr(e), e.args)\nprint(e)"
+        ),
+        "ValueError('bad') ('bad',)\nNameError: name 'e' is not defined"
+    );
+    assert_eq!(
+        out(
+            "class E(ValueError):\n    pass\ntry:\n    raise E('x')\nexcept ValueError as e:\n    print(type(e).__name__, e)\nraise E"
+        ),
+        "E x\nE: "
+    );
+    assert_eq!(
+        out("try:\n    1 / 0\nexcept ZeroDivisionError:\n    raise"),
+        "ZeroDivisionError: division by zero"
+    );
     assert_eq!(out("raise"), "RuntimeError: No active exception to reraise");
     assert_eq!(out("assert 1 == 2, 'math'"), "AssertionError: math");
-    assert_eq!(out("try:\n    1/0\nexcept 5:\n    pass"), "TypeError: catching classes that do not inherit from BaseException is not allowed");
+    assert_eq!(
+        out("try:\n    1/0\nexcept 5:\n    pass"),
+        "TypeError: catching classes that do not inherit from BaseException is not allowed"
+    );
 }
 
 #[test]
 fn exceptions_carry_type_message_and_line() {
     let r = run("def g(n):\n    return [1][n]\n\nx = g(0)\ny = g(3)\n");
-    let Err(RunError::Exception(e)) = r.result else { panic!("{:?}", r.result) };
-    assert_eq!((e.type_name.as_str(), e.message.as_str(), e.line), ("IndexError", "list index out of range", 2));
-    let frames: Vec<(String, u32, String)> = e.traceback.iter().map(|t| (t.function.clone(), t.line, t.source.clone())).collect();
-    assert_eq!(frames, [("<module>".into(), 5, "y = g(3)".into()), ("g".into(), 2, "return [1][n]".into())]);
+    let Err(RunError::Exception(e)) = r.result else {
+        panic!("{:?}", r.result)
+    };
+    assert_eq!(
+        (e.type_name.as_str(), e.message.as_str(), e.line),
+        ("IndexError", "list index out of range", 2)
+    );
+    let frames: Vec<(String, u32, String)> = e
+        .traceback
+        .iter()
+        .map(|t| (t.function.clone(), t.line, t.source.clone()))
+        .collect();
+    assert_eq!(
+        frames,
+        [
+            ("<module>".into(), 5, "y = g(3)".into()),
+            ("g".into(), 2, "return [1][n]".into())
+        ]
+    );
 }
 
 #[test]
 fn functions_bind_arguments_like_python() {
-    assert_eq!(out("def f(a, b=2, *args, c, d=4, **kw):\n    print(a, b, args, c, d, kw)\nf(1, c=3)\nf(1, 5, 6, 7, c=8, e=9)"), "1 2 () 3 4 {}\n1 5 (6, 7) 8 4 {'e': 9}\n");
-    assert_eq!(out("def g(a, b):\n    pass\ng(1)"), "TypeError: g() missing 1 required positional argument: 'b'");
-    assert_eq!(out("def g(a, b, c):\n    pass\ng()"), "TypeError: g() missing 3 required positional arguments: 'a', 'b', and 'c'");
-    assert_eq!(out("def h(a, b=1):\n    pass\nh(1, 2, 3)"), "TypeError: h() takes from 1 to 2 positional arguments but 3 were given");
-    assert_eq!(out("def k():\n    pass\nk(1)"), "TypeError: k() takes 0 positional arguments but 1 was given");
-    assert_eq!(out("def g(a):\n    pass\ng(1, a=2)"), "TypeError: g() got multiple values for argument 'a'");
-    assert_eq!(out("def g(a):\n    pass\ng(b=2)"), "TypeError: g() got an unexpected keyword argument 'b'");
-    assert_eq!(out("def outer():\n    def inner(a):\n        pass\n    inner()\nouter()"), "TypeError: outer.<locals>.inner() missing 1 required positional argument: 'a'");
-    assert_eq!(out("def f(*a, **k):\n    return a, k\nprint(f(*[1, 2], **{'x': 3}))"), "((1, 2), {'x': 3})\n");
+    assert_eq!(
+        out(
+            "def f(a, b=2, *args, c, d=4, **kw):\n    print(a, b, args, c, d, kw)\nf(1, c=3)\nf(1, 5, 6, 7, c=8, e=9)"
+        ),
+        "1 2 () 3 4 {}\n1 5 (6, 7) 8 4 {'e': 9}\n"
+    );
+    assert_eq!(
+        out("def g(a, b):\n    pass\ng(1)"),
+        "TypeError: g() missing 1 required positional argument: 'b'"
+    );
+    assert_eq!(
+        out("def g(a, b, c):\n    pass\ng()"),
+        "TypeError: g() missing 3 required positional arguments: 'a', 'b', and 'c'"
+    );
+    assert_eq!(
+        out("def h(a, b=1):\n    pass\nh(1, 2, 3)"),
+        "TypeError: h() takes from 1 to 2 positional arguments but 3 were given"
+    );
+    assert_eq!(
+        out("def k():\n    pass\nk(1)"),
+        "TypeError: k() takes 0 positional arguments but 1 was given"
+    );
+    assert_eq!(
+        out("def g(a):\n    pass\ng(1, a=2)"),
+        "TypeError: g() got multiple values for argument 'a'"
+    );
+    assert_eq!(
+        out("def g(a):\n    pass\ng(b=2)"),
+        "TypeError: g() got an unexpected keyword argument 'b'"
+    );
+    assert_eq!(
+        out("def outer():\n    def inner(a):\n        pass\n    inner()\nouter()"),
+        "TypeError: outer.<locals>.inner() missing 1 required positional argument: 'a'"
+    );
+    assert_eq!(
+        out("def f(*a, **k):\n    return a, k\nprint(f(*[1, 2], **{'x': 3}))"),
+        "((1, 2), {'x': 3})\n"
+    );
 }
 
 #[test]
 fn closures_see_later_assignments() {
-    assert_eq!(out("def outer():\n    x = 1\n    def inner():\n        return x\n    x = 2\n    return inner()\nprint(outer())"), "2\n");
-    assert_eq!(out("def counter():\n    n = 0\n    def inc():\n        nonlocal n\n        n += 1\n        return n\n    return inc\nc = counter()\nc()\nprint(c(), c())"), "2 3\n");
-    assert_eq!(out("fs = [lambda: i for i in range(3)]\nprint([f() for f in fs])"), "[2, 2, 2]\n");
-    assert_eq!(out("g = 1\ndef f():\n    global g\n    g += 1\nf()\nprint(g)"), "2\n");
-    assert_eq!(out("x = 5\ndef f():\n    x += 1\nf()"), "UnboundLocalError: cannot access local variable 'x' where it is not associated with a value");
-    assert_eq!(out("def p():\n    def q():\n        return y\n    q()\n    y = 1\np()"), "NameError: cannot access free variable 'y' where it is not associated with a value in enclosing scope");
+    assert_eq!(
+        out(
+            "def outer():\n    x = 1\n    def inner():\n        return x\n    x = 2\n    return inner()\nprint(outer())"
+        ),
+        "2\n"
+    );
+    assert_eq!(
+        out(
+            "def counter():\n    n = 0\n    def inc():\n        nonlocal n\n        n += 1\n        return n\n    return inc\nc = counter()\nc()\nprint(c(), c())"
+        ),
+        "2 3\n"
+    );
+    assert_eq!(
+        out("fs = [lambda: i for i in range(3)]\nprint([f() for f in fs])"),
+        "[2, 2, 2]\n"
+    );
+    assert_eq!(
+        out("g = 1\ndef f():\n    global g\n    g += 1\nf()\nprint(g)"),
+        "2\n"
+    );
+    assert_eq!(
+        out("x = 5\ndef f():\n    x += 1\nf()"),
+        "UnboundLocalError: cannot access local variable 'x' where it is not associated with a value"
+    );
+    assert_eq!(
+        out("def p():\n    def q():\n        return y\n    q()\n    y = 1\np()"),
+        "NameError: cannot access free variable 'y' where it is not associated with a value in enclosing scope"
+    );
 }
 
 #[test]
 fn recursion_is_bounded() {
-    assert_eq!(out("def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint(fib(20))"), "6765\n");
-    assert_eq!(out("def f(n):\n    return f(n + 1)\nf(0)"), "RecursionError: maximum recursion depth exceeded");
+    assert_eq!(
+        out("def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint(fib(20))"),
+        "6765\n"
+    );
+    assert_eq!(
+        out("def f(n):\n    return f(n + 1)\nf(0)"),
+        "RecursionError: maximum recursion depth exceeded"
+    );
     let deep = run_in(
         &mut Interpreter::new(),
         "def d(n):\n    return 0 if n == 0 else 1 + d(n - 1)\nprint(d(50000))",
@@ -200,29 +428,69 @@ fn recursion_is_bounded() {
 #[test]
 fn builtins() {
     assert_eq!(
-        out("print(len([1, 2]), min(3, 1, 2), max('ab', 'b'), sum(range(5)), sorted('cab'), int('-12'), int(3.9), float('1e3'), str(1.5), bool([]))"),
+        out(
+            "print(len([1, 2]), min(3, 1, 2), max('ab', 'b'), sum(range(5)), sorted('cab'), int('-12'), int(3.9), float('1e3'), str(1.5), bool([]))"
+        ),
         "2 1 b 10 ['a', 'b', 'c'] -12 3 1000.0 1.5 False\n"
     );
-    assert_eq!(out("print(list(enumerate('ab', 1)), list(zip([1, 2], 'xyz')), list(reversed([1, 2])), any([0, 1]), all([]))"), "[(1, 'a'), (2, 'b')] [(1, 'x'), (2, 'y')] [2, 1] True True\n");
-    assert_eq!(out("print(isinstance(True, int), isinstance(1, (str, float)), type(1) == int, type('a'), range(2, 8, 3))"), "True False True <class 'str'> range(2, 8, 3)\n");
-    assert_eq!(out("print(list(map(lambda x: x * 2, [1, 2])), list(filter(None, [0, 1, 2])), divmod(7.5, 2), pow(3, 4, 5), round(1234, -2))"), "[2, 4] [1, 2] (3.0, 1.5) 1 1200\n");
-    assert_eq!(out("print(chr(65), ord('a'), hex(255), bin(-5), repr('x'), abs(-2.5))"), "A 97 0xff -0b101 'x' 2.5\n");
-    assert_eq!(out("int('abc')"), "ValueError: invalid literal for int() with base 10: 'abc'");
+    assert_eq!(
+        out(
+            "print(list(enumerate('ab', 1)), list(zip([1, 2], 'xyz')), list(reversed([1, 2])), any([0, 1]), all([]))"
+        ),
+        "[(1, 'a'), (2, 'b')] [(1, 'x'), (2, 'y')] [2, 1] True True\n"
+    );
+    assert_eq!(
+        out(
+            "print(isinstance(True, int), isinstance(1, (str, float)), type(1) == int, type('a'), range(2, 8, 3))"
+        ),
+        "True False True <class 'str'> range(2, 8, 3)\n"
+    );
+    assert_eq!(
+        out(
+            "print(list(map(lambda x: x * 2, [1, 2])), list(filter(None, [0, 1, 2])), divmod(7.5, 2), pow(3, 4, 5), round(1234, -2))"
+        ),
+        "[2, 4] [1, 2] (3.0, 1.5) 1 1200\n"
+    );
+    assert_eq!(
+        out("print(chr(65), ord('a'), hex(255), bin(-5), repr('x'), abs(-2.5))"),
+        "A 97 0xff -0b101 'x' 2.5\n"
+    );
+    assert_eq!(
+        out("int('abc')"),
+        "ValueError: invalid literal for int() with base 10: 'abc'"
+    );
     assert_eq!(out("max([])"), "ValueError: max() arg is an empty sequence");
-    assert_eq!(out("len(5)"), "TypeError: object of type 'int' has no len()");
-    assert_eq!(out("print(sum(x * x for x in range(4)), next(iter([7])))"), "14 7\n");
-    assert_eq!(out("import math\nprint(math.sqrt(16), math.floor(-2.5), math.pi, math.gcd(12, 18))"), "4.0 -3 3.141592653589793 6\n");
+    assert_eq!(
+        out("len(5)"),
+        "TypeError: object of type 'int' has no len()"
+    );
+    assert_eq!(
+        out("print(sum(x * x for x in range(4)), next(iter([7])))"),
+        "14 7\n"
+    );
+    assert_eq!(
+        out("import math\nprint(math.sqrt(16), math.floor(-2.5), math.pi, math.gcd(12, 18))"),
+        "4.0 -3 3.141592653589793 6\n"
+    );
 }
 
 #[test]
 fn generator_expressions_are_lazy() {
-    assert_eq!(out("def f(x):\n    print('f', x)\n    return x\nprint(any(f(x) for x in [0, 1, 2, 3]))"), "f 0\nf 1\nTrue\n");
-    assert_eq!(out("g = (x * 2 for x in range(3))\nprint(next(g), list(g), list(g))"), "0 [2, 4] []\n");
+    assert_eq!(
+        out("def f(x):\n    print('f', x)\n    return x\nprint(any(f(x) for x in [0, 1, 2, 3]))"),
+        "f 0\nf 1\nTrue\n"
+    );
+    assert_eq!(
+        out("g = (x * 2 for x in range(3))\nprint(next(g), list(g), list(g))"),
+        "0 [2, 4] []\n"
+    );
 }
 
 #[test]
 fn print_goes_to_the_right_stream() {
-    let r = run("import sys\nprint('a', 'b', sep='-', end='!')\nprint('err', file=sys.stderr)\nsys.stdout.write('w\\n')");
+    let r = run(
+        "import sys\nprint('a', 'b', sep='-', end='!')\nprint('err', file=sys.stderr)\nsys.stdout.write('w\\n')",
+    );
     assert_eq!((r.stdout.as_str(), r.stderr.as_str()), ("a-b!w\n", "err\n"));
 }
 
@@ -238,42 +506,115 @@ fn final_expression_is_the_cell_value() {
 #[test]
 fn globals_persist_across_cells_and_reset() {
     let mut i = Interpreter::new();
-    run_in(&mut i, "def sq(x):\n    return x * x\nn = 4", Limits::default()).result.unwrap();
+    run_in(
+        &mut i,
+        "def sq(x):\n    return x * x\nn = 4",
+        Limits::default(),
+    )
+    .result
+    .unwrap();
     let r = run_in(&mut i, "print(sq(n))", Limits::default());
     assert_eq!(r.stdout, "16\n");
-    let outcome = i.call("sq", vec![PyValue::Int(7.into())], &mut |_, _| {}, &Cancel::new(), Limits::default());
+    let outcome = i.call(
+        "sq",
+        vec![PyValue::Int(7.into())],
+        &mut |_, _| {},
+        &Cancel::new(),
+        Limits::default(),
+    );
     assert_eq!(outcome, Ok(Outcome::Returned(PyValue::Int(49.into()))));
-    let raised = i.call("sq", vec![PyValue::Str("a".into())], &mut |_, _| {}, &Cancel::new(), Limits::default());
-    let Ok(Outcome::Raised(e)) = raised else { panic!("{raised:?}") };
-    assert_eq!((e.type_name.as_str(), e.message.as_str(), e.line), ("TypeError", "can't multiply sequence by non-int of type 'str'", 2));
+    let raised = i.call(
+        "sq",
+        vec![PyValue::Str("a".into())],
+        &mut |_, _| {},
+        &Cancel::new(),
+        Limits::default(),
+    );
+    let Ok(Outcome::Raised(e)) = raised else {
+        panic!("{raised:?}")
+    };
+    assert_eq!(
+        (e.type_name.as_str(), e.message.as_str(), e.line),
+        (
+            "TypeError",
+            "can't multiply sequence by non-int of type 'str'",
+            2
+        )
+    );
     i.reset();
     let r = run_in(&mut i, "print(n)", Limits::default());
-    assert!(matches!(r.result, Err(RunError::Exception(ref e)) if e.type_name == "NameError"), "{:?}", r.result);
+    assert!(
+        matches!(r.result, Err(RunError::Exception(ref e)) if e.type_name == "NameError"),
+        "{:?}",
+        r.result
+    );
 }
 
 #[test]
 fn endless_loops_stop() {
-    let r = run_in(&mut Interpreter::new(), "while True:\n    pass", Limits::new(10_000, 200));
-    assert_eq!(r.result, Err(RunError::StepBudgetExceeded { budget: 10_000 }));
-    assert!(r.result.unwrap_err().to_string().contains("%config step_budget=N"));
+    let r = run_in(
+        &mut Interpreter::new(),
+        "while True:\n    pass",
+        Limits::new(10_000, 200),
+    );
+    assert_eq!(
+        r.result,
+        Err(RunError::StepBudgetExceeded { budget: 10_000 })
+    );
+    assert!(
+        r.result
+            .unwrap_err()
+            .to_string()
+            .contains("%config step_budget=N")
+    );
     let cancel = Cancel::new();
     cancel.cancel();
     let module = lower_module("x = 0\nwhile True:\n    x += 1").unwrap();
     let r = Interpreter::new().run_module(&module, &mut |_, _| {}, &cancel, Limits::default());
     assert_eq!(r, Err(RunError::Interrupted));
-    let r = run_in(&mut Interpreter::new(), "print(sum(range(10 ** 12)))", Limits::new(100_000, 200));
-    assert_eq!(r.result, Err(RunError::StepBudgetExceeded { budget: 100_000 }));
+    let r = run_in(
+        &mut Interpreter::new(),
+        "print(sum(range(10 ** 12)))",
+        Limits::new(100_000, 200),
+    );
+    assert_eq!(
+        r.result,
+        Err(RunError::StepBudgetExceeded { budget: 100_000 })
+    );
 }
 
 #[test]
 fn unsupported_constructs_are_refused_with_their_line() {
     let r = run("print('before')\nwith open('f') as f:\n    pass");
     assert_eq!(r.stdout, "", "a refused cell does not run at all");
-    assert_eq!(r.result, Err(RunError::Refused { construct: "the `with` statement".into(), line: 2 }));
-    let r = run("def f(x):\n    match x:\n        case 1:\n            return 1\nprint('defined')\nf(1)");
+    assert_eq!(
+        r.result,
+        Err(RunError::Refused {
+            construct: "the `with` statement".into(),
+            line: 2
+        })
+    );
+    let r = run(
+        "def f(x):\n    match x:\n        case 1:\n            return 1\nprint('defined')\nf(1)",
+    );
     assert_eq!(r.stdout, "defined\n");
-    assert_eq!(r.result, Err(RunError::Unsupported { construct: "the `match` statement".into(), line: 2 }));
-    assert!(matches!(run("s = {1, 2}").result, Err(RunError::Refused { line: 1, .. })));
-    assert!(matches!(run("import numpy").result, Err(RunError::Refused { line: 1, .. })));
-    assert!(matches!(run("x = 1\nopen('f')").result, Err(RunError::Unsupported { line: 2, .. })));
+    assert_eq!(
+        r.result,
+        Err(RunError::Unsupported {
+            construct: "the `match` statement".into(),
+            line: 2
+        })
+    );
+    assert!(matches!(
+        run("s = {1, 2}").result,
+        Err(RunError::Refused { line: 1, .. })
+    ));
+    assert!(matches!(
+        run("import numpy").result,
+        Err(RunError::Refused { line: 1, .. })
+    ));
+    assert!(matches!(
+        run("x = 1\nopen('f')").result,
+        Err(RunError::Unsupported { line: 2, .. })
+    ));
 }

@@ -207,13 +207,19 @@ impl TypeKind {
 
     /// Whether every instance of `self` is an instance of `other`.
     pub fn is_subtype_of(self, other: TypeKind) -> bool {
-        self == other || other == TypeKind::Object || (self == TypeKind::Bool && other == TypeKind::Int)
+        self == other
+            || other == TypeKind::Object
+            || (self == TypeKind::Bool && other == TypeKind::Int)
     }
 }
 
 impl Str {
     pub fn new(text: String) -> Str {
-        let chars = if text.is_ascii() { text.len() } else { text.chars().count() };
+        let chars = if text.is_ascii() {
+            text.len()
+        } else {
+            text.chars().count()
+        };
         Str { text, chars }
     }
 
@@ -338,7 +344,10 @@ impl Value {
         match self {
             Value::Exception(e) => e.class.name().to_string(),
             Value::Opaque(_) => "typing._SpecialForm".into(),
-            other => other.type_kind().map_or("object", TypeKind::name).to_string(),
+            other => other
+                .type_kind()
+                .map_or("object", TypeKind::name)
+                .to_string(),
         }
     }
 
@@ -356,8 +365,22 @@ impl Value {
         }
     }
 
-    /// Converts a data value; `None` for functions, iterators and the like.
+    /// Converts a data value; `None` for functions, iterators and the like, and for data
+    /// nested deeper than [`MAX_PY_DEPTH`] (or cyclic).
     pub fn to_py(&self) -> Option<PyValue> {
+        self.to_py_at(0)
+    }
+
+    fn to_py_at(&self, depth: usize) -> Option<PyValue> {
+        if depth > MAX_PY_DEPTH {
+            return None;
+        }
+        let all = |items: &[Value]| {
+            items
+                .iter()
+                .map(|v| v.to_py_at(depth + 1))
+                .collect::<Option<Vec<_>>>()
+        };
         Some(match self {
             Value::None => PyValue::None,
             Value::Bool(b) => PyValue::Bool(*b),
@@ -365,8 +388,8 @@ impl Value {
             Value::Big(b) => PyValue::Int((**b).clone()),
             Value::Float(f) => PyValue::Float(*f),
             Value::Str(s) => PyValue::Str(s.as_str().to_string()),
-            Value::Tuple(items) => PyValue::Tuple(to_py_all(items)?),
-            Value::List(items) => PyValue::List(to_py_all(&items.borrow())?),
+            Value::Tuple(items) => PyValue::Tuple(all(items)?),
+            Value::List(items) => PyValue::List(all(&items.borrow())?),
             _ => return None,
         })
     }
@@ -384,9 +407,9 @@ impl Value {
     }
 }
 
-fn to_py_all(items: &[Value]) -> Option<Vec<PyValue>> {
-    items.iter().map(Value::to_py).collect()
-}
+/// How deep a value converted to [`PyValue`] may nest (it is dropped recursively on the
+/// caller's thread, whose stack is small).
+pub(crate) const MAX_PY_DEPTH: usize = 1000;
 
 impl fmt::Debug for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -410,7 +433,11 @@ mod tests {
     fn pyvalues_round_trip() {
         let v = PyValue::List(vec![
             PyValue::Int(BigInt::from(2).pow(80)),
-            PyValue::Tuple(vec![PyValue::Str("é".into()), PyValue::Float(-0.5), PyValue::None]),
+            PyValue::Tuple(vec![
+                PyValue::Str("é".into()),
+                PyValue::Float(-0.5),
+                PyValue::None,
+            ]),
             PyValue::Bool(true),
             PyValue::Int((-7).into()),
         ]);

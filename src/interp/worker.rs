@@ -20,8 +20,17 @@ pub(crate) const STACK_SIZE: usize = 1 << 30;
 const STACK_MARGIN: usize = 16 << 20;
 
 pub(crate) enum Request {
-    Run { module: ir::Module, limits: Limits, cancel: Cancel },
-    Call { function: String, args: Vec<PyValue>, limits: Limits, cancel: Cancel },
+    Run {
+        module: ir::Module,
+        limits: Limits,
+        cancel: Cancel,
+    },
+    Call {
+        function: String,
+        args: Vec<PyValue>,
+        limits: Limits,
+        cancel: Cancel,
+    },
 }
 
 pub(crate) enum Reply {
@@ -48,7 +57,10 @@ impl Worker {
             .stack_size(STACK_SIZE)
             .spawn(move || serve_all(rx))
             .map_err(|e| RunError::Crashed(format!("cannot start the interpreter thread: {e}")))?;
-        Ok(Worker { requests: Some(tx), thread: Some(thread) })
+        Ok(Worker {
+            requests: Some(tx),
+            thread: Some(thread),
+        })
     }
 
     /// Sends a request and relays its output until the reply; `None` if the thread died.
@@ -81,12 +93,16 @@ fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
             let _ = sink_events.send(Event::Output(stream, text));
         });
         let (limits, cancel) = match &request {
-            Request::Run { limits, cancel, .. } | Request::Call { limits, cancel, .. } => (*limits, cancel.clone()),
+            Request::Run { limits, cancel, .. } | Request::Call { limits, cancel, .. } => {
+                (*limits, cancel.clone())
+            }
         };
         machine.begin(limits, cancel, sink, STACK_SIZE - STACK_MARGIN);
         let reply = match request {
             Request::Run { module, .. } => Reply::Run(run_module(&mut machine, &module)),
-            Request::Call { function, args, .. } => Reply::Call(call(&mut machine, &function, args)),
+            Request::Call { function, args, .. } => {
+                Reply::Call(call(&mut machine, &function, args))
+            }
         };
         machine.finish();
         let _ = events.send(Event::Done(reply));
@@ -98,21 +114,30 @@ fn run_module(m: &mut Machine, module: &ir::Module) -> Result<Option<CellValue>,
         CompileError::Syntax { message, line } => RunError::Syntax { message, line },
         CompileError::Unsupported { construct, line } => RunError::Refused { construct, line },
     })?;
-    let super::code::Body::Block(body) = &code.body else { return Ok(None) };
+    let super::code::Body::Block(body) = &code.body else {
+        return Ok(None);
+    };
     let mut frame = Frame::module();
     let (last, init) = match body.split_last() {
-        Some((last, init)) if matches!(last.kind, super::code::StmtKind::Expr(_)) => (Some(last), init),
+        Some((last, init)) if matches!(last.kind, super::code::StmtKind::Expr(_)) => {
+            (Some(last), init)
+        }
         _ => (None, body.as_slice()),
     };
     m.exec_block(&mut frame, init).map_err(run_error)?;
     let Some(last) = last else { return Ok(None) };
-    let super::code::StmtKind::Expr(e) = &last.kind else { return Ok(None) };
+    let super::code::StmtKind::Expr(e) = &last.kind else {
+        return Ok(None);
+    };
     let value = m
         .tick()
         .and_then(|_| m.eval(&mut frame, e))
         .and_then(|v| match v {
             Value::None => Ok(None),
-            v => Ok(Some(CellValue { repr: repr(&v)?, value: v.to_py() })),
+            v => Ok(Some(CellValue {
+                repr: repr(&v)?,
+                value: v.to_py(),
+            })),
         })
         .map_err(|err| run_error(m.annotate(err, last.line, &last.text)))?;
     Ok(value)
@@ -142,7 +167,9 @@ fn run_error(e: Unwind) -> RunError {
         Unwind::Raise(r) => RunError::Exception(public_exception(&r)),
         Unwind::Abort(Abort::StepBudget(budget)) => RunError::StepBudgetExceeded { budget },
         Unwind::Abort(Abort::Interrupted) => RunError::Interrupted,
-        Unwind::Abort(Abort::Unsupported { construct, line }) => RunError::Unsupported { construct, line },
+        Unwind::Abort(Abort::Unsupported { construct, line }) => {
+            RunError::Unsupported { construct, line }
+        }
     }
 }
 
@@ -156,7 +183,11 @@ fn public_exception(r: &Raised) -> PyException {
             .tb
             .iter()
             .rev()
-            .map(|t| TracebackEntry { function: t.function.to_string(), line: t.line, source: t.text.to_string() })
+            .map(|t| TracebackEntry {
+                function: t.function.to_string(),
+                line: t.line,
+                source: t.text.to_string(),
+            })
             .collect(),
     }
 }

@@ -25,6 +25,7 @@ use super::term::{CompareOp, Term};
 use super::translate::Env;
 use crate::cancel::Cancel;
 use crate::python::PyValue;
+use z3::ast::Ast;
 
 mod convert;
 mod lower;
@@ -150,10 +151,12 @@ impl Solver {
         }
         let mut low = Lowerer::new();
         let b = low.boolean(t)?;
+        // Simplified first: after a `push`, Z3 solves incrementally without its
+        // preprocessing, and unsimplified ground string terms can stall the string theory.
         for d in &low.definitions {
-            self.z3.assert(d);
+            self.z3.assert(&d.simplify());
         }
-        self.z3.assert(&b);
+        self.z3.assert(&b.simplify());
         Ok(())
     }
 
@@ -190,10 +193,11 @@ impl Solver {
             let handle = self.ctx.handle();
             let done = &done;
             let watcher = scope.spawn(move || {
+                // Interrupt until the check returns: an interrupt that lands before Z3
+                // starts listening is lost.
                 while !done.load(Ordering::SeqCst) {
                     if cancel.is_cancelled() {
                         handle.interrupt();
-                        return;
                     }
                     std::thread::park_timeout(CANCEL_POLL);
                 }

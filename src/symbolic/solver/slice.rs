@@ -29,7 +29,7 @@ use std::collections::HashMap;
 
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
-use z3::ast::{self, Ast};
+use z3::ast;
 
 use super::SolverError;
 use super::lower::{Lowerer, Result, Z, coerce, internal, str_const, z3_sort};

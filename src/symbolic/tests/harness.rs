@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::oracle::{self, Outcome};
 use crate::python::PyValue;
 use crate::symbolic::solver::ratio_to_f64;
-use crate::symbolic::{Check, CompareOp, Env, ExceptionKind, SeqKind, Solver, Term, Translated};
+use crate::symbolic::{Check, CompareOp, Env, ExceptionKind, SeqKind, Solver, Sort, Term, Translated, Var};
 
 /// What our translation says evaluation does.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,19 +94,50 @@ fn evaluate_in_scope(solver: &mut Solver, t: &Translated, env: &Env, inputs: &[(
         let eq = Term::compare(CompareOp::Eq, var.clone(), literal(value)?).map_err(|e| e.0)?;
         solver.assert(&eq).map_err(|e| e.to_string())?;
     }
+    // The solving path: fresh variables equal to the value and to each raise condition, so
+    // that the model's answer comes from the asserted encoding (recursive slice functions,
+    // word equations) rather than from evaluating the terms in the model.
+    let out = match t.value.sort() {
+        Sort::Fixed(..) => None,
+        sort => Some(Term::var(Var::input("__out"), sort.clone()).map_err(|e| e.0)?),
+    };
+    if let Some(o) = &out {
+        let eq = Term::compare(CompareOp::Eq, o.clone(), t.value.clone()).map_err(|e| e.0)?;
+        solver.assert(&eq).map_err(|e| e.to_string())?;
+    }
+    let mut flags = Vec::new();
+    for (i, (_, c)) in t.raises.iter().enumerate() {
+        let flag = Term::var(Var::input(format!("__raise{i}")), Sort::Bool).map_err(|e| e.0)?;
+        let eq = Term::compare(CompareOp::Eq, flag.clone(), c.clone()).map_err(|e| e.0)?;
+        solver.assert(&eq).map_err(|e| e.to_string())?;
+        flags.push(flag);
+    }
     let model = match solver.check() {
         Check::Sat(m) => m,
         Check::Unsat => return Err("the inputs are unsatisfiable".into()),
         Check::Unknown(r) => return Err(format!("unknown: {r}")),
     };
     let mut raised = Vec::new();
-    for (kind, c) in &t.raises {
-        if model.holds(c).map_err(|e| e.to_string())? {
+    for ((kind, c), flag) in t.raises.iter().zip(&flags) {
+        let solved = model.holds(flag).map_err(|e| e.to_string())?;
+        if solved != model.holds(c).map_err(|e| e.to_string())? {
+            return Err(format!("the {kind} condition solves to {solved} but evaluates otherwise"));
+        }
+        if solved {
             raised.push(*kind);
         }
     }
     match raised.as_slice() {
-        [] => Ok(Ours::Value(model.value(&t.value).map_err(|e| e.to_string())?)),
+        [] => {
+            let evaluated = model.value(&t.value).map_err(|e| e.to_string())?;
+            if let Some(o) = &out {
+                let solved = model.value(o).map_err(|e| e.to_string())?;
+                if !same(&solved, &evaluated) {
+                    return Err(format!("the value solves to {solved:?} but evaluates to {evaluated:?}"));
+                }
+            }
+            Ok(Ours::Value(evaluated))
+        }
         [kind] => Ok(Ours::Raises(*kind)),
         more => Err(format!("several raise conditions hold at once: {more:?}")),
     }

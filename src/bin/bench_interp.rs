@@ -1,0 +1,114 @@
+//! Speed of the concrete interpreter against CPython on loop-heavy programs.
+//!
+//! `cargo run --release --bin bench_interp` prints, per workload, the best of three runs of
+//! each (CPython timed inside the process, without its start-up) and the ratio.
+
+use std::process::Command;
+use std::time::Instant;
+
+use analysis_kernel::cancel::Cancel;
+use analysis_kernel::interp::{Interpreter, Limits};
+use analysis_kernel::python::lower_module;
+
+const WORKLOADS: &[(&str, &str)] = &[
+    (
+        "collatz (while, arithmetic, calls)",
+        "def collatz(n):\n    steps = 0\n    while n != 1:\n        if n % 2 == 0:\n            n = n // 2\n        else:\n            n = 3 * n + 1\n        steps += 1\n    return steps\nbest = 0\nfor i in range(1, 20000):\n    c = collatz(i)\n    if c > best:\n        best = c\nprint(best)\n",
+    ),
+    (
+        "fib (recursion)",
+        "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint(fib(24))\n",
+    ),
+    (
+        "lists (append, index, sum)",
+        "xs = []\nfor i in range(200000):\n    xs.append(i * i % 97)\ntotal = 0\nfor j in range(len(xs)):\n    total += xs[j]\nprint(total, sum(xs), max(xs))\n",
+    ),
+    (
+        "strings and dicts",
+        "counts = {}\ntext = 'the quick brown fox jumps over the lazy dog ' * 2000\nfor w in text.split():\n    counts[w] = counts.get(w, 0) + 1\nout = ''\nfor k in sorted(counts):\n    out += k[::-1] + str(counts[k])\nprint(len(out), out[:40])\n",
+    ),
+    (
+        "comprehensions",
+        "s = 0\nfor r in range(300):\n    ys = [x * x for x in range(300) if x % 3]\n    s += sum(y for y in ys if y % 2)\nprint(s)\n",
+    ),
+];
+
+const TIMER: &str = r#"
+import io, contextlib, sys, time
+src = sys.stdin.read()
+code = compile(src, "<bench>", "exec")
+best = None
+for _ in range(3):
+    t = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(code, {"__name__": "__main__"})
+    d = time.perf_counter() - t
+    best = d if best is None else min(best, d)
+print(best)
+"#;
+
+fn cpython_seconds(src: &str) -> Option<f64> {
+    use std::io::Write;
+    let mut child = Command::new("python3")
+        .args(["-c", TIMER])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(src.as_bytes()).ok()?;
+    let out = child.wait_with_output().ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+fn ours_seconds(src: &str) -> Result<(f64, String), String> {
+    let module = lower_module(src).map_err(|e| e.to_string())?;
+    let mut best = f64::INFINITY;
+    let mut printed = String::new();
+    for _ in 0..3 {
+        let mut out = String::new();
+        let mut interp = Interpreter::new();
+        let start = Instant::now();
+        interp
+            .run_module(
+                &module,
+                &mut |_, t| out.push_str(t),
+                &Cancel::new(),
+                Limits::new(u64::MAX, 1000),
+            )
+            .map_err(|e| e.to_string())?;
+        best = best.min(start.elapsed().as_secs_f64());
+        printed = out;
+    }
+    Ok((best, printed))
+}
+
+fn main() {
+    println!(
+        "{:<36} {:>10} {:>10} {:>8}",
+        "workload", "ours (s)", "CPython", "ratio"
+    );
+    let (mut total_ours, mut total_py) = (0.0, 0.0);
+    for (name, src) in WORKLOADS {
+        let ours = match ours_seconds(src) {
+            Ok((t, _)) => t,
+            Err(e) => {
+                println!("{name:<36} failed: {e}");
+                continue;
+            }
+        };
+        let Some(py) = cpython_seconds(src) else {
+            println!("{name:<36} {ours:>10.3} (python3 unavailable)");
+            continue;
+        };
+        total_ours += ours;
+        total_py += py;
+        println!("{name:<36} {ours:>10.3} {py:>10.3} {:>7.2}x", ours / py);
+    }
+    if total_py > 0.0 {
+        println!(
+            "{:<36} {total_ours:>10.3} {total_py:>10.3} {:>7.2}x",
+            "total",
+            total_ours / total_py
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Preconditions written in a function's docstring, in PythonTA's two forms: a line
+//! `Preconditions:` followed by `- expr` lines, or one line `Precondition: expr`.
+
+use crate::python::ir::Expr;
+use crate::python::lower_expression;
+
+/// One precondition as written, parsed when it is a Python expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Written {
+    /// The text after `- ` (or after `Precondition:`), trimmed.
+    pub text: String,
+    /// The expression, or why the text is not one.
+    pub expr: Result<Expr, String>,
+}
+
+/// The preconditions of a (PEP 257-trimmed) docstring, in order. Empty entries (`-` alone,
+/// `Precondition:` with nothing after it) are kept, with the reason, so nothing is dropped
+/// silently.
+pub fn preconditions(docstring: &str) -> Vec<Written> {
+    let lines: Vec<&str> = docstring.lines().map(str::trim).collect();
+    let Some(start) = lines.iter().position(|l| starts_with_ci(l, "precondition")) else {
+        return Vec::new();
+    };
+    let header = lines[start];
+    if starts_with_ci(header, "preconditions:") {
+        let mut out = Vec::new();
+        for line in &lines[start + 1..] {
+            if let Some(item) = line.strip_prefix('-') {
+                out.push(written(item));
+            } else if !line.is_empty() {
+                break;
+            }
+        }
+        return out;
+    }
+    match header.split_once(':') {
+        Some((word, rest)) if word.trim().eq_ignore_ascii_case("precondition") => {
+            vec![written(rest)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn starts_with_ci(line: &str, prefix: &str) -> bool {
+    line.get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+}
+
+fn written(text: &str) -> Written {
+    let text = text.trim().to_string();
+    let expr = if text.is_empty() {
+        Err("empty precondition".to_string())
+    } else {
+        lower_expression(&text).map_err(|e| format!("SyntaxError: {}", e.message))
+    };
+    Written { text, expr }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(doc: &str) -> Vec<(String, bool)> {
+        preconditions(doc)
+            .into_iter()
+            .map(|w| (w.text, w.expr.is_ok()))
+            .collect()
+    }
+
+    #[test]
+    fn both_forms_and_bad_entries() {
+        let doc = "Return x // y.\n\nPreconditions:\n   - y != 0\n   -\n   - bad precondition\n\n   - x > 0\nReturns the quotient.\n- not this";
+        assert_eq!(
+            texts(doc),
+            [
+                ("y != 0".into(), true),
+                ("".into(), false),
+                ("bad precondition".into(), false),
+                ("x > 0".into(), true),
+            ]
+        );
+        assert_eq!(texts("Precondition: len(s) > 2"), [("len(s) > 2".into(), true)]);
+        assert_eq!(texts("Precondition:"), [("".into(), false)]);
+        assert_eq!(texts("precondition: a < b"), [("a < b".into(), true)]);
+        assert!(texts("No conditions here.").is_empty());
+        let bad = preconditions("Preconditions:\n- x >");
+        assert!(bad[0].expr.as_ref().is_err_and(|e| e.starts_with("SyntaxError")));
+    }
+}

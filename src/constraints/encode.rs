@@ -1,0 +1,264 @@
+//! One formula for all paths at once, so that each edge's feasibility is one solver query
+//! instead of one per path: a Boolean per node ("reached") and per edge ("taken"), at most
+//! one way out of each node, each taken edge's guard, SSA definitions, and at each merge a
+//! φ-variable per name whose versions differ (`t_e ⇒ x_φ == x_e` for each way in). The
+//! taken edges of any model form one path from the entry, so "edge e can be taken" is
+//! "`t_e` is satisfiable". The size is linear in the CFG.
+
+use std::collections::{HashMap, HashSet};
+
+use petgraph::graph::NodeIndex;
+
+use super::dag::{Dag, EdgeId};
+use super::semantics::{Arrival, Constraint, Names, Semantics, Step};
+use crate::symbolic::{CompareOp, Sort, SortError, Term, Var};
+
+/// What an assertion of the encoding states (so a failure to assert it can be judged).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Owner {
+    /// Reachability and at-most-one-way-out.
+    Structure,
+    /// A guard of this edge.
+    Guard(EdgeId),
+    /// The definition of this variable (an SSA version or a φ).
+    Definition(Var),
+}
+
+/// The encoding of one CFG.
+#[derive(Clone, Debug)]
+pub struct Encoding {
+    /// "Edge taken" (`None`: the entry cannot reach the edge's source).
+    pub taken: Vec<Option<Term>>,
+    /// Each edge's step (`None` for unreachable edges).
+    pub steps: Vec<Option<Step>>,
+    /// Every guard of the edge was translated.
+    pub exact: Vec<bool>,
+    pub assertions: Vec<(Term, Owner)>,
+}
+
+/// The Boolean variable `name`.
+fn flag(name: String) -> Term {
+    Term::input(Var::input(name), &Sort::Bool).unwrap_or_else(|_| Term::bool(false))
+}
+
+/// `a ⇒ b`.
+pub fn implies(a: &Term, b: &Term) -> Result<Term, SortError> {
+    Term::or(vec![Term::not(a.clone())?, b.clone()])
+}
+
+/// `a ⇔ b`.
+fn iff(a: &Term, b: &Term) -> Result<Term, SortError> {
+    Term::and(vec![implies(a, b)?, implies(b, a)?])
+}
+
+/// The paths of a DAG as a formula: the "reached" and "taken" Booleans with the
+/// assertions that make the taken edges of any model one path from the entry.
+#[derive(Clone, Debug)]
+pub struct Skeleton {
+    pub taken: Vec<Option<Term>>,
+    pub reached: Vec<Option<Term>>,
+    pub assertions: Vec<Term>,
+}
+
+impl Skeleton {
+    pub fn new(dag: &Dag, tag: &str) -> Skeleton {
+        let mut sk = Skeleton {
+            taken: vec![None; dag.edges.len()],
+            reached: vec![None; dag.out.len()],
+            assertions: Vec::new(),
+        };
+        for &n in &dag.order {
+            sk.reached[n.index()] = Some(flag(format!("@{tag}r{}", n.index())));
+            for &e in &dag.out[n.index()] {
+                sk.taken[e] = Some(flag(format!("@{tag}t{e}")));
+            }
+        }
+        for &n in &dag.order {
+            let Some(r) = sk.reached[n.index()].clone() else { continue };
+            if n == dag.entry {
+                sk.assertions.push(r.clone());
+            } else {
+                let ins: Vec<Term> = dag.forward_in[n.index()]
+                    .iter()
+                    .filter_map(|&e| sk.taken[e].clone())
+                    .collect();
+                if let Ok(t) = Term::or(ins).and_then(|any| iff(&r, &any)) {
+                    sk.assertions.push(t);
+                }
+            }
+            let flags: Vec<Term> = dag.out[n.index()]
+                .iter()
+                .filter_map(|&e| sk.taken[e].clone())
+                .collect();
+            for (i, a) in flags.iter().enumerate() {
+                if let Ok(t) = implies(a, &r) {
+                    sk.assertions.push(t);
+                }
+                for b in &flags[i + 1..] {
+                    if let Ok(t) = Term::and(vec![a.clone(), b.clone()]).and_then(Term::not) {
+                        sk.assertions.push(t);
+                    }
+                }
+            }
+        }
+        sk
+    }
+}
+
+impl Encoding {
+    /// Encodes `dag` with the semantics `sem`, the inputs `params` and loop heads reached as
+    /// `arrival` says. `tag` keeps the variables of two encodings apart.
+    pub fn new(dag: &Dag, sem: &Semantics<'_>, params: &Names, arrival: Arrival, tag: &str) -> Encoding {
+        let edges = dag.edges.len();
+        let sk = Skeleton::new(dag, tag);
+        let mut enc = Encoding {
+            taken: sk.taken,
+            steps: vec![None; edges],
+            exact: vec![true; edges],
+            assertions: sk.assertions.into_iter().map(|t| (t, Owner::Structure)).collect(),
+        };
+        let havoc = match arrival {
+            Arrival::Any => loop_assignments(dag, sem),
+            Arrival::First => HashMap::new(),
+        };
+        let mut env_out: Vec<Option<Names>> = vec![None; edges];
+        let mut defined: HashSet<String> = HashSet::new();
+        for &n in &dag.order {
+            let mut env = if n == dag.entry {
+                params.clone()
+            } else {
+                enc.merge(n, &dag.forward_in[n.index()], &env_out, tag)
+            };
+            if let Some(names) = havoc.get(&n) {
+                for name in names {
+                    if let Some(old) = env.get(name) {
+                        let var = Var::input(format!("{name}@{tag}loop{}", n.index()));
+                        match Term::input(var, old.sort()) {
+                            Ok(fresh) => env.insert(name.clone(), fresh),
+                            Err(_) => env.remove(name),
+                        };
+                    }
+                }
+            }
+            for &e in &dag.out[n.index()] {
+                let Some(t) = enc.taken[e].clone() else { continue };
+                let info = &dag.edges[e];
+                let (step, out) = sem.step(info, &env, arrival);
+                for d in &step.defs {
+                    if defined.insert(d.term.to_string()) {
+                        enc.assertions.push((d.term.clone(), definition_owner(d)));
+                    }
+                }
+                for g in &step.guards {
+                    match implies(&t, &g.term) {
+                        Ok(a) => enc.assertions.push((a, Owner::Guard(e))),
+                        Err(_) => enc.exact[e] = false,
+                    }
+                }
+                if !step.dropped.is_empty() {
+                    enc.exact[e] = false;
+                }
+                enc.steps[e] = Some(step);
+                if !info.back {
+                    env_out[e] = Some(out);
+                }
+            }
+        }
+        enc
+    }
+
+    /// The names at `n`: those every way in agrees on, a φ where versions differ, none where
+    /// a way in does not know the name or the sorts differ.
+    fn merge(&mut self, n: NodeIndex, ins: &[EdgeId], env_out: &[Option<Names>], tag: &str) -> Names {
+        let envs: Vec<(EdgeId, &Names)> = ins
+            .iter()
+            .filter_map(|&e| env_out[e].as_ref().map(|env| (e, env)))
+            .collect();
+        let Some(((_, first), rest)) = envs.split_first() else {
+            return Names::new();
+        };
+        let mut merged = Names::new();
+        for (name, term) in first.iter() {
+            let others: Option<Vec<&Term>> = rest.iter().map(|(_, env)| env.get(name)).collect();
+            let Some(others) = others else {
+                continue;
+            };
+            if others.iter().all(|t| *t == term) {
+                merged.insert(name.clone(), term.clone());
+                continue;
+            }
+            if others.iter().any(|t| t.sort() != term.sort()) {
+                continue;
+            }
+            let var = Var::input(format!("{name}@{tag}phi{}", n.index()));
+            let Ok(phi) = Term::input(var.clone(), term.sort()) else {
+                continue;
+            };
+            let mut ok = true;
+            for (e, env) in &envs {
+                let (Some(value), Some(t)) = (env.get(name), &self.taken[*e]) else {
+                    ok = false;
+                    continue;
+                };
+                match Term::compare(CompareOp::Eq, phi.clone(), value.clone())
+                    .and_then(|eq| implies(t, &eq))
+                {
+                    Ok(a) => self.assertions.push((a, Owner::Definition(var.clone()))),
+                    Err(_) => ok = false,
+                }
+            }
+            if ok {
+                merged.insert(name.clone(), phi);
+            }
+        }
+        merged
+    }
+
+    /// Whether this encoding has inexact edges.
+    pub fn has_inexact(&self) -> bool {
+        self.exact
+            .iter()
+            .zip(&self.taken)
+            .any(|(exact, t)| !exact && t.is_some())
+    }
+}
+
+/// The variable a definition `v == value` defines.
+fn definition_owner(d: &Constraint) -> Owner {
+    if let crate::symbolic::TermKind::Compare(_, left, _) = d.term.kind()
+        && let Some((v, _)) = left.vars().into_iter().next()
+    {
+        return Owner::Definition(v);
+    }
+    Owner::Structure
+}
+
+/// For each loop head, the names assigned anywhere in its loops (the natural loops of its
+/// back edges).
+fn loop_assignments(dag: &Dag, sem: &Semantics<'_>) -> HashMap<NodeIndex, Vec<String>> {
+    let mut out: HashMap<NodeIndex, Vec<String>> = HashMap::new();
+    for e in dag.edges.iter().filter(|e| e.back) {
+        let head = e.target;
+        let mut seen = vec![false; dag.out.len()];
+        seen[head.index()] = true;
+        let mut stack = vec![e.source];
+        let names = out.entry(head).or_default();
+        while let Some(n) = stack.pop() {
+            if std::mem::replace(&mut seen[n.index()], true) {
+                continue;
+            }
+            for name in sem.assigned(n) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            stack.extend(dag.forward_in[n.index()].iter().map(|&i| dag.edges[i].source));
+        }
+        for name in sem.assigned(head) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    out
+}

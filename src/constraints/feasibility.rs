@@ -1,0 +1,171 @@
+//! Deciding each edge with the solver over an [`Encoding`]: one query per edge still open,
+//! in push/pop scopes on one solver; each satisfiable query's model settles every edge its
+//! path takes. A first round allows only edges whose guards were all translated, so a
+//! "yes" is a real path; a second round tells "no" from "depends on what was not
+//! translated".
+
+use super::dag::Dag;
+use super::encode::{Encoding, Owner};
+use crate::cancel::Cancel;
+use crate::symbolic::{Check, Solver, Term};
+
+/// Whether something can happen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Feasible {
+    Yes,
+    No,
+    /// Undecided, and why (a timeout, conditions that were not translated, …).
+    Unknown(String),
+}
+
+/// The cell was interrupted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+/// Asserts the encoding; guards that the solver refuses make their edge inexact, and so do
+/// guards reading a variable whose definition it refused.
+pub fn assert_encoding(solver: &mut Solver, enc: &mut Encoding) {
+    let mut failed_vars = Vec::new();
+    for (term, owner) in &enc.assertions {
+        if solver.assert(term).is_err() {
+            match owner {
+                Owner::Guard(e) => enc.exact[*e] = false,
+                Owner::Definition(v) => failed_vars.push(v.clone()),
+                Owner::Structure => {}
+            }
+        }
+    }
+    if failed_vars.is_empty() {
+        return;
+    }
+    for (e, step) in enc.steps.iter().enumerate() {
+        let reads_failed = step.as_ref().is_some_and(|s| {
+            s.guards
+                .iter()
+                .any(|g| g.term.vars().iter().any(|(v, _)| failed_vars.contains(v)))
+        });
+        if reads_failed {
+            enc.exact[e] = false;
+        }
+    }
+}
+
+/// The feasibility of every edge of `dag` under the asserted `enc`.
+pub fn edges(solver: &mut Solver, enc: &Encoding, dag: &Dag, cancel: &Cancel) -> Result<Vec<Feasible>, Interrupted> {
+    let mut out: Vec<Option<Feasible>> = enc
+        .taken
+        .iter()
+        .map(|t| if t.is_none() { Some(Feasible::No) } else { None })
+        .collect();
+    // Round 1: only exactly translated edges may be taken.
+    solver.push();
+    for (e, t) in enc.taken.iter().enumerate() {
+        if let Some(t) = t
+            && !enc.exact[e]
+            && let Ok(not) = Term::not(t.clone())
+        {
+            let _ = solver.assert(&not);
+        }
+    }
+    for e in 0..dag.edges.len() {
+        if out[e].is_some() || !enc.exact[e] {
+            continue;
+        }
+        let Some(t) = &enc.taken[e] else { continue };
+        check_cancel(cancel)?;
+        solver.push();
+        let answer = solver.assert(t).map(|()| solver.check());
+        match answer {
+            Ok(Check::Sat(model)) => {
+                out[e] = Some(Feasible::Yes);
+                for (f, slot) in out.iter_mut().enumerate() {
+                    if slot.is_none()
+                        && let Some(tf) = &enc.taken[f]
+                        && model.holds(tf) == Ok(true)
+                    {
+                        *slot = Some(Feasible::Yes);
+                    }
+                }
+            }
+            Ok(Check::Unsat) => {}
+            Ok(Check::Unknown(reason)) => out[e] = Some(Feasible::Unknown(reason)),
+            Err(err) => out[e] = Some(Feasible::Unknown(err.to_string())),
+        }
+        let _ = solver.pop();
+    }
+    let _ = solver.pop();
+    check_cancel(cancel)?;
+    // Round 2: what round 1 could not show, with every edge allowed.
+    let inexact = enc.has_inexact();
+    for e in 0..dag.edges.len() {
+        if out[e].is_some() {
+            continue;
+        }
+        if !inexact {
+            out[e] = Some(Feasible::No);
+            continue;
+        }
+        let Some(t) = &enc.taken[e] else { continue };
+        check_cancel(cancel)?;
+        out[e] = Some(match query(solver, t) {
+            Check::Sat(_) => Feasible::Unknown(
+                "it depends on conditions that could not be translated".into(),
+            ),
+            Check::Unsat => Feasible::No,
+            Check::Unknown(reason) => Feasible::Unknown(reason),
+        });
+    }
+    Ok(out
+        .into_iter()
+        .map(|f| f.unwrap_or(Feasible::No))
+        .collect())
+}
+
+/// Re-examines the edges `first` says are infeasible under an over-approximating encoding
+/// (loop heads reached after any number of iterations): those it cannot refute become
+/// "unknown".
+pub fn confirm(
+    solver: &mut Solver,
+    enc: &Encoding,
+    first: &mut [Feasible],
+    cancel: &Cancel,
+) -> Result<(), Interrupted> {
+    for (e, verdict) in first.iter_mut().enumerate() {
+        if *verdict != Feasible::No {
+            continue;
+        }
+        let Some(t) = &enc.taken[e] else { continue };
+        check_cancel(cancel)?;
+        match query(solver, t) {
+            Check::Unsat => {}
+            Check::Sat(_) => {
+                *verdict = Feasible::Unknown(
+                    "no path taking each loop at most once reaches it, but later iterations may"
+                        .into(),
+                )
+            }
+            Check::Unknown(reason) => *verdict = Feasible::Unknown(reason),
+        }
+    }
+    Ok(())
+}
+
+/// Checks `t` in a scope of its own.
+pub fn query(solver: &mut Solver, t: &Term) -> Check {
+    solver.push();
+    let answer = match solver.assert(t) {
+        Ok(()) => solver.check(),
+        Err(e) => Check::Unknown(e.to_string()),
+    };
+    let _ = solver.pop();
+    answer
+}
+
+pub fn check_cancel(cancel: &Cancel) -> Result<(), Interrupted> {
+    if cancel.is_cancelled() {
+        Err(Interrupted)
+    } else {
+        Ok(())
+    }
+}

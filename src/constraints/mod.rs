@@ -1,0 +1,38 @@
+//! Z3 path constraints on CFG edges (`%constraints`), PythonTA's edge constraints done
+//! without its exponential blow-up.
+//!
+//! For a function: the preconditions of its docstring, every path from the entry (loops
+//! taken at most once per path, so the paths are PythonTA's `get_paths()`) with the
+//! constraints on each edge (preconditions, branch conditions negated on False edges, SSA
+//! definitions such as `x_1 == x - 5`), the feasibility of each path with a witness input,
+//! the feasibility of every edge, and the redundant or impossible conditions (PythonTA's
+//! R9900/R9901). Edge feasibility never enumerates paths: one query per edge over a
+//! path-encoding of the acyclic CFG (`encode`). Paths are listed lazily up to a limit.
+//! `Mode::Pyta` reproduces PythonTA's rule of dropping every constraint that mentions a
+//! reassigned parameter, for comparison.
+//!
+//! Only `symbolic::solver` talks to Z3; constraints are printed from the term tree.
+
+mod analysis;
+mod dag;
+mod docstring;
+mod effects;
+mod encode;
+mod feasibility;
+mod negate;
+mod paths;
+mod pyta;
+mod semantics;
+mod smt;
+
+pub use analysis::{
+    Analysis, ConditionReport, ConstraintsError, EdgeReport, Ignored, Mode, Options,
+    Precondition, Verdict, analyze,
+};
+pub use dag::{Dag, EdgeId, EdgeInfo};
+pub use feasibility::Feasible;
+pub use paths::{End, PathReport};
+pub use semantics::{Constraint, Dropped, Kind};
+
+#[cfg(test)]
+mod tests;

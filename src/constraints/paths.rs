@@ -1,0 +1,132 @@
+//! Listing paths: each path's constraints edge by edge, its feasibility with one query, and
+//! a witness input read from the model.
+
+use super::dag::{Dag, EdgeId, Path};
+use super::feasibility::Feasible;
+use super::pyta::Pyta;
+use super::semantics::{Arrival, Constraint, Dropped, Names, Semantics};
+use super::smt;
+use crate::python::PyValue;
+use crate::symbolic::{Check, Solver, Sort};
+
+/// How a path ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    Exit,
+    /// With a back edge: the loop would run again.
+    Loop,
+    /// At a node without successors.
+    Stuck,
+}
+
+/// One path from the entry, with its constraints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathReport {
+    pub id: usize,
+    pub edges: Vec<EdgeId>,
+    pub end: End,
+    /// Every constraint asserted along the path, in order (preconditions first).
+    pub constraints: Vec<Constraint>,
+    /// For each edge, the constraints in force on it (indices into `constraints`).
+    pub at_edge: Vec<Vec<usize>>,
+    pub dropped: Vec<Dropped>,
+    pub feasible: Feasible,
+    /// Parameter values that take the path (for feasible paths).
+    pub witness: Option<Vec<(String, PyValue)>>,
+    pub smtlib: String,
+}
+
+/// The precise constraints of `path`: preconditions, then what each edge adds.
+pub fn precise(dag: &Dag, sem: &Semantics<'_>, params: &Names, pre: &[Constraint], path: &Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
+    let mut constraints: Vec<Constraint> = pre.to_vec();
+    let mut at_edge = Vec::with_capacity(path.edges.len());
+    let mut dropped = Vec::new();
+    let mut env = params.clone();
+    for &e in &path.edges {
+        let (step, out) = sem.step(&dag.edges[e], &env, Arrival::First);
+        constraints.extend(step.defs);
+        constraints.extend(step.guards);
+        dropped.extend(step.dropped);
+        at_edge.push((0..constraints.len()).collect());
+        env = out;
+    }
+    (constraints, at_edge, dropped)
+}
+
+/// PythonTA's constraints of `path`: the lists on its edges, and everything they hold.
+pub fn pyta(dag: &Dag, pyta: &Pyta, path: &Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
+    let lists = pyta.lists(dag, path);
+    let mut order: Vec<usize> = Vec::new();
+    for list in &lists {
+        for &c in list {
+            if !order.contains(&c) {
+                order.push(c);
+            }
+        }
+    }
+    let constraints = order.iter().map(|&c| pyta.pool[c].constraint.clone()).collect();
+    let at_edge = lists
+        .iter()
+        .map(|l| l.iter().filter_map(|c| order.iter().position(|o| o == c)).collect())
+        .collect();
+    let dropped = path.edges.iter().flat_map(|&e| pyta.dropped[e].clone()).collect();
+    (constraints, at_edge, dropped)
+}
+
+/// Decides a path's constraints and reads a witness for the parameters. Paths that drop
+/// untranslated conditions are at best "unknown"; `lenient` (PythonTA's rules) ignores them.
+pub fn decide(
+    solver: &mut Solver,
+    constraints: &[Constraint],
+    dropped: &[Dropped],
+    params: &[(String, Sort)],
+    inputs: &Names,
+    lenient: bool,
+) -> (Feasible, Option<Vec<(String, PyValue)>>) {
+    solver.push();
+    let mut failure = None;
+    for c in constraints {
+        if let Err(e) = solver.assert(&c.term) {
+            failure = Some(e.to_string());
+            break;
+        }
+    }
+    let answer = match failure {
+        Some(reason) => (Feasible::Unknown(reason), None),
+        None => match solver.check() {
+            Check::Unsat => (Feasible::No, None),
+            Check::Unknown(reason) => (Feasible::Unknown(reason), None),
+            Check::Sat(_) if !dropped.is_empty() && !lenient => (
+                Feasible::Unknown("it depends on conditions that could not be translated".into()),
+                None,
+            ),
+            Check::Sat(model) => {
+                let witness: Result<Vec<_>, _> = params
+                    .iter()
+                    .filter_map(|(name, _)| inputs.get(name).map(|t| (name, t)))
+                    .map(|(name, t)| model.value(t).map(|v| (name.clone(), v)))
+                    .collect();
+                // A model whose values cannot be read back still shows feasibility.
+                (Feasible::Yes, witness.ok())
+            }
+        },
+    };
+    let _ = solver.pop();
+    answer
+}
+
+/// The SMT-LIB script of the constraints (empty if one has no SMT-LIB form).
+pub fn smtlib(constraints: &[Constraint]) -> String {
+    let terms: Vec<_> = constraints.iter().map(|c| &c.term).collect();
+    smt::script(&terms).unwrap_or_else(|e| format!("; {e}"))
+}
+
+/// How a path through `last` ends.
+pub fn end_of(dag: &Dag, last: Option<EdgeId>) -> End {
+    match last.map(|e| &dag.edges[e]) {
+        Some(e) if e.back => End::Loop,
+        Some(e) if e.target == dag.exit => End::Exit,
+        None if dag.entry == dag.exit => End::Exit,
+        _ => End::Stuck,
+    }
+}

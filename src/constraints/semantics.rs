@@ -1,0 +1,789 @@
+//! What taking one CFG edge means, precisely: the SSA definitions its source node makes
+//! (`x_1 == x - 5`) and the conditions under which the edge is taken (a branch condition, its
+//! negation, "no exception"), as terms over the inputs and SSA versions.
+//!
+//! Names map to terms; a name whose value has no translation (assigned from a call, bound by
+//! `except ... as e`, a list changed in place) is removed, so conditions that read it are
+//! reported as not translated instead of being read with a stale value. Versions are per
+//! definition site, numbered in node order, so `x_2` means the same definition on every path.
+
+use std::collections::{BTreeMap, HashMap};
+
+use petgraph::graph::NodeIndex;
+
+use super::dag::EdgeInfo;
+use super::effects::{Effects, mutated_names};
+use super::negate::negate;
+use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
+use crate::python::ir::{
+    Constant, Expr, ExprKind, Function, MatchCase, Pattern, Stmt, StmtId, StmtKind,
+};
+use crate::symbolic::{
+    CompareOp, Env, ExceptionKind, Sort, SortError, Term, Translated, Var, translate,
+    translate_condition,
+};
+
+/// What each name currently stands for (absent: unknown or unbound).
+pub type Names = BTreeMap<String, Term>;
+
+/// Why a constraint is on a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Precondition,
+    /// A branch condition (or its negation) of `if`, `elif`, `while`, `for`, `assert`, `case`.
+    Branch,
+    /// An SSA definition: `x_1 == x - 5`.
+    Definition,
+    /// Evaluation does not raise: `y != 0`, `0 < len(s)`.
+    NoException,
+    /// Bookkeeping, not shown: how a `finally` body was entered.
+    Internal,
+}
+
+/// A constraint on an edge, printed as Python.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constraint {
+    pub term: Term,
+    pub kind: Kind,
+}
+
+/// A condition that has no translation: where, its text, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dropped {
+    pub node: NodeIndex,
+    pub text: String,
+    pub reason: String,
+}
+
+/// What taking one edge means.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Step {
+    /// Definitions the source node makes on this edge, in order.
+    pub defs: Vec<Constraint>,
+    /// What must hold for the edge to be taken.
+    pub guards: Vec<Constraint>,
+    /// Conditions of this edge left out for want of a translation.
+    pub dropped: Vec<Dropped>,
+}
+
+/// How a loop head is reached: on a path (first arrival, as PythonTA's unrolling), or
+/// possibly after iterations (the sound over-approximation used to confirm infeasibility).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    First,
+    Any,
+}
+
+/// The precise semantics of a function's CFG edges.
+pub struct Semantics<'a> {
+    cfg: &'a Cfg,
+    items: HashMap<StmtId, Item<'a>>,
+    /// The subject of each `case`'s `match`.
+    subjects: HashMap<StmtId, &'a Expr>,
+    /// Definition-site versions: (node, name) → version (1, 2, … per name).
+    versions: HashMap<(NodeIndex, String), u32>,
+    /// The first node of each `finally` body → its join node.
+    finally_first: HashMap<NodeIndex, NodeIndex>,
+}
+
+/// How a `finally` body was entered, matched against the join's way out.
+fn pending_code(cfg: &Cfg, e: &EdgeInfo, items: &HashMap<StmtId, Item<'_>>) -> i64 {
+    match e.kind {
+        Edge::Return => 1,
+        Edge::Break => 2,
+        Edge::Continue => 3,
+        Edge::Exception(_) => 4,
+        Edge::Normal => match stmt_of(cfg, e.source, items).map(|s| &s.kind) {
+            Some(StmtKind::Return(_)) => 1,
+            Some(StmtKind::Break) => 2,
+            Some(StmtKind::Continue) => 3,
+            _ => 0,
+        },
+        Edge::True | Edge::False => 0,
+    }
+}
+
+fn way_out_code(e: &Edge) -> i64 {
+    match e {
+        Edge::Return => 1,
+        Edge::Break => 2,
+        Edge::Continue => 3,
+        Edge::Exception(_) => 4,
+        _ => 0,
+    }
+}
+
+fn stmt_of<'a>(cfg: &Cfg, n: NodeIndex, items: &HashMap<StmtId, Item<'a>>) -> Option<&'a Stmt> {
+    match cfg.node(n).stmts.first().and_then(|s| items.get(&s.id)) {
+        Some(Item::Stmt(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// The internal name of the pending way out of the `finally` whose join is `join`.
+fn pending_name(join: NodeIndex) -> String {
+    format!("@finally{}", join.index())
+}
+
+/// The params of `f` as names (the input variables), with the parameters left out.
+pub fn inputs(f: &Function) -> (Names, Vec<(String, Sort)>, Vec<(String, String)>) {
+    let (env, skipped) = Env::from_params(&f.params);
+    let names: Names = env.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    let sorts = f
+        .params
+        .iter()
+        .filter_map(|p| names.get(&p.name).map(|t| (p.name.clone(), t.sort().clone())))
+        .collect();
+    (names, sorts, skipped)
+}
+
+/// The translation environment for `names`.
+pub fn env_of(names: &Names) -> Env {
+    let mut env = Env::new();
+    for (k, v) in names {
+        env.bind(k.clone(), v.clone());
+    }
+    env
+}
+
+fn constraint(term: Term, kind: Kind) -> Constraint {
+    Constraint { term, kind }
+}
+
+/// "Evaluation raised nothing", unless nothing can be raised.
+fn no_exception(fx: &Effects) -> Result<Option<Constraint>, SortError> {
+    let any = fx.any()?;
+    if any.bool_literal() == Some(false) {
+        return Ok(None);
+    }
+    Ok(Some(constraint(negate(&any)?, Kind::NoException)))
+}
+
+fn effects_of(t: &Translated) -> Effects {
+    let mut fx = Effects {
+        raises: Vec::new(),
+        complete: true,
+    };
+    fx.then(t);
+    fx
+}
+
+impl<'a> Semantics<'a> {
+    pub fn new(cfg: &'a Cfg, f: &'a Function) -> Semantics<'a> {
+        let items = index(&f.body);
+        let mut subjects = HashMap::new();
+        let mut finals: Vec<&[Stmt]> = Vec::new();
+        for s in &f.body {
+            s.walk(&mut |s| match &s.kind {
+                StmtKind::Match { subject, cases } => {
+                    for c in cases {
+                        subjects.insert(c.id, subject);
+                    }
+                }
+                StmtKind::Try { finalbody, .. } if !finalbody.is_empty() => finals.push(finalbody),
+                _ => {}
+            });
+        }
+        let mut sem = Semantics {
+            cfg,
+            items,
+            subjects,
+            versions: HashMap::new(),
+            finally_first: HashMap::new(),
+        };
+        sem.number_definitions();
+        for body in finals {
+            sem.register_finally(body);
+        }
+        sem
+    }
+
+    /// Numbers the definition sites of every name in node order.
+    fn number_definitions(&mut self) {
+        let mut next: HashMap<String, u32> = HashMap::new();
+        for n in self.cfg.nodes() {
+            for name in self.defined(n) {
+                let v = next.entry(name.clone()).or_insert(0);
+                *v += 1;
+                self.versions.insert((n, name), *v);
+            }
+        }
+    }
+
+    /// A `finally` body's first node and its join: the node made right after everything
+    /// the body's statements made.
+    fn register_finally(&mut self, body: &[Stmt]) {
+        let first = body.first().and_then(|s| self.cfg.node_of(s.id));
+        let last = self.last_created(body);
+        let (Some(first), Some(last)) = (first, last) else {
+            return;
+        };
+        let join = NodeIndex::new(last + 1);
+        if join.index() < self.cfg.graph.node_count() && self.cfg.node(join).kind == NodeKind::Join
+        {
+            self.finally_first.insert(first, join);
+        }
+    }
+
+    /// The index of the last node the CFG builder made for `stmts` (it makes nodes in
+    /// source pre-order, a `finally` join right after its body).
+    fn last_created(&self, stmts: &[Stmt]) -> Option<usize> {
+        let s = stmts.last()?;
+        let nested = match &s.kind {
+            StmtKind::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                ..
+            } => {
+                if finalbody.is_empty() {
+                    self.last_created(orelse)
+                        .or_else(|| handlers.last().and_then(|h| self.last_created(&h.body)))
+                        .or_else(|| self.last_created(body))
+                } else {
+                    self.last_created(finalbody).map(|i| i + 1)
+                }
+            }
+            StmtKind::If { body, orelse, .. }
+            | StmtKind::While { body, orelse, .. }
+            | StmtKind::For { body, orelse, .. } => {
+                self.last_created(orelse).or_else(|| self.last_created(body))
+            }
+            StmtKind::With { body, .. } => self.last_created(body),
+            StmtKind::ClassDef { body, .. } => self.last_created(crate::cfg::scope_code(body)),
+            StmtKind::Match { cases, .. } => cases.last().and_then(|c| self.last_created(&c.body)),
+            _ => None,
+        };
+        nested.or_else(|| self.cfg.node_of(s.id).map(|n| n.index()))
+    }
+
+    fn item(&self, n: NodeIndex) -> Option<Item<'a>> {
+        self.cfg
+            .node(n)
+            .stmts
+            .first()
+            .and_then(|s| self.items.get(&s.id).copied())
+    }
+
+    /// The names node `n` binds.
+    fn defined(&self, n: NodeIndex) -> Vec<String> {
+        match self.item(n) {
+            Some(Item::Stmt(s)) => s.defined_names(),
+            Some(Item::Handler(h)) => h.name.iter().cloned().collect(),
+            Some(Item::Case(c)) => c.defined_names(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The names node `n` may change: those it binds, and lists it may change in place.
+    pub fn assigned(&self, n: NodeIndex) -> Vec<String> {
+        let mut names = self.defined(n);
+        if let Some(Item::Stmt(s)) = self.item(n) {
+            for m in mutated_names(s) {
+                if !names.contains(&m) {
+                    names.push(m);
+                }
+            }
+        }
+        names
+    }
+
+    /// The statement at node `n`, if it holds one.
+    pub fn stmt(&self, n: NodeIndex) -> Option<&'a Stmt> {
+        stmt_of(self.cfg, n, &self.items)
+    }
+
+    /// The version of `name` that node `n` defines.
+    pub fn version(&self, n: NodeIndex, name: &str) -> u32 {
+        self.versions
+            .get(&(n, name.to_string()))
+            .copied()
+            .unwrap_or(u32::MAX)
+    }
+
+    /// Taking `edge` from its source, where the names stand for `env`: the step, and the
+    /// names after it.
+    pub fn step(&self, edge: &EdgeInfo, env: &Names, arrival: Arrival) -> (Step, Names) {
+        let mut out = env.clone();
+        let mut step = Step::default();
+        let n = edge.source;
+        if self.cfg.node(n).kind == NodeKind::Join {
+            self.join_guard(n, edge, env, &mut step);
+        }
+        match self.item(n) {
+            Some(Item::Stmt(s)) => self.statement(s, n, edge, env, &mut out, &mut step, arrival),
+            Some(Item::Handler(h)) => {
+                if let Some(name) = &h.name {
+                    out.remove(name);
+                }
+            }
+            Some(Item::Case(c)) => self.case(c, n, edge, env, &mut out, &mut step),
+            None => {}
+        }
+        if let Some(&join) = self.finally_first.get(&edge.target) {
+            let code = pending_code(self.cfg, edge, &self.items);
+            out.insert(pending_name(join), Term::int(code));
+        }
+        (step, out)
+    }
+
+    /// Out of a `finally` join, the way taken must be the way the body was entered.
+    fn join_guard(&self, n: NodeIndex, edge: &EdgeInfo, env: &Names, step: &mut Step) {
+        let Some(pending) = env.get(&pending_name(n)) else {
+            return;
+        };
+        let code = Term::int(way_out_code(&edge.kind));
+        if let Ok(t) = Term::compare(CompareOp::Eq, pending.clone(), code) {
+            step.guards.push(constraint(t, Kind::Internal));
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn statement(
+        &self,
+        s: &Stmt,
+        n: NodeIndex,
+        edge: &EdgeInfo,
+        env: &Names,
+        out: &mut Names,
+        step: &mut Step,
+        arrival: Arrival,
+    ) {
+        let exceptional = edge.kind.is_exception();
+        let mut defined: Vec<String> = Vec::new();
+        let node = self.cfg.node(n);
+        match &s.kind {
+            StmtKind::If { test, .. } | StmtKind::While { test, .. }
+                if node.kind == NodeKind::Condition =>
+            {
+                self.branch(test, n, edge, env, step);
+            }
+            StmtKind::For { target, iter, .. } => {
+                defined = self.for_loop(target, iter, n, edge, env, out, step, arrival);
+            }
+            StmtKind::Assign { targets, value } => {
+                let refs: Vec<&Expr> = targets.iter().collect();
+                defined = self.assign(&refs, value, n, edge, env, out, step);
+            }
+            StmtKind::AugAssign { target, op, value } => {
+                let combined = Expr::new(
+                    ExprKind::BinOp {
+                        op: *op,
+                        left: Box::new(target.clone()),
+                        right: Box::new(value.clone()),
+                    },
+                    s.span,
+                );
+                defined = self.assign(&[target], &combined, n, edge, env, out, step);
+            }
+            StmtKind::AnnAssign {
+                target,
+                value: Some(value),
+                ..
+            } => {
+                defined = self.assign(&[target], value, n, edge, env, out, step);
+            }
+            StmtKind::Assert { test, .. } => self.assertion(test, n, edge, env, step),
+            StmtKind::Raise { .. } => {}
+            StmtKind::Return(Some(e)) | StmtKind::Expr(e) => {
+                let fx = Effects::of(&[e], &env_of(env));
+                self.completion(&fx, n, &s.text, edge, step);
+            }
+            _ => {}
+        }
+        if !exceptional {
+            for name in self.defined(n) {
+                if !defined.contains(&name) {
+                    out.remove(&name);
+                }
+            }
+        }
+        // Lists changed in place (strings and tuples cannot be).
+        for name in mutated_names(s) {
+            let is_list = out
+                .get(&name)
+                .and_then(|t| t.sort().seq_kind())
+                .is_some_and(|k| k == crate::symbolic::SeqKind::List);
+            if is_list {
+                out.remove(&name);
+            }
+        }
+    }
+
+    /// The normal edges require that nothing is raised; exception edges that the named
+    /// exceptions are (when every expression was translated).
+    fn completion(&self, fx: &Effects, n: NodeIndex, text: &str, edge: &EdgeInfo, step: &mut Step) {
+        if let Edge::Exception(names) = &edge.kind {
+            if !fx.complete {
+                step.dropped.push(Dropped {
+                    node: n,
+                    text: text.to_string(),
+                    reason: "which exceptions it raises is not known".into(),
+                });
+                return;
+            }
+            match raised(fx, names) {
+                Ok(t) => step.guards.push(constraint(t, Kind::Branch)),
+                Err(e) => step.dropped.push(Dropped {
+                    node: n,
+                    text: text.to_string(),
+                    reason: e.0,
+                }),
+            }
+            return;
+        }
+        match no_exception(fx) {
+            Ok(Some(c)) => step.guards.push(c),
+            Ok(None) => {}
+            Err(e) => step.dropped.push(Dropped {
+                node: n,
+                text: text.to_string(),
+                reason: e.0,
+            }),
+        }
+    }
+
+    /// `if`/`elif`/`while`: True when the test holds, False when it is false, both
+    /// requiring that evaluating it raises nothing.
+    fn branch(&self, test: &Expr, n: NodeIndex, edge: &EdgeInfo, env: &Names, step: &mut Step) {
+        let t = match translate_condition(test, &env_of(env)) {
+            Ok(t) => t,
+            Err(e) => {
+                step.dropped.push(Dropped {
+                    node: n,
+                    text: test.to_string(),
+                    reason: e.to_string(),
+                });
+                return;
+            }
+        };
+        let fx = effects_of(&t);
+        match &edge.kind {
+            Edge::True | Edge::False => {
+                let value = if edge.kind == Edge::True {
+                    Ok(t.value.clone())
+                } else {
+                    Term::not(t.value.clone())
+                };
+                self.guarded(&fx, value, n, test, step);
+            }
+            Edge::Exception(_) => self.completion(&fx, n, &test.to_string(), edge, step),
+            _ => {}
+        }
+    }
+
+    /// Pushes "no exception" and then `value` as the edge's guards.
+    fn guarded(
+        &self,
+        fx: &Effects,
+        value: Result<Term, SortError>,
+        n: NodeIndex,
+        what: &Expr,
+        step: &mut Step,
+    ) {
+        match (no_exception(fx), value) {
+            (Ok(safe), Ok(v)) => {
+                step.guards.extend(safe);
+                step.guards.push(constraint(v, Kind::Branch));
+            }
+            (Err(e), _) | (_, Err(e)) => step.dropped.push(Dropped {
+                node: n,
+                text: what.to_string(),
+                reason: e.0,
+            }),
+        }
+    }
+
+    /// `assert test`: the normal edge when it holds, exception edges when it does not (or
+    /// its evaluation raises the edge's exception).
+    fn assertion(&self, test: &Expr, n: NodeIndex, edge: &EdgeInfo, env: &Names, step: &mut Step) {
+        let t = match translate_condition(test, &env_of(env)) {
+            Ok(t) => t,
+            Err(e) => {
+                step.dropped.push(Dropped {
+                    node: n,
+                    text: test.to_string(),
+                    reason: e.to_string(),
+                });
+                return;
+            }
+        };
+        let fx = effects_of(&t);
+        let Edge::Exception(names) = &edge.kind else {
+            self.guarded(&fx, Ok(t.value.clone()), n, test, step);
+            return;
+        };
+        let failed = (|| {
+            let holds = t.holds()?;
+            let fails = Term::not(holds.clone())?;
+            if names.is_empty() || names.iter().any(|k| k == "AssertionError") {
+                let mut parts = vec![Term::and(vec![Term::not(fx.any()?)?, Term::not(t.value.clone())?])?];
+                for k in names.iter().filter_map(|k| kind_named(k)) {
+                    parts.push(fx.kind(k)?);
+                }
+                if names.is_empty() {
+                    return Ok(fails);
+                }
+                return Term::or(parts);
+            }
+            raised(&fx, names)
+        })();
+        match failed {
+            Ok(g) => step.guards.push(constraint(g, Kind::Branch)),
+            Err(e) => step.dropped.push(Dropped {
+                node: n,
+                text: test.to_string(),
+                reason: e.0,
+            }),
+        }
+    }
+
+    /// `x = value` (and `a = b = value`, `a, b = p, q`, `x += value`).
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
+        &self,
+        targets: &[&Expr],
+        value: &Expr,
+        n: NodeIndex,
+        edge: &EdgeInfo,
+        env: &Names,
+        out: &mut Names,
+        step: &mut Step,
+    ) -> Vec<String> {
+        let text = self.cfg.node(n).label.clone();
+        let t = match translate(value, &env_of(env)) {
+            Ok(t) => t,
+            Err(_) => {
+                let fx = Effects::of(&[value], &env_of(env));
+                self.completion(&fx, n, &text, edge, step);
+                return Vec::new();
+            }
+        };
+        let fx = effects_of(&t);
+        self.completion(&fx, n, &text, edge, step);
+        if edge.kind.is_exception() {
+            return Vec::new();
+        }
+        let mut defined = Vec::new();
+        for target in targets {
+            self.bind(target, &t.value, n, out, step, &mut defined);
+        }
+        defined
+    }
+
+    /// Binds a target to a value: a new version per name, items of a fixed-length value
+    /// to the names of a tuple target.
+    fn bind(
+        &self,
+        target: &Expr,
+        value: &Term,
+        n: NodeIndex,
+        out: &mut Names,
+        step: &mut Step,
+        defined: &mut Vec<String>,
+    ) {
+        match &target.kind {
+            ExprKind::Name(name) => {
+                let var = Var {
+                    name: name.clone(),
+                    version: self.version(n, name),
+                    path: Vec::new(),
+                };
+                let made = Term::input(var, value.sort())
+                    .and_then(|v| Ok((Term::compare(CompareOp::Eq, v.clone(), value.clone())?, v)));
+                if let Ok((eq, v)) = made {
+                    step.defs.push(constraint(eq, Kind::Definition));
+                    out.insert(name.clone(), v);
+                    defined.push(name.clone());
+                }
+            }
+            ExprKind::Tuple(parts) | ExprKind::List(parts) => {
+                let Sort::Fixed(_, items) = value.sort() else {
+                    return;
+                };
+                if items.len() != parts.len() || parts.iter().any(|p| matches!(p.kind, ExprKind::Starred(_))) {
+                    return;
+                }
+                for (i, p) in parts.iter().enumerate() {
+                    if let Ok(item) = Term::index(value.clone(), Term::int(i)) {
+                        self.bind(p, &item, n, out, step, defined);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `for target in iter:` — on a first arrival, True takes the first item of a non-empty
+    /// `range(...)` or sequence, False means it is empty. After iterations (the
+    /// over-approximation), True needs a non-empty iterable and binds an unknown item.
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop(
+        &self,
+        target: &Expr,
+        iter: &Expr,
+        n: NodeIndex,
+        edge: &EdgeInfo,
+        env: &Names,
+        out: &mut Names,
+        step: &mut Step,
+        arrival: Arrival,
+    ) -> Vec<String> {
+        let text = self.cfg.node(n).label.clone();
+        let (fx, nonempty, first) = match iteration(iter, &env_of(env)) {
+            Ok(parts) => parts,
+            Err(reason) => {
+                if !edge.kind.is_exception() {
+                    step.dropped.push(Dropped {
+                        node: n,
+                        text: iter.to_string(),
+                        reason,
+                    });
+                }
+                return Vec::new();
+            }
+        };
+        match (&edge.kind, arrival) {
+            (Edge::True, _) => {
+                self.guarded(&fx, Ok(nonempty), n, iter, step);
+                let mut defined = Vec::new();
+                if arrival == Arrival::First
+                    && let Some(item) = first
+                {
+                    self.bind(target, &item, n, out, step, &mut defined);
+                }
+                defined
+            }
+            (Edge::False, Arrival::First) => {
+                self.guarded(&fx, Term::not(nonempty), n, iter, step);
+                Vec::new()
+            }
+            (Edge::Exception(_), _) => {
+                self.completion(&fx, n, &text, edge, step);
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// `case pattern:` for literal patterns: True when the subject equals the value.
+    fn case(
+        &self,
+        c: &MatchCase,
+        n: NodeIndex,
+        edge: &EdgeInfo,
+        env: &Names,
+        out: &mut Names,
+        step: &mut Step,
+    ) {
+        for name in c.defined_names() {
+            out.remove(&name);
+        }
+        if !matches!(edge.kind, Edge::True | Edge::False) {
+            return;
+        }
+        let value = match &c.pattern {
+            Pattern::Value(v) if c.guard.is_none() => Some(v.clone()),
+            Pattern::Singleton(k @ Constant::Bool(_)) if c.guard.is_none() => {
+                Some(Expr::new(ExprKind::Constant(k.clone()), c.span))
+            }
+            _ => None,
+        };
+        let subject = self.subjects.get(&c.id);
+        let (Some(value), Some(subject)) = (value, subject) else {
+            step.dropped.push(Dropped {
+                node: n,
+                text: c.text.clone(),
+                reason: "only literal patterns without a guard are translated".into(),
+            });
+            return;
+        };
+        let test = Expr::new(
+            ExprKind::Compare {
+                left: Box::new((*subject).clone()),
+                ops: vec![crate::python::ir::CmpOp::Eq],
+                comparators: vec![value],
+            },
+            c.span,
+        );
+        self.branch(&test, n, edge, env, step);
+    }
+}
+
+/// The exception kinds we translate, by name.
+fn kind_named(name: &str) -> Option<ExceptionKind> {
+    [
+        ExceptionKind::ZeroDivisionError,
+        ExceptionKind::IndexError,
+        ExceptionKind::ValueError,
+    ]
+    .into_iter()
+    .find(|k| k.name() == name)
+}
+
+/// "One of `names` is raised" (any exception when `names` is empty).
+fn raised(fx: &Effects, names: &[String]) -> Result<Term, SortError> {
+    if names.is_empty() {
+        return fx.any();
+    }
+    let parts = names
+        .iter()
+        .filter_map(|n| kind_named(n))
+        .map(|k| fx.kind(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    Term::or(parts)
+}
+
+/// For `range(...)` and sequences: the effects of evaluating the iterable, "it is not
+/// empty", and its first item.
+fn iteration(iter: &Expr, env: &Env) -> Result<(Effects, Term, Option<Term>), String> {
+    if let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &iter.kind
+        && func.as_name() == Some("range")
+        && keywords.is_empty()
+        && (1..=3).contains(&args.len())
+    {
+        let mut fx = Effects {
+            raises: Vec::new(),
+            complete: true,
+        };
+        let mut values = Vec::new();
+        for a in args {
+            let t = translate(a, env).map_err(|e| e.to_string())?;
+            fx.then(&t);
+            if !matches!(t.value.sort(), Sort::Int | Sort::Bool) {
+                return Err(format!("range() of a '{}'", t.value.sort()));
+            }
+            values.push(t.value);
+        }
+        let step = match values.get(2) {
+            None => 1,
+            Some(s) => s
+                .int_literal()
+                .and_then(|i| i64::try_from(i).ok())
+                .filter(|i| *i != 0)
+                .ok_or("range() with a step that is not a non-zero constant")?,
+        };
+        let (start, stop) = match values.len() {
+            1 => (Term::int(0), values[0].clone()),
+            _ => (values[0].clone(), values[1].clone()),
+        };
+        let op = if step > 0 { CompareOp::Lt } else { CompareOp::Gt };
+        let nonempty = Term::compare(op, start.clone(), stop).map_err(|e| e.0)?;
+        let first = Term::to_int(start).ok();
+        return Ok((fx, nonempty, first));
+    }
+    let t = translate(iter, env).map_err(|e| e.to_string())?;
+    let fx = effects_of(&t);
+    let seq = t.value;
+    if !seq.sort().is_sized() {
+        return Err(format!("iterating over a '{}'", seq.sort()));
+    }
+    let nonempty = Term::truthy(seq.clone()).map_err(|e| e.0)?;
+    let first = Term::index(seq, Term::int(0)).ok();
+    Ok((fx, nonempty, first))
+}

@@ -1,0 +1,98 @@
+//! Abstract interpretation of small Python functions (or a cell's code) over the numeric
+//! domains: zero, sign, constant and interval.
+//!
+//! The state at a program point is `MaybeReachable<MapLattice<var, D>>`: unreachable, or one
+//! abstract value per bound variable (an absent variable is unbound). Parameters start at
+//! `⊤` (`0..1` when annotated `bool`); assignments evaluate IR expressions abstractly
+//! ([`eval`]); True/False edges refine the state with their condition ([`refine`]), and a
+//! condition refined to `⊥` makes its branch unreachable. Loops are widened at their heads
+//! after [`WIDEN_AFTER`] visits, then narrowed ([`NARROWING_ROUNDS`] descending rounds).
+//! Afterwards every reachable node is evaluated once more in its final state to collect
+//! [`Warning`]s: divisions whose divisor may be (or must be) zero, and indices of tuples or
+//! strings of known length possibly (or certainly) outside `[-len, len - 1]`.
+//!
+//! Values are analysed as ints (bools as 0 and 1). Names that may hold other values (floats,
+//! strings, results of calls) are `⊤` and never refined by conditions, so a float cannot be
+//! mistaken for the ints below it.
+
+mod eval;
+mod refine;
+mod report;
+pub mod scope;
+mod transfer;
+pub mod warnings;
+
+use crate::dataflow::analyses::Program;
+use crate::dataflow::domains::{AbstractDomain, Constant, DomainKind, Interval, Sign, Zero};
+use crate::dataflow::engine::{FixpointError, Options, iterate_to_fixpoint};
+use crate::dataflow::lattice::MaybeReachable;
+use crate::dataflow::map::MapLattice;
+
+pub use eval::exact_constants;
+pub use report::{AbsNode, AbsReport, AbsStep, StateView, ValueView};
+pub use transfer::AbsInt;
+pub use warnings::{Warning, WarningKind};
+
+/// One abstract value per bound variable.
+pub type Env<D> = MapLattice<String, D>;
+
+/// The abstract state at a program point.
+pub type State<D> = MaybeReachable<Env<D>>;
+
+/// Loop-head visits joined before widening starts.
+pub const WIDEN_AFTER: u32 = 3;
+
+/// Descending rounds after widening.
+pub const NARROWING_ROUNDS: u32 = 3;
+
+/// The engine options abstract interpretation runs with (widening and narrowing on).
+pub fn options<'a>(trace: bool, cancel: Option<&'a crate::cancel::Cancel>) -> Options<'a> {
+    Options {
+        widen_after: Some(WIDEN_AFTER),
+        narrowing_rounds: NARROWING_ROUNDS,
+        trace,
+        cancel,
+        ..Options::default()
+    }
+}
+
+/// Abstract interpretation of `program` in domain `D`, with its warnings.
+pub fn analyze<D: AbstractDomain>(
+    program: &Program<'_>,
+    options: &Options<'_>,
+) -> Result<AbsReport, FixpointError> {
+    let results = iterate_to_fixpoint(&program.cfg, AbsInt::<D>::new(program), options)?;
+    let states = results.node_states();
+    let mut found = Vec::new();
+    for (i, s) in states.iter().enumerate() {
+        let mut state = s.before.clone();
+        results.analysis.exec(
+            petgraph::graph::NodeIndex::new(i),
+            &mut state,
+            Some(&mut found),
+        );
+    }
+    Ok(report::build(
+        program,
+        &results,
+        &states,
+        warnings::normalize(found),
+    ))
+}
+
+/// [`analyze`] in the domain named by `kind`.
+pub fn analyze_kind(
+    kind: DomainKind,
+    program: &Program<'_>,
+    options: &Options<'_>,
+) -> Result<AbsReport, FixpointError> {
+    match kind {
+        DomainKind::Zero => analyze::<Zero>(program, options),
+        DomainKind::Sign => analyze::<Sign>(program, options),
+        DomainKind::Constant => analyze::<Constant>(program, options),
+        DomainKind::Interval => analyze::<Interval>(program, options),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! Abstract interpretation on small functions with hand-computed results.

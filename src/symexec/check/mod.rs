@@ -1,0 +1,1 @@
+//! Exhaustiveness and precision (placeholder while the tree is built).

@@ -1,0 +1,84 @@
+//! Expressions of one path: the translation's value and raise conditions (simplified), with
+//! each exception's type and message, and translation failures turned into what Python
+//! does at run time (`TypeError`, `NameError`) or into a clear "not supported".
+
+use super::SymexecError;
+use super::exceptions::message_for;
+use super::program::Program;
+use super::simplify::simplify;
+use super::state::{State, exc};
+use super::tree::{Exc, Message};
+use crate::python::ir::Expr;
+use crate::symbolic::{Term, TranslateError, translate, translate_condition};
+
+/// What evaluating an expression does on a path.
+pub enum Eval {
+    /// The value where no raise condition holds; raise conditions in evaluation order,
+    /// mutually exclusive.
+    Value { value: Term, raises: Vec<(Exc, Term)> },
+    /// It raises whatever the inputs are.
+    Raise(Exc),
+}
+
+/// Sort errors of the translation that are Python's own `TypeError`s (the others are limits
+/// of the encoding).
+const PYTHON_TYPE_ERRORS: &[&str] = &[
+    "unsupported operand type",
+    "not supported between instances of",
+    "bad operand type",
+    "object of type",
+    "object is not subscriptable",
+    "can only concatenate",
+    "indices must be integers",
+    "can't multiply sequence",
+];
+
+/// Evaluates `e` (as a condition: its truth value) in `state`.
+pub fn evaluate(state: &State<'_>, program: &Program, e: &Expr, condition: bool) -> Result<Eval, SymexecError> {
+    let env = state.env(program)?;
+    let translated = if condition {
+        translate_condition(e, &env)
+    } else {
+        translate(e, &env)
+    };
+    match translated {
+        Ok(t) => {
+            let raises = t
+                .raises
+                .iter()
+                .map(|(kind, cond)| {
+                    let message = message_for(e, *kind, &env).map_or(Message::Unknown, Message::Known);
+                    let exc = Exc {
+                        type_name: kind.name().to_string(),
+                        message,
+                    };
+                    (exc, simplify(cond))
+                })
+                .filter(|(_, c)| c.bool_literal() != Some(false))
+                .collect();
+            Ok(Eval::Value {
+                value: simplify(&t.value),
+                raises,
+            })
+        }
+        Err(TranslateError::AlwaysRaises { exception, message, .. }) => {
+            Ok(Eval::Raise(exc(exception.name(), message)))
+        }
+        Err(TranslateError::Type { message, line, .. }) => {
+            if PYTHON_TYPE_ERRORS.iter().any(|p| message.contains(p)) {
+                Ok(Eval::Raise(exc("TypeError", message)))
+            } else {
+                Err(SymexecError::Unsupported {
+                    construct: message,
+                    line,
+                })
+            }
+        }
+        Err(TranslateError::UnknownName { name, line, .. }) => {
+            Ok(Eval::Raise(state.missing_name(program, &name, line)?))
+        }
+        Err(TranslateError::Unsupported { construct, line, .. }) => {
+            Err(SymexecError::Unsupported { construct, line })
+        }
+    }
+}

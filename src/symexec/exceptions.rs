@@ -1,0 +1,196 @@
+//! Exceptions: the builtin class hierarchy `except` clauses match along, classes a program
+//! defines (`class Invalid(ValueError): pass`), and CPython 3.11's messages for the
+//! exceptions the translation reports only by kind.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::python::ir::{BinOp, Constant, Expr, ExprKind, UnaryOp};
+use crate::symbolic::{Env, ExceptionKind, SeqKind, Sort, translate};
+
+/// The builtin exception classes with their base class.
+const BUILTIN: &[(&str, &str)] = &[
+    ("Exception", "BaseException"),
+    ("KeyboardInterrupt", "BaseException"),
+    ("SystemExit", "BaseException"),
+    ("ArithmeticError", "Exception"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("OverflowError", "ArithmeticError"),
+    ("LookupError", "Exception"),
+    ("IndexError", "LookupError"),
+    ("KeyError", "LookupError"),
+    ("ValueError", "Exception"),
+    ("TypeError", "Exception"),
+    ("AssertionError", "Exception"),
+    ("NameError", "Exception"),
+    ("UnboundLocalError", "NameError"),
+    ("RuntimeError", "Exception"),
+    ("RecursionError", "RuntimeError"),
+    ("NotImplementedError", "RuntimeError"),
+    ("AttributeError", "Exception"),
+    ("StopIteration", "Exception"),
+];
+
+/// Exception classes: the builtin ones and those the program defines.
+#[derive(Clone, Debug, Default)]
+pub struct Classes {
+    user: BTreeMap<String, String>,
+}
+
+impl Classes {
+    /// Adds `class name(base): ...`; `false` when `base` is not an exception class.
+    pub fn define(&mut self, name: &str, base: &str) -> bool {
+        if !self.is_class(base) {
+            return false;
+        }
+        self.user.insert(name.to_string(), base.to_string());
+        true
+    }
+
+    pub fn is_class(&self, name: &str) -> bool {
+        name == "BaseException" || self.base(name).is_some()
+    }
+
+    fn base(&self, name: &str) -> Option<&str> {
+        self.user
+            .get(name)
+            .map(String::as_str)
+            .or_else(|| BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, b)| *b))
+    }
+
+    /// Whether `exc` is `class` or derives from it.
+    pub fn is_subclass(&self, exc: &str, class: &str) -> bool {
+        let mut current = Some(exc);
+        let mut seen = BTreeSet::new();
+        while let Some(c) = current {
+            if c == class {
+                return true;
+            }
+            if !seen.insert(c) {
+                return false;
+            }
+            current = self.base(c);
+        }
+        false
+    }
+}
+
+/// CPython's message for an exception of `kind` raised while evaluating `expr`, when every
+/// operation in it that can raise `kind` gives the same message.
+pub fn message_for(expr: &Expr, kind: ExceptionKind, env: &Env) -> Option<String> {
+    let mut messages = BTreeSet::new();
+    let mut unknown = false;
+    expr.walk(&mut |e| {
+        let found = match (&e.kind, kind) {
+            (ExprKind::BinOp { op, left, right }, ExceptionKind::ZeroDivisionError) => {
+                division_message(*op, left, right, env)
+            }
+            (ExprKind::Subscript { value, index }, ExceptionKind::IndexError)
+                if !matches!(index.kind, ExprKind::Slice { .. }) =>
+            {
+                Some(sort_of(value, env).and_then(|s| index_message(&s)))
+            }
+            (ExprKind::Subscript { index, .. }, ExceptionKind::ValueError)
+                if matches!(&index.kind, ExprKind::Slice { step: Some(_), .. }) =>
+            {
+                Some(Some("slice step cannot be zero".to_string()))
+            }
+            _ => None,
+        };
+        match found {
+            Some(Some(m)) => {
+                messages.insert(m);
+            }
+            Some(None) => unknown = true,
+            None => {}
+        }
+    });
+    if unknown || messages.len() != 1 {
+        return None;
+    }
+    messages.pop_first()
+}
+
+/// `None`: this operation cannot divide by zero; `Some(None)`: it can, message unknown.
+fn division_message(op: BinOp, left: &Expr, right: &Expr, env: &Env) -> Option<Option<String>> {
+    if op == BinOp::Pow {
+        let negative = match &right.kind {
+            ExprKind::Constant(Constant::Int(i)) => i.sign() == num_bigint::Sign::Minus,
+            ExprKind::UnaryOp { op: UnaryOp::USub, operand } => {
+                matches!(operand.kind, ExprKind::Constant(Constant::Int(_)))
+            }
+            _ => false,
+        };
+        return negative.then(|| Some("0.0 cannot be raised to a negative power".to_string()));
+    }
+    if !matches!(op, BinOp::Div | BinOp::FloorDiv | BinOp::Mod) {
+        return None;
+    }
+    if let ExprKind::Constant(c) = &right.kind {
+        let nonzero = match c {
+            Constant::Int(i) => !num_traits::Zero::is_zero(i),
+            Constant::Float(f) => *f != 0.0,
+            Constant::Bool(b) => *b,
+            _ => false,
+        };
+        if nonzero {
+            return None;
+        }
+    }
+    let (Some(a), Some(b)) = (sort_of(left, env), sort_of(right, env)) else {
+        return Some(None);
+    };
+    let float = a == Sort::Real || b == Sort::Real;
+    Some(Some(
+        match (op, float) {
+            (BinOp::Div, false) => "division by zero",
+            (BinOp::Div, true) => "float division by zero",
+            (BinOp::FloorDiv, false) => "integer division or modulo by zero",
+            (BinOp::FloorDiv, true) => "float floor division by zero",
+            (_, false) => "integer modulo by zero",
+            (_, true) => "float modulo",
+        }
+        .to_string(),
+    ))
+}
+
+fn index_message(sort: &Sort) -> Option<String> {
+    let what = match sort {
+        Sort::Str => "string",
+        Sort::Seq(SeqKind::List, _) | Sort::Fixed(SeqKind::List, _) => "list",
+        Sort::Seq(SeqKind::Tuple, _) | Sort::Fixed(SeqKind::Tuple, _) => "tuple",
+        _ => return None,
+    };
+    Some(format!("{what} index out of range"))
+}
+
+fn sort_of(e: &Expr, env: &Env) -> Option<Sort> {
+    translate(e, env).ok().map(|t| t.value.sort().clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::lower_expression;
+
+    #[test]
+    fn hierarchy_and_messages() {
+        let mut c = Classes::default();
+        assert!(c.is_subclass("ZeroDivisionError", "ArithmeticError"));
+        assert!(c.is_subclass("IndexError", "Exception"));
+        assert!(!c.is_subclass("ValueError", "LookupError"));
+        assert!(c.define("Invalid", "ValueError"));
+        assert!(!c.define("Odd", "object"));
+        assert!(c.is_subclass("Invalid", "Exception"));
+        let mut env = Env::new();
+        env.declare("x", &Sort::Int).unwrap();
+        env.declare("f", &Sort::Real).unwrap();
+        env.declare("t", &Sort::tuple(Sort::Int)).unwrap();
+        let m = |src: &str, k| message_for(&lower_expression(src).unwrap(), k, &env);
+        use ExceptionKind::*;
+        assert_eq!(m("x // x", ZeroDivisionError).as_deref(), Some("integer division or modulo by zero"));
+        assert_eq!(m("x % x + x // 2", ZeroDivisionError).as_deref(), Some("integer modulo by zero"));
+        assert_eq!(m("f / x", ZeroDivisionError).as_deref(), Some("float division by zero"));
+        assert_eq!(m("x / x + x // x", ZeroDivisionError), None);
+        assert_eq!(m("t[x]", IndexError).as_deref(), Some("tuple index out of range"));
+    }
+}

@@ -1,0 +1,262 @@
+//! The exploration: depth-first over the paths, one node per statement reached, forks
+//! resolved with the incremental solver (infeasible alternatives pruned, a condition the
+//! path already implies not added), leaves given a witness from a model of their path.
+
+use std::rc::Rc;
+
+use super::SymexecError;
+use super::flow::{Next, advance};
+use super::path::{Answer, Oracle, Path};
+use super::program::Program;
+use super::state::{State, Store};
+use super::step::{Branch, Machine};
+use super::tree::{Leaf, Node, NodeId, Outcome, Status, Tree};
+use crate::cancel::Cancel;
+use crate::symbolic::{Model, Term};
+
+/// The bounds of one exploration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Iterations of each loop (per entry into the loop) before the path is cut.
+    pub unroll: u64,
+    /// Nodes before exploration stops.
+    pub node_limit: usize,
+    /// Depth of nested calls before the path is cut.
+    pub recursion_limit: u64,
+    /// Z3's time per check.
+    pub timeout_ms: u32,
+    /// Show infeasible branches as `unsat` leaves instead of pruning them.
+    pub keep_unsat: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            unroll: 4,
+            node_limit: 400,
+            recursion_limit: 200,
+            timeout_ms: 5_000,
+            keep_unsat: false,
+        }
+    }
+}
+
+/// What waits on the exploration stack.
+enum Child<'p> {
+    State(State<'p>),
+    /// An infeasible alternative kept for display.
+    Unsat { path: Path, store: Store, frame: Option<String> },
+}
+
+struct Explorer<'p> {
+    program: &'p Program,
+    machine: Machine<'p>,
+    oracle: Oracle,
+    options: &'p Options,
+    nodes: Vec<Node>,
+    leaves: Vec<Leaf>,
+}
+
+/// Builds the symbolic execution tree of `program`.
+pub fn execute(program: &Program, options: &Options, cancel: &Cancel) -> Result<Tree, SymexecError> {
+    let mut ex = Explorer {
+        program,
+        machine: Machine {
+            program,
+            unroll: options.unroll,
+            recursion_limit: options.recursion_limit,
+        },
+        oracle: Oracle::new(options.timeout_ms, cancel),
+        options,
+        nodes: Vec::new(),
+        leaves: Vec::new(),
+    };
+    let (truncated, unexplored) = ex.run(cancel)?;
+    Ok(Tree {
+        function: program.name.clone(),
+        inputs: program.inputs.0.clone(),
+        unroll: options.unroll,
+        nodes: ex.nodes,
+        leaves: ex.leaves,
+        truncated,
+        unexplored,
+        node_limit: options.node_limit,
+        stats: ex.oracle.stats,
+    })
+}
+
+fn frame_name(s: &State<'_>) -> Option<String> {
+    if s.frames.len() <= 1 {
+        return None;
+    }
+    s.frames.last().and_then(|f| f.function).map(|f| f.name.clone())
+}
+
+fn first_state<'a, 'p>(b: &'a Branch<'p>) -> Option<&'a State<'p>> {
+    match b {
+        Branch::Go(s) => Some(s),
+        Branch::Split(alts) => alts.iter().find_map(|(_, b)| first_state(b)),
+    }
+}
+
+impl<'p> Explorer<'p> {
+    fn run(&mut self, cancel: &Cancel) -> Result<(bool, usize), SymexecError> {
+        let mut stack: Vec<(Child<'p>, Option<NodeId>)> = vec![(Child::State(State::initial(self.program)?), None)];
+        while let Some((child, parent)) = stack.pop() {
+            if cancel.is_cancelled() {
+                return Err(SymexecError::Interrupted);
+            }
+            if self.nodes.len() >= self.options.node_limit {
+                return Ok((true, stack.len() + 1));
+            }
+            let mut s = match child {
+                Child::Unsat { path, store, frame } => {
+                    let id = self.push_node(parent, String::new(), None, frame, path.shown.clone(), store, Status::Unsat);
+                    self.leaves.push(Leaf {
+                        node: id,
+                        path_condition: path.condition(),
+                        outcome: Outcome::Unsat,
+                        witness: None,
+                    });
+                    continue;
+                }
+                Child::State(s) => s,
+            };
+            let next = advance(&mut s, self.program)?;
+            let (text, line) = match &next {
+                Next::Finished(outcome) => {
+                    self.leaf(s, parent, outcome.clone())?;
+                    continue;
+                }
+                Next::Stmt(st) | Next::LoopTest(st) => (st.text.clone(), st.span.line),
+            };
+            let id = self.state_node(&s, parent, text, Some(line), Status::Inner);
+            let (path, witness, undecided) = (s.path.clone(), s.witness.clone(), s.undecided);
+            let branch = self.machine.step(s, &next)?;
+            let mut children = Vec::new();
+            self.resolve(branch, path, witness, undecided, &mut children)?;
+            stack.extend(children.into_iter().rev().map(|c| (c, Some(id))));
+        }
+        Ok((false, 0))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_node(
+        &mut self,
+        parent: Option<NodeId>,
+        statement: String,
+        line: Option<u32>,
+        frame: Option<String>,
+        path_condition: Vec<Term>,
+        store: Store,
+        status: Status,
+    ) -> NodeId {
+        let id = self.nodes.len();
+        self.nodes.push(Node {
+            id,
+            parent,
+            statement,
+            line,
+            frame,
+            path_condition,
+            store,
+            status,
+            undecided: false,
+        });
+        id
+    }
+
+    fn state_node(&mut self, s: &State<'p>, parent: Option<NodeId>, statement: String, line: Option<u32>, status: Status) -> NodeId {
+        let store = s.frames.last().map(|f| f.store.clone()).unwrap_or_default();
+        let id = self.push_node(parent, statement, line, frame_name(s), s.path.shown.clone(), store, status);
+        self.nodes[id].undecided = s.undecided;
+        id
+    }
+
+    fn leaf(&mut self, s: State<'p>, parent: Option<NodeId>, outcome: Outcome) -> Result<(), SymexecError> {
+        let id = self.state_node(&s, parent, String::new(), None, outcome.status());
+        let model: Option<Rc<Model>> = match s.witness.clone() {
+            Some(m) => Some(m),
+            None => self.oracle.model(&s.path)?.map(Rc::new),
+        };
+        let witness = model.and_then(|m| m.inputs(&self.program.input_env).ok());
+        self.leaves.push(Leaf {
+            node: id,
+            path_condition: s.path.condition(),
+            outcome,
+            witness,
+        });
+        Ok(())
+    }
+
+    /// Turns a step's branch into the children to explore, asking the solver which
+    /// alternatives of each fork are feasible.
+    fn resolve(
+        &mut self,
+        branch: Branch<'p>,
+        path: Path,
+        witness: Option<Rc<Model>>,
+        undecided: bool,
+        out: &mut Vec<Child<'p>>,
+    ) -> Result<(), SymexecError> {
+        let alts = match branch {
+            Branch::Go(mut s) => {
+                s.path = path;
+                s.witness = witness;
+                s.undecided = undecided;
+                out.push(Child::State(s));
+                return Ok(());
+            }
+            Branch::Split(alts) => alts,
+        };
+        let mut alts: Vec<(Term, Branch<'p>)> = alts
+            .into_iter()
+            .filter(|(c, _)| c.bool_literal() != Some(false))
+            .collect();
+        if alts.len() <= 1 {
+            // The only possible alternative: the path implies its condition.
+            return match alts.pop() {
+                Some((_, b)) => self.resolve(b, path, witness, undecided, out),
+                None => Ok(()),
+            };
+        }
+        // Check from the last alternative (usually the exceptions, usually infeasible) to
+        // the first, which needs no check when every other one is infeasible.
+        let n = alts.len();
+        let mut answers: Vec<Option<Answer>> = (0..n).map(|_| None).collect();
+        for i in (1..n).rev() {
+            answers[i] = Some(self.oracle.check(&path, &alts[i].0)?);
+        }
+        if !answers[1..].iter().all(|a| matches!(a, Some(Answer::Unsat))) {
+            answers[0] = Some(self.oracle.check(&path, &alts[0].0)?);
+        }
+        let feasible = answers.iter().filter(|a| !matches!(a, Some(Answer::Unsat))).count();
+        let any_unknown = answers.iter().any(|a| matches!(a, Some(Answer::Unknown)));
+        let implied = feasible == 1 && !any_unknown;
+        for ((c, b), answer) in alts.into_iter().zip(answers) {
+            match answer {
+                Some(Answer::Unsat) => {
+                    self.oracle.stats.pruned += 1;
+                    if self.options.keep_unsat
+                        && let Some(st) = first_state(&b)
+                    {
+                        let mut shown = path.clone();
+                        shown.shown.push(c);
+                        let store = st.frames.last().map(|f| f.store.clone()).unwrap_or_default();
+                        out.push(Child::Unsat { path: shown, store, frame: frame_name(st) });
+                    }
+                }
+                None => self.resolve(b, path.clone(), witness.clone(), undecided, out)?,
+                Some(Answer::Sat(m)) => {
+                    let next = self.oracle.extend(&path, c, implied)?;
+                    self.resolve(b, next, Some(Rc::new(m)), undecided, out)?;
+                }
+                Some(Answer::Unknown) => {
+                    let next = self.oracle.extend(&path, c, false)?;
+                    self.resolve(b, next, None, true, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

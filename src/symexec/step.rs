@@ -1,0 +1,635 @@
+//! One statement on one path: what it does to the state, and where the path forks. A fork
+//! is a [`Branch::Split`] of alternatives whose conditions partition the path (for an
+//! expression: "raises E1", …, "raises nothing"; for an `if`: the test and its negation);
+//! the explorer asks the solver which alternatives are feasible.
+
+use super::SymexecError;
+use super::eval::{Eval, evaluate};
+use super::flow::Next;
+use super::hoist::user_call;
+use super::program::{Prepared, Program};
+use super::simplify::simplify;
+use super::state::{CallTarget, Callee, Completion, Frame, Kont, Source, State, Store, exc, set, sort_type_name};
+use super::tree::{Exc, Message, Value};
+use crate::python::ir::{Expr, ExprKind, ParamKind, Stmt, StmtKind};
+use crate::symbolic::{ArithOp, CompareOp, Env, Sort, Term, TermKind, translate};
+
+type Result<T> = std::result::Result<T, SymexecError>;
+
+/// Where one step leads.
+pub enum Branch<'p> {
+    Go(State<'p>),
+    /// Alternatives with conditions that partition the path, in display order.
+    Split(Vec<(Term, Branch<'p>)>),
+}
+
+/// The rules a step follows.
+pub struct Machine<'p> {
+    pub program: &'p Program,
+    pub unroll: u64,
+    pub recursion_limit: u64,
+}
+
+fn internal(what: &str) -> SymexecError {
+    SymexecError::Internal(what.to_string())
+}
+
+fn unsupported(construct: impl Into<String>, line: u32) -> SymexecError {
+    SymexecError::Unsupported {
+        construct: construct.into(),
+        line,
+    }
+}
+
+fn sort_err(e: crate::symbolic::SortError) -> SymexecError {
+    SymexecError::Internal(e.0)
+}
+
+fn not(t: &Term) -> Result<Term> {
+    Ok(simplify(&Term::not(t.clone()).map_err(sort_err)?))
+}
+
+fn compare(op: CompareOp, a: Term, b: Term) -> Result<Term> {
+    Ok(simplify(&Term::compare(op, a, b).map_err(sort_err)?))
+}
+
+impl<'p> Branch<'p> {
+    /// Continues every state that is still running with `f`.
+    fn and_then(self, f: &mut dyn FnMut(State<'p>) -> Result<Branch<'p>>) -> Result<Branch<'p>> {
+        match self {
+            Branch::Go(s) if s.completion.is_some() || s.bound.is_some() => Ok(Branch::Go(s)),
+            Branch::Go(s) => f(s),
+            Branch::Split(alts) => {
+                let mut out = Vec::with_capacity(alts.len());
+                for (c, b) in alts {
+                    out.push((c, b.and_then(f)?));
+                }
+                Ok(Branch::Split(out))
+            }
+        }
+    }
+}
+
+/// Continues with `f(state, value)` where evaluation raises nothing; the raising paths end
+/// in their exceptions.
+fn raising<'p>(
+    s: State<'p>,
+    ev: Eval,
+    f: impl FnOnce(State<'p>, Term) -> Result<Branch<'p>>,
+) -> Result<Branch<'p>> {
+    match ev {
+        Eval::Raise(e) => Ok(Branch::Go(s.raise(e))),
+        Eval::Value { value, raises } if raises.is_empty() => f(s, value),
+        Eval::Value { value, raises } => {
+            let any = Term::or(raises.iter().map(|(_, c)| c.clone()).collect()).map_err(sort_err)?;
+            let mut alts = vec![(not(&any)?, f(s.clone(), value)?)];
+            for (e, cond) in raises {
+                alts.push((cond, Branch::Go(s.clone().raise(e))));
+            }
+            Ok(Branch::Split(alts))
+        }
+    }
+}
+
+/// The message of an exception built from a value: `str(value)`.
+fn message_of(v: &Term) -> Message {
+    match v.literal() {
+        Some(crate::symbolic::Literal::Str(s)) => Message::Known(s.clone()),
+        Some(_) => Message::Known(v.to_string()),
+        None => Message::Of(v.clone()),
+    }
+}
+
+impl<'p> Machine<'p> {
+    /// Runs `next` (a statement or a loop test) on `s`.
+    pub fn step(&self, s: State<'p>, next: &Next<'p>) -> Result<Branch<'p>> {
+        match next {
+            Next::Stmt(stmt) => self.stmt(s, stmt),
+            Next::LoopTest(_) => self.loop_test(s),
+            Next::Finished(_) => Err(internal("stepping a finished path")),
+        }
+    }
+
+    fn with_value(
+        &self,
+        s: State<'p>,
+        e: &Expr,
+        condition: bool,
+        f: impl FnOnce(State<'p>, Term) -> Result<Branch<'p>>,
+    ) -> Result<Branch<'p>> {
+        let ev = evaluate(&s, self.program, e, condition)?;
+        raising(s, ev, f)
+    }
+
+    fn stmt(&self, mut s: State<'p>, stmt: &'p Stmt) -> Result<Branch<'p>> {
+        let line = stmt.span.line;
+        match &stmt.kind {
+            StmtKind::Expr(e) => {
+                if user_call(e).is_some() {
+                    return self.call(s, e, CallTarget::Discard);
+                }
+                match &e.kind {
+                    ExprKind::Constant(_) => Ok(Branch::Go(s)),
+                    ExprKind::Call { func, args, keywords } if func.as_name() == Some("print") => {
+                        let mut operands = args.clone();
+                        operands.extend(keywords.iter().map(|(_, v)| v.clone()));
+                        let all = Expr::new(ExprKind::Tuple(operands), e.span);
+                        self.with_value(s, &all, false, |s, _| Ok(Branch::Go(s)))
+                    }
+                    _ => self.with_value(s, e, false, |s, _| Ok(Branch::Go(s))),
+                }
+            }
+            StmtKind::Assign { targets, value } => {
+                if let ([t], Some(_)) = (targets.as_slice(), user_call(value))
+                    && let Some(name) = t.as_name()
+                {
+                    return self.call(s, value, CallTarget::Name(name.to_string()));
+                }
+                self.with_value(s, value, false, |s, v| self.assign_all(s, targets, Value::Term(v)))
+            }
+            StmtKind::AnnAssign { target, value, .. } => match value {
+                Some(value) => {
+                    if let (Some(name), Some(_)) = (target.as_name(), user_call(value)) {
+                        return self.call(s, value, CallTarget::Name(name.to_string()));
+                    }
+                    self.with_value(s, value, false, |s, v| self.assign(s, target, Value::Term(v)))
+                }
+                None => Ok(Branch::Go(s)),
+            },
+            StmtKind::AugAssign { target, op, value } => {
+                if target.as_name().is_none() {
+                    return Err(unsupported(format!("the augmented assignment {}", stmt.text), line));
+                }
+                let combined = Expr::new(
+                    ExprKind::BinOp {
+                        op: *op,
+                        left: Box::new(target.clone()),
+                        right: Box::new(value.clone()),
+                    },
+                    stmt.span,
+                );
+                self.with_value(s, &combined, false, |s, v| self.assign(s, target, Value::Term(v)))
+            }
+            StmtKind::If { test, body, orelse } => self.with_value(s, test, true, |s, v| {
+                let mut then = s.clone();
+                then.push_block(body)?;
+                let mut other = s;
+                other.push_block(orelse)?;
+                Ok(Branch::Split(vec![
+                    (v.clone(), Branch::Go(then)),
+                    (not(&v)?, Branch::Go(other)),
+                ]))
+            }),
+            StmtKind::While { .. } => {
+                s.push(Kont::Loop { stmt, count: 0, iter: None })?;
+                self.loop_test(s)
+            }
+            StmtKind::For { .. } => self.for_loop(s, stmt),
+            StmtKind::Break => {
+                s.completion = Some(Completion::Break);
+                Ok(Branch::Go(s))
+            }
+            StmtKind::Continue => {
+                s.completion = Some(Completion::Continue);
+                Ok(Branch::Go(s))
+            }
+            StmtKind::Pass => Ok(Branch::Go(s)),
+            StmtKind::Return(None) => {
+                s.completion = Some(Completion::Return(Value::None));
+                Ok(Branch::Go(s))
+            }
+            StmtKind::Return(Some(e)) => {
+                if user_call(e).is_some() {
+                    return self.call(s, e, CallTarget::Return);
+                }
+                self.with_value(s, e, false, |mut s, v| {
+                    s.completion = Some(Completion::Return(Value::Term(v)));
+                    Ok(Branch::Go(s))
+                })
+            }
+            StmtKind::Raise { exc: None, .. } => {
+                let e = s
+                    .handling()
+                    .unwrap_or_else(|| exc("RuntimeError", "No active exception to reraise"));
+                Ok(Branch::Go(s.raise(e)))
+            }
+            StmtKind::Raise { exc: Some(e), .. } => self.raise(s, e, line),
+            StmtKind::Assert { test, msg } => self.with_value(s, test, true, |s, v| {
+                let failing = self.assertion_failure(s.clone(), msg.as_ref())?;
+                Ok(Branch::Split(vec![(v.clone(), Branch::Go(s)), (not(&v)?, failing)]))
+            }),
+            StmtKind::Try { is_star: true, .. } => Err(unsupported("except*", line)),
+            StmtKind::Try { body, .. } => {
+                s.push(Kont::TryBody { stmt })?;
+                s.push_block(body)?;
+                Ok(Branch::Go(s))
+            }
+            StmtKind::FunctionDef(f) => {
+                let top = s.frames.len() == 1 && self.program.is_snippet();
+                match self.program.defs.get(&stmt.id) {
+                    Some(key) if top => {
+                        s.assign(&f.name, Value::Function { key: key.clone(), name: f.name.clone() })?;
+                        Ok(Branch::Go(s))
+                    }
+                    _ => Err(unsupported("a function defined inside a function (closures)", line)),
+                }
+            }
+            StmtKind::ClassDef { name, .. } if self.program.classes.is_class(name) => Ok(Branch::Go(s)),
+            StmtKind::ClassDef { .. } => Err(unsupported("classes other than `class E(Exception): pass`", line)),
+            StmtKind::With { .. } => Err(unsupported("with", line)),
+            StmtKind::Match { .. } => Err(unsupported("match", line)),
+            StmtKind::Import(_) | StmtKind::ImportFrom { .. } => Err(unsupported("import", line)),
+            StmtKind::Global(_) | StmtKind::Nonlocal(_) => Err(unsupported("global and nonlocal", line)),
+            StmtKind::Delete(_) => Err(unsupported("del", line)),
+            StmtKind::Unsupported { construct } => Err(unsupported(*construct, line)),
+        }
+    }
+
+    fn assign_all(&self, s: State<'p>, targets: &[Expr], value: Value) -> Result<Branch<'p>> {
+        let mut branch = Branch::Go(s);
+        for t in targets {
+            branch = branch.and_then(&mut |s| self.assign(s, t, value.clone()))?;
+        }
+        Ok(branch)
+    }
+
+    /// Binds `target` to `value` (names, and tuples/lists of targets by unpacking).
+    fn assign(&self, mut s: State<'p>, target: &Expr, value: Value) -> Result<Branch<'p>> {
+        let line = target.span.line;
+        match &target.kind {
+            ExprKind::Name(n) => {
+                s.assign(n, value)?;
+                Ok(Branch::Go(s))
+            }
+            ExprKind::Tuple(targets) | ExprKind::List(targets) => {
+                if targets.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) {
+                    return Err(unsupported("starred assignment targets", line));
+                }
+                let n = targets.len();
+                let v = match value {
+                    Value::Term(v) => v,
+                    other => {
+                        let t = super::state::type_name(&other);
+                        return Ok(Branch::Go(s.raise(exc("TypeError", format!("cannot unpack non-iterable {t} object")))));
+                    }
+                };
+                match v.sort() {
+                    Sort::Fixed(_, items) if items.len() == n => self.assign_items(s, targets, &v),
+                    Sort::Fixed(_, items) => {
+                        let msg = if items.len() > n {
+                            format!("too many values to unpack (expected {n})")
+                        } else {
+                            format!("not enough values to unpack (expected {n}, got {})", items.len())
+                        };
+                        Ok(Branch::Go(s.raise(exc("ValueError", msg))))
+                    }
+                    Sort::Seq(..) | Sort::Str => {
+                        let len = simplify(&Term::len(v.clone()).map_err(sort_err)?);
+                        let k = Term::int(n);
+                        let exact = self.assign_items(s.clone(), targets, &v)?;
+                        let many = s.clone().raise(exc("ValueError", format!("too many values to unpack (expected {n})")));
+                        let few = s.raise(Exc {
+                            type_name: "ValueError".into(),
+                            message: Message::Unknown,
+                        });
+                        Ok(Branch::Split(vec![
+                            (compare(CompareOp::Eq, len.clone(), k.clone())?, exact),
+                            (compare(CompareOp::Gt, len.clone(), k.clone())?, Branch::Go(many)),
+                            (compare(CompareOp::Lt, len, k)?, Branch::Go(few)),
+                        ]))
+                    }
+                    other => {
+                        let msg = format!("cannot unpack non-iterable {} object", sort_type_name(other));
+                        Ok(Branch::Go(s.raise(exc("TypeError", msg))))
+                    }
+                }
+            }
+            _ => Err(unsupported(format!("assignment to {target}"), line)),
+        }
+    }
+
+    fn assign_items(&self, s: State<'p>, targets: &[Expr], v: &Term) -> Result<Branch<'p>> {
+        let mut branch = Branch::Go(s);
+        for (i, t) in targets.iter().enumerate() {
+            let item = simplify(&Term::index(v.clone(), Term::int(i)).map_err(sort_err)?);
+            branch = branch.and_then(&mut |s| self.assign(s, t, Value::Term(item.clone())))?;
+        }
+        Ok(branch)
+    }
+
+    fn assertion_failure(&self, s: State<'p>, msg: Option<&Expr>) -> Result<Branch<'p>> {
+        match msg {
+            None => Ok(Branch::Go(s.raise(exc("AssertionError", "")))),
+            Some(m) => self.with_value(s, m, false, |s, v| {
+                Ok(Branch::Go(s.raise(Exc {
+                    type_name: "AssertionError".into(),
+                    message: message_of(&v),
+                })))
+            }),
+        }
+    }
+
+    /// `raise E`, `raise E(message)`, `raise e` (a caught exception).
+    fn raise(&self, s: State<'p>, e: &Expr, line: u32) -> Result<Branch<'p>> {
+        let (class, args) = match &e.kind {
+            ExprKind::Name(n) => (n.as_str(), &[][..]),
+            ExprKind::Call { func, args, keywords } if keywords.is_empty() => match func.as_name() {
+                Some(n) => (n, args.as_slice()),
+                None => return Err(unsupported(format!("raise {e}"), line)),
+            },
+            _ => return Err(unsupported(format!("raise {e}"), line)),
+        };
+        if let Some(v) = super::state::get(&s.frame()?.store, class) {
+            let thrown = match v {
+                Value::Exception(x) if args.is_empty() => x.clone(),
+                _ => exc("TypeError", "exceptions must derive from BaseException"),
+            };
+            return Ok(Branch::Go(s.raise(thrown)));
+        }
+        if !self.program.classes.is_class(class) {
+            let thrown = if self.program.functions.contains_key(class) {
+                exc("TypeError", "exceptions must derive from BaseException")
+            } else {
+                exc("NameError", format!("name '{class}' is not defined"))
+            };
+            return Ok(Branch::Go(s.raise(thrown)));
+        }
+        let class = class.to_string();
+        match args {
+            [] => Ok(Branch::Go(s.raise(Exc { type_name: class, message: Message::Known(String::new()) }))),
+            [arg] => self.with_value(s, arg, false, |s, v| {
+                Ok(Branch::Go(s.raise(Exc { type_name: class, message: message_of(&v) })))
+            }),
+            _ => {
+                let all = Expr::new(ExprKind::Tuple(args.to_vec()), e.span);
+                self.with_value(s, &all, false, |s, v| {
+                    Ok(Branch::Go(s.raise(Exc { type_name: class, message: message_of(&v) })))
+                })
+            }
+        }
+    }
+
+    fn for_loop(&self, s: State<'p>, stmt: &'p Stmt) -> Result<Branch<'p>> {
+        let StmtKind::For { iter, .. } = &stmt.kind else {
+            return Err(internal("for_loop on another statement"));
+        };
+        if let ExprKind::Call { func, args, keywords } = &iter.kind
+            && func.as_name() == Some("range")
+        {
+            let bad = if !keywords.is_empty() {
+                Some("range() takes no keyword arguments".to_string())
+            } else if args.is_empty() {
+                Some("range expected at least 1 argument, got 0".to_string())
+            } else if args.len() > 3 {
+                Some(format!("range expected at most 3 arguments, got {}", args.len()))
+            } else {
+                None
+            };
+            if let Some(msg) = bad {
+                return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
+            }
+            let all = Expr::new(ExprKind::Tuple(args.clone()), iter.span);
+            return self.with_value(s, &all, false, |s, v| {
+                let TermKind::Items(_, items) = v.kind() else {
+                    return Err(internal("range arguments are not a display"));
+                };
+                if let Some(bad) = items.iter().find(|t| !matches!(t.sort(), Sort::Int | Sort::Bool)) {
+                    let msg = format!("'{}' object cannot be interpreted as an integer", sort_type_name(bad.sort()));
+                    return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
+                }
+                let (start, stop, step) = match items.as_slice() {
+                    [stop] => (Term::int(0), stop.clone(), Term::int(1)),
+                    [start, stop] => (start.clone(), stop.clone(), Term::int(1)),
+                    [start, stop, step] => (start.clone(), stop.clone(), step.clone()),
+                    _ => return Err(internal("range arity")),
+                };
+                let zero = compare(CompareOp::Eq, step.clone(), Term::int(0))?;
+                let mut entered = s.clone();
+                entered.push(Kont::Loop {
+                    stmt,
+                    count: 0,
+                    iter: Some((Source::Range { start, stop, step }, 0)),
+                })?;
+                let go = self.loop_test(entered)?;
+                if zero.bool_literal() == Some(false) {
+                    return Ok(go);
+                }
+                let fail = s.raise(exc("ValueError", "range() arg 3 must not be zero"));
+                Ok(Branch::Split(vec![(not(&zero)?, go), (zero, Branch::Go(fail))]))
+            });
+        }
+        self.with_value(s, iter, false, |mut s, v| {
+            if !v.sort().is_sized() {
+                let msg = format!("'{}' object is not iterable", sort_type_name(v.sort()));
+                return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
+            }
+            s.push(Kont::Loop { stmt, count: 0, iter: Some((Source::Items(v), 0)) })?;
+            self.loop_test(s)
+        })
+    }
+
+    /// The test of the loop on top of the frame: into the body (or the bound), or out.
+    fn loop_test(&self, s: State<'p>) -> Result<Branch<'p>> {
+        let (stmt, iter) = match s.frame()?.konts.last() {
+            Some(Kont::Loop { stmt, iter, .. }) => (*stmt, iter.clone()),
+            _ => return Err(internal("no loop to test")),
+        };
+        match (&stmt.kind, iter) {
+            (StmtKind::While { test, body, .. }, _) => self.with_value(s, test, true, |s, v| {
+                let go = self.enter_body(s.clone(), stmt, body)?;
+                Ok(Branch::Split(vec![(v.clone(), go), (not(&v)?, self.exit_loop(s)?)]))
+            }),
+            (StmtKind::For { target, body, .. }, Some((source, k))) => {
+                let (more, item) = next_item(&source, k)?;
+                let go = self
+                    .enter_body(s.clone(), stmt, body)?
+                    .and_then(&mut |s| self.assign(s, target, Value::Term(item.clone())))?;
+                Ok(Branch::Split(vec![(more.clone(), go), (not(&more)?, self.exit_loop(s)?)]))
+            }
+            _ => Err(internal("a loop marker on another statement")),
+        }
+    }
+
+    fn enter_body(&self, mut s: State<'p>, stmt: &'p Stmt, body: &'p [Stmt]) -> Result<Branch<'p>> {
+        let frame = s.frame_mut()?;
+        let Some(Kont::Loop { count, iter, .. }) = frame.konts.last_mut() else {
+            return Err(internal("no loop to enter"));
+        };
+        if *count >= self.unroll {
+            s.bound = Some(format!(
+                "the loop at line {} ran {} times (unroll bound)",
+                stmt.span.line, self.unroll
+            ));
+            return Ok(Branch::Go(s));
+        }
+        *count += 1;
+        if let Some((_, k)) = iter {
+            *k += 1;
+        }
+        s.push_block(body)?;
+        Ok(Branch::Go(s))
+    }
+
+    fn exit_loop(&self, mut s: State<'p>) -> Result<Branch<'p>> {
+        let frame = s.frame_mut()?;
+        let Some(Kont::Loop { stmt, .. }) = frame.konts.pop() else {
+            return Err(internal("no loop to leave"));
+        };
+        let (StmtKind::While { orelse, .. } | StmtKind::For { orelse, .. }) = &stmt.kind else {
+            return Err(internal("a loop marker on another statement"));
+        };
+        s.push_block(orelse)?;
+        Ok(Branch::Go(s))
+    }
+
+    /// `f(args)`: the arguments, then the callee's body in a new frame.
+    fn call(&self, s: State<'p>, e: &Expr, target: CallTarget) -> Result<Branch<'p>> {
+        let line = e.span.line;
+        let call = user_call(e).ok_or_else(|| internal("not a call"))?;
+        let f: &'p Prepared = match s.callee(self.program, call.name)? {
+            Callee::Function(f) => f,
+            Callee::NotCallable(t) => {
+                return Ok(Branch::Go(s.raise(exc("TypeError", format!("'{t}' object is not callable")))));
+            }
+            Callee::Builtin => {
+                return Err(unsupported(
+                    format!("the builtin {}() (modelled: len, abs, min, max, int, float, bool, list, tuple; range in for loops)", call.name),
+                    line,
+                ));
+            }
+            Callee::Missing(x) => return Ok(Branch::Go(s.raise(x))),
+        };
+        if call.args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_))) || call.keywords.iter().any(|(k, _)| k.is_none()) {
+            return Err(unsupported("*args and **kwargs in calls", line));
+        }
+        let mut operands = call.args.to_vec();
+        operands.extend(call.keywords.iter().map(|(_, v)| v.clone()));
+        let positional = call.args.len();
+        let names: Vec<String> = call.keywords.iter().filter_map(|(k, _)| k.clone()).collect();
+        let all = Expr::new(ExprKind::Tuple(operands), e.span);
+        self.with_value(s, &all, false, |mut s, v| {
+            let TermKind::Items(_, items) = v.kind() else {
+                return Err(internal("call arguments are not a display"));
+            };
+            let (pos, kw) = items.split_at(positional.min(items.len()));
+            let store = match bind(f, pos, &names, kw, line)? {
+                Ok(store) => store,
+                Err(message) => return Ok(Branch::Go(s.raise(exc("TypeError", message)))),
+            };
+            if s.frames.len() as u64 >= self.recursion_limit {
+                s.bound = Some(format!(
+                    "calling {}() at depth {} (recursion_limit)",
+                    f.name, self.recursion_limit
+                ));
+                return Ok(Branch::Go(s));
+            }
+            s.frames.push(Frame {
+                function: Some(f),
+                store,
+                konts: vec![Kont::Block { stmts: &f.body, next: 0 }],
+                target,
+            });
+            Ok(Branch::Go(s))
+        })
+    }
+}
+
+/// Whether the `for` loop has another item (and which) at position `k`.
+fn next_item(source: &Source, k: u64) -> Result<(Term, Term)> {
+    match source {
+        Source::Range { start, stop, step } => {
+            let offset = Term::arith(ArithOp::Mul, step.clone(), Term::int(k)).map_err(sort_err)?;
+            let cur = simplify(&Term::arith(ArithOp::Add, start.clone(), offset).map_err(sort_err)?);
+            let up = || compare(CompareOp::Lt, cur.clone(), stop.clone());
+            let down = || compare(CompareOp::Gt, cur.clone(), stop.clone());
+            let more = match step.int_literal().map(|v| v.sign()) {
+                Some(num_bigint::Sign::Plus) => up()?,
+                Some(num_bigint::Sign::Minus) => down()?,
+                _ => {
+                    let pos = compare(CompareOp::Gt, step.clone(), Term::int(0))?;
+                    let neg = compare(CompareOp::Lt, step.clone(), Term::int(0))?;
+                    let a = Term::and(vec![pos, up()?]).map_err(sort_err)?;
+                    let b = Term::and(vec![neg, down()?]).map_err(sort_err)?;
+                    simplify(&Term::or(vec![a, b]).map_err(sort_err)?)
+                }
+            };
+            Ok((more, cur))
+        }
+        Source::Items(seq) => {
+            let len = Term::len(seq.clone()).map_err(sort_err)?;
+            let more = compare(CompareOp::Lt, Term::int(k), len)?;
+            let item = simplify(&Term::index(seq.clone(), Term::int(k)).map_err(sort_err)?);
+            Ok((more, item))
+        }
+    }
+}
+
+/// Binds a call's arguments to `f`'s parameters: the frame's store, or CPython's
+/// `TypeError` message.
+fn bind(
+    f: &Prepared,
+    positional: &[Term],
+    names: &[String],
+    keyword: &[Term],
+    line: u32,
+) -> Result<std::result::Result<Store, String>> {
+    let short = f.name.rsplit('.').next().unwrap_or(&f.name);
+    let params = &f.params;
+    if let Some(p) = params.iter().find(|p| !matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly)) {
+        return Err(unsupported(format!("calling {short}(), whose parameter {} is *args, **kwargs or keyword-only", p.name), line));
+    }
+    if positional.len() > params.len() {
+        let n = params.len();
+        let plural = if n == 1 { "" } else { "s" };
+        let verb = if positional.len() == 1 { "was" } else { "were" };
+        return Ok(Err(format!(
+            "{short}() takes {n} positional argument{plural} but {} {verb} given",
+            positional.len()
+        )));
+    }
+    let mut values: Vec<Option<Term>> = params.iter().map(|_| None).collect();
+    for (slot, v) in values.iter_mut().zip(positional) {
+        *slot = Some(v.clone());
+    }
+    for (name, v) in names.iter().zip(keyword) {
+        let Some(i) = params.iter().position(|p| p.name == *name) else {
+            return Ok(Err(format!("{short}() got an unexpected keyword argument '{name}'")));
+        };
+        if params[i].kind == ParamKind::PositionalOnly {
+            return Ok(Err(format!(
+                "{short}() got some positional-only arguments passed as keyword arguments: '{name}'"
+            )));
+        }
+        if values[i].is_some() {
+            return Ok(Err(format!("{short}() got multiple values for argument '{name}'")));
+        }
+        values[i] = Some(v.clone());
+    }
+    let mut missing = Vec::new();
+    let mut store = Store::new();
+    for (p, v) in params.iter().zip(values) {
+        let v = match (v, &p.default) {
+            (Some(v), _) => v,
+            (None, Some(d)) => translate(d, &Env::new())
+                .map(|t| simplify(&t.value))
+                .map_err(|_| unsupported(format!("the default value {d} of {short}()"), line))?,
+            (None, None) => {
+                missing.push(format!("'{}'", p.name));
+                continue;
+            }
+        };
+        set(&mut store, &p.name, Value::Term(v));
+    }
+    if !missing.is_empty() {
+        let n = missing.len();
+        let list = match missing.as_slice() {
+            [one] => one.clone(),
+            [a, b] => format!("{a} and {b}"),
+            [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        let plural = if n == 1 { "" } else { "s" };
+        return Ok(Err(format!("{short}() missing {n} required positional argument{plural}: {list}")));
+    }
+    Ok(Ok(store))
+}

@@ -1,0 +1,224 @@
+//! The symbolic execution tree: nodes (path condition, store, next statement, status), the
+//! leaves with their outcomes and witnesses, and the figures about how it was built.
+
+use std::fmt;
+
+use crate::python::PyValue;
+use crate::symbolic::{Sort, Term};
+
+/// A node's position in [`Tree::nodes`] (ids are given in depth-first pre-order).
+pub type NodeId = usize;
+
+/// What a variable holds: a term, `None` (a function that returned nothing), a function
+/// defined by the program, or a caught exception (`except E as e`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Term(Term),
+    None,
+    /// The key of a prepared function and its name.
+    Function { key: String, name: String },
+    Exception(Exc),
+}
+
+/// An exception as the tree reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exc {
+    /// `ZeroDivisionError`, or a class the program defines.
+    pub type_name: String,
+    pub message: Message,
+}
+
+/// The text of an exception (`str(e)`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Known(String),
+    /// `str(term)`: the message depends on the inputs.
+    Of(Term),
+    /// Several operations could have raised it, with different messages.
+    Unknown,
+}
+
+/// How a path ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// A `return` (of a function, or at the top level of a snippet).
+    Return(Value),
+    /// An exception nobody caught.
+    Exception(Exc),
+    /// A snippet ran to its end.
+    Normal,
+    /// A bound cut the path (loop unrolling or recursion depth); the reason says which.
+    Bound(String),
+    /// A branch the solver proved infeasible (kept only on request).
+    Unsat,
+}
+
+/// A node's kind, as the JSON payload names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Inner,
+    /// A path that returned or ran to its end.
+    Leaf,
+    Exception,
+    Unsat,
+    Bound,
+}
+
+/// One node: the state before `statement` runs (for leaves, the final state).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub id: NodeId,
+    pub parent: Option<NodeId>,
+    /// The next statement (a compound statement's header); empty for leaves.
+    pub statement: String,
+    pub line: Option<u32>,
+    /// The function whose frame is running (`None` at the entry's own level).
+    pub frame: Option<String>,
+    /// The path condition, one constraint per item (constraints implied by others left out).
+    pub path_condition: Vec<Term>,
+    /// The current frame's variables, in the order they were first assigned.
+    pub store: Vec<(String, Value)>,
+    pub status: Status,
+    /// The solver could not decide whether this path is feasible (a timeout, nonlinear
+    /// arithmetic): it is kept.
+    pub undecided: bool,
+}
+
+/// A leaf: where a path ended, how, and an input that takes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf {
+    pub node: NodeId,
+    /// The conjunction of the node's path condition.
+    pub path_condition: Term,
+    pub outcome: Outcome,
+    /// Input values from the solver's model; `None` when the solver could not decide.
+    pub witness: Option<Vec<(String, PyValue)>>,
+}
+
+/// Counters of the work done, for the report and the bench.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Feasibility checks of branches.
+    pub branch_checks: u64,
+    /// Checks that an older constraint is implied by a new one (the book's pruning).
+    pub implication_checks: u64,
+    /// Checks made only to find a witness for a leaf.
+    pub witness_checks: u64,
+    /// Branches pruned as unsatisfiable.
+    pub pruned: u64,
+}
+
+/// A symbolic execution tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tree {
+    /// The function's name, or `<cell>` for a snippet.
+    pub function: String,
+    pub inputs: Vec<(String, Sort)>,
+    pub unroll: u64,
+    pub nodes: Vec<Node>,
+    /// In node order.
+    pub leaves: Vec<Leaf>,
+    /// The node limit stopped exploration.
+    pub truncated: bool,
+    /// States left unexplored when the node limit was reached.
+    pub unexplored: usize,
+    pub node_limit: usize,
+    pub stats: Stats,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Inner => "inner",
+            Status::Leaf => "leaf",
+            Status::Exception => "exception",
+            Status::Unsat => "unsat",
+            Status::Bound => "bound",
+        }
+    }
+}
+
+impl Outcome {
+    pub fn status(&self) -> Status {
+        match self {
+            Outcome::Return(_) | Outcome::Normal => Status::Leaf,
+            Outcome::Exception(_) => Status::Exception,
+            Outcome::Bound(_) => Status::Bound,
+            Outcome::Unsat => Status::Unsat,
+        }
+    }
+}
+
+impl Tree {
+    /// Paths cut by a bound (each is a `bound` leaf).
+    pub fn cut_paths(&self) -> usize {
+        self.leaves.iter().filter(|l| matches!(l.outcome, Outcome::Bound(_))).count()
+    }
+
+    /// Solver checks of every kind.
+    pub fn solver_calls(&self) -> u64 {
+        self.stats.branch_checks + self.stats.implication_checks + self.stats.witness_checks
+    }
+
+    /// The children of `id`, in order.
+    pub fn children(&self, id: NodeId) -> impl Iterator<Item = &Node> {
+        self.nodes.iter().filter(move |n| n.parent == Some(id))
+    }
+
+    pub fn leaf_of(&self, node: NodeId) -> Option<&Leaf> {
+        self.leaves.iter().find(|l| l.node == node)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Term(t) => write!(f, "{t}"),
+            Value::None => f.write_str("None"),
+            Value::Function { name, .. } => write!(f, "<function {name}>"),
+            Value::Exception(e) => write!(f, "{}({})", e.type_name, e.message.repr()),
+        }
+    }
+}
+
+impl Message {
+    /// The message as Python source: `'text'`, `str(x)`, `...`.
+    pub fn repr(&self) -> String {
+        match self {
+            Message::Known(s) if s.is_empty() => String::new(),
+            Message::Known(s) => crate::python::value::str_repr(s),
+            Message::Of(t) => format!("str({t})"),
+            Message::Unknown => "...".into(),
+        }
+    }
+
+    /// The text shown after `Type: `.
+    pub fn text(&self) -> String {
+        match self {
+            Message::Known(s) => s.clone(),
+            Message::Of(t) => format!("str({t})"),
+            Message::Unknown => "(message depends on the operation that raised)".into(),
+        }
+    }
+}
+
+impl fmt::Display for Exc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.message {
+            Message::Known(s) if s.is_empty() => f.write_str(&self.type_name),
+            m => write!(f, "{}: {}", self.type_name, m.text()),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Return(v) => write!(f, "return {v}"),
+            Outcome::Exception(e) => write!(f, "raises {e}"),
+            Outcome::Normal => f.write_str("normal end"),
+            Outcome::Bound(reason) => write!(f, "bound reached: {reason}"),
+            Outcome::Unsat => f.write_str("unsatisfiable"),
+        }
+    }
+}
