@@ -1214,7 +1214,9 @@ fn run_ours(src: &str) -> Result<Observed, String> {
 }
 
 fn run_cpython(programs: &[String]) -> Vec<Observed> {
-    let dir = std::env::temp_dir().join(format!("differential_interp_{}", std::process::id()));
+    static BATCH: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let batch = BATCH.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("differential_interp_{}_{batch}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let (driver, input, output) = (
         dir.join("driver.py"),
@@ -1270,31 +1272,23 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-#[test]
-fn interpreter_agrees_with_cpython() {
-    let cases = env_number("DIFF_CASES", 300) as usize;
-    let seed = env_number("DIFF_SEED", 20_240_611);
-    let programs: Vec<String> = (0..cases)
-        .map(|i| Gen::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64)).program())
-        .collect();
-    if let Ok(path) = std::env::var("DIFF_DUMP") {
-        std::fs::write(&path, json!(programs).to_string()).expect("write DIFF_DUMP");
-    }
-    let expected = run_cpython(&programs);
+/// Programs that differ, and (skipped, output lines, exceptions) seen.
+fn compare(programs: &[String]) -> (Vec<String>, [usize; 3]) {
+    let expected = run_cpython(programs);
     assert_eq!(expected.len(), programs.len());
     let mut failures = Vec::new();
-    let (mut lines, mut raised, mut skipped) = (0usize, 0usize, 0usize);
+    let mut counts = [0usize; 3];
     for (i, (src, want)) in programs.iter().zip(&expected).enumerate() {
         if want
             .error
             .as_ref()
             .is_some_and(|(t, _)| t == "__resources__")
         {
-            skipped += 1;
+            counts[0] += 1;
             continue;
         }
-        lines += want.stdout.lines().count();
-        raised += want.stdout.matches("! ").count() + usize::from(want.error.is_some());
+        counts[1] += want.stdout.lines().count();
+        counts[2] += want.stdout.matches("! ").count() + usize::from(want.error.is_some());
         match run_ours(src) {
             Ok(got) if got == *want => {}
             Ok(got) => failures.push(format!(
@@ -1307,29 +1301,71 @@ fn interpreter_agrees_with_cpython() {
             )),
         }
     }
+    if let Ok(dir) = std::env::var("DIFF_FAILURES") {
+        for (k, f) in failures.iter().enumerate() {
+            let _ = std::fs::write(format!("{dir}/failure_{k}.txt"), f);
+        }
+    }
+    (failures, counts)
+}
+
+fn report(failures: &[String], total: usize) {
+    if !failures.is_empty() {
+        let shown: Vec<&str> = failures.iter().take(3).map(String::as_str).collect();
+        panic!(
+            "{} of {total} programs differ from CPython; first ones:\n{}",
+            failures.len(),
+            shown.join("\n\n")
+        );
+    }
+}
+
+#[test]
+fn interpreter_agrees_with_cpython() {
+    let cases = env_number("DIFF_CASES", 300) as usize;
+    let seed = env_number("DIFF_SEED", 20_240_611);
+    let programs: Vec<String> = (0..cases)
+        .map(|i| Gen::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64)).program())
+        .collect();
+    if let Ok(path) = std::env::var("DIFF_DUMP") {
+        std::fs::write(&path, json!(programs).to_string()).expect("write DIFF_DUMP");
+    }
+    let (failures, [skipped, lines, raised]) = compare(&programs);
     println!(
-        "{cases} programs (seed {seed}), {skipped} skipped (CPython over 5 s or 2 GB), {lines} output lines, {raised} exceptions observed; {} discrepancies",
+        "{cases} programs (seed {seed}), {skipped} skipped (CPython over 5 s, 2 GB or 1 MB of output), {lines} output lines, {raised} exceptions observed; {} discrepancies",
         failures.len()
     );
     assert!(
         skipped * 20 <= cases,
         "too many programs exceed CPython's resources: {skipped}"
     );
-    if !failures.is_empty() {
-        if let Ok(dir) = std::env::var("DIFF_FAILURES") {
-            for (k, f) in failures.iter().enumerate() {
-                let _ = std::fs::write(format!("{dir}/failure_{k}.txt"), f);
-            }
-        }
-        let shown: Vec<&String> = failures.iter().take(3).collect();
-        panic!(
-            "{} of {cases} programs differ from CPython; first ones:\n{}",
-            failures.len(),
-            shown
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        );
-    }
+    report(&failures, cases);
+}
+
+/// The hand-written programs of `tests/interp_corpus.py`.
+#[test]
+fn corpus_agrees_with_cpython() {
+    let corpus = include_str!("interp_corpus.py");
+    let programs: Vec<String> = corpus
+        .split("\n#### ")
+        .skip(1)
+        .map(|case| {
+            case.split_once('\n')
+                .map_or("", |(_, body)| body)
+                .to_string()
+        })
+        .collect();
+    assert!(
+        programs.len() >= 10,
+        "the corpus has {} programs",
+        programs.len()
+    );
+    let (failures, [skipped, lines, _]) = compare(&programs);
+    println!(
+        "{} corpus programs, {lines} output lines; {} discrepancies",
+        programs.len(),
+        failures.len()
+    );
+    assert_eq!(skipped, 0);
+    report(&failures, programs.len());
 }

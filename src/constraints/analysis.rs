@@ -77,8 +77,9 @@ pub struct EdgeReport {
     pub feasible: Feasible,
     /// The listed paths that take this edge.
     pub paths: Vec<usize>,
-    /// The edge's own guards (its branch condition, "no exception"), for the figure.
-    pub guards: Vec<Constraint>,
+    /// What the edge itself adds: SSA definitions of its source, its branch condition,
+    /// "no exception".
+    pub adds: Vec<Constraint>,
     /// The edge's conditions that have no translation.
     pub dropped: Vec<Dropped>,
 }
@@ -168,7 +169,10 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
                 .iter()
                 .map(|s| {
                     s.as_ref()
-                        .map(|s| (s.guards.clone(), s.dropped.clone()))
+                        .map(|s| {
+                            let adds = s.defs.iter().chain(&s.guards).cloned().collect();
+                            (adds, s.dropped.clone())
+                        })
                         .unwrap_or_default()
                 })
                 .collect();
@@ -241,7 +245,7 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
                 .filter(|p| p.edges.contains(&id))
                 .map(|p| p.id)
                 .collect(),
-            guards: guards[id].0.clone(),
+            adds: guards[id].0.clone(),
             dropped: guards[id].1.clone(),
         })
         .collect();

@@ -175,9 +175,9 @@ impl Dag {
 
     /// The nodes of a path in order: the entry, each edge's target (a back edge's target
     /// closes the list, repeated).
-    pub fn nodes(&self, path: &Path) -> Vec<NodeIndex> {
+    pub fn nodes(&self, edges: &[EdgeId]) -> Vec<NodeIndex> {
         let mut out = vec![self.entry];
-        out.extend(path.edges.iter().map(|&e| self.edges[e].target));
+        out.extend(edges.iter().map(|&e| self.edges[e].target));
         out
     }
 
@@ -256,7 +256,7 @@ mod tests {
         );
         let paths: Vec<Vec<usize>> = dag
             .paths()
-            .map(|p| dag.nodes(&p).iter().map(|n| n.index()).collect())
+            .map(|p| dag.nodes(&p.edges).iter().map(|n| n.index()).collect())
             .collect();
         // 1 while, 2 if, 3 break, 4 x -= 1, 5 print, 6 exit.
         assert_eq!(

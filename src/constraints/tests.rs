@@ -14,7 +14,7 @@ fn run(source: &str, mode: Mode) -> Analysis {
 fn summary(a: &Analysis) -> String {
     let mut out = String::new();
     for p in &a.paths {
-        let nodes: Vec<String> = a.dag.nodes(&super::dag::Path { edges: p.edges.clone() }).iter().map(|n| n.index().to_string()).collect();
+        let nodes: Vec<String> = a.dag.nodes(&p.edges).iter().map(|n| n.index().to_string()).collect();
         let cs: Vec<String> = p.constraints.iter().filter(|c| c.kind != Kind::Internal).map(|c| c.term.to_string()).collect();
         out.push_str(&format!("path {} [{}] {:?} {:?} | {}\n", p.id, nodes.join(" "), p.feasible, p.witness.as_ref().map(|w| w.iter().map(|(n, v)| format!("{n}={}", v.repr())).collect::<Vec<_>>()), cs.join("; ")));
     }

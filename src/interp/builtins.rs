@@ -231,6 +231,7 @@ impl Machine {
                     Value::Function(_)
                         | Value::Builtin(_)
                         | Value::Method(_)
+                        | Value::Unbound(_)
                         | Value::Type(_)
                         | Value::ExcType(_)
                         | Value::UserExcType(_)

@@ -9,7 +9,7 @@ use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error};
 use super::exec::Flow;
 use super::machine::{Frame, Machine};
 use super::modules;
-use super::value::{Function, Method, Native, Value};
+use super::value::{Function, Method, Native, TypeKind, Unbound, Value};
 
 /// Keyword arguments of a call, in order.
 pub(crate) type Kwargs = Vec<(Rc<str>, Value)>;
@@ -20,6 +20,28 @@ impl Machine {
             Value::Function(func) => self.call_function(func, args, kwargs),
             Value::Builtin(b) => self.call_builtin(*b, args, kwargs),
             Value::Method(m) => self.call_method(m.receiver.clone(), &m.name, args, kwargs),
+            Value::Unbound(m) => {
+                let mut args = args.into_iter();
+                let Some(receiver) = args.next() else {
+                    return type_error(format!(
+                        "unbound method {}.{}() needs an argument",
+                        m.owner.name(),
+                        m.name
+                    ));
+                };
+                let applies = receiver
+                    .type_kind()
+                    .is_some_and(|k| k.is_subtype_of(m.owner) && k != TypeKind::Object);
+                if !applies {
+                    return type_error(format!(
+                        "descriptor '{}' for '{}' objects doesn't apply to a '{}' object",
+                        m.name,
+                        m.owner.name(),
+                        receiver.type_name()
+                    ));
+                }
+                self.call_method(receiver, &m.name, args.collect(), kwargs)
+            }
             Value::Type(t) => self.construct(*t, args, kwargs),
             Value::ExcType(_) | Value::UserExcType(_) => {
                 let class = match callee {
@@ -214,6 +236,14 @@ impl Machine {
                 receiver: o.clone(),
                 name: name.into(),
             })));
+        }
+        if let Value::Type(t) = o {
+            if super::methods::type_has_method(*t, name) {
+                return Ok(Value::Unbound(Rc::new(Unbound {
+                    owner: *t,
+                    name: name.into(),
+                })));
+            }
         }
         Err(no_attribute(o, name))
     }

@@ -8,10 +8,9 @@ use super::call::Kwargs;
 use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error, value_error};
 use super::num::{self, num};
 use super::ops::check_len;
-use super::repr::{repr, to_str};
+use super::repr::{float_repr, repr, to_str};
 use super::seq;
 use super::value::Value;
-use crate::python::value::float_repr;
 
 /// A parsed format spec: `[[fill]align][sign][z][#][0][width][grouping][.precision][type]`.
 #[derive(Clone, Debug)]

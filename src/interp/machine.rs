@@ -611,6 +611,7 @@ pub(crate) fn callable_name(v: &Value) -> String {
         Value::Builtin(b) => b.name().to_string(),
         Value::Type(t) => t.name().to_string(),
         Value::Method(m) => format!("{}.{}", m.receiver.type_name(), m.name),
+        Value::Unbound(m) => format!("{}.{}", m.owner.name(), m.name),
         other => other.type_name(),
     }
 }

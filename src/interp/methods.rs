@@ -14,7 +14,7 @@ use super::ops::{self, truthy};
 use super::repr::repr;
 use super::sort;
 use super::strings;
-use super::value::{Native, Value, View, ViewKind};
+use super::value::{Native, TypeKind, Value, View, ViewKind};
 
 const LIST: &[&str] = &[
     "append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse",
@@ -36,15 +36,21 @@ const DICT: &[&str] = &[
 /// Whether `o` has a method `name` the interpreter implements.
 pub(crate) fn has_method(o: &Value, name: &str) -> bool {
     match o {
-        Value::Str(_) => strings::METHODS.contains(&name),
-        Value::List(_) => LIST.contains(&name),
-        Value::Tuple(_) => matches!(name, "count" | "index"),
-        Value::Dict(_) => DICT.contains(&name),
-        Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
-            matches!(name, "bit_length" | "bit_count" | "conjugate")
-        }
-        Value::Float(_) => matches!(name, "is_integer" | "conjugate"),
         Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
+        Value::Native(_) => false,
+        other => other.type_kind().is_some_and(|t| type_has_method(t, name)),
+    }
+}
+
+/// Whether instances of builtin type `t` have a method `name` the interpreter implements.
+pub(crate) fn type_has_method(t: TypeKind, name: &str) -> bool {
+    match t {
+        TypeKind::Str => strings::METHODS.contains(&name),
+        TypeKind::List => LIST.contains(&name),
+        TypeKind::Tuple => matches!(name, "count" | "index"),
+        TypeKind::Dict => DICT.contains(&name),
+        TypeKind::Int | TypeKind::Bool => matches!(name, "bit_length" | "bit_count" | "conjugate"),
+        TypeKind::Float => matches!(name, "is_integer" | "conjugate"),
         _ => false,
     }
 }

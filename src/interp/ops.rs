@@ -232,6 +232,7 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
         (Value::Range(x), Value::Range(y)) => Rc::ptr_eq(x, y),
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
         (Value::Method(x), Value::Method(y)) => Rc::ptr_eq(x, y),
+        (Value::Unbound(x), Value::Unbound(y)) => x.owner == y.owner && x.name == y.name,
         (Value::Builtin(x), Value::Builtin(y)) => x == y,
         (Value::Type(x), Value::Type(y)) => x == y,
         (Value::ExcType(x), Value::ExcType(y)) => x == y,

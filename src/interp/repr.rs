@@ -8,7 +8,6 @@ use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, value_error};
 use super::limits;
 use super::modules::native_repr;
 use super::value::{Value, ViewKind};
-use crate::python::value::float_repr;
 
 /// CPython 3.11's limit on decimal digits converted to or from an int.
 pub(crate) const MAX_STR_DIGITS: usize = 4300;
@@ -172,6 +171,11 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
             m.name,
             m.receiver.type_name()
         )),
+        Value::Unbound(m) => out.push_str(&format!(
+            "<method '{}' of '{}' objects>",
+            m.name,
+            m.owner.name()
+        )),
         Value::Type(t) => out.push_str(&format!("<class '{}'>", t.name())),
         Value::ExcType(k) => out.push_str(&format!("<class '{}'>", k.name())),
         Value::UserExcType(c) => out.push_str(&format!("<class '__main__.{}'>", c.name)),
@@ -186,6 +190,50 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Opaque(name) => out.push_str(&format!("typing.{name}")),
     }
     Ok(())
+}
+
+/// CPython's float repr: the shortest digits that round-trip, chosen with correct rounding
+/// (`1715302934980770.25` is `...770.2`, ties to even), fixed notation for 1e-4 ≤ |x| < 1e16.
+pub(crate) fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    let sign = if f < 0.0 { "-" } else { "" };
+    let (digits, exp) = shortest_digits(f.abs());
+    let body = if (-4..16).contains(&exp) {
+        if exp >= 0 {
+            let int_len = exp as usize + 1;
+            if digits.len() <= int_len {
+                format!("{digits}{}.0", "0".repeat(int_len - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..int_len], &digits[int_len..])
+            }
+        } else {
+            format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
+        }
+    } else {
+        let mantissa = if digits.len() > 1 { format!("{}.{}", &digits[..1], &digits[1..]) } else { digits };
+        format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    };
+    format!("{sign}{body}")
+}
+
+/// The significant digits of the shortest round-tripping repr of `x > 0`, and the decimal
+/// exponent of the first digit.
+fn shortest_digits(x: f64) -> (String, i32) {
+    let shortest = format!("{x:e}");
+    let n = shortest.split('e').next().map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
+    // Rust picks some shortest digits; CPython the correctly rounded ones of that length.
+    let rounded = format!("{:.*e}", n.saturating_sub(1), x);
+    let chosen = if rounded.parse::<f64>().ok() == Some(x) { rounded } else { shortest };
+    let (mantissa, exp) = chosen.split_once('e').unwrap_or((&chosen, "0"));
+    (mantissa.replace('.', ""), exp.parse().unwrap_or(0))
 }
 
 /// Python's str repr: single quotes unless the text has a single quote and no double quote;
@@ -262,6 +310,24 @@ mod tests {
             "'a\\x7f\\xa0\u{e9}\\u200b'"
         );
         assert_eq!(to_str(&Value::str("x")).unwrap(), "x");
+        // CPython: repr of these floats (ties in the last digit go to even).
+        let floats = [
+            (1715302934980770.25, "1715302934980770.2"),
+            (234525627840439.625, "234525627840439.62"),
+            (5e-324, "5e-324"),
+            (1e23, "1e+23"),
+            (9007199254740993.0, "9007199254740992.0"),
+            (0.3, "0.3"),
+            (1.5e-323, "1.5e-323"),
+            (1e16, "1e+16"),
+            (123456789012345.6, "123456789012345.6"),
+            (0.0001, "0.0001"),
+            (-1.5e-5, "-1.5e-05"),
+            (1e15, "1000000000000000.0"),
+        ];
+        for (f, text) in floats {
+            assert_eq!(float_repr(f), text);
+        }
         if let Value::List(items) = &l {
             items.borrow_mut().push(l.clone());
         }

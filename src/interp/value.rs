@@ -38,6 +38,8 @@ pub(crate) enum Value {
     Builtin(Builtin),
     /// A method of a builtin type bound to its receiver: `xs.append`.
     Method(Rc<Method>),
+    /// A method of a builtin type taken from the type: `str.lower`.
+    Unbound(Rc<Unbound>),
     Type(TypeKind),
     ExcType(ExcKind),
     UserExcType(Rc<UserClass>),
@@ -75,6 +77,12 @@ pub(crate) struct Function {
 /// A builtin method bound to its receiver.
 pub(crate) struct Method {
     pub receiver: Value,
+    pub name: Rc<str>,
+}
+
+/// A method of a builtin type, not bound to an instance.
+pub(crate) struct Unbound {
+    pub owner: TypeKind,
     pub name: Rc<str>,
 }
 
@@ -122,6 +130,7 @@ pub(crate) enum TypeKind {
     Function,
     BuiltinFunction,
     Method,
+    MethodDescriptor,
     Type,
     Module,
     TextIO,
@@ -162,6 +171,7 @@ impl TypeKind {
             Function => "function",
             BuiltinFunction => "builtin_function_or_method",
             Method => "builtin_function_or_method",
+            MethodDescriptor => "method_descriptor",
             Type => "type",
             Module => "module",
             TextIO => "_io.TextIOWrapper",
@@ -330,6 +340,7 @@ impl Value {
             Value::Function(_) => TypeKind::Function,
             Value::Builtin(_) => TypeKind::BuiltinFunction,
             Value::Method(_) => TypeKind::Method,
+            Value::Unbound(_) => TypeKind::MethodDescriptor,
             Value::Type(_) | Value::ExcType(_) | Value::UserExcType(_) => TypeKind::Type,
             Value::Iter(it) => it.borrow().type_kind(),
             Value::Native(Native::Stdout | Native::Stderr) => TypeKind::TextIO,

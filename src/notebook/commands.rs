@@ -155,6 +155,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         run: super::views::cfg::run,
     },
     CommandSpec {
+        name: "constraints",
+        form: Form::Line,
+        usage: super::views::constraints::USAGE,
+        summary: super::views::constraints::SUMMARY,
+        help: super::views::constraints::HELP,
+        options: super::views::constraints::OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::constraints::run,
+    },
+    CommandSpec {
         name: "lattice",
         form: Form::Both,
         usage: super::views::lattice::LATTICE_USAGE,

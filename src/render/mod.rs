@@ -4,3 +4,4 @@ pub mod cfg;
 pub mod graphviz;
 pub mod html;
 pub mod lattice;
+pub mod set;

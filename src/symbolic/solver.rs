@@ -8,7 +8,10 @@
 //! Creating a Z3 solver costs about 15 ms with Z3 4.8.12 (its SMT kernel is set up per
 //! solver); a query on a solver that is reused (push, assert, check, pop) takes well under a
 //! millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`; the free
-//! functions ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread.
+//! functions ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread. A Z3
+//! solver slows down after thousands of scoped queries (string theory state builds up: 40x
+//! over 5,000 queries), so a `Solver` replaces its Z3 solver every `RECYCLE_AFTER` checks,
+//! replaying its assertions scope by scope.
 //!
 //! Timeouts and cancellation never hang a caller: a check that runs out of time answers
 //! `Unknown("timeout")`. With a [`Cancel`] installed, a check does not start once the flag is
@@ -39,6 +42,9 @@ pub use slice::UNROLL_LIMIT;
 /// The timeout of the free functions and a sensible default for `Solver::new`.
 pub const DEFAULT_TIMEOUT_MS: u32 = 5_000;
 
+/// Checks after which a `Solver` starts over with a fresh Z3 solver.
+const RECYCLE_AFTER: u32 = 200;
+
 /// How often a check's watcher looks at the cancel flag.
 const CANCEL_POLL: Duration = Duration::from_millis(2);
 
@@ -62,9 +68,12 @@ pub enum SolverError {
 pub struct Solver {
     z3: z3::Solver,
     ctx: z3::Context,
+    /// The assertions of each scope, the base first: replayed when recycling.
+    frames: Vec<Vec<z3::ast::Bool>>,
+    /// Checks since `z3` was made.
+    checks: u32,
     cancel: Option<Cancel>,
     timeout_ms: u32,
-    scopes: usize,
 }
 
 /// The answer to a check.
@@ -85,7 +94,7 @@ impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Solver")
             .field("timeout_ms", &self.timeout_ms)
-            .field("scopes", &self.scopes)
+            .field("scopes", &(self.frames.len() - 1))
             .field("cancel", &self.cancel.is_some())
             .finish()
     }
@@ -106,16 +115,13 @@ impl Default for Solver {
 impl Solver {
     /// A solver whose checks give up after `timeout_ms` milliseconds.
     pub fn new(timeout_ms: u32) -> Solver {
-        let z3 = z3::Solver::new();
-        let mut params = z3::Params::new();
-        params.set_u32("timeout", timeout_ms);
-        z3.set_params(&params);
         Solver {
-            z3,
+            z3: fresh_z3(timeout_ms),
             ctx: z3::Context::thread_local(),
+            frames: vec![Vec::new()],
+            checks: 0,
             cancel: None,
             timeout_ms,
-            scopes: 0,
         }
     }
 
@@ -131,17 +137,31 @@ impl Solver {
 
     pub fn push(&mut self) {
         self.z3.push();
-        self.scopes += 1;
+        self.frames.push(Vec::new());
     }
 
     /// Removes everything asserted since the matching `push`.
     pub fn pop(&mut self) -> Result<(), SolverError> {
-        if self.scopes == 0 {
+        if self.frames.len() <= 1 {
             return Err(SolverError::NoScope);
         }
+        self.frames.pop();
         self.z3.pop(1);
-        self.scopes -= 1;
         Ok(())
+    }
+
+    /// Starts over with a fresh Z3 solver holding the same assertions in the same scopes.
+    fn recycle(&mut self) {
+        self.z3 = fresh_z3(self.timeout_ms);
+        for (depth, frame) in self.frames.iter().enumerate() {
+            if depth > 0 {
+                self.z3.push();
+            }
+            for b in frame {
+                self.z3.assert(b);
+            }
+        }
+        self.checks = 0;
     }
 
     /// Asserts a condition (with the definitions of the auxiliary values it needs).
@@ -153,15 +173,21 @@ impl Solver {
         let b = low.boolean(t)?;
         // Simplified first: after a `push`, Z3 solves incrementally without its
         // preprocessing, and unsimplified ground string terms can stall the string theory.
-        for d in &low.definitions {
-            self.z3.assert(&d.simplify());
+        let frame = self.frames.last_mut().ok_or(SolverError::NoScope)?;
+        for b in low.definitions.iter().chain([&b]) {
+            let b = b.simplify();
+            self.z3.assert(&b);
+            frame.push(b);
         }
-        self.z3.assert(&b.simplify());
         Ok(())
     }
 
     /// Checks the assertions.
-    pub fn check(&self) -> Check {
+    pub fn check(&mut self) -> Check {
+        if self.checks >= RECYCLE_AFTER {
+            self.recycle();
+        }
+        self.checks += 1;
         let cancelled = || self.cancel.as_ref().is_some_and(Cancel::is_cancelled);
         if cancelled() {
             return Check::Unknown("cancelled".into());
@@ -189,7 +215,7 @@ impl Solver {
     /// Checks on this thread while a scoped watcher interrupts Z3 if `cancel` is set.
     fn check_watched(&self, cancel: &Cancel) -> z3::SatResult {
         let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
+        let result = std::thread::scope(|scope| {
             let handle = self.ctx.handle();
             let done = &done;
             let watcher = scope.spawn(move || {
@@ -206,7 +232,13 @@ impl Solver {
             done.store(true, Ordering::SeqCst);
             watcher.thread().unpark();
             result
-        })
+        });
+        if cancel.is_cancelled() {
+            // An interrupt outlives the check it was meant for (Z3 4.8 keeps the context
+            // interrupted, failing e.g. `simplify`) until the next check clears it.
+            z3::Solver::new().check();
+        }
+        result
     }
 
     /// Whether `t` is satisfiable together with the assertions.
@@ -261,6 +293,15 @@ impl Solver {
         self.pop()?;
         answer
     }
+}
+
+/// A Z3 solver (in this thread's context) with a timeout.
+fn fresh_z3(timeout_ms: u32) -> z3::Solver {
+    let z3 = z3::Solver::new();
+    let mut params = z3::Params::new();
+    params.set_u32("timeout", timeout_ms);
+    z3.set_params(&params);
+    z3
 }
 
 fn sort_error(e: super::term::SortError) -> SolverError {

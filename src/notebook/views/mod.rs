@@ -2,4 +2,5 @@
 //! into a [`View`](super::output::View).
 
 pub mod cfg;
+pub mod constraints;
 pub mod lattice;

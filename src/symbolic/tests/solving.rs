@@ -138,3 +138,32 @@ fn smtlib_text_comes_from_the_lowering() {
     let script = solver::smtlib_script(&[holds("x > 0", &env)]).unwrap();
     assert!(script.contains("(declare-fun x () Int)") && script.contains("(assert"), "{script}");
 }
+
+#[test]
+fn recycling_keeps_assertions_and_scopes() {
+    // A solver starts over with a fresh Z3 solver every few hundred checks; what was asserted,
+    // in which scope, must survive.
+    let env = env_of("x: int, s: str");
+    let mut s = Solver::default();
+    s.assert(&holds("x > 3 and s[::-1] == 'ab'", &env)).unwrap();
+    s.push();
+    s.assert(&holds("x < 10", &env)).unwrap();
+    for i in 0..450 {
+        s.push();
+        s.assert(&holds(&format!("x != {}", i % 7 + 4), &env)).unwrap();
+        assert!(matches!(s.check(), Check::Sat(_)), "check {i}");
+        s.pop().unwrap();
+    }
+    s.assert(&holds("x > 8", &env)).unwrap();
+    match s.check() {
+        Check::Sat(m) => assert_eq!(
+            m.inputs(&env).unwrap(),
+            [("s".to_string(), PyValue::Str("ba".into())), ("x".to_string(), PyValue::Int(9.into()))]
+        ),
+        other => panic!("{other:?}"),
+    }
+    s.pop().unwrap();
+    s.assert(&holds("x < 4", &env)).unwrap();
+    assert!(matches!(s.check(), Check::Unsat));
+    assert_eq!(s.pop(), Err(SolverError::NoScope));
+}

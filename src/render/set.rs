@@ -1,0 +1,358 @@
+//! Symbolic execution trees as text (the tested contract), Graphviz DOT in the book's style,
+//! the leaf table, and the JSON payload.
+//!
+//! Figure: one box per node with the path condition, the store and the next statement
+//! (`L3: x = -x`, in a monospace font); leaves show their outcome instead. Leaf colours
+//! follow the book: paleturquoise for a return or normal end, lightpink for an exception,
+//! lightgreen for an unsatisfiable branch (only with `--unsat`), and grey stripes with a
+//! dashed border for a path cut by a bound.
+
+use serde_json::{Map, Value as Json, json};
+
+use crate::render::html::{escape, table, text_table};
+use crate::symexec::{Exc, Leaf, Message, Node, Outcome, Status, Tree, Value};
+
+const TEXT_FONT: &str = "Helvetica,Arial,sans-serif";
+const CODE_FONT: &str = "Menlo,Consolas,DejaVu Sans Mono,monospace";
+/// paleturquoise2, the book's normal leaf.
+pub const LEAF_FILL: &str = "#aeeeee";
+/// lightpink1, the book's exception leaf.
+pub const EXCEPTION_FILL: &str = "#ffaeb9";
+/// lightgreen, the book's unsatisfiable node.
+pub const UNSAT_FILL: &str = "#90ee90";
+const BOUND_STRIPE: &str = "#d3d3d3";
+const NOTE_COLOUR: &str = "#666666";
+/// Constraints longer than this (together) are shown one per line in the figure.
+const WRAP: usize = 48;
+
+/// `{c1, c2}` (the book's set notation; `{}` for the empty path condition).
+pub fn path_condition(node: &Node) -> String {
+    let parts: Vec<String> = node.path_condition.iter().map(|t| t.to_string()).collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// `{x: 2 * y, y: y}`
+pub fn store(store: &[(String, Value)]) -> String {
+    let parts: Vec<String> = store.iter().map(|(n, v)| format!("{n}: {v}")).collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// What a leaf shows: `return 0`, `ZeroDivisionError: division by zero`, `normal end`, ...
+pub fn outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Exception(e) => e.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `L3: x = -x` for an inner node (`in f(): ` first inside a call), the outcome for a leaf.
+fn what(node: &Node, leaf: Option<&Leaf>) -> String {
+    let head = match leaf {
+        Some(l) => format!("⇒ {}", outcome(&l.outcome)),
+        None => match node.line {
+            Some(line) => format!("L{line}: {}", node.statement),
+            None => node.statement.clone(),
+        },
+    };
+    match &node.frame {
+        Some(f) => format!("in {f}(): {head}"),
+        None => head,
+    }
+}
+
+fn depth(tree: &Tree, node: &Node) -> usize {
+    let mut d = 0;
+    let mut at = node.parent;
+    while let Some(p) = at {
+        d += 1;
+        at = tree.nodes.get(p).and_then(|n| n.parent);
+    }
+    d
+}
+
+/// The headline: what was executed, with how many nodes and leaves of each kind.
+pub fn summary(tree: &Tree) -> String {
+    let inputs: Vec<String> = tree.inputs.iter().map(|(n, s)| format!("{n}: {s}")).collect();
+    let subject = if tree.function == "<cell>" {
+        format!("the cell ({})", inputs.join(", "))
+    } else {
+        format!("{}({})", tree.function, inputs.join(", "))
+    };
+    let mut kinds: Vec<String> = Vec::new();
+    for (label, test) in [
+        ("return", &(|o: &Outcome| matches!(o, Outcome::Return(_))) as &dyn Fn(&Outcome) -> bool),
+        ("normal", &|o: &Outcome| matches!(o, Outcome::Normal)),
+        ("exception", &|o: &Outcome| matches!(o, Outcome::Exception(_))),
+        ("bound", &|o: &Outcome| matches!(o, Outcome::Bound(_))),
+        ("unsat", &|o: &Outcome| matches!(o, Outcome::Unsat)),
+    ] {
+        let n = tree.leaves.iter().filter(|l| test(&l.outcome)).count();
+        if n > 0 {
+            kinds.push(format!("{n} {label}"));
+        }
+    }
+    format!(
+        "symbolic execution tree of {subject}, unroll {}: {} nodes, {} leaves ({})",
+        tree.unroll,
+        tree.nodes.len(),
+        tree.leaves.len(),
+        kinds.join(", ")
+    )
+}
+
+/// Notes on what bounds did: paths cut, nodes not explored.
+pub fn notes(tree: &Tree) -> Vec<String> {
+    let mut out = Vec::new();
+    let cut = tree.cut_paths();
+    if cut > 0 {
+        let s = if cut == 1 { "path was" } else { "paths were" };
+        out.push(format!(
+            "{cut} {s} cut by a bound (the grey leaves): runs taking them are not covered; raise --unroll or %config recursion_limit to see further."
+        ));
+    }
+    if tree.truncated {
+        out.push(format!(
+            "The tree was cut at {} nodes (%config node_limit): {} states were not explored; their leaves are missing from the table.",
+            tree.node_limit, tree.unexplored
+        ));
+    }
+    if tree.nodes.iter().any(|n| n.undecided) {
+        out.push("The solver could not decide some branches (timeout or nonlinear arithmetic): they are kept, with a dashed border.".into());
+    }
+    out
+}
+
+/// The text rendering: the headline, one line per node (indented by depth), the notes.
+pub fn text(tree: &Tree) -> String {
+    let mut out = summary(tree);
+    out.push('\n');
+    for node in &tree.nodes {
+        let leaf = tree.leaf_of(node.id).filter(|_| node.status != Status::Inner);
+        out.push_str(&format!(
+            "{}[{}] {}  |  {}  |  {}\n",
+            "  ".repeat(depth(tree, node)),
+            node.id,
+            what(node, leaf),
+            path_condition(node),
+            store(&node.store)
+        ));
+    }
+    for n in notes(tree) {
+        out.push_str(&n);
+        out.push('\n');
+    }
+    out
+}
+
+fn witness(leaf: &Leaf) -> String {
+    match &leaf.witness {
+        Some(w) => w.iter().map(|(n, v)| format!("{n}={}", v.repr())).collect::<Vec<_>>().join(", "),
+        None => "-".into(),
+    }
+}
+
+/// One row per leaf: node, path condition (Python), outcome, final store, witness.
+pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
+    tree.leaves
+        .iter()
+        .map(|l| {
+            let node = &tree.nodes[l.node];
+            vec![
+                l.node.to_string(),
+                l.path_condition.to_string(),
+                outcome(&l.outcome),
+                store(&node.store),
+                witness(l),
+            ]
+        })
+        .collect()
+}
+
+pub const LEAF_HEADERS: [&str; 5] = ["leaf", "path condition", "outcome", "final store", "witness"];
+
+pub fn leaf_table_text(tree: &Tree) -> String {
+    text_table(&LEAF_HEADERS, &leaf_rows(tree))
+}
+
+pub fn leaf_table_html(tree: &Tree) -> String {
+    table(&LEAF_HEADERS, &leaf_rows(tree))
+}
+
+/// The line under the figure explaining its colours.
+pub fn legend_html() -> String {
+    let chip = |style: &str, label: &str| {
+        format!("<span style=\"display:inline-block;border:1px solid #888;padding:0 4px;margin:0 2px;{style}\">{label}</span>")
+    };
+    let stripes = format!("background:repeating-linear-gradient(90deg,{BOUND_STRIPE} 0 4px,#fff 4px 8px);border-style:dashed");
+    format!(
+        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin-top:4px\">\
+         Each box: path condition, store, next statement (line: code). Leaves: {} {} {} {}.</div>",
+        chip(&format!("background:{LEAF_FILL}"), "return / normal end"),
+        chip(&format!("background:{EXCEPTION_FILL}"), "exception"),
+        chip(&stripes, "bound reached (path cut)"),
+        chip(&format!("background:{UNSAT_FILL}"), "unsatisfiable (with --unsat)"),
+    )
+}
+
+pub fn legend_text() -> &'static str {
+    "Each box: path condition, store, next statement. Leaves: paleturquoise return/normal end, lightpink exception, grey striped bound reached (path cut), lightgreen unsatisfiable (with --unsat)."
+}
+
+fn html_lines(parts: &[String]) -> String {
+    let total: usize = parts.iter().map(|p| p.chars().count()).sum();
+    let escaped: Vec<String> = parts.iter().map(|p| escape(p)).collect();
+    if total > WRAP && parts.len() > 1 {
+        format!("{{{}}}", escaped.join(",<BR ALIGN=\"LEFT\"/>"))
+    } else {
+        format!("{{{}}}", escaped.join(", "))
+    }
+}
+
+fn label(node: &Node, leaf: Option<&Leaf>) -> String {
+    let mut rows = Vec::new();
+    if let Some(f) = &node.frame {
+        rows.push(format!("<FONT COLOR=\"{NOTE_COLOUR}\" POINT-SIZE=\"8\">in {}()</FONT>", escape(f)));
+    }
+    let pc: Vec<String> = node.path_condition.iter().map(|t| t.to_string()).collect();
+    rows.push(html_lines(&pc));
+    let st: Vec<String> = node.store.iter().map(|(n, v)| format!("{n}: {v}")).collect();
+    rows.push(html_lines(&st));
+    match leaf {
+        Some(l) => rows.push(format!("<B>{}</B>", escape(&outcome(&l.outcome)))),
+        None => rows.push(format!(
+            "<FONT FACE=\"{CODE_FONT}\">{}</FONT>",
+            escape(&match node.line {
+                Some(line) => format!("{line}: {}", node.statement),
+                None => node.statement.clone(),
+            })
+        )),
+    }
+    let body: String = rows
+        .iter()
+        .map(|r| format!("<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">{r}</TD></TR>"))
+        .collect();
+    format!("<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">{body}</TABLE>>")
+}
+
+fn style(node: &Node) -> String {
+    let dashed = if node.undecided { ", dashed" } else { "" };
+    match node.status {
+        Status::Inner if node.undecided => "style=\"dashed\"".into(),
+        Status::Inner => String::new(),
+        Status::Leaf => format!("style=\"filled{dashed}\", fillcolor=\"{LEAF_FILL}\""),
+        Status::Exception => format!("style=\"filled{dashed}\", fillcolor=\"{EXCEPTION_FILL}\""),
+        Status::Unsat => format!("style=\"filled\", fillcolor=\"{UNSAT_FILL}\""),
+        Status::Bound => {
+            let stripes = vec![format!("{BOUND_STRIPE}:white"); 12].join(":");
+            format!("style=\"striped, dashed\", fillcolor=\"{stripes}\"")
+        }
+    }
+}
+
+/// The figure as Graphviz DOT.
+pub fn dot(tree: &Tree) -> String {
+    let mut out = String::from("digraph set {\n");
+    out.push_str(&format!(
+        "  graph [fontname=\"{TEXT_FONT}\", nodesep=0.25, ranksep=0.3];\n  node [shape=box, fontname=\"{TEXT_FONT}\", fontsize=10, margin=\"0.08,0.04\"];\n  edge [arrowsize=0.6, color=\"#555555\"];\n"
+    ));
+    for node in &tree.nodes {
+        let leaf = tree.leaf_of(node.id).filter(|_| node.status != Status::Inner);
+        let style = style(node);
+        let sep = if style.is_empty() { "" } else { ", " };
+        out.push_str(&format!("  n{} [label={}{sep}{style}];\n", node.id, label(node, leaf)));
+    }
+    for node in &tree.nodes {
+        if let Some(p) = node.parent {
+            out.push_str(&format!("  n{p} -> n{};\n", node.id));
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn exc_json(e: &Exc) -> Json {
+    let message = match &e.message {
+        Message::Known(m) => json!(m),
+        Message::Of(t) => json!(format!("str({t})")),
+        Message::Unknown => Json::Null,
+    };
+    json!({"kind": "exception", "type": e.type_name, "message": message})
+}
+
+/// An outcome as the payload's `outcome` object.
+pub fn outcome_json(o: &Outcome) -> Json {
+    match o {
+        Outcome::Return(v) => json!({"kind": "return", "value": v.to_string()}),
+        Outcome::Exception(e) => exc_json(e),
+        Outcome::Normal => json!({"kind": "normal"}),
+        Outcome::Bound(reason) => json!({"kind": "bound", "reason": reason}),
+        Outcome::Unsat => json!({"kind": "unsat"}),
+    }
+}
+
+/// The `set` payload (version 1).
+pub fn json(tree: &Tree) -> Json {
+    let mut inputs = Map::new();
+    for (n, s) in &tree.inputs {
+        inputs.insert(n.clone(), json!(s.to_string()));
+    }
+    let nodes: Vec<Json> = tree
+        .nodes
+        .iter()
+        .map(|n| {
+            let mut st = Map::new();
+            for (k, v) in &n.store {
+                st.insert(k.clone(), json!(v.to_string()));
+            }
+            json!({
+                "id": n.id.to_string(),
+                "parent": n.parent.map(|p| p.to_string()),
+                "statement": n.statement,
+                "line": n.line,
+                "path_condition": n.path_condition.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                "store": st,
+                "status": n.status.name(),
+                "frame": n.frame,
+                "undecided": n.undecided,
+            })
+        })
+        .collect();
+    let leaves: Vec<Json> = tree
+        .leaves
+        .iter()
+        .map(|l| {
+            let witness = l.witness.as_ref().map(|w| {
+                let mut m = Map::new();
+                for (k, v) in w {
+                    m.insert(k.clone(), v.to_json());
+                }
+                Json::Object(m)
+            });
+            json!({
+                "node": l.node.to_string(),
+                "path_condition": l.path_condition.to_string(),
+                "outcome": outcome_json(&l.outcome),
+                "witness": witness,
+            })
+        })
+        .collect();
+    json!({
+            "version": 1,
+            "kind": "set",
+            "function": tree.function,
+            "inputs": inputs,
+            "unroll": tree.unroll,
+            "nodes": nodes,
+            "leaves": leaves,
+            "truncated": tree.truncated,
+            "unexplored": tree.unexplored,
+            "node_limit": tree.node_limit,
+            "cut_paths": tree.cut_paths(),
+            "solver_calls": {
+                "branch_checks": tree.stats.branch_checks,
+                "implication_checks": tree.stats.implication_checks,
+                "witness_checks": tree.stats.witness_checks,
+                "pruned": tree.stats.pruned,
+            },
+    })
+}
