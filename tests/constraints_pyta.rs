@@ -306,8 +306,9 @@ fn map_path(a: &Analysis, f: &Function, path: &[Value]) -> Mapped {
 // ---------------------------------------------------------------------------------------
 // The comparison
 
-/// What PythonTA's linter says of a condition: (redundant, impossible), or None (unparsed).
-fn pyta_verdicts(out: &Value) -> Vec<(String, Option<(bool, bool)>)> {
+/// What PythonTA's linter says of each condition: its test, line (absent when unparsed)
+/// and (redundant, impossible), or None when it could not parse the test.
+fn pyta_verdicts(out: &Value) -> Vec<(String, Option<u64>, Option<(bool, bool)>)> {
     out["condition_logic_checker"]
         .as_array()
         .into_iter()
@@ -317,7 +318,7 @@ fn pyta_verdicts(out: &Value) -> Vec<(String, Option<(bool, bool)>)> {
             let v = c["redundant_condition"]
                 .as_bool()
                 .zip(c["impossible_condition"].as_bool());
-            (test, v)
+            (test, c["line"].as_u64(), v)
         })
         .collect()
 }
@@ -431,7 +432,7 @@ fn compare_function(name: &str, f: &Function, out: &Value, report: &mut Report) 
         }
     }
     // Redundant / impossible conditions.
-    for (test, theirs) in pyta_verdicts(out) {
+    for (test, line, theirs) in pyta_verdicts(out) {
         for (mode, a) in [("--pyta", &pyta), ("precise", &precise)] {
             let ours: Vec<_> = a
                 .conditions
@@ -439,12 +440,6 @@ fn compare_function(name: &str, f: &Function, out: &Value, report: &mut Report) 
                 .filter(|c| normalize(&c.test) == normalize(&test))
                 .map(|c| (c.line, our_verdict(&c.verdict), c.verdict.clone()))
                 .collect();
-            let line = out["condition_logic_checker"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|c| c["test"].as_str() == Some(test.as_str()))
-                .and_then(|c| c["line"].as_u64());
             let mine = ours
                 .iter()
                 .find(|(l, _, _)| line.is_none_or(|line| u64::from(*l) == line))

@@ -11,7 +11,10 @@ use super::encode::Encoding;
 use super::feasibility::{self, Feasible, Interrupted};
 use super::paths::{self, PathReport};
 use super::pyta::Pyta;
-use super::semantics::{self, Arrival, Constraint, Dropped, Kind, Names, Semantics, env_of};
+use super::semantics::{self, Arrival, Constraint, Dropped, Kind, Names, Semantics, Visit, env_of};
+use super::unroll::unroll;
+use super::encode::loop_assignments;
+use std::collections::HashMap;
 use super::negate::negate;
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
@@ -151,18 +154,13 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
             for c in &pre {
                 let _ = solver.assert(&c.term);
             }
-            let mut enc = Encoding::new(&dag, &sem, &inputs, Arrival::First, "");
+            let first = |e: EdgeId, env: &Names| sem.step(&dag.edges[e], env, Visit::FIRST);
+            let mut enc = Encoding::new(&dag, &first, &inputs, &HashMap::new(), "");
             feasibility::assert_encoding(&mut solver, &mut enc);
             let mut verdicts = feasibility::edges(&mut solver, &enc, &dag, cancel)?;
             let loops = dag.edges.iter().any(|e| e.back);
             if loops && verdicts.contains(&Feasible::No) {
-                let mut again = Solver::new(options.timeout_ms).with_cancel(cancel.clone());
-                for c in &pre {
-                    let _ = again.assert(&c.term);
-                }
-                let mut over = Encoding::new(&dag, &sem, &inputs, Arrival::Any, "h");
-                feasibility::assert_encoding(&mut again, &mut over);
-                feasibility::confirm(&mut again, &over, &mut verdicts, cancel)?;
+                later_iterations(&dag, &sem, &inputs, &pre, options, &mut verdicts, cancel)?;
             }
             let guards: Vec<(Vec<Constraint>, Vec<Dropped>)> = enc
                 .steps
@@ -180,7 +178,8 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
         }
         Mode::Pyta => {
             let pyta = Pyta::new(&cfg, &dag, &sem, &inputs, &pre);
-            let verdicts = pyta.edges(&dag, &mut solver, cancel)?;
+            let encoded = pyta.encode(&dag, &mut solver);
+            let verdicts = pyta.edges(&dag, &encoded, &mut solver, cancel)?;
             let guards = pyta
                 .adds
                 .iter()
@@ -190,7 +189,7 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
                     (own, dropped.clone())
                 })
                 .collect();
-            (verdicts, guards, Some(pyta))
+            (verdicts, guards, Some((pyta, encoded)))
         }
     };
 
@@ -205,7 +204,7 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
         feasibility::check_cancel(cancel)?;
         let (constraints, at_edge, dropped) = match &pyta {
             None => paths::precise(&dag, &sem, &inputs, &pre, &path),
-            Some(p) => paths::pyta(&dag, p, &path),
+            Some((p, _)) => paths::pyta(&dag, p, &path),
         };
         let (feasible, witness) = paths::decide(
             &mut solver,
@@ -250,7 +249,16 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
         })
         .collect();
     let nodes = node_verdicts(&dag, &edges);
-    let conditions = condition_verdicts(&cfg, &sem, &dag, &edges, &nodes);
+    let mut conditions = condition_verdicts(&cfg, &sem, &dag, &edges, &nodes);
+    if let Some((p, encoded)) = &pyta {
+        for c in &mut conditions {
+            let test = match sem.stmt(c.node).map(|s| &s.kind) {
+                Some(StmtKind::If { test, .. } | StmtKind::While { test, .. }) => test,
+                _ => continue,
+            };
+            c.verdict = p.condition(&dag, encoded, &mut solver, c.node, test, &inputs, cancel)?;
+        }
+    }
     Ok(Analysis {
         path_count: dag.count_paths(),
         cfg,
@@ -267,6 +275,61 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
         conditions,
     })
 }
+
+/// Edges no once-through path takes: refuted when even loop heads reached after any number
+/// of iterations cannot take them, else looked for within `UNROLL` iterations of each loop;
+/// the rest stay "unknown".
+fn later_iterations(
+    dag: &Dag,
+    sem: &Semantics<'_>,
+    inputs: &Names,
+    pre: &[Constraint],
+    options: &Options,
+    verdicts: &mut [Feasible],
+    cancel: &Cancel,
+) -> Result<(), Interrupted> {
+    let fresh_solver = || {
+        let mut s = Solver::new(options.timeout_ms).with_cancel(cancel.clone());
+        for c in pre {
+            let _ = s.assert(&c.term);
+        }
+        s
+    };
+    let mut solver = fresh_solver();
+    let any = |e: EdgeId, env: &Names| {
+        let visit = Visit {
+            arrival: Arrival::Any,
+            copy: 0,
+        };
+        sem.step(&dag.edges[e], env, visit)
+    };
+    let havoc = loop_assignments(dag, sem);
+    let mut over = Encoding::new(dag, &any, inputs, &havoc, "h");
+    feasibility::assert_encoding(&mut solver, &mut over);
+    let open = feasibility::confirm(&mut solver, &over, verdicts, cancel)?;
+    if open.is_empty() {
+        return Ok(());
+    }
+    let Some(unrolled) = unroll(dag, sem, UNROLL, UNROLL_NODES) else {
+        return Ok(());
+    };
+    let mut solver = fresh_solver();
+    let copy = |u: EdgeId, env: &Names| {
+        let (e, visit) = unrolled.origin[u];
+        sem.step(&dag.edges[e], env, visit)
+    };
+    let mut enc = Encoding::new(&unrolled.dag, &copy, inputs, &HashMap::new(), "u");
+    feasibility::assert_encoding(&mut solver, &mut enc);
+    let origin: Vec<EdgeId> = unrolled.origin.iter().map(|(e, _)| *e).collect();
+    let still = format!(
+        "no path taking each loop at most {UNROLL} times reaches it, and later iterations may"
+    );
+    feasibility::settle(&mut solver, &enc, &origin, &open, verdicts, &still, cancel)
+}
+
+/// Iterations of each loop the bounded unrolling covers, and its size bound.
+const UNROLL: u32 = 8;
+const UNROLL_NODES: usize = 4_000;
 
 /// The docstring's preconditions, translated over the parameters; the others with reasons.
 fn read_preconditions(f: &Function, inputs: &Names) -> (Vec<Precondition>, Vec<Ignored>) {

@@ -90,51 +90,121 @@ impl Dag {
         dag
     }
 
-    /// Depth-first search from the entry: marks back edges and reachable nodes; the reverse
-    /// postorder is a topological order of the forward edges.
+    /// Depth-first search from the entry: an edge to a node on the stack is a back edge.
     fn classify(&mut self) {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Mark {
-            New,
-            OnStack,
-            Done,
-        }
-        let mut mark = vec![Mark::New; self.out.len()];
-        let mut postorder = Vec::new();
+        let mut state = vec![0u8; self.out.len()]; // 0 new, 1 on the stack, 2 done
         let mut stack: Vec<(NodeIndex, usize)> = vec![(self.entry, 0)];
-        mark[self.entry.index()] = Mark::OnStack;
+        state[self.entry.index()] = 1;
         while let Some((n, next)) = stack.last_mut() {
             let n = *n;
             match self.out[n.index()].get(*next).copied() {
                 Some(e) => {
                     *next += 1;
                     let t = self.edges[e].target;
-                    match mark[t.index()] {
-                        Mark::OnStack => self.edges[e].back = true,
-                        Mark::New => {
-                            mark[t.index()] = Mark::OnStack;
+                    match state[t.index()] {
+                        1 => self.edges[e].back = true,
+                        0 => {
+                            state[t.index()] = 1;
                             stack.push((t, 0));
                         }
-                        Mark::Done => {}
+                        _ => {}
                     }
                 }
                 None => {
-                    mark[n.index()] = Mark::Done;
+                    state[n.index()] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        self.order_forward();
+    }
+
+    /// Reachability, forward in-edges and a topological order (reverse postorder of a
+    /// depth-first search along forward edges).
+    fn order_forward(&mut self) {
+        let mut seen = vec![false; self.out.len()];
+        let mut postorder = Vec::new();
+        let mut stack: Vec<(NodeIndex, usize)> = vec![(self.entry, 0)];
+        seen[self.entry.index()] = true;
+        while let Some((n, next)) = stack.last_mut() {
+            let n = *n;
+            match self.out[n.index()].get(*next).copied() {
+                Some(e) => {
+                    *next += 1;
+                    let t = self.edges[e].target;
+                    if !self.edges[e].back && !seen[t.index()] {
+                        seen[t.index()] = true;
+                        stack.push((t, 0));
+                    }
+                }
+                None => {
                     postorder.push(n);
                     stack.pop();
                 }
             }
         }
+        for fi in &mut self.forward_in {
+            fi.clear();
+        }
         for (id, e) in self.edges.iter().enumerate() {
-            if !e.back && mark[e.source.index()] == Mark::Done {
+            if !e.back && seen[e.source.index()] {
                 self.forward_in[e.target.index()].push(id);
             }
         }
-        for (i, m) in mark.iter().enumerate() {
-            self.reachable[i] = *m == Mark::Done;
-        }
+        self.reachable = seen;
         postorder.reverse();
         self.order = postorder;
+    }
+
+    /// The natural loops: each loop head with the nodes of its loop (head included), from
+    /// all its back edges.
+    pub fn loops(&self) -> Vec<(NodeIndex, Vec<NodeIndex>)> {
+        let mut heads: Vec<NodeIndex> = self.edges.iter().filter(|e| e.back).map(|e| e.target).collect();
+        heads.sort();
+        heads.dedup();
+        heads
+            .into_iter()
+            .map(|head| {
+                let mut seen = vec![false; self.out.len()];
+                seen[head.index()] = true;
+                let mut body = vec![head];
+                let mut stack: Vec<NodeIndex> = self
+                    .edges
+                    .iter()
+                    .filter(|e| e.back && e.target == head)
+                    .map(|e| e.source)
+                    .collect();
+                while let Some(n) = stack.pop() {
+                    if std::mem::replace(&mut seen[n.index()], true) {
+                        continue;
+                    }
+                    body.push(n);
+                    stack.extend(self.forward_in[n.index()].iter().map(|&i| self.edges[i].source));
+                }
+                body.sort();
+                (head, body)
+            })
+            .collect()
+    }
+
+    /// A DAG from nodes `0..count` and edges whose back edges are already marked (and
+    /// leave no cycle).
+    pub fn from_edges(count: usize, entry: NodeIndex, exit: NodeIndex, edges: Vec<EdgeInfo>) -> Dag {
+        let mut out = vec![Vec::new(); count];
+        for (id, e) in edges.iter().enumerate() {
+            out[e.source.index()].push(id);
+        }
+        let mut dag = Dag {
+            edges,
+            out,
+            forward_in: vec![Vec::new(); count],
+            order: Vec::new(),
+            reachable: vec![false; count],
+            entry,
+            exit,
+        };
+        dag.order_forward();
+        dag
     }
 
     /// Whether a path that takes edge `e` ends with it.

@@ -10,7 +10,8 @@ use std::collections::{HashMap, HashSet};
 use petgraph::graph::NodeIndex;
 
 use super::dag::{Dag, EdgeId};
-use super::semantics::{Arrival, Constraint, Names, Semantics, Step};
+use super::none;
+use super::semantics::{Constraint, Names, Semantics, Step};
 use crate::symbolic::{CompareOp, Sort, SortError, Term, Var};
 
 /// What an assertion of the encoding states (so a failure to assert it can be judged).
@@ -105,10 +106,20 @@ impl Skeleton {
     }
 }
 
+/// Takes an edge where the names stand for the given terms: the step and the names after.
+pub type StepFn<'s> = dyn Fn(EdgeId, &Names) -> (Step, Names) + 's;
+
 impl Encoding {
-    /// Encodes `dag` with the semantics `sem`, the inputs `params` and loop heads reached as
-    /// `arrival` says. `tag` keeps the variables of two encodings apart.
-    pub fn new(dag: &Dag, sem: &Semantics<'_>, params: &Names, arrival: Arrival, tag: &str) -> Encoding {
+    /// Encodes `dag` with `step` for its edges and the inputs `params`. At the loop heads of
+    /// `havoc`, the names listed there get fresh values (any number of iterations). `tag`
+    /// keeps the variables of two encodings apart.
+    pub fn new(
+        dag: &Dag,
+        step: &StepFn<'_>,
+        params: &Names,
+        havoc: &HashMap<NodeIndex, Vec<String>>,
+        tag: &str,
+    ) -> Encoding {
         let edges = dag.edges.len();
         let sk = Skeleton::new(dag, tag);
         let mut enc = Encoding {
@@ -116,10 +127,6 @@ impl Encoding {
             steps: vec![None; edges],
             exact: vec![true; edges],
             assertions: sk.assertions.into_iter().map(|t| (t, Owner::Structure)).collect(),
-        };
-        let havoc = match arrival {
-            Arrival::Any => loop_assignments(dag, sem),
-            Arrival::First => HashMap::new(),
         };
         let mut env_out: Vec<Option<Names>> = vec![None; edges];
         let mut defined: HashSet<String> = HashSet::new();
@@ -131,19 +138,18 @@ impl Encoding {
             };
             if let Some(names) = havoc.get(&n) {
                 for name in names {
-                    if let Some(old) = env.get(name) {
-                        let var = Var::input(format!("{name}@{tag}loop{}", n.index()));
-                        match Term::input(var, old.sort()) {
-                            Ok(fresh) => env.insert(name.clone(), fresh),
-                            Err(_) => env.remove(name),
-                        };
-                    }
+                    let Some(old) = env.get(name) else { continue };
+                    let var = Var::input(format!("{name}@{tag}loop{}", n.index()));
+                    match Term::input(var, old.sort()) {
+                        Ok(fresh) if !none::is_marker(old) => env.insert(name.clone(), fresh),
+                        _ => env.remove(name),
+                    };
                 }
             }
             for &e in &dag.out[n.index()] {
                 let Some(t) = enc.taken[e].clone() else { continue };
                 let info = &dag.edges[e];
-                let (step, out) = sem.step(info, &env, arrival);
+                let (step, out) = step(e, &env);
                 for d in &step.defs {
                     if defined.insert(d.term.to_string()) {
                         enc.assertions.push((d.term.clone(), definition_owner(d)));
@@ -187,7 +193,8 @@ impl Encoding {
                 merged.insert(name.clone(), term.clone());
                 continue;
             }
-            if others.iter().any(|t| t.sort() != term.sort()) {
+            let none_somewhere = none::is_marker(term) || others.iter().any(|t| none::is_marker(t));
+            if none_somewhere || others.iter().any(|t| t.sort() != term.sort()) {
                 continue;
             }
             let var = Var::input(format!("{name}@{tag}phi{}", n.index()));
@@ -233,30 +240,16 @@ fn definition_owner(d: &Constraint) -> Owner {
     Owner::Structure
 }
 
-/// For each loop head, the names assigned anywhere in its loops (the natural loops of its
-/// back edges).
-fn loop_assignments(dag: &Dag, sem: &Semantics<'_>) -> HashMap<NodeIndex, Vec<String>> {
+/// For each loop head, the names assigned anywhere in its loop.
+pub fn loop_assignments(dag: &Dag, sem: &Semantics<'_>) -> HashMap<NodeIndex, Vec<String>> {
     let mut out: HashMap<NodeIndex, Vec<String>> = HashMap::new();
-    for e in dag.edges.iter().filter(|e| e.back) {
-        let head = e.target;
-        let mut seen = vec![false; dag.out.len()];
-        seen[head.index()] = true;
-        let mut stack = vec![e.source];
+    for (head, body) in dag.loops() {
         let names = out.entry(head).or_default();
-        while let Some(n) = stack.pop() {
-            if std::mem::replace(&mut seen[n.index()], true) {
-                continue;
-            }
+        for n in body {
             for name in sem.assigned(n) {
                 if !names.contains(&name) {
                     names.push(name);
                 }
-            }
-            stack.extend(dag.forward_in[n.index()].iter().map(|&i| dag.edges[i].source));
-        }
-        for name in sem.assigned(head) {
-            if !names.contains(&name) {
-                names.push(name);
             }
         }
     }

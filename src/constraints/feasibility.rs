@@ -4,7 +4,7 @@
 //! "yes" is a real path; a second round tells "no" from "depends on what was not
 //! translated".
 
-use super::dag::Dag;
+use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, Owner};
 use crate::cancel::Cancel;
 use crate::symbolic::{Check, Solver, Term};
@@ -122,15 +122,20 @@ pub fn edges(solver: &mut Solver, enc: &Encoding, dag: &Dag, cancel: &Cancel) ->
         .collect())
 }
 
+/// Why an edge left undecided by the once-through paths may still be feasible.
+pub const LATER_ITERATIONS: &str =
+    "no path taking each loop at most once reaches it, and later iterations may";
+
 /// Re-examines the edges `first` says are infeasible under an over-approximating encoding
 /// (loop heads reached after any number of iterations): those it cannot refute become
-/// "unknown".
+/// "unknown". Returns them.
 pub fn confirm(
     solver: &mut Solver,
     enc: &Encoding,
     first: &mut [Feasible],
     cancel: &Cancel,
-) -> Result<(), Interrupted> {
+) -> Result<Vec<EdgeId>, Interrupted> {
+    let mut reopened = Vec::new();
     for (e, verdict) in first.iter_mut().enumerate() {
         if *verdict != Feasible::No {
             continue;
@@ -140,14 +145,64 @@ pub fn confirm(
         match query(solver, t) {
             Check::Unsat => {}
             Check::Sat(_) => {
-                *verdict = Feasible::Unknown(
-                    "no path taking each loop at most once reaches it, but later iterations may"
-                        .into(),
-                )
+                *verdict = Feasible::Unknown(LATER_ITERATIONS.into());
+                reopened.push(e);
             }
             Check::Unknown(reason) => *verdict = Feasible::Unknown(reason),
         }
     }
+    Ok(reopened)
+}
+
+/// Settles `open` edges on an unrolled encoding whose edge `u` copies edge `origin[u]`: an
+/// edge with a feasible exact copy is feasible (and so is every edge the model's path
+/// copies). The rest keep `still`'s reason.
+pub fn settle(
+    solver: &mut Solver,
+    enc: &Encoding,
+    origin: &[EdgeId],
+    open: &[EdgeId],
+    verdicts: &mut [Feasible],
+    still: &str,
+    cancel: &Cancel,
+) -> Result<(), Interrupted> {
+    solver.push();
+    for (u, t) in enc.taken.iter().enumerate() {
+        if let Some(t) = t
+            && !enc.exact[u]
+            && let Ok(not) = Term::not(t.clone())
+        {
+            let _ = solver.assert(&not);
+        }
+    }
+    for &e in open {
+        if verdicts[e] == Feasible::Yes {
+            continue;
+        }
+        let copies: Vec<Term> = origin
+            .iter()
+            .enumerate()
+            .filter(|&(_, &o)| o == e)
+            .filter_map(|(u, _)| enc.taken[u].clone())
+            .collect();
+        let Ok(any) = Term::or(copies) else { continue };
+        check_cancel(cancel)?;
+        solver.push();
+        let answer = solver.assert(&any).map(|()| solver.check());
+        if let Ok(Check::Sat(model)) = answer {
+            for (u, t) in enc.taken.iter().enumerate() {
+                if let Some(t) = t
+                    && model.holds(t) == Ok(true)
+                {
+                    verdicts[origin[u]] = Feasible::Yes;
+                }
+            }
+        } else if let Feasible::Unknown(r) = &mut verdicts[e] {
+            *r = still.to_string();
+        }
+        let _ = solver.pop();
+    }
+    let _ = solver.pop();
     Ok(())
 }
 

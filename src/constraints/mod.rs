@@ -20,10 +20,12 @@ mod effects;
 mod encode;
 mod feasibility;
 mod negate;
+mod none;
 mod paths;
 mod pyta;
 mod semantics;
 mod smt;
+mod unroll;
 
 pub use analysis::{
     Analysis, ConditionReport, ConstraintsError, EdgeReport, Ignored, Mode, Options,

@@ -4,7 +4,7 @@
 use super::dag::{Dag, EdgeId, Path};
 use super::feasibility::Feasible;
 use super::pyta::Pyta;
-use super::semantics::{Arrival, Constraint, Dropped, Names, Semantics};
+use super::semantics::{Constraint, Dropped, Names, Semantics, Visit};
 use super::smt;
 use crate::python::PyValue;
 use crate::symbolic::{Check, Solver, Sort};
@@ -43,7 +43,7 @@ pub fn precise(dag: &Dag, sem: &Semantics<'_>, params: &Names, pre: &[Constraint
     let mut dropped = Vec::new();
     let mut env = params.clone();
     for &e in &path.edges {
-        let (step, out) = sem.step(&dag.edges[e], &env, Arrival::First);
+        let (step, out) = sem.step(&dag.edges[e], &env, Visit::FIRST);
         constraints.extend(step.defs);
         constraints.extend(step.guards);
         dropped.extend(step.dropped);

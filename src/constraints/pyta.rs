@@ -8,19 +8,35 @@
 //! says "reassigned on the way here", and a constraint of an earlier edge counts at edge `f`
 //! when that edge was taken and none of its names was reassigned before `f`'s source.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use petgraph::graph::NodeIndex;
 
-use super::dag::{Dag, Path};
+use super::analysis::Verdict;
+use super::dag::{Dag, EdgeId, Path};
 use super::encode::{Skeleton, implies};
 use super::feasibility::{Feasible, Interrupted, check_cancel, query};
 use super::negate::negate;
 use super::semantics::{Constraint, Dropped, Kind, Names, Semantics, env_of};
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, Edge, NodeKind};
-use crate::python::ir::{ExprKind, StmtKind};
-use crate::symbolic::{Sort, Solver, Term, Var, translate_condition};
+use crate::python::ir::{Expr, ExprKind, StmtKind};
+use crate::symbolic::{Check, Sort, SortError, Solver, Term, Var, translate_condition};
+
+/// PythonTA's rules as a formula: the path skeleton and, per reassigned name and node,
+/// "reassigned on the way here".
+pub struct Encoded {
+    sk: Skeleton,
+    killed: HashMap<(String, NodeIndex), Term>,
+}
+
+fn decided(c: Check) -> Feasible {
+    match c {
+        Check::Sat(_) => Feasible::Yes,
+        Check::Unsat => Feasible::No,
+        Check::Unknown(r) => Feasible::Unknown(r),
+    }
+}
 
 /// A constraint with the parameter names it mentions.
 #[derive(Clone, Debug)]
@@ -121,60 +137,122 @@ impl Pyta {
         out
     }
 
-    /// PythonTA's verdict for every edge, one query each.
-    pub fn edges(&self, dag: &Dag, solver: &mut Solver, cancel: &Cancel) -> Result<Vec<Feasible>, Interrupted> {
+    /// Asserts the path skeleton and the "reassigned" flags on `solver`.
+    pub fn encode(&self, dag: &Dag, solver: &mut Solver) -> Encoded {
         let sk = Skeleton::new(dag, "p");
         for a in &sk.assertions {
             let _ = solver.assert(a);
         }
         let killed = self.kill_flags(dag, &sk, solver);
+        Encoded { sk, killed }
+    }
+
+    /// "Edge `f` is taken and its constraint list (as PythonTA computes it on the path
+    /// taken) holds".
+    fn at_edge(&self, dag: &Dag, enc: &Encoded, f: EdgeId) -> Option<Term> {
+        let tf = enc.sk.taken[f].clone()?;
+        let source = dag.edges[f].source;
+        let precedes = dag.precedes(f);
+        let live = |c: usize, when: Option<&Term>| -> Result<Term, SortError> {
+            let entry = &self.pool[c];
+            let mut conds: Vec<Term> = when.into_iter().cloned().collect();
+            for name in &entry.names {
+                if let Some(k) = enc.killed.get(&(name.clone(), source)) {
+                    conds.push(Term::not(k.clone())?);
+                }
+            }
+            implies(&Term::and(conds)?, &entry.constraint.term)
+        };
+        let mut parts = vec![tf];
+        for c in 0..self.preconditions {
+            parts.push(live(c, None).ok()?);
+        }
+        for (e, adds) in self.adds.iter().enumerate() {
+            if adds.is_empty() || !precedes[e] {
+                continue;
+            }
+            let Some(te) = &enc.sk.taken[e] else { continue };
+            for &c in adds {
+                parts.push(live(c, Some(te)).ok()?);
+            }
+        }
+        Term::and(parts).ok()
+    }
+
+    /// PythonTA's verdict for every edge, one query each.
+    pub fn edges(&self, dag: &Dag, enc: &Encoded, solver: &mut Solver, cancel: &Cancel) -> Result<Vec<Feasible>, Interrupted> {
         let mut out = vec![Feasible::No; dag.edges.len()];
         for (f, verdict) in out.iter_mut().enumerate() {
-            let Some(tf) = &sk.taken[f] else { continue };
+            if enc.sk.taken[f].is_none() {
+                continue;
+            }
             check_cancel(cancel)?;
-            let source = dag.edges[f].source;
-            let precedes = dag.precedes(f);
-            let mut parts = vec![tf.clone()];
-            let mut add = |c: usize, when: Option<&Term>| -> Result<(), crate::symbolic::SortError> {
-                let entry = &self.pool[c];
-                let mut conds: Vec<Term> = when.into_iter().cloned().collect();
-                for name in &entry.names {
-                    if let Some(k) = killed.get(&(name.clone(), source)) {
-                        conds.push(Term::not(k.clone())?);
-                    }
-                }
-                let premise = Term::and(conds)?;
-                parts.push(implies(&premise, &entry.constraint.term)?);
-                Ok(())
-            };
-            let mut ok = true;
-            for c in 0..self.preconditions {
-                ok &= add(c, None).is_ok();
-            }
-            for (e, adds) in self.adds.iter().enumerate() {
-                if adds.is_empty() || !precedes[e] {
-                    continue;
-                }
-                let Some(te) = &sk.taken[e] else { continue };
-                for &c in adds {
-                    ok &= add(c, Some(te)).is_ok();
-                }
-            }
-            *verdict = match Term::and(parts) {
-                Ok(all) if ok => match query(solver, &all) {
-                    crate::symbolic::Check::Sat(_) => Feasible::Yes,
-                    crate::symbolic::Check::Unsat => Feasible::No,
-                    crate::symbolic::Check::Unknown(r) => Feasible::Unknown(r),
-                },
-                _ => Feasible::Unknown("a constraint could not be built".into()),
+            *verdict = match self.at_edge(dag, enc, f) {
+                Some(all) => decided(query(solver, &all)),
+                None => Feasible::Unknown("a constraint could not be built".into()),
             };
         }
         Ok(out)
     }
 
+    /// PythonTA's redundant/impossible check of the test of condition node `n`: over every
+    /// edge into `n` (back edges too), its constraint list with the test false (redundant
+    /// when never possible) or true (impossible when never possible).
+    pub fn condition(
+        &self,
+        dag: &Dag,
+        enc: &Encoded,
+        solver: &mut Solver,
+        n: NodeIndex,
+        test: &Expr,
+        params: &Names,
+        cancel: &Cancel,
+    ) -> Result<Verdict, Interrupted> {
+        let t = match translate_condition(test, &env_of(params)) {
+            Ok(t) => t,
+            Err(e) => return Ok(Verdict::Untranslated(e.to_string())),
+        };
+        let (Ok(holds), Ok(fails)) = (t.holds(), t.holds().and_then(Term::not)) else {
+            return Ok(Verdict::Unknown("the test could not be built".into()));
+        };
+        let ins: Vec<EdgeId> = dag
+            .edges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.target == n)
+            .map(|(id, _)| id)
+            .collect();
+        let mut never = [true, true];
+        for g in ins {
+            if enc.sk.taken[g].is_none() {
+                continue;
+            }
+            check_cancel(cancel)?;
+            let Some(list) = self.at_edge(dag, enc, g) else {
+                return Ok(Verdict::Unknown("a constraint could not be built".into()));
+            };
+            for (i, c) in [&fails, &holds].into_iter().enumerate() {
+                let Ok(both) = Term::and(vec![list.clone(), c.clone()]) else {
+                    return Ok(Verdict::Unknown("a constraint could not be built".into()));
+                };
+                match decided(query(solver, &both)) {
+                    Feasible::Yes => never[i] = false,
+                    Feasible::No => {}
+                    Feasible::Unknown(r) => return Ok(Verdict::Unknown(r)),
+                }
+            }
+        }
+        Ok(match never {
+            [true, true] => Verdict::Unreachable,
+            [true, false] => Verdict::Redundant,
+            [false, true] => Verdict::Impossible,
+            [false, false] => Verdict::Neither,
+        })
+    }
+
     /// "`name` was reassigned on the way to `n` (or at `n`)", for the names some node
     /// reassigns and some constraint mentions; asserted on `solver`.
-    fn kill_flags(&self, dag: &Dag, sk: &Skeleton, solver: &mut Solver) -> std::collections::HashMap<(String, NodeIndex), Term> {
+    fn kill_flags(&self, dag: &Dag, sk: &Skeleton, solver: &mut Solver) -> HashMap<(String, NodeIndex), Term> {
         let mentioned: BTreeSet<&String> = self.pool.iter().flat_map(|e| e.names.iter()).collect();
         let names: BTreeSet<&String> = self
             .kills
@@ -182,7 +260,7 @@ impl Pyta {
             .flatten()
             .filter(|n| mentioned.contains(n))
             .collect();
-        let mut flags = std::collections::HashMap::new();
+        let mut flags = HashMap::new();
         for name in names {
             for &n in &dag.order {
                 let k = Term::input(Var::input(format!("@pk{}_{name}", n.index())), &Sort::Bool);

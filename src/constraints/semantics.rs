@@ -14,6 +14,7 @@ use petgraph::graph::NodeIndex;
 use super::dag::EdgeInfo;
 use super::effects::{Effects, mutated_names};
 use super::negate::negate;
+use super::none;
 use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, Pattern, Stmt, StmtId, StmtKind,
@@ -66,12 +67,30 @@ pub struct Step {
     pub dropped: Vec<Dropped>,
 }
 
-/// How a loop head is reached: on a path (first arrival, as PythonTA's unrolling), or
-/// possibly after iterations (the sound over-approximation used to confirm infeasibility).
+/// How a `for` head is reached: first (as on PythonTA's paths), for the k-th time after
+/// k iterations (the bounded unrolling), or after any number of iterations (the
+/// over-approximation that confirms infeasibility; its loop steps count as untranslated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arrival {
     First,
+    Iteration(u32),
     Any,
+}
+
+/// Where an edge is taken: how its source was reached, and which copy of it (an unrolled
+/// copy defines SSA versions of its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visit {
+    pub arrival: Arrival,
+    pub copy: u32,
+}
+
+impl Visit {
+    /// The visit on a path: first arrival, the one copy.
+    pub const FIRST: Visit = Visit {
+        arrival: Arrival::First,
+        copy: 0,
+    };
 }
 
 /// The precise semantics of a function's CFG edges.
@@ -140,7 +159,7 @@ pub fn inputs(f: &Function) -> (Names, Vec<(String, Sort)>, Vec<(String, String)
 /// The translation environment for `names`.
 pub fn env_of(names: &Names) -> Env {
     let mut env = Env::new();
-    for (k, v) in names {
+    for (k, v) in names.iter().filter(|(_, v)| !none::is_marker(v)) {
         env.bind(k.clone(), v.clone());
     }
     env
@@ -304,7 +323,7 @@ impl<'a> Semantics<'a> {
 
     /// Taking `edge` from its source, where the names stand for `env`: the step, and the
     /// names after it.
-    pub fn step(&self, edge: &EdgeInfo, env: &Names, arrival: Arrival) -> (Step, Names) {
+    pub fn step(&self, edge: &EdgeInfo, env: &Names, visit: Visit) -> (Step, Names) {
         let mut out = env.clone();
         let mut step = Step::default();
         let n = edge.source;
@@ -312,7 +331,7 @@ impl<'a> Semantics<'a> {
             self.join_guard(n, edge, env, &mut step);
         }
         match self.item(n) {
-            Some(Item::Stmt(s)) => self.statement(s, n, edge, env, &mut out, &mut step, arrival),
+            Some(Item::Stmt(s)) => self.statement(s, n, edge, env, &mut out, &mut step, visit),
             Some(Item::Handler(h)) => {
                 if let Some(name) = &h.name {
                     out.remove(name);
@@ -348,7 +367,7 @@ impl<'a> Semantics<'a> {
         env: &Names,
         out: &mut Names,
         step: &mut Step,
-        arrival: Arrival,
+        visit: Visit,
     ) {
         let exceptional = edge.kind.is_exception();
         let mut defined: Vec<String> = Vec::new();
@@ -360,11 +379,11 @@ impl<'a> Semantics<'a> {
                 self.branch(test, n, edge, env, step);
             }
             StmtKind::For { target, iter, .. } => {
-                defined = self.for_loop(target, iter, n, edge, env, out, step, arrival);
+                defined = self.for_loop(target, iter, n, edge, env, out, step, visit);
             }
             StmtKind::Assign { targets, value } => {
                 let refs: Vec<&Expr> = targets.iter().collect();
-                defined = self.assign(&refs, value, n, edge, env, out, step);
+                defined = self.assign(&refs, value, n, edge, env, out, step, visit.copy);
             }
             StmtKind::AugAssign { target, op, value } => {
                 let combined = Expr::new(
@@ -375,19 +394,20 @@ impl<'a> Semantics<'a> {
                     },
                     s.span,
                 );
-                defined = self.assign(&[target], &combined, n, edge, env, out, step);
+                defined = self.assign(&[target], &combined, n, edge, env, out, step, visit.copy);
             }
             StmtKind::AnnAssign {
                 target,
                 value: Some(value),
                 ..
             } => {
-                defined = self.assign(&[target], value, n, edge, env, out, step);
+                defined = self.assign(&[target], value, n, edge, env, out, step, visit.copy);
             }
             StmtKind::Assert { test, .. } => self.assertion(test, n, edge, env, step),
             StmtKind::Raise { .. } => {}
             StmtKind::Return(Some(e)) | StmtKind::Expr(e) => {
-                let fx = Effects::of(&[e], &env_of(env));
+                let e = none::resolve(e, env, false);
+                let fx = Effects::of(&[&*e], &env_of(env));
                 self.completion(&fx, n, &s.text, edge, step);
             }
             _ => {}
@@ -447,7 +467,8 @@ impl<'a> Semantics<'a> {
     /// `if`/`elif`/`while`: True when the test holds, False when it is false, both
     /// requiring that evaluating it raises nothing.
     fn branch(&self, test: &Expr, n: NodeIndex, edge: &EdgeInfo, env: &Names, step: &mut Step) {
-        let t = match translate_condition(test, &env_of(env)) {
+        let resolved = none::resolve(test, env, true);
+        let t = match translate_condition(&resolved, &env_of(env)) {
             Ok(t) => t,
             Err(e) => {
                 step.dropped.push(Dropped {
@@ -498,7 +519,8 @@ impl<'a> Semantics<'a> {
     /// `assert test`: the normal edge when it holds, exception edges when it does not (or
     /// its evaluation raises the edge's exception).
     fn assertion(&self, test: &Expr, n: NodeIndex, edge: &EdgeInfo, env: &Names, step: &mut Step) {
-        let t = match translate_condition(test, &env_of(env)) {
+        let resolved = none::resolve(test, env, true);
+        let t = match translate_condition(&resolved, &env_of(env)) {
             Ok(t) => t,
             Err(e) => {
                 step.dropped.push(Dropped {
@@ -550,12 +572,24 @@ impl<'a> Semantics<'a> {
         env: &Names,
         out: &mut Names,
         step: &mut Step,
+        copy: u32,
     ) -> Vec<String> {
         let text = self.cfg.node(n).label.clone();
-        let t = match translate(value, &env_of(env)) {
+        if none::is_none(value, env) && !edge.kind.is_exception() {
+            let mut defined = Vec::new();
+            for target in targets {
+                if let ExprKind::Name(name) = &target.kind {
+                    out.insert(name.clone(), none::marker());
+                    defined.push(name.clone());
+                }
+            }
+            return defined;
+        }
+        let value = none::resolve(value, env, false);
+        let t = match translate(&value, &env_of(env)) {
             Ok(t) => t,
             Err(_) => {
-                let fx = Effects::of(&[value], &env_of(env));
+                let fx = Effects::of(&[&*value], &env_of(env));
                 self.completion(&fx, n, &text, edge, step);
                 return Vec::new();
             }
@@ -567,7 +601,7 @@ impl<'a> Semantics<'a> {
         }
         let mut defined = Vec::new();
         for target in targets {
-            self.bind(target, &t.value, n, out, step, &mut defined);
+            self.bind(target, &t.value, (n, copy), out, step, &mut defined);
         }
         defined
     }
@@ -578,15 +612,16 @@ impl<'a> Semantics<'a> {
         &self,
         target: &Expr,
         value: &Term,
-        n: NodeIndex,
+        (n, copy): (NodeIndex, u32),
         out: &mut Names,
         step: &mut Step,
         defined: &mut Vec<String>,
     ) {
         match &target.kind {
             ExprKind::Name(name) => {
+                let base = if copy == 0 { name.clone() } else { format!("{name}@c{copy}") };
                 let var = Var {
-                    name: name.clone(),
+                    name: base,
                     version: self.version(n, name),
                     path: Vec::new(),
                 };
@@ -607,7 +642,7 @@ impl<'a> Semantics<'a> {
                 }
                 for (i, p) in parts.iter().enumerate() {
                     if let Ok(item) = Term::index(value.clone(), Term::int(i)) {
-                        self.bind(p, &item, n, out, step, defined);
+                        self.bind(p, &item, (n, copy), out, step, defined);
                     }
                 }
             }
@@ -615,9 +650,10 @@ impl<'a> Semantics<'a> {
         }
     }
 
-    /// `for target in iter:` — on a first arrival, True takes the first item of a non-empty
-    /// `range(...)` or sequence, False means it is empty. After iterations (the
-    /// over-approximation), True needs a non-empty iterable and binds an unknown item.
+    /// `for target in iter:` — on the k-th arrival (k = 0 first), True takes item k of
+    /// `range(...)` or a sequence and False means it has only k items. After any number of
+    /// iterations (the over-approximation), True needs a non-empty iterable and binds an
+    /// unknown item; both edges count as untranslated.
     #[allow(clippy::too_many_arguments)]
     fn for_loop(
         &self,
@@ -628,10 +664,11 @@ impl<'a> Semantics<'a> {
         env: &Names,
         out: &mut Names,
         step: &mut Step,
-        arrival: Arrival,
+        visit: Visit,
     ) -> Vec<String> {
         let text = self.cfg.node(n).label.clone();
-        let (fx, nonempty, first) = match iteration(iter, &env_of(env)) {
+        let iter = none::resolve(iter, env, false);
+        let iteration = match Iteration::of(&iter, &env_of(env)) {
             Ok(parts) => parts,
             Err(reason) => {
                 if !edge.kind.is_exception() {
@@ -644,23 +681,38 @@ impl<'a> Semantics<'a> {
                 return Vec::new();
             }
         };
-        match (&edge.kind, arrival) {
-            (Edge::True, _) => {
-                self.guarded(&fx, Ok(nonempty), n, iter, step);
+        let k = match (&edge.kind, visit.arrival) {
+            (Edge::Exception(_), _) => {
+                self.completion(&iteration.fx, n, &text, edge, step);
+                return Vec::new();
+            }
+            (Edge::True | Edge::False, Arrival::Any) => {
+                if edge.kind == Edge::True {
+                    self.guarded(&iteration.fx, iteration.has_item(0), n, &iter, step);
+                }
+                step.dropped.push(Dropped {
+                    node: n,
+                    text: iter.to_string(),
+                    reason: "an iteration after the first few is not modelled exactly".into(),
+                });
+                return Vec::new();
+            }
+            (_, Arrival::First) => 0,
+            (_, Arrival::Iteration(k)) => k,
+            (_, Arrival::Any) => return Vec::new(),
+        };
+        match &edge.kind {
+            Edge::True => {
+                self.guarded(&iteration.fx, iteration.has_item(k), n, &iter, step);
                 let mut defined = Vec::new();
-                if arrival == Arrival::First
-                    && let Some(item) = first
-                {
-                    self.bind(target, &item, n, out, step, &mut defined);
+                if let Some(item) = iteration.item(k) {
+                    self.bind(target, &item, (n, visit.copy), out, step, &mut defined);
                 }
                 defined
             }
-            (Edge::False, Arrival::First) => {
-                self.guarded(&fx, Term::not(nonempty), n, iter, step);
-                Vec::new()
-            }
-            (Edge::Exception(_), _) => {
-                self.completion(&fx, n, &text, edge, step);
+            Edge::False => {
+                let none_left = iteration.has_item(k).and_then(Term::not);
+                self.guarded(&iteration.fx, none_left, n, &iter, step);
                 Vec::new()
             }
             _ => Vec::new(),
@@ -735,55 +787,94 @@ fn raised(fx: &Effects, names: &[String]) -> Result<Term, SortError> {
     Term::or(parts)
 }
 
-/// For `range(...)` and sequences: the effects of evaluating the iterable, "it is not
-/// empty", and its first item.
-fn iteration(iter: &Expr, env: &Env) -> Result<(Effects, Term, Option<Term>), String> {
-    if let ExprKind::Call {
-        func,
-        args,
-        keywords,
-    } = &iter.kind
-        && func.as_name() == Some("range")
-        && keywords.is_empty()
-        && (1..=3).contains(&args.len())
-    {
-        let mut fx = Effects {
-            raises: Vec::new(),
-            complete: true,
-        };
-        let mut values = Vec::new();
-        for a in args {
-            let t = translate(a, env).map_err(|e| e.to_string())?;
-            fx.then(&t);
-            if !matches!(t.value.sort(), Sort::Int | Sort::Bool) {
-                return Err(format!("range() of a '{}'", t.value.sort()));
+/// What a `for` loop iterates over: `range(start, stop, step)` or a sequence.
+struct Iteration {
+    /// The effects of evaluating the iterable.
+    fx: Effects,
+    kind: Iterable,
+}
+
+enum Iterable {
+    Range { start: Term, stop: Term, step: i64 },
+    Seq(Term),
+}
+
+impl Iteration {
+    fn of(iter: &Expr, env: &Env) -> Result<Iteration, String> {
+        if let ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } = &iter.kind
+            && func.as_name() == Some("range")
+            && keywords.is_empty()
+            && (1..=3).contains(&args.len())
+        {
+            let mut fx = Effects {
+                raises: Vec::new(),
+                complete: true,
+            };
+            let mut values = Vec::new();
+            for a in args {
+                let t = translate(a, env).map_err(|e| e.to_string())?;
+                fx.then(&t);
+                if !matches!(t.value.sort(), Sort::Int | Sort::Bool) {
+                    return Err(format!("range() of a '{}'", t.value.sort()));
+                }
+                values.push(Term::to_int(t.value).map_err(|e| e.0)?);
             }
-            values.push(t.value);
+            let step = match values.get(2) {
+                None => 1,
+                Some(s) => s
+                    .int_literal()
+                    .and_then(|i| i64::try_from(i).ok())
+                    .filter(|i| *i != 0)
+                    .ok_or("range() with a step that is not a non-zero constant")?,
+            };
+            let (start, stop) = match values.len() {
+                1 => (Term::int(0), values[0].clone()),
+                _ => (values[0].clone(), values[1].clone()),
+            };
+            return Ok(Iteration {
+                fx,
+                kind: Iterable::Range { start, stop, step },
+            });
         }
-        let step = match values.get(2) {
-            None => 1,
-            Some(s) => s
-                .int_literal()
-                .and_then(|i| i64::try_from(i).ok())
-                .filter(|i| *i != 0)
-                .ok_or("range() with a step that is not a non-zero constant")?,
-        };
-        let (start, stop) = match values.len() {
-            1 => (Term::int(0), values[0].clone()),
-            _ => (values[0].clone(), values[1].clone()),
-        };
-        let op = if step > 0 { CompareOp::Lt } else { CompareOp::Gt };
-        let nonempty = Term::compare(op, start.clone(), stop).map_err(|e| e.0)?;
-        let first = Term::to_int(start).ok();
-        return Ok((fx, nonempty, first));
+        let t = translate(iter, env).map_err(|e| e.to_string())?;
+        if !t.value.sort().is_sized() {
+            return Err(format!("iterating over a '{}'", t.value.sort()));
+        }
+        Ok(Iteration {
+            fx: effects_of(&t),
+            kind: Iterable::Seq(t.value),
+        })
     }
-    let t = translate(iter, env).map_err(|e| e.to_string())?;
-    let fx = effects_of(&t);
-    let seq = t.value;
-    if !seq.sort().is_sized() {
-        return Err(format!("iterating over a '{}'", seq.sort()));
+
+    /// "There is an item number `k`" (numbered from 0).
+    fn has_item(&self, k: u32) -> Result<Term, SortError> {
+        match &self.kind {
+            Iterable::Range { start, stop, step } => {
+                let op = if *step > 0 { CompareOp::Lt } else { CompareOp::Gt };
+                Term::compare(op, self.position(start, *step, k)?, stop.clone())
+            }
+            Iterable::Seq(s) if k == 0 => Term::truthy(s.clone()),
+            Iterable::Seq(s) => Term::compare(CompareOp::Gt, Term::len(s.clone())?, Term::int(k)),
+        }
     }
-    let nonempty = Term::truthy(seq.clone()).map_err(|e| e.0)?;
-    let first = Term::index(seq, Term::int(0)).ok();
-    Ok((fx, nonempty, first))
+
+    /// Item number `k`.
+    fn item(&self, k: u32) -> Option<Term> {
+        match &self.kind {
+            Iterable::Range { start, step, .. } => self.position(start, *step, k).ok(),
+            Iterable::Seq(s) => Term::index(s.clone(), Term::int(k)).ok(),
+        }
+    }
+
+    fn position(&self, start: &Term, step: i64, k: u32) -> Result<Term, SortError> {
+        if k == 0 {
+            return Ok(start.clone());
+        }
+        let offset = Term::int(num_bigint::BigInt::from(step) * num_bigint::BigInt::from(k));
+        Term::arith(crate::symbolic::ArithOp::Add, start.clone(), offset)
+    }
 }

@@ -54,6 +54,7 @@ impl Machine {
                 }
                 Ok(Value::Exception(Rc::new(ExcObject { class, args })))
             }
+            Value::Unavailable(what) => Err(Unwind::unsupported(what.to_string())),
             _ => type_error(format!("'{}' object is not callable", callee.type_name())),
         }
     }
@@ -91,10 +92,15 @@ impl Machine {
             }),
             Body::Expr(e) => self
                 .eval(&mut frame, e)
-                .map_err(|err| self.annotate(err, code.line, &code.text)),
+                .map_err(|err| self.annotate(err, code.line, &code.text, &code.qualname)),
             Body::Comprehension(_) => Err(Unwind::unsupported("calling a comprehension")),
         };
         self.leave();
+        let mut locals = std::mem::take(&mut frame.locals);
+        if self.pool.len() < 64 {
+            locals.clear();
+            self.pool.push(locals);
+        }
         result
     }
 
@@ -220,6 +226,9 @@ impl Machine {
 
     /// `obj.name`.
     pub fn getattr(&mut self, o: &Value, name: &str) -> R<Value> {
+        if let Value::Unavailable(what) = o {
+            return Err(Unwind::unsupported(what.to_string()));
+        }
         match (o, name) {
             (Value::Native(n), _) => return modules::attr(*n, name),
             (Value::Exception(e), "args") => return Ok(Value::tuple(e.args.clone())),

@@ -92,6 +92,8 @@ pub(crate) struct CompFor {
 pub(crate) struct Stmt {
     pub line: u32,
     pub text: Rc<str>,
+    /// The qualified name of the code it belongs to (for tracebacks).
+    pub function: Rc<str>,
     pub kind: StmtKind,
 }
 
@@ -141,10 +143,13 @@ pub(crate) enum StmtKind {
         finalbody: Vec<Stmt>,
     },
     Def(Box<Def>),
-    /// `class E(Base): pass` for an exception base.
+    /// A class: `class E(Base): pass` with an exception base makes an exception class; any
+    /// other class is defined as unavailable.
     Class {
         name: Rc<str>,
-        base: Expr,
+        bases: Vec<Expr>,
+        /// One base, no decorators or keywords, a body of `pass`/docstrings only.
+        simple: bool,
         target: Var,
     },
     /// An import: binds module objects or their attributes.
@@ -166,6 +171,7 @@ pub(crate) struct Def {
 pub(crate) struct Handler {
     pub line: u32,
     pub text: Rc<str>,
+    pub function: Rc<str>,
     pub class: Option<Expr>,
     pub name: Option<Var>,
     pub body: Vec<Stmt>,

@@ -34,6 +34,8 @@ struct Frame<'s> {
     cells: HashMap<String, u32>,
     /// The qualname prefix of functions defined here (`f.<locals>.`).
     prefix: String,
+    /// This code's qualified name.
+    qualname: Rc<str>,
 }
 
 struct Compiler<'a> {
@@ -67,6 +69,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         locals: HashMap::new(),
         cells: HashMap::new(),
         prefix: String::new(),
+        qualname: "<module>".into(),
     });
     let body = c.block(&module.body)?;
     Ok(Rc::new(Code {
@@ -138,6 +141,13 @@ impl<'a> Compiler<'a> {
         body
     }
 
+    /// The qualified name of the code being compiled.
+    fn function_name(&self) -> Rc<str> {
+        self.frames
+            .last()
+            .map_or_else(|| "<module>".into(), |f| f.qualname.clone())
+    }
+
     fn block(&mut self, stmts: &[ir::Stmt]) -> Result<Vec<Stmt>> {
         stmts.iter().map(|s| self.stmt(s)).collect()
     }
@@ -148,6 +158,7 @@ impl<'a> Compiler<'a> {
         Ok(Stmt {
             line: s.span.line,
             text: s.text.as_str().into(),
+            function: self.function_name(),
             kind,
         })
     }
@@ -243,6 +254,7 @@ impl<'a> Compiler<'a> {
                     hs.push(Handler {
                         line: h.span.line,
                         text: h.text.as_str().into(),
+                        function: self.function_name(),
                         class,
                         name,
                         body: self.block(&h.body)?,
@@ -274,13 +286,14 @@ impl<'a> Compiler<'a> {
                     ),
                     _ => false,
                 });
-                match bases.as_slice() {
-                    [base] if trivial && keywords.is_empty() && decorators.is_empty() => {
-                        StmtKind::Class { name: name.as_str().into(), base: self.expr(base)?, target: self.var(name)? }
-                    }
-                    _ => StmtKind::Unsupported(
-                        self.unsupported("class definitions (only exception classes like `class E(Exception): pass`)")?,
-                    ),
+                StmtKind::Class {
+                    name: name.as_str().into(),
+                    bases: bases.iter().map(|b| self.expr(b)).collect::<Result<_>>()?,
+                    simple: trivial
+                        && bases.len() == 1
+                        && keywords.is_empty()
+                        && decorators.is_empty(),
+                    target: self.var(name)?,
                 }
             }
             S::Import(aliases) => self.import(aliases)?,
@@ -295,24 +308,31 @@ impl<'a> Compiler<'a> {
                     .map(|t| self.target(t))
                     .collect::<Result<_>>()?,
             ),
+            S::Unsupported {
+                construct: "async def",
+            } => match async_def_name(&s.text) {
+                Some(name) => {
+                    let value = Value::Unavailable(format!("the async function {name}").into());
+                    StmtKind::Bind(vec![(self.var(name)?, value)])
+                }
+                None => StmtKind::Unsupported(self.unsupported("async def")?),
+            },
             S::Unsupported { construct } => StmtKind::Unsupported(self.unsupported(*construct)?),
         })
     }
 
+    /// `import m`: the modules the interpreter provides, others bound as unavailable (using
+    /// them stops the run; defining functions next to the import still works).
     fn import(&mut self, aliases: &[ir::Alias]) -> Result<StmtKind> {
         let mut binds = Vec::new();
         for a in aliases {
-            match modules::module(&a.name) {
-                Some(m) => {
-                    let target = self.var(a.asname.as_deref().unwrap_or(&a.name))?;
-                    binds.push((target, Value::Native(m)));
-                }
-                None => {
-                    return Ok(StmtKind::Unsupported(
-                        self.unsupported(unknown_module(&a.name))?,
-                    ));
-                }
-            }
+            let first = a.name.split('.').next().unwrap_or(&a.name);
+            let bound = a.asname.as_deref().unwrap_or(first);
+            let value = match modules::module(&a.name) {
+                Some(m) => Value::Native(m),
+                None => unavailable_module(&a.name),
+            };
+            binds.push((self.var(bound)?, value));
         }
         Ok(StmtKind::Bind(binds))
     }
@@ -327,20 +347,20 @@ impl<'a> Compiler<'a> {
         if level == 0 && name == "__future__" {
             return Ok(StmtKind::Pass);
         }
-        let Some(m) = modules::module(name).filter(|_| level == 0) else {
-            return Ok(StmtKind::Unsupported(
-                self.unsupported(unknown_module(name))?,
-            ));
-        };
+        let m = modules::module(name).filter(|_| level == 0);
         let mut binds = Vec::new();
         for a in names {
-            let Some(value) = modules::import_name(m, &a.name) else {
+            if a.name == "*" {
                 return Ok(StmtKind::Unsupported(
-                    self.unsupported(format!("`from {name} import {}`", a.name))?,
+                    self.unsupported(format!("`from {name} import *`"))?,
                 ));
+            }
+            let value = match m.and_then(|m| modules::import_name(m, &a.name)) {
+                Some(v) => v,
+                None if m.is_some() => Value::Unavailable(format!("{name}.{}", a.name).into()),
+                None => unavailable_module(name),
             };
-            let target = self.var(a.asname.as_deref().unwrap_or(&a.name))?;
-            binds.push((target, value));
+            binds.push((self.var(a.asname.as_deref().unwrap_or(&a.name))?, value));
         }
         Ok(StmtKind::Bind(binds))
     }
@@ -711,6 +731,7 @@ impl<'a> Compiler<'a> {
             locals,
             cells,
             prefix: format!("{qualname}.<locals>."),
+            qualname: qualname.into(),
         });
         self.in_function += 1;
     }
@@ -809,6 +830,22 @@ enum BodySource<'f> {
     Expr(&'f ir::Expr),
 }
 
-fn unknown_module(name: &str) -> String {
-    format!("importing module '{name}' (the interpreter provides math, sys and typing)")
+/// The name of `async def name(...):`.
+fn async_def_name(header: &str) -> Option<&str> {
+    let rest = header
+        .trim_start()
+        .strip_prefix("async")?
+        .trim_start()
+        .strip_prefix("def")?;
+    let name = rest
+        .trim_start()
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+fn unavailable_module(name: &str) -> Value {
+    Value::Unavailable(
+        format!("the module {name} (the interpreter provides math, sys and typing)").into(),
+    )
 }

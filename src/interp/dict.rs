@@ -59,6 +59,7 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
         Value::UserExcType(c) => Key::Id(Rc::as_ptr(c) as *const () as usize),
         Value::Iter(i) => Key::Id(Rc::as_ptr(i) as *const () as usize),
         Value::Method(m) => Key::Id(Rc::as_ptr(m) as *const () as usize),
+        Value::Unavailable(u) => Key::Id(Rc::as_ptr(u) as *const () as usize),
         Value::Unbound(m) => Key::Id(Rc::as_ptr(m) as *const () as usize),
         Value::Builtin(b) => Key::Static(0, b.name()),
         Value::Type(t) => Key::Static(1, t.name()),

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::code::{Def, Expr, Handler, Stmt, StmtKind, Target};
+use super::code::{Def, Expr, Handler, Stmt, StmtKind, Target, Var};
 use super::exc::{ExcClass, ExcKind, ExcObject, R, Raised, Unwind, UserClass, fail, type_error};
 use super::machine::{Frame, Handled, Machine};
 use super::ops::{self, truthy};
@@ -25,7 +25,7 @@ impl Machine {
             match self.exec(f, s) {
                 Ok(Flow::Normal) => {}
                 Ok(flow) => return Ok(flow),
-                Err(e) => return Err(self.annotate(e, s.line, &s.text)),
+                Err(e) => return Err(self.annotate(e, s.line, &s.text, &s.function)),
             }
         }
         Ok(Flow::Normal)
@@ -49,16 +49,14 @@ impl Machine {
             }
             StmtKind::AugAssign { target, op, value } => self.aug_assign(f, target, *op, value)?,
             StmtKind::If { test, body, orelse } => {
-                let t = self.eval(f, test)?;
-                return if truthy(&t) {
+                return if self.eval_cond(f, test)? {
                     self.exec_block(f, body)
                 } else {
                     self.exec_block(f, orelse)
                 };
             }
             StmtKind::While { test, body, orelse } => loop {
-                let t = self.eval(f, test)?;
-                if !truthy(&t) {
+                if !self.eval_cond(f, test)? {
                     return self.exec_block(f, orelse);
                 }
                 match self.exec_block(f, body)? {
@@ -133,22 +131,25 @@ impl Machine {
                     self.store(f, target, v);
                 }
             }
-            StmtKind::Class { name, base, target } => {
-                let b = self.eval(f, base)?;
-                let base = match b {
-                    Value::ExcType(k) => ExcClass::Builtin(k),
-                    Value::UserExcType(c) => ExcClass::User(c),
-                    _ => {
-                        return Err(Unwind::unsupported(
-                            "class definitions (only exception classes like `class E(Exception): pass`)",
-                        ));
-                    }
+            StmtKind::Class {
+                name,
+                bases,
+                simple,
+                target,
+            } => {
+                let bases: Vec<Value> = bases.iter().map(|b| self.eval(f, b)).collect::<R<_>>()?;
+                let base = match bases.as_slice() {
+                    [Value::ExcType(k)] if *simple => Some(ExcClass::Builtin(*k)),
+                    [Value::UserExcType(c)] if *simple => Some(ExcClass::User(c.clone())),
+                    _ => None,
                 };
-                let class = UserClass {
-                    name: name.clone(),
-                    base,
+                let class = match base {
+                    Some(base) => Value::UserExcType(Rc::new(UserClass { name: name.clone(), base })),
+                    None => Value::Unavailable(
+                        format!("the class {name} (only exception classes like `class E(Exception): pass` are)").into(),
+                    ),
                 };
-                self.store(f, *target, Value::UserExcType(Rc::new(class)));
+                self.store(f, *target, class);
             }
             StmtKind::Bind(binds) => {
                 for (target, value) in binds {
@@ -273,9 +274,9 @@ impl Machine {
                 Some(e) => {
                     let class = self
                         .eval(f, e)
-                        .map_err(|err| self.annotate(err, h.line, &h.text))?;
+                        .map_err(|err| self.annotate(err, h.line, &h.text, &h.function))?;
                     exc_matches(&raised.exc, &class)
-                        .map_err(|err| self.annotate(err, h.line, &h.text))?
+                        .map_err(|err| self.annotate(err, h.line, &h.text, &h.function))?
                 }
             };
             if !matched {
@@ -409,6 +410,18 @@ impl Machine {
     }
 
     fn aug_assign(&mut self, f: &mut Frame, target: &Target, op: BinOp, value: &Expr) -> R<()> {
+        if let Target::Var(Var::Local(i), _) = target {
+            // `n += 1` on a small int: updated in place.
+            let i = *i as usize;
+            if let (Some(Some(Value::Int(x))), Some(Value::Int(y))) =
+                (f.locals.get(i), self.peek(f, value))
+            {
+                if let Some(r) = super::num::int_fast(op, *x, *y) {
+                    f.locals[i] = Some(Value::Int(r));
+                    return Ok(());
+                }
+            }
+        }
         match target {
             Target::Var(var, name) => {
                 let cur = self.load(f, *var, name)?;

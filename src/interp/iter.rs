@@ -156,6 +156,7 @@ impl Machine {
             Value::Dict(d) => dict_iter(d, ViewKind::Keys),
             Value::View(view) => dict_iter(view.dict.clone(), view.kind),
             Value::Iter(it) => IterState::Shared(it),
+            Value::Unavailable(what) => return Err(Unwind::unsupported(what.to_string())),
             other => return type_error(format!("'{}' object is not iterable", other.type_name())),
         })
     }
@@ -369,7 +370,7 @@ impl Machine {
         self.enter(code)?;
         let mut out = Collected::new(kind);
         let result = self.comprehension_loop(&mut frame, comp, 0, first, &mut out);
-        let result = result.map_err(|e| self.annotate(e, code.line, &code.text));
+        let result = result.map_err(|e| self.annotate(e, code.line, &code.text, &code.qualname));
         self.leave();
         result?;
         Ok(out.into_value())
@@ -431,7 +432,7 @@ impl Machine {
         let code = g.code.clone();
         self.enter(&code)?;
         let result = self.generator_step(g);
-        let result = result.map_err(|e| self.annotate(e, code.line, &code.text));
+        let result = result.map_err(|e| self.annotate(e, code.line, &code.text, &code.qualname));
         self.leave();
         if result.is_err() {
             g.stack.clear();

@@ -31,22 +31,18 @@ pub(crate) struct Frame {
 
 impl Frame {
     pub fn new(code: &Code, closure: &[Cell]) -> Frame {
-        let mut cells: Vec<Cell> = (0..code.ncells).map(|_| Cell::default()).collect();
-        cells.extend(closure.iter().cloned());
         Frame {
             locals: vec![None; code.nlocals],
-            cells,
+            cells: cells_of(code, closure),
             ncells: code.ncells,
         }
     }
 
     /// A frame whose locals are given (arguments first).
     pub fn with_locals(code: &Code, closure: &[Cell], locals: Vec<Option<Value>>) -> Frame {
-        let mut cells: Vec<Cell> = (0..code.ncells).map(|_| Cell::default()).collect();
-        cells.extend(closure.iter().cloned());
         Frame {
             locals,
-            cells,
+            cells: cells_of(code, closure),
             ncells: code.ncells,
         }
     }
@@ -59,6 +55,17 @@ impl Frame {
             ncells: 0,
         }
     }
+}
+
+/// New cells for a frame of `code`, then the closure's.
+fn cells_of(code: &Code, closure: &[Cell]) -> Vec<Cell> {
+    if code.ncells == 0 && closure.is_empty() {
+        return Vec::new();
+    }
+    let mut cells = Vec::with_capacity(code.ncells + closure.len());
+    cells.extend((0..code.ncells).map(|_| Cell::default()));
+    cells.extend(closure.iter().cloned());
+    cells
 }
 
 /// A Python exception being handled, for a bare `raise`.
@@ -74,9 +81,9 @@ pub(crate) struct Machine {
     cancel: Cancel,
     /// Current call depth (0 in module code).
     pub depth: u32,
-    /// Qualified names of the active frames, outermost first.
-    names: Vec<Rc<str>>,
     pub handling: Vec<Handled>,
+    /// Emptied locals vectors of finished calls, reused by the next ones.
+    pub pool: Vec<Vec<Option<Value>>>,
     sink: Option<Sink>,
     pending: String,
     pending_stream: Stream,
@@ -100,8 +107,8 @@ impl Machine {
             steps_left: 0,
             cancel: Cancel::new(),
             depth: 0,
-            names: vec!["<module>".into()],
             handling: Vec::new(),
+            pool: Vec::new(),
             sink: None,
             pending: String::new(),
             pending_stream: Stream::Stdout,
@@ -118,7 +125,6 @@ impl Machine {
         self.steps_left = limits.step_budget;
         self.cancel = cancel;
         self.depth = 0;
-        self.names.truncate(1);
         self.handling.clear();
         self.sink = Some(sink);
         self.stack_base = stack_address();
@@ -174,31 +180,22 @@ impl Machine {
             return fail(ExcKind::RecursionError, "maximum recursion depth exceeded");
         }
         self.depth += 1;
-        self.names.push(code.qualname.clone());
         Ok(())
     }
 
     pub fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
-        if self.names.len() > 1 {
-            self.names.pop();
-        }
     }
 
     /// Records where an exception passes through the current frame (once per frame), and
     /// fills in the line of an unsupported construct.
-    pub fn annotate(&self, mut e: Unwind, line: u32, text: &Rc<str>) -> Unwind {
+    pub fn annotate(&self, mut e: Unwind, line: u32, text: &Rc<str>, function: &Rc<str>) -> Unwind {
         match &mut e {
             Unwind::Raise(r) => {
                 if r.tb.last().is_none_or(|t| t.depth != self.depth) {
-                    let function = self
-                        .names
-                        .last()
-                        .cloned()
-                        .unwrap_or_else(|| "<module>".into());
                     r.tb.push(TbEntry {
                         depth: self.depth,
-                        function,
+                        function: function.clone(),
                         line,
                         text: text.clone(),
                     });
@@ -300,6 +297,9 @@ impl Machine {
             Expr::Const(v) => Ok(v.clone()),
             Expr::Load(var, name) => self.load(f, *var, name),
             Expr::Binary(op, a, b) => {
+                if let (Some(x), Some(y)) = (self.peek(f, a), self.peek(f, b)) {
+                    return ops::binary(*op, x, y);
+                }
                 let x = self.eval(f, a)?;
                 let y = self.eval(f, b)?;
                 ops::binary(*op, &x, &y)
@@ -341,8 +341,7 @@ impl Machine {
             }
             Expr::IfExp(parts) => {
                 let [test, body, orelse] = &**parts;
-                let t = self.eval(f, test)?;
-                if truthy(&t) {
+                if self.eval_cond(f, test)? {
                     self.eval(f, body)
                 } else {
                     self.eval(f, orelse)
@@ -358,7 +357,8 @@ impl Machine {
                 if let (true, Value::Function(fun)) = (*plain, &callee) {
                     let code = &fun.code;
                     if code.params.direct && args.len() == code.params.n_positional {
-                        let mut locals = Vec::with_capacity(code.nlocals);
+                        let mut locals = self.pool.pop().unwrap_or_default();
+                        locals.reserve(code.nlocals);
                         for a in args {
                             if let Arg::One(e) = a {
                                 locals.push(Some(self.eval(f, e)?));
@@ -420,6 +420,60 @@ impl Machine {
         }
     }
 
+    /// The value of a constant or a bound local or global, without evaluating (or cloning).
+    #[inline]
+    pub fn peek<'a>(&'a self, f: &'a Frame, e: &'a Expr) -> Option<&'a Value> {
+        match e {
+            Expr::Const(v) => Some(v),
+            Expr::Load(Var::Local(i), _) => f.locals.get(*i as usize)?.as_ref(),
+            Expr::Load(Var::Global(g), _) => self.globals.get(*g),
+            _ => None,
+        }
+    }
+
+    /// The truth of a condition, without building the `bool` value of a comparison.
+    pub fn eval_cond(&mut self, f: &mut Frame, e: &Expr) -> R<bool> {
+        match e {
+            Expr::Compare(left, rest) if rest.len() == 1 => {
+                let (op, right) = &rest[0];
+                if let (Some(a), Some(b)) = (self.peek(f, left), self.peek(f, right)) {
+                    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+                        if let Some(r) = int_compare(*op, *x, *y) {
+                            return Ok(r);
+                        }
+                    }
+                }
+                let a = self.eval(f, left)?;
+                let b = self.eval(f, right)?;
+                self.compare(*op, &a, &b)
+            }
+            Expr::Unary(crate::python::ir::UnaryOp::Not, x) => self.eval_cond(f, x).map(|t| !t),
+            Expr::And(values) => {
+                for v in values {
+                    if !self.eval_cond(f, v)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Expr::Or(values) => {
+                for v in values {
+                    if self.eval_cond(f, v)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            other => {
+                let v = self.eval(f, other)?;
+                Ok(match v {
+                    Value::Bool(b) => b,
+                    v => truthy(&v),
+                })
+            }
+        }
+    }
+
     fn eval_opt(&mut self, f: &mut Frame, e: Option<&Expr>) -> R<Value> {
         match e {
             Some(e) => self.eval(f, e),
@@ -430,17 +484,9 @@ impl Machine {
     /// `a op b` for any comparison operator.
     pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> R<bool> {
         if let (Value::Int(x), Value::Int(y)) = (a, b) {
-            return Ok(match op {
-                CmpOp::Lt => x < y,
-                CmpOp::LtE => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::GtE => x >= y,
-                CmpOp::Eq | CmpOp::Is => x == y,
-                CmpOp::NotEq | CmpOp::IsNot => x != y,
-                CmpOp::In | CmpOp::NotIn => {
-                    return self.contains(b, a).map(|c| c == (op == CmpOp::In));
-                }
-            });
+            if let Some(r) = int_compare(op, *x, *y) {
+                return Ok(r);
+            }
         }
         match op {
             CmpOp::Is => Ok(ops::is(a, b)),
@@ -595,6 +641,20 @@ impl Machine {
         }
         Ok(out)
     }
+}
+
+/// `x op y` for two small ints (`None` for `in`, which needs a container).
+#[inline]
+fn int_compare(op: CmpOp, x: i64, y: i64) -> Option<bool> {
+    Some(match op {
+        CmpOp::Lt => x < y,
+        CmpOp::LtE => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::GtE => x >= y,
+        CmpOp::Eq | CmpOp::Is => x == y,
+        CmpOp::NotEq | CmpOp::IsNot => x != y,
+        CmpOp::In | CmpOp::NotIn => return None,
+    })
 }
 
 fn unbound_local<T>(name: &str) -> R<T> {

@@ -31,10 +31,12 @@
 //!   `print(..., file=sys.stderr)` writes to the stderr stream.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
-//! `with`, `match`, classes other than exception classes, sets, bytes, complex results,
-//! generators with `yield`, `async`, imports of other modules, and builtins such as `open`,
-//! `input`, `eval`, `hash`, `id`. In a cell's top-level code they refuse the whole cell
-//! before it runs; inside a function they stop the run when reached.
+//! `with`, `match`, sets, bytes, complex results, generators with `yield`, `await`, type
+//! aliases, and builtins such as `open`, `input`, `eval`, `hash`, `id`. In a cell's top-level
+//! code the statements refuse the whole cell before it runs; inside a function they stop the
+//! run when reached. Classes other than exception classes, imports of other modules and
+//! `async def` only define their name as unavailable, so a cell can still define them next
+//! to functions for the analyses: using such a name stops the run.
 //!
 //! # Where it differs from CPython on purpose
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;

@@ -150,6 +150,23 @@ pub(crate) fn small_op(op: BinOp, x: i64, y: i64) -> Option<R<Value>> {
     })))
 }
 
+/// The common `i64` results that cannot fail: `None` for everything else.
+#[inline]
+pub(crate) fn int_fast(op: BinOp, x: i64, y: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mult => x.checked_mul(y),
+        BinOp::FloorDiv if y != 0 => floor_div_small(x, y),
+        BinOp::Mod if y != 0 => x.checked_rem(y).map(|_| mod_small(x, y)),
+        BinOp::BitAnd => Some(x & y),
+        BinOp::BitOr => Some(x | y),
+        BinOp::BitXor => Some(x ^ y),
+        _ => None,
+    }
+}
+
+#[inline]
 fn floor_div_small(x: i64, y: i64) -> Option<i64> {
     let q = x.checked_div(y)?;
     Some(if (x % y != 0) && ((x < 0) != (y < 0)) {
@@ -159,6 +176,7 @@ fn floor_div_small(x: i64, y: i64) -> Option<i64> {
     })
 }
 
+#[inline]
 fn mod_small(x: i64, y: i64) -> i64 {
     let r = x % y;
     if r != 0 && ((r < 0) != (y < 0)) {

@@ -12,7 +12,17 @@ use super::value::{Value, ViewKind};
 use crate::python::ir::{BinOp, CmpOp, UnaryOp};
 
 /// `a op b`.
+#[inline]
 pub(crate) fn binary(op: BinOp, a: &Value, b: &Value) -> R<Value> {
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        if let Some(v) = num::int_fast(op, *x, *y) {
+            return Ok(Value::Int(v));
+        }
+    }
+    binary_slow(op, a, b)
+}
+
+fn binary_slow(op: BinOp, a: &Value, b: &Value) -> R<Value> {
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
         if let Some(r) = num::small_op(op, *x, *y) {
             return r;
@@ -198,6 +208,7 @@ fn bad_unary<T>(symbol: &str, v: &Value) -> R<T> {
 }
 
 /// Python truthiness.
+#[inline]
 pub(crate) fn truthy(v: &Value) -> bool {
     match v {
         Value::None => false,
@@ -241,6 +252,7 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
         (Value::Iter(x), Value::Iter(y)) => Rc::ptr_eq(x, y),
         (Value::Native(x), Value::Native(y)) => x == y,
         (Value::Opaque(x), Value::Opaque(y)) => x == y,
+        (Value::Unavailable(x), Value::Unavailable(y)) => Rc::ptr_eq(x, y),
         _ => false,
     }
 }

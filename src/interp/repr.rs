@@ -188,6 +188,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Iter(it) => out.push_str(&it.borrow().repr()),
         Value::Native(n) => out.push_str(native_repr(*n)),
         Value::Opaque(name) => out.push_str(&format!("typing.{name}")),
+        Value::Unavailable(what) => out.push_str(&format!("<{what}>")),
     }
     Ok(())
 }
@@ -218,8 +219,16 @@ pub(crate) fn float_repr(f: f64) -> String {
             format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
         }
     } else {
-        let mantissa = if digits.len() > 1 { format!("{}.{}", &digits[..1], &digits[1..]) } else { digits };
-        format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+        let mantissa = if digits.len() > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits
+        };
+        format!(
+            "{mantissa}e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        )
     };
     format!("{sign}{body}")
 }
@@ -228,10 +237,17 @@ pub(crate) fn float_repr(f: f64) -> String {
 /// exponent of the first digit.
 fn shortest_digits(x: f64) -> (String, i32) {
     let shortest = format!("{x:e}");
-    let n = shortest.split('e').next().map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
+    let n = shortest
+        .split('e')
+        .next()
+        .map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
     // Rust picks some shortest digits; CPython the correctly rounded ones of that length.
     let rounded = format!("{:.*e}", n.saturating_sub(1), x);
-    let chosen = if rounded.parse::<f64>().ok() == Some(x) { rounded } else { shortest };
+    let chosen = if rounded.parse::<f64>().ok() == Some(x) {
+        rounded
+    } else {
+        shortest
+    };
     let (mantissa, exp) = chosen.split_once('e').unwrap_or((&chosen, "0"));
     (mantissa.replace('.', ""), exp.parse().unwrap_or(0))
 }

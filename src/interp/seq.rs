@@ -106,6 +106,7 @@ pub(crate) fn getitem(o: &Value, i: &Value) -> R<Value> {
         }
         Value::Type(t) => type_error(format!("type '{}' is not subscriptable", t.name())),
         Value::Opaque(name) => Ok(Value::Opaque(name.clone())),
+        Value::Unavailable(what) => Err(Unwind::unsupported(what.to_string())),
         _ => type_error(format!("'{}' object is not subscriptable", o.type_name())),
     }
 }

@@ -609,12 +609,59 @@ fn unsupported_constructs_are_refused_with_their_line() {
         run("s = {1, 2}").result,
         Err(RunError::Refused { line: 1, .. })
     ));
-    assert!(matches!(
-        run("import numpy").result,
-        Err(RunError::Refused { line: 1, .. })
-    ));
+    let r = run(
+        "import numpy as np\nclass C:\n    def m(self):\n        return 1\nprint('defined')\nx = np.array([1])",
+    );
+    assert_eq!(
+        r.stdout, "defined\n",
+        "unavailable names may be defined, not used"
+    );
+    assert!(
+        matches!(&r.result, Err(RunError::Unsupported { construct, line: 6 }) if construct.contains("numpy")),
+        "{:?}",
+        r.result
+    );
+    let r = run("class C:\n    x = 1\nC()");
+    assert!(
+        matches!(&r.result, Err(RunError::Unsupported { construct, line: 3 }) if construct.contains("class C")),
+        "{:?}",
+        r.result
+    );
+    let r = run("async def g():\n    pass\ng()");
+    assert!(
+        matches!(&r.result, Err(RunError::Unsupported { construct, line: 3 }) if construct.contains("async function g")),
+        "{:?}",
+        r.result
+    );
     assert!(matches!(
         run("x = 1\nopen('f')").result,
         Err(RunError::Unsupported { line: 2, .. })
     ));
+}
+
+#[test]
+fn runaway_recursion_hits_the_stack_guard_not_a_crash() {
+    // With no depth limit, the native stack guard raises RecursionError.
+    let r = run_in(
+        &mut Interpreter::new(),
+        "def f(n):\n    return f(n + 1) + 1\nf(0)",
+        Limits::new(u64::MAX, u32::MAX),
+    );
+    assert!(
+        matches!(&r.result, Err(RunError::Exception(e)) if e.type_name == "RecursionError"),
+        "{:?}",
+        r.result
+    );
+}
+
+#[test]
+fn deep_data_does_not_overflow_the_caller() {
+    let src = "x = []\nfor i in range(100000):\n    x = [x]\nlen(x)";
+    assert_eq!(value(src), "1");
+    let r = run("x = []\nfor i in range(100000):\n    x = [x]\nx");
+    assert!(
+        matches!(&r.result, Err(RunError::Exception(e)) if e.type_name == "RecursionError"),
+        "{:?}",
+        r.result
+    );
 }

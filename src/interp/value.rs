@@ -48,6 +48,10 @@ pub(crate) enum Value {
     Native(Native),
     /// A name imported from `typing` (only meaningful in annotations, which are not run).
     Opaque(Rc<str>),
+    /// Something a cell may define or import but a program may not use: a class other than
+    /// an exception class, a module the interpreter does not provide, an `async def`.
+    /// Calling it, or taking its attributes or items, stops the run as unsupported.
+    Unavailable(Rc<str>),
 }
 
 /// A str with its length in characters (strings index by character, stored as UTF-8).
@@ -345,7 +349,7 @@ impl Value {
             Value::Iter(it) => it.borrow().type_kind(),
             Value::Native(Native::Stdout | Native::Stderr) => TypeKind::TextIO,
             Value::Native(_) => TypeKind::Module,
-            Value::Opaque(_) => TypeKind::Object,
+            Value::Opaque(_) | Value::Unavailable(_) => TypeKind::Object,
             Value::Exception(_) => return None,
         })
     }

@@ -139,7 +139,7 @@ fn run_module(m: &mut Machine, module: &ir::Module) -> Result<Option<CellValue>,
                 value: v.to_py(),
             })),
         })
-        .map_err(|err| run_error(m.annotate(err, last.line, &last.text)))?;
+        .map_err(|err| run_error(m.annotate(err, last.line, &last.text, &last.function)))?;
     Ok(value)
 }
 

@@ -430,5 +430,8 @@ mod tests {
         s.reset();
         let e = run(&mut s, "print(y)\n").0.unwrap_err();
         assert_eq!(e.ename, "NameError");
+        let (r, _) = run(&mut s, "import numpy as np\nclass K:\n    def m(self):\n        return 1\n");
+        r.unwrap();
+        assert!(s.lowered("K.m").is_some(), "classes and unknown imports do not refuse a cell");
     }
 }

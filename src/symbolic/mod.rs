@@ -4,6 +4,15 @@
 //!
 //! Invariant: only `symbolic::solver` names `z3`. Everything else works on [`Term`]s; formulas
 //! shown to users are printed from terms, never read back from Z3.
+//!
+//! Typical use: `Env::from_params` (sorts from annotations), `translate_condition` of a
+//! precondition or branch test, `Translated::holds()` (true and not raising) asserted in a
+//! `Solver`, `check`, and `Model::inputs` for a witness.
+//!
+//! What is not modelled exactly: `float` is the exact reals (no rounding, infinities or NaN;
+//! `0.1 + 0.2 == 0.3` holds), strings hold code points up to U+2FFFF (Z3 4.8's limit), and
+//! facts about open non-unit-step slices that need induction over the length answer
+//! `unknown` (see `solver::slice`).
 
 mod print;
 pub mod solver;
@@ -15,8 +24,7 @@ pub use solver::{Check, Model, Solver, SolverError};
 pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, Var};
 pub use translate::{
-    Env, ExceptionKind, TranslateError, Translated, annotation_sort, translate,
-    translate_condition,
+    Env, ExceptionKind, TranslateError, Translated, annotation_sort, translate, translate_condition,
 };
 
 #[cfg(test)]

@@ -104,11 +104,9 @@ fn bare(t: &Term) -> String {
         TermKind::Neg(a) => format!("-{}", at(a, prec::FACTOR)),
         TermKind::Invert(a) => format!("~{}", at(a, prec::FACTOR)),
         TermKind::Not(a) => match a.kind() {
-            TermKind::Contains(needle, hay) => format!(
-                "{} not in {}",
-                at(needle, prec::BOR),
-                at(hay, prec::BOR)
-            ),
+            TermKind::Contains(needle, hay) => {
+                format!("{} not in {}", at(needle, prec::BOR), at(hay, prec::BOR))
+            }
             _ => format!("not {}", at(a, prec::BOR)),
         },
         TermKind::Arith(op, a, b) => {
@@ -159,7 +157,8 @@ fn bare(t: &Term) -> String {
             upper,
             step,
         } => {
-            let bound = |b: &Option<Term>| b.as_ref().map(|t| at(t, prec::TEST)).unwrap_or_default();
+            let bound =
+                |b: &Option<Term>| b.as_ref().map(|t| at(t, prec::TEST)).unwrap_or_default();
             let mut s = format!("{}[{}:{}", at(seq, prec::ATOM), bound(lower), bound(upper));
             if let Some(step) = step {
                 s.push_str(&format!(":{step}"));
@@ -167,8 +166,12 @@ fn bare(t: &Term) -> String {
             s.push(']');
             s
         }
-        TermKind::StartsWith(s, p) => format!("{}.startswith({})", at(s, prec::ATOM), at(p, prec::TEST)),
-        TermKind::EndsWith(s, p) => format!("{}.endswith({})", at(s, prec::ATOM), at(p, prec::TEST)),
+        TermKind::StartsWith(s, p) => {
+            format!("{}.startswith({})", at(s, prec::ATOM), at(p, prec::TEST))
+        }
+        TermKind::EndsWith(s, p) => {
+            format!("{}.endswith({})", at(s, prec::ATOM), at(p, prec::TEST))
+        }
         TermKind::Items(kind, items) => {
             let body = join(items, prec::TEST, ", ");
             match kind {
@@ -235,7 +238,8 @@ mod tests {
         assert_eq!(neg_pow.to_string(), "(-x) ** 2");
         let last = Term::index(s.clone(), Term::int(-1)).unwrap();
         assert_eq!(last.to_string(), "s[-1]");
-        let len = Term::compare(CompareOp::Gt, Term::len(s.clone()).unwrap(), Term::int(2)).unwrap();
+        let len =
+            Term::compare(CompareOp::Gt, Term::len(s.clone()).unwrap(), Term::int(2)).unwrap();
         assert_eq!(len.to_string(), "len(s) > 2");
         let sl = Term::slice(s.clone(), Some(Term::int(1)), Some(Term::int(5)), Some(2)).unwrap();
         assert_eq!(sl.to_string(), "s[1:5:2]");

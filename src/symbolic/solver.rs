@@ -9,19 +9,22 @@
 //! solver); a query on a solver that is reused (push, assert, check, pop) takes well under a
 //! millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`; the free
 //! functions ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread. A Z3
-//! solver slows down after thousands of scoped queries (string theory state builds up: 40x
-//! over 5,000 queries), so a `Solver` replaces its Z3 solver every `RECYCLE_AFTER` checks,
-//! replaying its assertions scope by scope.
+//! solver slows down after thousands of scoped queries (measured: 10 to 30 times over 5,000
+//! string queries), so a `Solver` replaces its Z3 solver every `RECYCLE_AFTER` checks,
+//! replaying its assertions scope by scope. A reused solver works incrementally, without Z3's
+//! preprocessing; when it answers `unknown` within a quarter of the time, a fresh solver with
+//! every assertion (preprocessed) gets the rest.
 //!
-//! Timeouts and cancellation never hang a caller: a check that runs out of time answers
-//! `Unknown("timeout")`. With a [`Cancel`] installed, a check does not start once the flag is
-//! set, and a running check is interrupted: a watcher thread (scoped to the check) polls the
-//! flag and calls Z3's `ContextHandle::interrupt`, after which Z3 answers `Unknown`.
+//! Timeouts and cancellation never hang a caller: every check runs with a watcher thread
+//! (scoped to the check) that calls Z3's `ContextHandle::interrupt` at the deadline, or when
+//! the installed [`Cancel`] is set, and Z3 then answers `Unknown("timeout")` /
+//! `Unknown("cancelled")`. A check does not start once the flag is set. (Z3's own `timeout`
+//! parameter is not used: in Z3 4.8.12 its timer can deadlock.)
 
 use std::cell::RefCell;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::time::{Duration, Instant};
 
 use super::sort::Sort;
 use super::term::{CompareOp, Term};
@@ -46,12 +49,20 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 5_000;
 const RECYCLE_AFTER: u32 = 200;
 
 /// How often a check's watcher looks at the cancel flag.
-const CANCEL_POLL: Duration = Duration::from_millis(2);
+const POLL: Duration = Duration::from_millis(2);
+
+/// The incremental solver gets `1 / INCREMENTAL_SHARE` of a check's time.
+const INCREMENTAL_SHARE: u32 = 4;
+
+/// Why a check's watcher stopped it.
+const RUNNING: u8 = 0;
+const TIMED_OUT: u8 = 1;
+const CANCELLED: u8 = 2;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolverError {
-    /// Z3 answered `unknown`: a timeout, an interruption, incompleteness (quantifiers,
-    /// nonlinear arithmetic).
+    /// Z3 answered `unknown`: a timeout, a cancellation, incompleteness (nonlinear
+    /// arithmetic, facts about open slices that need induction).
     #[error("the solver could not decide ({0})")]
     Unknown(String),
     #[error("only conditions can be asserted, not a '{0}'")]
@@ -81,7 +92,8 @@ pub struct Solver {
 pub enum Check {
     Sat(Model),
     Unsat,
-    /// Why Z3 could not decide (`timeout`, `canceled`, `incomplete quantifiers`, …).
+    /// Why Z3 could not decide (`timeout`, `cancelled`, or Z3's reason such as
+    /// `(incomplete (theory arithmetic))`).
     Unknown(String),
 }
 
@@ -116,7 +128,7 @@ impl Solver {
     /// A solver whose checks give up after `timeout_ms` milliseconds.
     pub fn new(timeout_ms: u32) -> Solver {
         Solver {
-            z3: fresh_z3(timeout_ms),
+            z3: z3::Solver::new(),
             ctx: z3::Context::thread_local(),
             frames: vec![Vec::new()],
             checks: 0,
@@ -152,7 +164,7 @@ impl Solver {
 
     /// Starts over with a fresh Z3 solver holding the same assertions in the same scopes.
     fn recycle(&mut self) {
-        self.z3 = fresh_z3(self.timeout_ms);
+        self.z3 = z3::Solver::new();
         for (depth, frame) in self.frames.iter().enumerate() {
             if depth > 0 {
                 self.z3.push();
@@ -183,28 +195,44 @@ impl Solver {
     }
 
     /// Checks the assertions.
+    ///
+    /// The reused (incremental) Z3 solver gets a quarter of the time. Without Z3's
+    /// preprocessing it can get lost on queries a fresh solver settles at once (nonlinear
+    /// `%` once the inputs are fixed), so when it answers `unknown`, a fresh solver holding
+    /// every assertion gets the rest of the time.
     pub fn check(&mut self) -> Check {
+        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Check::Unknown("cancelled".into());
+        }
         if self.checks >= RECYCLE_AFTER {
             self.recycle();
         }
         self.checks += 1;
-        let cancelled = || self.cancel.as_ref().is_some_and(Cancel::is_cancelled);
-        if cancelled() {
-            return Check::Unknown("cancelled".into());
-        }
-        let result = match &self.cancel {
-            Some(cancel) => self.check_watched(cancel),
-            None => self.z3.check(),
+        let started = Instant::now();
+        let budget = Duration::from_millis(u64::from(self.timeout_ms));
+        let first = self.watched_check(&self.z3, started + budget / INCREMENTAL_SHARE);
+        let fresh;
+        let (solver, result, stopped) = match first {
+            (z3::SatResult::Unknown, stopped) if stopped != Some(CANCELLED) => {
+                fresh = z3::Solver::new();
+                for b in self.frames.iter().flatten() {
+                    fresh.assert(b);
+                }
+                let (result, stopped) = self.watched_check(&fresh, started + budget);
+                (&fresh, result, stopped)
+            }
+            (result, stopped) => (&self.z3, result, stopped),
         };
-        match result {
-            z3::SatResult::Sat => match self.z3.get_model() {
+        match (result, stopped) {
+            (z3::SatResult::Sat, _) => match solver.get_model() {
                 Some(model) => Check::Sat(Model { model }),
                 None => Check::Unknown("no model".into()),
             },
-            z3::SatResult::Unsat => Check::Unsat,
-            z3::SatResult::Unknown if cancelled() => Check::Unknown("cancelled".into()),
-            z3::SatResult::Unknown => Check::Unknown(
-                self.z3
+            (z3::SatResult::Unsat, _) => Check::Unsat,
+            (z3::SatResult::Unknown, Some(CANCELLED)) => Check::Unknown("cancelled".into()),
+            (z3::SatResult::Unknown, Some(_)) => Check::Unknown("timeout".into()),
+            (z3::SatResult::Unknown, None) => Check::Unknown(
+                solver
                     .get_reason_unknown()
                     .filter(|r| !r.is_empty())
                     .unwrap_or_else(|| "unknown".into()),
@@ -212,33 +240,53 @@ impl Solver {
         }
     }
 
-    /// Checks on this thread while a scoped watcher interrupts Z3 if `cancel` is set.
-    fn check_watched(&self, cancel: &Cancel) -> z3::SatResult {
+    /// Runs `solver`'s check on this thread while a scoped watcher interrupts it at
+    /// `deadline` or when the cancel flag is set; returns why it was stopped, if it was.
+    /// (Z3's own `timeout` parameter is not used: its timer thread pool can deadlock in
+    /// Z3 4.8.12, Z3Prover/z3#5369.)
+    fn watched_check(&self, solver: &z3::Solver, deadline: Instant) -> (z3::SatResult, Option<u8>) {
         let done = AtomicBool::new(false);
+        let stopped = AtomicU8::new(RUNNING);
+        let cancel = self.cancel.as_ref();
         let result = std::thread::scope(|scope| {
             let handle = self.ctx.handle();
-            let done = &done;
+            let (done, stopped) = (&done, &stopped);
             let watcher = scope.spawn(move || {
                 // Interrupt until the check returns: an interrupt that lands before Z3
                 // starts listening is lost.
                 while !done.load(Ordering::SeqCst) {
-                    if cancel.is_cancelled() {
+                    let now = Instant::now();
+                    if cancel.is_some_and(Cancel::is_cancelled) {
+                        stopped.store(CANCELLED, Ordering::SeqCst);
+                    } else if now >= deadline {
+                        stopped.store(TIMED_OUT, Ordering::SeqCst);
+                    }
+                    if stopped.load(Ordering::SeqCst) != RUNNING {
                         handle.interrupt();
                     }
-                    std::thread::park_timeout(CANCEL_POLL);
+                    let wait = deadline.saturating_duration_since(now);
+                    let wait = if cancel.is_some() {
+                        wait.min(POLL)
+                    } else {
+                        wait
+                    };
+                    std::thread::park_timeout(wait.max(Duration::from_millis(1)));
                 }
             });
-            let result = self.z3.check();
+            let result = solver.check();
             done.store(true, Ordering::SeqCst);
             watcher.thread().unpark();
             result
         });
-        if cancel.is_cancelled() {
-            // An interrupt outlives the check it was meant for (Z3 4.8 keeps the context
-            // interrupted, failing e.g. `simplify`) until the next check clears it.
-            z3::Solver::new().check();
+        match stopped.load(Ordering::SeqCst) {
+            RUNNING => (result, None),
+            why => {
+                // An interrupt outlives the check it was meant for (Z3 4.8 keeps the
+                // context interrupted, failing e.g. `simplify`) until a check clears it.
+                z3::Solver::new().check();
+                (result, Some(why))
+            }
         }
-        result
     }
 
     /// Whether `t` is satisfiable together with the assertions.
@@ -295,15 +343,6 @@ impl Solver {
     }
 }
 
-/// A Z3 solver (in this thread's context) with a timeout.
-fn fresh_z3(timeout_ms: u32) -> z3::Solver {
-    let z3 = z3::Solver::new();
-    let mut params = z3::Params::new();
-    params.set_u32("timeout", timeout_ms);
-    z3.set_params(&params);
-    z3
-}
-
 fn sort_error(e: super::term::SortError) -> SolverError {
     SolverError::Unsupported(e.0)
 }
@@ -354,7 +393,10 @@ pub fn smtlib(t: &Term) -> Result<String, SolverError> {
         .iter()
         .map(|d| format!("(assert {d})"))
         .collect();
-    Ok(std::iter::once(text).chain(defs).collect::<Vec<_>>().join("\n"))
+    Ok(std::iter::once(text)
+        .chain(defs)
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
 /// A complete SMT-LIB script (declarations and assertions) for conditions, as Z3 prints it.
@@ -372,7 +414,9 @@ thread_local! {
     static SHARED: RefCell<Option<Solver>> = const { RefCell::new(None) };
 }
 
-fn with_shared<T>(query: impl FnOnce(&mut Solver) -> Result<T, SolverError>) -> Result<T, SolverError> {
+fn with_shared<T>(
+    query: impl FnOnce(&mut Solver) -> Result<T, SolverError>,
+) -> Result<T, SolverError> {
     SHARED.with(|cell| match cell.try_borrow_mut() {
         Ok(mut slot) => query(slot.get_or_insert_with(Solver::default)),
         Err(_) => query(&mut Solver::default()),

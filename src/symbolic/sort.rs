@@ -241,7 +241,10 @@ mod tests {
         assert_eq!(Sort::join(&pair, &Sort::list(Sort::Int)), None);
         assert_eq!(pair.item_sort(), Some(Sort::Int));
         let mixed = Sort::Fixed(SeqKind::List, vec![Sort::Int, Sort::Bool]);
-        assert_eq!(Sort::join(&mixed, &Sort::list(Sort::Int)), Some(Sort::list(Sort::Int)));
+        assert_eq!(
+            Sort::join(&mixed, &Sort::list(Sort::Int)),
+            Some(Sort::list(Sort::Int))
+        );
         assert_eq!(Sort::join(&mixed, &Sort::list(Sort::Bool)), None);
         let longer = Sort::Fixed(SeqKind::List, vec![Sort::Int; 3]);
         assert_eq!(Sort::join(&mixed, &longer), Some(Sort::list(Sort::Int)));

@@ -279,7 +279,14 @@ impl Term {
         use TermKind::*;
         match self.kind() {
             Literal(_) | Var(_) => vec![],
-            Neg(a) | Invert(a) | Not(a) | Pow(a, _) | Abs(a) | ToReal(a) | ToInt(a) | Len(a)
+            Neg(a)
+            | Invert(a)
+            | Not(a)
+            | Pow(a, _)
+            | Abs(a)
+            | ToReal(a)
+            | ToInt(a)
+            | Len(a)
             | Repeat(a, _) => vec![a],
             Arith(_, a, b)
             | Compare(_, a, b)
@@ -358,6 +365,7 @@ impl Term {
     // ---- numbers ----
 
     /// `-a`; folds literals.
+    #[allow(clippy::should_implement_trait)] // fallible, so not `std::ops::Neg`
     pub fn neg(a: Term) -> Built {
         if let Some(l) = a.literal() {
             match l {
@@ -476,6 +484,7 @@ impl Term {
     }
 
     /// `not a` of a condition; folds literals and double negation.
+    #[allow(clippy::should_implement_trait)] // fallible, so not `std::ops::Not`
     pub fn not(a: Term) -> Built {
         expect_bool(&a, "not")?;
         if let Some(b) = a.bool_literal() {
@@ -602,7 +611,10 @@ impl Term {
                 match (lit(&lower), lit(&upper)) {
                     (Some(l), Some(u)) => {
                         let picked = slice_positions(items.len(), l, u, step.unwrap_or(1));
-                        Sort::Fixed(*kind, picked.into_iter().map(|i| items[i].clone()).collect())
+                        Sort::Fixed(
+                            *kind,
+                            picked.into_iter().map(|i| items[i].clone()).collect(),
+                        )
                     }
                     _ => match seq.sort().item_sort() {
                         Some(item) => Sort::Seq(*kind, Box::new(item)),
@@ -650,7 +662,10 @@ impl Term {
                 needle.sort()
             ));
         }
-        Ok(Term::make(TermKind::Contains(needle, container), Sort::Bool))
+        Ok(Term::make(
+            TermKind::Contains(needle, container),
+            Sort::Bool,
+        ))
     }
 
     pub fn starts_with(s: Term, prefix: Term) -> Built {
@@ -678,7 +693,9 @@ impl Term {
             })
         })?;
         if !sort.is_sized() {
-            return err(format!("'+' of '{sort}' values is arithmetic, not concatenation"));
+            return err(format!(
+                "'+' of '{sort}' values is arithmetic, not concatenation"
+            ));
         }
         Ok(Term::make(TermKind::Concat(parts), sort))
     }
@@ -694,10 +711,19 @@ impl Term {
                 let times = usize::try_from(n.max(0)).unwrap_or(0);
                 Sort::Fixed(
                     *kind,
-                    items.iter().cycle().take(items.len() * times).cloned().collect(),
+                    items
+                        .iter()
+                        .cycle()
+                        .take(items.len() * times)
+                        .cloned()
+                        .collect(),
                 )
             }
-            other => return err(format!("can't multiply sequence by non-int of type '{other}'")),
+            other => {
+                return err(format!(
+                    "can't multiply sequence by non-int of type '{other}'"
+                ));
+            }
         };
         Ok(Term::make(TermKind::Repeat(seq, n), sort))
     }
@@ -705,7 +731,10 @@ impl Term {
     /// A list or tuple display.
     pub fn items(kind: SeqKind, items: Vec<Term>) -> Built {
         let sorts = items.iter().map(|t| t.sort().clone()).collect();
-        Ok(Term::make(TermKind::Items(kind, items), Sort::Fixed(kind, sorts)))
+        Ok(Term::make(
+            TermKind::Items(kind, items),
+            Sort::Fixed(kind, sorts),
+        ))
     }
 }
 
@@ -752,7 +781,9 @@ pub fn slice_positions(
 fn normalize(i: &BigInt, len: usize) -> Option<usize> {
     let n = BigInt::from(len);
     let at = if i.is_negative() { i + &n } else { i.clone() };
-    (!at.is_negative() && at < n).then(|| at.to_usize()).flatten()
+    (!at.is_negative() && at < n)
+        .then(|| at.to_usize())
+        .flatten()
 }
 
 fn literal_order(x: &Literal, y: &Literal) -> Option<std::cmp::Ordering> {
@@ -917,9 +948,16 @@ mod tests {
 
     #[test]
     fn constants_fold() {
-        let t = Term::and(vec![Term::bool(true), Term::compare(CompareOp::Lt, Term::int(1), Term::int(2)).unwrap()]).unwrap();
+        let t = Term::and(vec![
+            Term::bool(true),
+            Term::compare(CompareOp::Lt, Term::int(1), Term::int(2)).unwrap(),
+        ])
+        .unwrap();
         assert_eq!(t.bool_literal(), Some(true));
-        assert_eq!(Term::neg(Term::int(3)).unwrap().int_literal(), Some(BigInt::from(-3)));
+        assert_eq!(
+            Term::neg(Term::int(3)).unwrap().int_literal(),
+            Some(BigInt::from(-3))
+        );
         let c = Term::compare(CompareOp::Eq, Term::real(0.5).unwrap(), Term::int(1)).unwrap();
         assert_eq!(c.bool_literal(), Some(false));
         let pair = Term::items(SeqKind::Tuple, vec![x(), Term::int(7)]).unwrap();
@@ -945,6 +983,9 @@ mod tests {
         assert_eq!(float_ratio(0.5), Some((BigInt::from(1), BigInt::from(2))));
         assert_eq!(float_ratio(-3.0), Some((BigInt::from(-3), BigInt::from(1))));
         let (n, d) = float_ratio(0.1).unwrap();
-        assert_eq!((n.to_string(), d.to_string()), ("3602879701896397".into(), "36028797018963968".into()));
+        assert_eq!(
+            (n.to_string(), d.to_string()),
+            ("3602879701896397".into(), "36028797018963968".into())
+        );
     }
 }

@@ -26,7 +26,10 @@ fn literal_value(e: &Expr) -> PyValue {
         ExprKind::Constant(Constant::Float(f)) => PyValue::Float(*f),
         ExprKind::Constant(Constant::Str(s)) => PyValue::Str(s.clone()),
         ExprKind::Constant(Constant::Bool(b)) => PyValue::Bool(*b),
-        ExprKind::UnaryOp { op: UnaryOp::USub, operand } => match literal_value(operand) {
+        ExprKind::UnaryOp {
+            op: UnaryOp::USub,
+            operand,
+        } => match literal_value(operand) {
             PyValue::Int(i) => PyValue::Int(-i),
             PyValue::Float(f) => PyValue::Float(-f),
             other => panic!("-{other:?}"),
@@ -40,7 +43,9 @@ fn literal_value(e: &Expr) -> PyValue {
 /// Inputs written as a dict display: `{'x': 7, 's': 'ab'}`.
 fn inputs(text: &str) -> Vec<(String, PyValue)> {
     let e = lower_expression(text).expect("inputs parse");
-    let ExprKind::Dict { keys, values } = &e.kind else { panic!("inputs must be a dict") };
+    let ExprKind::Dict { keys, values } = &e.kind else {
+        panic!("inputs must be a dict")
+    };
     keys.iter()
         .zip(values)
         .map(|(k, v)| match k.as_ref().map(literal_value) {

@@ -234,6 +234,13 @@ impl Hoister {
         }
     }
 
+    /// `t = e`, keeping a call of `e` itself in place.
+    fn assign_value(&mut self, s: &Stmt, t: &str, e: &Expr, out: &mut Vec<Stmt>) -> Result<()> {
+        let value = self.top(s, e, out)?;
+        out.push(self.assign(s, t, value));
+        Ok(())
+    }
+
     /// `f(args)` with its arguments hoisted.
     fn call(&mut self, s: &Stmt, e: &Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
         let ExprKind::Call { func, args, keywords } = &e.kind else {
@@ -297,11 +304,9 @@ impl Hoister {
                 let test = self.expr(s, test, out)?;
                 let t = self.temp();
                 let mut then = Vec::new();
-                let v = self.expr(s, body, &mut then)?;
-                then.push(self.assign(s, &t, v));
+                self.assign_value(s, &t, body, &mut then)?;
                 let mut other = Vec::new();
-                let v = self.expr(s, orelse, &mut other)?;
-                other.push(self.assign(s, &t, v));
+                self.assign_value(s, &t, orelse, &mut other)?;
                 out.push(synthetic(s, StmtKind::If { test, body: then, orelse: other }));
                 Ok(name(&t, e))
             }
@@ -419,8 +424,7 @@ impl Hoister {
             _ => Expr::new(ExprKind::BoolOp { op, values: rest.to_vec() }, e.span),
         };
         let mut body = Vec::new();
-        let v = self.expr(s, &rest_expr, &mut body)?;
-        body.push(self.assign(s, &t, v));
+        self.assign_value(s, &t, &rest_expr, &mut body)?;
         let test = match op {
             BoolOp::And => name(&t, e),
             BoolOp::Or => Expr::new(

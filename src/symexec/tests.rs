@@ -1,8 +1,11 @@
 //! Trees of small programs: their text rendering (snapshots), and behaviour the book's
-//! examples do not reach (exceptions, try/finally, calls, recursion, for loops).
+//! examples do not reach (exceptions, try/finally, calls, recursion, for loops), and the
+//! exhaustiveness/precision check on programs that pass and on the book's one that fails.
 
+use super::check::{CheckOptions, Property, Runnable, SEED, check, snippet_variables};
 use super::*;
 use crate::cancel::Cancel;
+use crate::interp::Limits;
 use crate::python::lower_module;
 use crate::render::set::{leaf_table_text, text};
 
@@ -14,31 +17,273 @@ fn options(unroll: u64) -> Options {
     Options { unroll, ..Options::default() }
 }
 
-/// The tree of a snippet with `inputs` (`ARG:TYPE ...`).
-fn snippet(src: &str, inputs: &str, unroll: u64) -> Tree {
+fn snippet_program(src: &str, inputs: &str) -> Program {
     let module = lower_module(src).unwrap();
     let given = parse_specs(&words(inputs)).unwrap();
-    let program = Program::snippet(&module, [], &given).unwrap();
-    execute(&program, &options(unroll), &Cancel::new()).unwrap()
+    Program::snippet(&module, [], &given).unwrap()
+}
+
+/// The tree of a snippet with `inputs` (`ARG:TYPE ...`).
+fn snippet(src: &str, inputs: &str, unroll: u64) -> Tree {
+    execute(&snippet_program(src, inputs), &options(unroll), &Cancel::new()).unwrap()
+}
+
+fn function_program(src: &str, name: &str) -> Program {
+    let module = lower_module(src).unwrap();
+    Program::function(name, module.functions(), &[]).unwrap()
 }
 
 /// The tree of function `name` defined in `src`.
 fn function(src: &str, name: &str, unroll: u64) -> Tree {
-    let module = lower_module(src).unwrap();
-    let program = Program::function(name, module.functions(), &[]).unwrap();
-    execute(&program, &options(unroll), &Cancel::new()).unwrap()
+    execute(&function_program(src, name), &options(unroll), &Cancel::new()).unwrap()
 }
 
 fn render(tree: &Tree) -> String {
     format!("{}\n{}", text(tree), leaf_table_text(tree))
 }
 
+fn outcomes(tree: &Tree) -> Vec<String> {
+    tree.leaves.iter().map(|l| format!("{} | {}", l.path_condition, crate::render::set::outcome(&l.outcome))).collect()
+}
+
+fn check_options(runs: usize) -> CheckOptions {
+    CheckOptions {
+        runs,
+        seed: SEED,
+        limits: Limits::new(1_000_000, 200),
+        timeout_ms: 5_000,
+        cpython: true,
+    }
+}
+
+/// Checks function `name` of `src`.
+fn check_function(src: &str, name: &str, unroll: u64, runs: usize) -> check::Report {
+    let program = function_program(src, name);
+    let tree = execute(&program, &options(unroll), &Cancel::new()).unwrap();
+    let runnable = Runnable::function(&[src.to_string()], name);
+    check(&tree, &program.input_env, &runnable, &check_options(runs), &Cancel::new()).unwrap()
+}
+
+/// Checks a snippet.
+fn check_snippet(src: &str, inputs: &str, unroll: u64, runs: usize) -> check::Report {
+    let program = snippet_program(src, inputs);
+    let tree = execute(&program, &options(unroll), &Cancel::new()).unwrap();
+    let names: Vec<String> = tree.inputs.iter().map(|(n, _)| n.clone()).collect();
+    let mut captured = names.clone();
+    captured.extend(snippet_variables(&lower_module(src).unwrap()));
+    let runnable = Runnable::snippet(&[], src, &names, &captured);
+    check(&tree, &program.input_env, &runnable, &check_options(runs), &Cancel::new()).unwrap()
+}
+
+const FIND_BODY: &str = "i = 0\nwhile i < len(haystack):\n    if haystack[i] == needle:\n        break\n    i = i + 1\nelse:\n    return -1\n\nreturn i\n";
+
 #[test]
-fn debug_print() {
-    println!("{}", render(&snippet("x = 2 * y\nif x < 0:\n    x = -x\n", "x:int y:int", 4)));
-    let find = "i = 0\nwhile i < len(haystack):\n    if haystack[i] == needle:\n        break\n    i = i + 1\nelse:\n    return -1\n\nreturn i\n";
-    println!("{}", render(&snippet(find, "needle:int haystack:tuple", 2)));
-    let concrete = "def find(needle: int, haystack: tuple) -> int:\n    i = 0\n    while i < len(haystack):\n        if haystack[i] == needle:\n            break\n\n        i = i + 1\n    else:\n        return -1\n\n    return i\n\nt = (1, 2, 3, 4, )\nr = find(x, t)\n";
-    println!("{}", render(&snippet(concrete, "x:int", 4)));
-    println!("{}", render(&function("def f(a: int, b: int) -> int:\n    try:\n        r = a // b\n    except ZeroDivisionError:\n        r = 0\n    finally:\n        a = a + 1\n    return r\n", "f", 4)));
+fn abs_double_tree_text() {
+    expect_test::expect![[r#"
+        symbolic execution tree of the cell (y: int), unroll 4: 5 nodes, 2 leaves (2 normal)
+        [0] L1: x = 2 * y  |  {}  |  {y: y}
+          [1] L2: if x < 0:  |  {}  |  {y: y, x: 2 * y}
+            [2] L3: x = -x  |  {2 * y < 0}  |  {y: y, x: 2 * y}
+              [3] ⇒ normal end  |  {2 * y < 0}  |  {y: y, x: -(2 * y)}
+            [4] ⇒ normal end  |  {not (2 * y < 0)}  |  {y: y, x: 2 * y}
+
+        leaf  path condition     outcome     final store          witness
+        ----  -----------------  ----------  -------------------  -------
+        3     2 * y < 0          normal end  {y: y, x: -(2 * y)}  y=-1
+        4     not (2 * y < 0)    normal end  {y: y, x: 2 * y}     y=0"#]]
+    .assert_eq(&render(&snippet("x = 2 * y\nif x < 0:\n    x = -x\n", "y:int", 4)));
+}
+
+#[test]
+fn find_with_symbolic_haystack_cuts_one_path_at_unroll_2() {
+    let tree = snippet(FIND_BODY, "needle:int haystack:tuple", 2);
+    expect_test::expect![[r#"
+        symbolic execution tree of the cell (needle: int, haystack: tuple[int, ...]), unroll 2: 21 nodes, 6 leaves (5 return, 1 bound)
+        [0] L1: i = 0  |  {}  |  {needle: needle, haystack: haystack}
+          [1] L2: while i < len(haystack):  |  {}  |  {needle: needle, haystack: haystack, i: 0}
+            [2] L3: if haystack[i] == needle:  |  {0 < len(haystack)}  |  {needle: needle, haystack: haystack, i: 0}
+              [3] L4: break  |  {0 < len(haystack), haystack[0] == needle}  |  {needle: needle, haystack: haystack, i: 0}
+                [4] L9: return i  |  {0 < len(haystack), haystack[0] == needle}  |  {needle: needle, haystack: haystack, i: 0}
+                  [5] ⇒ return 0  |  {0 < len(haystack), haystack[0] == needle}  |  {needle: needle, haystack: haystack, i: 0}
+              [6] L5: i = i + 1  |  {0 < len(haystack), not (haystack[0] == needle)}  |  {needle: needle, haystack: haystack, i: 0}
+                [7] L2: while i < len(haystack):  |  {0 < len(haystack), not (haystack[0] == needle)}  |  {needle: needle, haystack: haystack, i: 1}
+                  [8] L3: if haystack[i] == needle:  |  {not (haystack[0] == needle), 1 < len(haystack)}  |  {needle: needle, haystack: haystack, i: 1}
+                    [9] L4: break  |  {not (haystack[0] == needle), 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
+                      [10] L9: return i  |  {not (haystack[0] == needle), 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
+                        [11] ⇒ return 1  |  {not (haystack[0] == needle), 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
+                    [12] L5: i = i + 1  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle)}  |  {needle: needle, haystack: haystack, i: 1}
+                      [13] L2: while i < len(haystack):  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle)}  |  {needle: needle, haystack: haystack, i: 2}
+                        [14] ⇒ bound reached: the loop at line 2 ran 2 times (unroll bound)  |  {not (haystack[0] == needle), not (haystack[1] == needle), 2 < len(haystack)}  |  {needle: needle, haystack: haystack, i: 2}
+                        [15] L7: return -1  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle), not (2 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 2}
+                          [16] ⇒ return -1  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle), not (2 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 2}
+                  [17] L7: return -1  |  {0 < len(haystack), not (haystack[0] == needle), not (1 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 1}
+                    [18] ⇒ return -1  |  {0 < len(haystack), not (haystack[0] == needle), not (1 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 1}
+            [19] L7: return -1  |  {not (0 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 0}
+              [20] ⇒ return -1  |  {not (0 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 0}
+        1 path was cut by a bound (the grey leaves): runs taking them are not covered; raise --unroll or %config recursion_limit to see further.
+    "#]]
+    .assert_eq(&text(&tree));
+    assert_eq!(tree.cut_paths(), 1);
+}
+
+#[test]
+fn exceptions_are_leaves_with_cpython_messages() {
+    let tree = function(
+        "def f(a: int, b: int, t: tuple[int, ...]) -> int:\n    if a > 0:\n        return a // b\n    assert b != 1, 'b is one'\n    return t[a] % 2\n",
+        "f",
+        4,
+    );
+    expect_test::expect![[r#"
+        [
+            "0 < a and not (b == 0) | return a // b",
+            "0 < a and b == 0 | ZeroDivisionError: integer division or modulo by zero",
+            "not (0 < a) and not (b == 1) and not (a >= len(t) or a < -len(t)) | return t[a] % 2",
+            "not (0 < a) and not (b == 1) and (a >= len(t) or a < -len(t)) | IndexError: tuple index out of range",
+            "not (0 < a) and b == 1 | AssertionError: b is one",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+}
+
+#[test]
+fn try_except_finally_and_raise() {
+    let src = "class Invalid(ValueError):\n    pass\n\nr = 0\ntry:\n    if x < 0:\n        raise Invalid('negative')\n    r = 10 // x\nexcept ValueError:\n    r = -1\nelse:\n    r = r + 1\nfinally:\n    done = True\n";
+    let tree = snippet(src, "x:int", 4);
+    expect_test::expect![[r#"
+        [
+            "x < 0 | normal end",
+            "not (x < 0) and not (x == 0) | normal end",
+            "not (x < 0) and x == 0 | ZeroDivisionError: integer division or modulo by zero",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+    let stores: Vec<String> = tree.leaves.iter().map(|l| crate::render::set::store(&tree.nodes[l.node].store)).collect();
+    expect_test::expect![[r#"
+        [
+            "{x: x, r: -1, done: True}",
+            "{x: x, r: 10 // x + 1, done: True}",
+            "{x: x, r: 0, done: True}",
+        ]
+    "#]]
+    .assert_debug_eq(&stores);
+}
+
+#[test]
+fn calls_are_inlined_and_recursion_is_bounded() {
+    let src = "def sign(v: int) -> int:\n    if v < 0:\n        return -1\n    return 1\n\ndef twice_sign(v: int) -> int:\n    return 2 * sign(v)\n";
+    let tree = function(src, "twice_sign", 4);
+    expect_test::expect![[r#"
+        symbolic execution tree of twice_sign(v: int), unroll 4: 9 nodes, 2 leaves (2 return)
+        [0] L7: $1 = sign(v)  |  {}  |  {v: v}
+          [1] in sign(): L2: if v < 0:  |  {}  |  {v: v}
+            [2] in sign(): L3: return -1  |  {v < 0}  |  {v: v}
+              [3] L7: return 2 * $1  |  {v < 0}  |  {v: v, $1: -1}
+                [4] ⇒ return -2  |  {v < 0}  |  {v: v, $1: -1}
+            [5] in sign(): L4: return 1  |  {not (v < 0)}  |  {v: v}
+              [6] L7: return 2 * $1  |  {not (v < 0)}  |  {v: v, $1: 1}
+                [7] ⇒ return 2  |  {not (v < 0)}  |  {v: v, $1: 1}
+    "#]]
+    .assert_eq(&text(&tree));
+    let fact = "def fact(n: int) -> int:\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n";
+    let program = function_program(fact, "fact");
+    let tree = execute(&program, &Options { recursion_limit: 3, ..Options::default() }, &Cancel::new()).unwrap();
+    expect_test::expect![[r#"
+        [
+            "n <= 1 | return 1",
+            "not (n <= 1) and n - 1 <= 1 | return n * 1",
+            "not (n <= 1) and not (n - 1 <= 1) and n - 2 <= 1 | return n * ((n - 1) * 1)",
+            "not (n <= 1) and not (n - 1 <= 1) and not (n - 2 <= 1) | bound reached: calling fact() at depth 3 (recursion_limit)",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+}
+
+#[test]
+fn for_loops_over_ranges_and_sequences() {
+    let tree = snippet("total = 0\nfor i in range(n):\n    total = total + i\n", "n:int", 3);
+    expect_test::expect![[r#"
+        [
+            "0 < n and 1 < n and 2 < n and not (3 < n) | normal end",
+            "0 < n and 1 < n and 3 < n | bound reached: the loop at line 2 ran 3 times (unroll bound)",
+            "0 < n and 1 < n and not (2 < n) | normal end",
+            "0 < n and not (1 < n) | normal end",
+            "not (0 < n) | normal end",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+    let tree = snippet("count = 0\nfor c in s:\n    if c == 'a':\n        count += 1\n", "s:str", 2);
+    assert_eq!(tree.cut_paths(), 4, "{}", text(&tree));
+    assert_eq!(tree.leaves.len(), 4 + 1 + 2 + 4 - 4 + 4 - 4 + 3, "{}", text(&tree));
+}
+
+#[test]
+fn unsat_branches_are_kept_on_request() {
+    let src = "if x > 0:\n    if x < 0:\n        y = 1\n";
+    let pruned = snippet(src, "x:int", 4);
+    assert!(pruned.leaves.iter().all(|l| l.outcome != Outcome::Unsat));
+    assert_eq!(pruned.stats.pruned, 1);
+    let program = snippet_program(src, "x:int");
+    let kept = execute(&program, &Options { keep_unsat: true, ..Options::default() }, &Cancel::new()).unwrap();
+    let unsat: Vec<String> = kept.leaves.iter().filter(|l| l.outcome == Outcome::Unsat).map(|l| l.path_condition.to_string()).collect();
+    assert_eq!(unsat, ["0 < x and x < 0"]);
+    assert!(kept.leaves.iter().all(|l| l.outcome != Outcome::Unsat || l.witness.is_none()));
+}
+
+#[test]
+fn node_limit_truncates() {
+    let program = snippet_program("while x > 0:\n    x = x - 1\n", "x:int");
+    let tree = execute(&program, &Options { unroll: 100, node_limit: 10, ..Options::default() }, &Cancel::new()).unwrap();
+    assert!(tree.truncated);
+    assert_eq!(tree.nodes.len(), 10);
+    assert!(tree.unexplored > 0);
+    assert!(text(&tree).contains("cut at 10 nodes"));
+}
+
+#[test]
+fn unsupported_constructs_are_reported_with_their_line() {
+    let program = snippet_program("x = 1\nwith open('f') as h:\n    pass\n", "y:int");
+    let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
+    assert_eq!(e, SymexecError::Unsupported { construct: "with".into(), line: 2 });
+    let program = snippet_program("z = y.bit_length()\n", "y:int");
+    let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
+    assert!(matches!(e, SymexecError::Unsupported { line: 1, .. }), "{e}");
+    let tree = snippet("z = w + 1\n", "y:int", 4);
+    assert_eq!(outcomes(&tree), ["True | NameError: name 'w' is not defined"]);
+    let tree = snippet("z = y + 'a'\n", "y:int", 4);
+    assert_eq!(outcomes(&tree), ["True | TypeError: unsupported operand type(s) for +: 'int' and 'str'"]);
+}
+
+#[test]
+fn check_passes_on_programs_with_exceptions_loops_and_calls() {
+    let cases = [
+        ("def f(a: int, b: int) -> int:\n    if a > 0:\n        return a // b\n    return a % b\n", "f", 4),
+        ("def g(t: tuple[int, ...], i: int) -> int:\n    x = t[i]\n    assert x != 3, 'three'\n    return x * 2\n", "g", 4),
+        ("def total(n: int) -> int:\n    s = 0\n    for i in range(n):\n        s = s + i\n    return s\n", "total", 8),
+        ("def sign(v: int) -> int:\n    if v < 0:\n        return -1\n    return 1\n\ndef h(a: int, b: int) -> int:\n    try:\n        return sign(a) * (b // a)\n    except ZeroDivisionError:\n        return 0\n", "h", 4),
+    ];
+    for (src, name, unroll) in cases {
+        let r = check_function(src, name, unroll, 60);
+        assert!(r.cpython, "python3 is the oracle");
+        assert!(r.exhaustive && r.precise, "{name}: {:#?}", r.counterexamples);
+        assert!(r.mismatches.is_empty(), "{name}: {:#?}", r.mismatches);
+        assert!(r.witnesses > 1);
+    }
+    let book_if = "\nif a >= t[a] and g:\n    x = a // c\nelse:\n    x = c // b\n";
+    let r = check_snippet(book_if, "a:int b:int c:int g:bool t:tuple", 4, 100);
+    assert!(r.exhaustive && r.precise, "{:#?}", r.counterexamples);
+}
+
+#[test]
+fn check_finds_the_books_non_exhaustive_while() {
+    let r = check_snippet("\nwhile idx >= x:\n    idx = idx - 1\n", "x:int idx:int", 2, 100);
+    assert!(!r.exhaustive);
+    assert!(r.precise, "{:#?}", r.counterexamples);
+    let c = &r.counterexamples[0];
+    assert_eq!(c.property, Property::Exhaustive);
+    assert!(matches!(c.expected, check::Prediction::Bound(_)), "{c:?}");
+    let value = |n: &str| c.inputs.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+    let (Some(crate::python::PyValue::Int(x)), Some(crate::python::PyValue::Int(idx))) = (value("x"), value("idx")) else {
+        panic!("{c:?}")
+    };
+    assert!(idx - x >= num_bigint::BigInt::from(2), "the loop runs more than twice");
 }

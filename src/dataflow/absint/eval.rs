@@ -7,12 +7,12 @@
 
 use num_bigint::BigInt;
 
+use super::State;
 use super::refine::refine_truth;
 use super::scope::{Scope, literal_length};
 use super::warnings::{Warning, WarningKind};
-use super::State;
 use crate::dataflow::domains::{AbstractDomain, BinOp as DomOp, CmpOp as DomCmp};
-use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MaybeReachable};
+use crate::dataflow::lattice::{JoinSemiLattice, MaybeReachable};
 use crate::python::ir::{BinOp, BoolOp, Constant, Expr, ExprKind, UnaryOp};
 
 /// An evaluator for one scope.
@@ -23,6 +23,10 @@ pub struct Eval<'s> {
     /// Re-evaluating a condition already evaluated by its node (for branch refinement): `:=`
     /// reads its target instead of assigning it again, and nothing warns.
     pub replay: bool,
+    /// How deep evaluation is in parts the statement may skip (`and`/`or` operands after the
+    /// first, `if`/`else` branches, later links of a chained comparison): a certain error
+    /// there makes the statement raise only possibly.
+    conditional: u32,
 }
 
 impl<'s> Eval<'s> {
@@ -31,6 +35,7 @@ impl<'s> Eval<'s> {
             scope,
             warnings: collect.then(Vec::new),
             replay: false,
+            conditional: 0,
         }
     }
 
@@ -40,10 +45,13 @@ impl<'s> Eval<'s> {
             scope,
             warnings: None,
             replay: true,
+            conditional: 0,
         }
     }
 
+    /// Records a warning; `certain` means the statement raises whenever it runs.
     fn warn(&mut self, line: u32, kind: WarningKind, certain: bool) {
+        let certain = certain && self.conditional == 0;
         if let Some(w) = &mut self.warnings {
             w.push(Warning {
                 line,
@@ -51,6 +59,14 @@ impl<'s> Eval<'s> {
                 certain,
             });
         }
+    }
+
+    /// Evaluates `e` in a part of the statement that may not run.
+    fn maybe<D: AbstractDomain>(&mut self, e: &Expr, state: &mut State<D>) -> Option<D> {
+        self.conditional += 1;
+        let v = self.expr(e, state);
+        self.conditional -= 1;
+        v
     }
 
     /// The value of `e` in `state`; `None` when evaluating it always raises (or the state is
@@ -72,7 +88,9 @@ impl<'s> Eval<'s> {
                 match op {
                     UnaryOp::USub => v.negate(),
                     UnaryOp::UAdd => v,
-                    UnaryOp::Invert => D::binary(DomOp::Sub, &v.negate(), &D::alpha(&BigInt::from(1))),
+                    UnaryOp::Invert => {
+                        D::binary(DomOp::Sub, &v.negate(), &D::alpha(&BigInt::from(1)))
+                    }
                     UnaryOp::Not => boolean(),
                 }
             }
@@ -86,7 +104,7 @@ impl<'s> Eval<'s> {
                     // Later links run only while the chain holds.
                     let mut later = state.clone();
                     for c in rest {
-                        if self.expr(c, &mut later).is_none() {
+                        if self.maybe(c, &mut later).is_none() {
                             break;
                         }
                     }
@@ -99,8 +117,8 @@ impl<'s> Eval<'s> {
                 self.expr(test, state)?;
                 let mut then = refine_truth(self.scope, state, test, true);
                 let mut other = refine_truth(self.scope, state, test, false);
-                let a = self.expr(body, &mut then);
-                let b = self.expr(orelse, &mut other);
+                let a = self.maybe(body, &mut then);
+                let b = self.maybe(orelse, &mut other);
                 let mut value = D::BOTTOM;
                 let mut after = MaybeReachable::Unreachable;
                 for (v, s) in [(a, then), (b, other)] {
@@ -214,7 +232,12 @@ impl<'s> Eval<'s> {
         let mut value = D::BOTTOM;
         let mut after = MaybeReachable::Unreachable;
         for (i, v) in values.iter().enumerate() {
-            let Some(x) = self.expr(v, &mut cur) else {
+            let x = if i == 0 {
+                self.expr(v, &mut cur)
+            } else {
+                self.maybe(v, &mut cur)
+            };
+            let Some(x) = x else {
                 break;
             };
             if i + 1 == values.len() {
@@ -253,7 +276,10 @@ impl<'s> Eval<'s> {
         if !exact_constants::<D>() {
             return Some(());
         }
-        let (lo, hi) = (D::alpha(&-BigInt::from(len)), D::alpha(&(BigInt::from(len) - 1)));
+        let (lo, hi) = (
+            D::alpha(&-BigInt::from(len)),
+            D::alpha(&(BigInt::from(len) - 1)),
+        );
         let inside = index.refine(DomCmp::Ge, &lo).refine(DomCmp::Le, &hi);
         if inside.is_bottom() {
             self.warn(line, WarningKind::IndexOutOfRange, true);
@@ -269,7 +295,8 @@ impl<'s> Eval<'s> {
 
     /// `len(x)` is at least 0 (exactly the length of a known literal); other calls are `⊤`.
     fn call_value<D: AbstractDomain>(&self, func: &Expr, args: &[Expr]) -> D {
-        let builtin = |name: &str| func.as_name() == Some(name) && !self.scope.locals.contains(name);
+        let builtin =
+            |name: &str| func.as_name() == Some(name) && !self.scope.locals.contains(name);
         match args {
             [arg] if builtin("len") => match self.length_of(arg) {
                 Some(n) => D::alpha(&BigInt::from(n)),

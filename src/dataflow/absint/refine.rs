@@ -114,7 +114,10 @@ fn test_against_zero<D: AbstractDomain>(
     };
     if !matches!(
         e.kind,
-        ExprKind::Name(_) | ExprKind::NamedExpr { .. } | ExprKind::BinOp { .. } | ExprKind::UnaryOp { .. }
+        ExprKind::Name(_)
+            | ExprKind::NamedExpr { .. }
+            | ExprKind::BinOp { .. }
+            | ExprKind::UnaryOp { .. }
     ) {
         return state.clone();
     }
@@ -199,12 +202,30 @@ mod tests {
     #[test]
     fn comparisons_and_connectives() {
         let s = state(Interval::range(0, 10), Interval::TOP);
-        assert_eq!(refined("x < 5", true, &s), "{s: [-∞, +∞], x: [0, 4], y: [-∞, +∞]}");
-        assert_eq!(refined("x < 5", false, &s), "{s: [-∞, +∞], x: [5, 10], y: [-∞, +∞]}");
-        assert_eq!(refined("5 > x", true, &s), "{s: [-∞, +∞], x: [0, 4], y: [-∞, +∞]}");
-        assert_eq!(refined("y == x", true, &s), "{s: [-∞, +∞], x: [0, 10], y: [0, 10]}");
-        assert_eq!(refined("x != 0", true, &s), "{s: [-∞, +∞], x: [1, 10], y: [-∞, +∞]}");
-        assert_eq!(refined("not x", true, &s), "{s: [-∞, +∞], x: [0, 0], y: [-∞, +∞]}");
+        assert_eq!(
+            refined("x < 5", true, &s),
+            "{s: [-∞, +∞], x: [0, 4], y: [-∞, +∞]}"
+        );
+        assert_eq!(
+            refined("x < 5", false, &s),
+            "{s: [-∞, +∞], x: [5, 10], y: [-∞, +∞]}"
+        );
+        assert_eq!(
+            refined("5 > x", true, &s),
+            "{s: [-∞, +∞], x: [0, 4], y: [-∞, +∞]}"
+        );
+        assert_eq!(
+            refined("y == x", true, &s),
+            "{s: [-∞, +∞], x: [0, 10], y: [0, 10]}"
+        );
+        assert_eq!(
+            refined("x != 0", true, &s),
+            "{s: [-∞, +∞], x: [1, 10], y: [-∞, +∞]}"
+        );
+        assert_eq!(
+            refined("not x", true, &s),
+            "{s: [-∞, +∞], x: [0, 0], y: [-∞, +∞]}"
+        );
         assert_eq!(refined("x > 20", true, &s), "unreachable");
         assert_eq!(
             refined("x > 2 and y < 0", true, &s),
@@ -218,8 +239,15 @@ mod tests {
             refined("x < 3 or x > 8", true, &s),
             "{s: [-∞, +∞], x: [0, 10], y: [-∞, +∞]}"
         );
-        assert_eq!(refined("0 < x < 3", true, &s), "{s: [-∞, +∞], x: [1, 2], y: [-∞, +∞]}");
-        assert_eq!(refined("s < 3", true, &s), "{s: [-∞, +∞], x: [0, 10], y: [-∞, +∞]}", "opaque");
+        assert_eq!(
+            refined("0 < x < 3", true, &s),
+            "{s: [-∞, +∞], x: [1, 2], y: [-∞, +∞]}"
+        );
+        assert_eq!(
+            refined("s < 3", true, &s),
+            "{s: [-∞, +∞], x: [0, 10], y: [-∞, +∞]}",
+            "opaque"
+        );
         assert_eq!(refined("x % 2 == 5", true, &s), "unreachable");
         assert_eq!(refined("False", true, &s), "unreachable");
         assert_eq!(refined("x is None", true, &s), s.to_string());

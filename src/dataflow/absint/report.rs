@@ -6,13 +6,12 @@ use std::collections::BTreeSet;
 use petgraph::graph::NodeIndex;
 use serde_json::{Map, Value};
 
+use super::State;
 use super::transfer::AbsInt;
 use super::warnings::Warning;
-use super::State;
 use crate::dataflow::analyses::Program;
 use crate::dataflow::domains::AbstractDomain;
 use crate::dataflow::engine::{Cause, NodeStates, Phase, Results};
-use crate::dataflow::lattice::HasBottom;
 
 /// One abstract value, printed and as JSON.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,9 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cfg::Item;
 use crate::dataflow::analyses::Program;
-use crate::python::ir::{
-    BinOp, Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind, UnaryOp,
-};
+use crate::python::ir::{BinOp, Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind, UnaryOp};
 
 /// Calls whose result is an int (or bool) whatever their arguments.
 const INT_CALLS: &[&str] = &["len", "int", "ord", "bool"];
@@ -47,8 +45,11 @@ impl Scope {
             match program.item(n) {
                 Some(Item::Stmt(s)) => collect_bindings(s, &mut bindings),
                 Some(Item::Handler(h)) => {
-                    for name in &h.name {
-                        bindings.entry(name.clone()).or_default().push(Binding::Other);
+                    if let Some(name) = &h.name {
+                        bindings
+                            .entry(name.clone())
+                            .or_default()
+                            .push(Binding::Other);
                     }
                 }
                 Some(Item::Case(c)) => {
@@ -61,8 +62,13 @@ impl Scope {
         }
         let mut opaque: BTreeSet<String> = BTreeSet::new();
         for p in program.params {
-            let int_like = matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Positional | ParamKind::KeywordOnly)
-                && p.annotation_text.as_deref().is_none_or(|t| t == "int" || t == "bool");
+            let int_like = matches!(
+                p.kind,
+                ParamKind::PositionalOnly | ParamKind::Positional | ParamKind::KeywordOnly
+            ) && p
+                .annotation_text
+                .as_deref()
+                .is_none_or(|t| t == "int" || t == "bool");
             if !int_like {
                 opaque.insert(p.name.clone());
             }
@@ -74,7 +80,9 @@ impl Scope {
         loop {
             let before = opaque.len();
             for (name, sites) in &bindings {
-                if !opaque.contains(name) && sites.iter().any(|b| binding_may_be_non_int(b, &opaque)) {
+                if !opaque.contains(name)
+                    && sites.iter().any(|b| binding_may_be_non_int(b, &opaque))
+                {
                     opaque.insert(name.clone());
                 }
             }
@@ -152,11 +160,15 @@ fn collect_bindings<'a>(s: &'a Stmt, out: &mut BTreeMap<String, Vec<Binding<'a>>
         }
         StmtKind::For { target, iter, .. } => match target.as_name() {
             Some(name) => add(name, Binding::Item(iter)),
-            None => target.target_names().iter().for_each(|n| add(n, Binding::Other)),
+            None => target
+                .target_names()
+                .iter()
+                .for_each(|n| add(n, Binding::Other)),
         },
         StmtKind::AnnAssign { value: None, .. } => {}
         _ => {
-            let walrus: BTreeSet<String> = s.exprs().iter().flat_map(|e| e.walrus_targets()).collect();
+            let walrus: BTreeSet<String> =
+                s.exprs().iter().flat_map(|e| e.walrus_targets()).collect();
             for name in s.defined_names() {
                 if !walrus.contains(&name) {
                     add(&name, Binding::Other);
@@ -177,7 +189,10 @@ fn bind_target<'a>(target: &'a Expr, value: &'a Expr, add: &mut impl FnMut(&str,
                 bind_target(t, v, add);
             }
         }
-        _ => target.target_names().iter().for_each(|n| add(n, Binding::Other)),
+        _ => target
+            .target_names()
+            .iter()
+            .for_each(|n| add(n, Binding::Other)),
     }
 }
 
@@ -220,9 +235,9 @@ pub fn may_be_non_int(e: &Expr, opaque: &BTreeSet<String>) -> bool {
 fn iterates_ints(iter: &Expr, opaque: &BTreeSet<String>) -> bool {
     match &iter.kind {
         ExprKind::Call { func, .. } => func.as_name() == Some("range"),
-        ExprKind::Tuple(es) | ExprKind::List(es) => {
-            es.iter().all(|e| !is_starred(e) && !may_be_non_int(e, opaque))
-        }
+        ExprKind::Tuple(es) | ExprKind::List(es) => es
+            .iter()
+            .all(|e| !is_starred(e) && !may_be_non_int(e, opaque)),
         _ => false,
     }
 }
@@ -270,7 +285,10 @@ mod tests {
             "def f(a, b: float, *rest):\n    x = 1.5\n    y = x + 1\n    z = a // 2\n    n = len(rest)\n    w = g(a)\n    t = (1, 2, 3)\n    u = 'ab'\n    u = 'cd'\n    v = (1,)\n    v = 'xy'\n    for i in range(n):\n        pass\n    for c in u:\n        pass\n    def h():\n        nonlocal z\n        z = 0\n    return t[i]\n",
         );
         let opaque: Vec<&str> = s.opaque.iter().map(String::as_str).collect();
-        assert_eq!(opaque, ["b", "c", "h", "rest", "t", "u", "v", "w", "x", "y"]);
+        assert_eq!(
+            opaque,
+            ["b", "c", "h", "rest", "t", "u", "v", "w", "x", "y"]
+        );
         let lengths: Vec<(&str, usize)> = s.lengths.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         assert_eq!(lengths, [("t", 3), ("u", 2)]);
         assert!(s.clobbered.contains("z"));

@@ -17,7 +17,7 @@ use crate::cfg::{Edge, Item, NodeKind, Role};
 use crate::dataflow::analyses::Program;
 use crate::dataflow::domains::{AbstractDomain, CmpOp as DomCmp, decide};
 use crate::dataflow::engine::{Analysis, Direction};
-use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MaybeReachable};
+use crate::dataflow::lattice::{HasBottom, MaybeReachable};
 use crate::python::ir::{Expr, ExprKind, ParamKind, Stmt, StmtKind};
 
 /// Abstract interpretation of one program in domain `D`.
@@ -51,7 +51,7 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
         let completes = match self.program.item(node) {
             Some(Item::Stmt(s)) => self.stmt(&mut ev, s, state).is_some(),
             Some(Item::Handler(h)) => {
-                for name in &h.name {
+                if let Some(name) = &h.name {
                     set(state, name, D::TOP);
                 }
                 true
@@ -129,12 +129,17 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
             StmtKind::Assert { test, .. } => {
                 ev.expr(test, state)?;
             }
-            StmtKind::Raise { .. } | StmtKind::Return(_) | StmtKind::Expr(_) | StmtKind::If { .. } => {
+            StmtKind::Raise { .. }
+            | StmtKind::Return(_)
+            | StmtKind::Expr(_)
+            | StmtKind::If { .. } => {
                 for e in s.exprs() {
                     ev.expr(e, state)?;
                 }
             }
-            StmtKind::While { test, .. } | StmtKind::Match { subject: test, .. } | StmtKind::For { iter: test, .. } => {
+            StmtKind::While { test, .. }
+            | StmtKind::Match { subject: test, .. }
+            | StmtKind::For { iter: test, .. } => {
                 ev.expr(test, state)?;
             }
             StmtKind::Global(_)
@@ -175,12 +180,19 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
 
     /// Binds `target` to `rhs`: names strongly, unpacked items pairwise when the lengths
     /// match (`⊤` otherwise); subscript and attribute targets evaluate their operands.
-    fn assign(&self, ev: &mut Eval<'_>, target: &Expr, rhs: &Rhs<D>, state: &mut State<D>) -> Option<()> {
+    fn assign(
+        &self,
+        ev: &mut Eval<'_>,
+        target: &Expr,
+        rhs: &Rhs<D>,
+        state: &mut State<D>,
+    ) -> Option<()> {
         match (&target.kind, rhs) {
             (ExprKind::Name(n), Rhs::Value(v)) => set(state, n, v.clone()),
             (ExprKind::Name(n), Rhs::Items(_)) => set(state, n, D::TOP),
             (ExprKind::Tuple(ts) | ExprKind::List(ts), Rhs::Items(vs))
-                if ts.len() == vs.len() && !ts.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) =>
+                if ts.len() == vs.len()
+                    && !ts.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) =>
             {
                 for (t, v) in ts.iter().zip(vs) {
                     self.assign(ev, t, &Rhs::Value(v.clone()), state)?;
@@ -207,11 +219,14 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
         let mut probe = state.clone();
         let mut ev = Eval::replay(&self.scope);
         match &iter.kind {
-            ExprKind::Call { func, args, keywords }
-                if func.as_name() == Some("range")
-                    && !self.scope.locals.contains("range")
-                    && keywords.is_empty()
-                    && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_))) =>
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if func.as_name() == Some("range")
+                && !self.scope.locals.contains("range")
+                && keywords.is_empty()
+                && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_))) =>
             {
                 let mut values = Vec::new();
                 for a in args {
@@ -227,15 +242,20 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
                 };
                 let up = D::TOP.refine(DomCmp::Ge, &start).refine(DomCmp::Lt, &stop);
                 let down = D::TOP.refine(DomCmp::Le, &start).refine(DomCmp::Gt, &stop);
-                Some(match (decide(DomCmp::Gt, &step, &zero), decide(DomCmp::Lt, &step, &zero)) {
-                    (Some(true), _) => up,
-                    (_, Some(true)) => down,
-                    _ => {
-                        let mut both = up;
-                        both.join(&down);
-                        both
-                    }
-                })
+                Some(
+                    match (
+                        decide(DomCmp::Gt, &step, &zero),
+                        decide(DomCmp::Lt, &step, &zero),
+                    ) {
+                        (Some(true), _) => up,
+                        (_, Some(true)) => down,
+                        _ => {
+                            let mut both = up;
+                            both.join(&down);
+                            both
+                        }
+                    },
+                )
             }
             ExprKind::Tuple(items) | ExprKind::List(items)
                 if !items.iter().any(|e| matches!(e.kind, ExprKind::Starred(_))) =>
@@ -262,7 +282,10 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
             _ => D::TOP,
         };
         let mut ev = Eval::new(&self.scope, false);
-        if self.assign(&mut ev, target, &Rhs::Value(value), &mut out).is_none() {
+        if self
+            .assign(&mut ev, target, &Rhs::Value(value), &mut out)
+            .is_none()
+        {
             return MaybeReachable::Unreachable;
         }
         out
@@ -272,8 +295,10 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
     fn entry_env(&self) -> Env<D> {
         let mut env = Env::new();
         for p in self.program.params {
-            let bool_like = matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Positional | ParamKind::KeywordOnly)
-                && p.annotation_text.as_deref() == Some("bool");
+            let bool_like = matches!(
+                p.kind,
+                ParamKind::PositionalOnly | ParamKind::Positional | ParamKind::KeywordOnly
+            ) && p.annotation_text.as_deref() == Some("bool");
             env.set(p.name.clone(), if bool_like { boolean() } else { D::TOP });
         }
         env

@@ -47,7 +47,10 @@ impl fmt::Display for Warning {
         let what = self.kind.what();
         if self.certain {
             let mut chars = what.chars();
-            let first: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+            let first: String = chars
+                .next()
+                .map(|c| c.to_uppercase().collect())
+                .unwrap_or_default();
             write!(f, "{first}{} in line {}", chars.as_str(), self.line)
         } else {
             write!(f, "Possible {what} in line {}", self.line)
@@ -68,7 +71,11 @@ mod tests {
 
     #[test]
     fn messages_follow_the_course() {
-        let w = |line, kind, certain| Warning { line, kind, certain };
+        let w = |line, kind, certain| Warning {
+            line,
+            kind,
+            certain,
+        };
         assert_eq!(
             w(5, WarningKind::DivisionByZero, true).message(),
             "Division by zero in line 5"

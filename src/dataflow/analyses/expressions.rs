@@ -118,21 +118,23 @@ mod tests {
 
     fn texts(source: &str) -> Vec<String> {
         let m = lower_module(source).unwrap_or_else(|e| panic!("{e}"));
-        m.body
-            .iter()
-            .flat_map(candidates)
-            .map(|c| c.text)
-            .collect()
+        m.body.iter().flat_map(candidates).map(|c| c.text).collect()
     }
 
     #[test]
     fn candidates_in_evaluation_order() {
-        assert_eq!(texts("if tmp % 2 == 0:\n    pass\n"), ["tmp % 2", "tmp % 2 == 0"]);
+        assert_eq!(
+            texts("if tmp % 2 == 0:\n    pass\n"),
+            ["tmp % 2", "tmp % 2 == 0"]
+        );
         assert_eq!(texts("x -= 1\n"), ["x - 1"]);
         assert_eq!(texts("y = f(a * b) + c\n"), ["a * b"]);
         assert_eq!(texts("y = a < b and c + d > 0\n"), ["a < b"]);
         assert_eq!(texts("y = (a + 1 if p > q else b - 1)\n"), ["p > q"]);
-        assert_eq!(texts("y = 1 + 2\nz = a + a + (a + a)\n"), ["a + a", "a + a + (a + a)"]);
+        assert_eq!(
+            texts("y = 1 + 2\nz = a + a + (a + a)\n"),
+            ["a + a", "a + a + (a + a)"]
+        );
         assert_eq!(texts("a[i + 1] = [k * 2 for k in r if k > i]\n"), ["i + 1"]);
         assert!(texts("y = x.y + 1\n").is_empty(), "attributes are not pure");
     }

@@ -206,7 +206,10 @@ pub fn run(
 }
 
 /// Reaching definitions, then the chains: IN lists each node's ud-chains, OUT its du-chains.
-fn def_use_report(program: &Program<'_>, options: &Options<'_>) -> Result<FactReport, FixpointError> {
+fn def_use_report(
+    program: &Program<'_>,
+    options: &Options<'_>,
+) -> Result<FactReport, FixpointError> {
     let r = iterate_to_fixpoint(&program.cfg, ReachingDefinitions::new(program), options)?;
     let mut rep = report(AnalysisKind::DefUse, program, &r, |s| {
         r.analysis.sites.labels_of(s)
@@ -219,7 +222,8 @@ fn def_use_report(program: &Program<'_>, options: &Options<'_>) -> Result<FactRe
             .filter(|c| c.use_node == facts.node)
             .map(ToString::to_string)
             .collect();
-        let mut defined: Vec<&DefUse> = chains.iter().filter(|c| c.def_node == facts.node).collect();
+        let mut defined: Vec<&DefUse> =
+            chains.iter().filter(|c| c.def_node == facts.node).collect();
         defined.sort_by(|a, b| (&a.def, a.use_node).cmp(&(&b.def, b.use_node)));
         facts.after = defined.into_iter().map(ToString::to_string).collect();
     }

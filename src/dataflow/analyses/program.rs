@@ -42,7 +42,13 @@ impl<'a> Program<'a> {
     /// A function (method, nested function): its CFG over the body, docstring excluded.
     pub fn function(f: &'a Function) -> Result<Program<'a>, CfgError> {
         let cfg = function_cfg(f)?;
-        Ok(Program::new(cfg, index(&f.body), &f.params, f.span.line, true))
+        Ok(Program::new(
+            cfg,
+            index(&f.body),
+            &f.params,
+            f.span.line,
+            true,
+        ))
     }
 
     /// A module's or a cell's top-level code.

@@ -29,7 +29,12 @@ impl<'p> ReachingDefinitions<'p> {
         let mut all = Vec::new();
         for n in program.cfg.nodes() {
             let info = program.info(n);
-            all.extend(info.defs.iter().chain(&info.branch_defs).map(|v| site(n, v)));
+            all.extend(
+                info.defs
+                    .iter()
+                    .chain(&info.branch_defs)
+                    .map(|v| site(n, v)),
+            );
         }
         let sites = Sites::new(all);
         let index = |n: NodeIndex, vars: &[String]| -> Vec<usize> {

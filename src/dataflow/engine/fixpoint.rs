@@ -144,9 +144,7 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
                 self.widened[c] = true;
                 self.stats.widenings += 1;
             }
-            if self.cause[c].is_none() {
-                self.cause[c] = Some(cause);
-            }
+            self.cause[c] = Some(cause);
             self.enqueue(c);
         }
     }
@@ -242,7 +240,9 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
             self.count_visit()?;
             let mut before = self.trace.is_some().then(|| state.clone());
             self.analysis.transfer(n, &mut state);
-            if i == last && let Some(e) = &exc {
+            if i == last
+                && let Some(e) = &exc
+            {
                 // An exception leaves the node part-way: its successor's facts hold before it.
                 state.join(e);
                 if let Some(b) = &mut before {

@@ -274,7 +274,11 @@ mod tests {
                 assert!(!l.widening_point[n.index()], "chain {i} has a point inside");
             }
         }
-        assert!(l.loop_heads().iter().any(|&n| line_of(&cfg, n) == 4 || line_of(&cfg, n) == 2));
+        assert!(
+            l.loop_heads()
+                .iter()
+                .any(|&n| line_of(&cfg, n) == 4 || line_of(&cfg, n) == 2)
+        );
         assert!(l.chains.iter().all(|c| c.live));
     }
 
@@ -282,7 +286,10 @@ mod tests {
     fn unreachable_code_is_not_live_forward() {
         let src = "def f(x):\n    return x\n    y = 1\n";
         let (cfg, l) = layout(src, Direction::Forward);
-        let dead = cfg.nodes().find(|&n| line_of(&cfg, n) == 3).unwrap_or(cfg.exit);
+        let dead = cfg
+            .nodes()
+            .find(|&n| line_of(&cfg, n) == 3)
+            .unwrap_or(cfg.exit);
         assert!(!l.chains[l.chain_of[dead.index()]].live);
         let back = Layout::new(&cfg, Direction::Backward);
         assert!(back.chains[back.chain_of[dead.index()]].live);

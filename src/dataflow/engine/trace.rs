@@ -4,13 +4,13 @@ use petgraph::graph::NodeIndex;
 
 use crate::cfg::Edge;
 
-/// Why a node was visited.
+/// What last changed a node's state before a visit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cause {
-    /// The initial pass over every node.
+    /// Nothing: the initial pass over every node.
     Start,
-    /// The state flowing along this edge changed: forward from its source, backward from its
-    /// target (`from` is the node the state came from).
+    /// The state flowing along this edge (forward from its source, backward from its target;
+    /// `from` is the node the state came from). A chain's later nodes name their predecessor.
     Edge { from: NodeIndex, edge: Edge },
     /// A descending (narrowing) pass over every node whose entry state shrank.
     Descending,

@@ -1,6 +1,13 @@
 //! The analysis views behind the `%` commands: each turns code of the session or of a cell
 //! into a [`View`](super::output::View).
 
+pub mod absint;
+pub mod annotate;
 pub mod cfg;
+pub mod check;
 pub mod constraints;
+pub mod dataflow;
+pub mod flowtext;
 pub mod lattice;
+pub mod set;
+pub mod subject;

@@ -18,11 +18,18 @@ pub(super) fn value(model: &z3::Model, z: &Z, sort: &Sort) -> Result<PyValue> {
     let missing = || internal(format!("the model has no value of sort {sort}"));
     match (z, sort) {
         (Z::Bool(b), _) => {
-            let v = model.eval(b, true).and_then(|v| v.as_bool()).ok_or_else(missing)?;
+            let v = model
+                .eval(b, true)
+                .and_then(|v| v.as_bool())
+                .ok_or_else(missing)?;
             Ok(PyValue::Bool(v))
         }
-        (Z::Int(i), _) => Ok(PyValue::Int(int_value(&model.eval(i, true).ok_or_else(missing)?)?)),
-        (Z::Real(r), _) => Ok(PyValue::Float(real_value(&model.eval(r, true).ok_or_else(missing)?)?)),
+        (Z::Int(i), _) => Ok(PyValue::Int(int_value(
+            &model.eval(i, true).ok_or_else(missing)?,
+        )?)),
+        (Z::Real(r), _) => Ok(PyValue::Float(real_value(
+            &model.eval(r, true).ok_or_else(missing)?,
+        )?)),
         (Z::Str(s), _) => Ok(PyValue::Str(string_value(model, s)?)),
         (Z::Seq(s), Sort::Seq(kind, item)) => {
             let n = model
@@ -213,7 +220,10 @@ mod tests {
     #[test]
     fn numerals_parse() {
         assert_eq!(parse_int("(- 12)"), Some(BigInt::from(-12)));
-        assert_eq!(parse_ratio("(- (/ 1.0 3.0))"), Some((BigInt::from(-1), BigInt::from(3))));
+        assert_eq!(
+            parse_ratio("(- (/ 1.0 3.0))"),
+            Some((BigInt::from(-1), BigInt::from(3)))
+        );
         assert_eq!(parse_ratio("17.0"), Some((BigInt::from(17), BigInt::one())));
         assert_eq!(decode_char("\\u{5c}").ok(), Some('\\'));
         assert_eq!(decode_char("\\").ok(), Some('\\'));

@@ -69,7 +69,10 @@ impl Z {
         match self {
             Z::Real(r) => Ok(r),
             Z::Int(i) => Ok(i.to_real()),
-            Z::Bool(b) => Ok(b.ite(&ast::Real::from_rational(1, 1), &ast::Real::from_rational(0, 1))),
+            Z::Bool(b) => Ok(b.ite(
+                &ast::Real::from_rational(1, 1),
+                &ast::Real::from_rational(0, 1),
+            )),
             other => Err(internal(format!("expected a float, got {other:?}"))),
         }
     }
@@ -164,7 +167,9 @@ pub(super) fn smt_name(v: &Var) -> String {
 pub(super) fn int_const(i: &BigInt) -> Result<ast::Int> {
     match i.to_i64() {
         Some(small) => Ok(ast::Int::from_i64(small)),
-        None => ast::Int::from_str(&i.to_string()).map_err(|()| internal(format!("the integer {i}"))),
+        None => {
+            ast::Int::from_str(&i.to_string()).map_err(|()| internal(format!("the integer {i}")))
+        }
     }
 }
 
@@ -210,7 +215,8 @@ fn safe_eq<T: Ast>(a: &T, b: &T) -> Result<ast::Bool> {
 }
 
 fn eq_dyn(a: &ast::Dynamic, b: &ast::Dynamic) -> Result<ast::Bool> {
-    a.safe_eq(b).map_err(|e| internal(format!("equality of different sorts: {e:?}")))
+    a.safe_eq(b)
+        .map_err(|e| internal(format!("equality of different sorts: {e:?}")))
 }
 
 impl<'a> Lowerer<'a> {
@@ -295,7 +301,10 @@ impl<'a> Lowerer<'a> {
             TermKind::Pow(a, n) => self.pow(a, *n, sort)?,
             TermKind::Compare(op, a, b) => Z::Bool(self.compare(*op, a, b)?),
             TermKind::And(xs) | TermKind::Or(xs) => {
-                let parts = xs.iter().map(|x| self.boolean(x)).collect::<Result<Vec<_>>>()?;
+                let parts = xs
+                    .iter()
+                    .map(|x| self.boolean(x))
+                    .collect::<Result<Vec<_>>>()?;
                 let refs: Vec<&ast::Bool> = parts.iter().collect();
                 match t.kind() {
                     TermKind::And(_) => Z::Bool(ast::Bool::and(&refs)),
@@ -310,11 +319,14 @@ impl<'a> Lowerer<'a> {
             TermKind::Abs(a) => match sort {
                 Sort::Real => {
                     let x = self.real(a)?;
-                    Z::Real(x.lt(&ast::Real::from_rational(0, 1)).ite(&x.unary_minus(), &x))
+                    Z::Real(
+                        x.lt(ast::Real::from_rational(0, 1))
+                            .ite(&x.unary_minus(), &x),
+                    )
                 }
                 _ => {
                     let x = self.int(a)?;
-                    Z::Int(x.lt(&ast::Int::from_i64(0)).ite(&x.unary_minus(), &x))
+                    Z::Int(x.lt(ast::Int::from_i64(0)).ite(&x.unary_minus(), &x))
                 }
             },
             TermKind::Min(xs) => self.extremum(xs, sort, true)?,
@@ -325,7 +337,10 @@ impl<'a> Lowerer<'a> {
                     // Truncation toward zero; Z3's to_int floors.
                     let x = self.real(a)?;
                     let zero = ast::Real::from_rational(0, 1);
-                    Z::Int(x.ge(&zero).ite(&x.to_int(), &x.unary_minus().to_int().unary_minus()))
+                    Z::Int(
+                        x.ge(&zero)
+                            .ite(&x.to_int(), &x.unary_minus().to_int().unary_minus()),
+                    )
                 }
                 _ => Z::Int(self.int(a)?),
             },
@@ -398,7 +413,7 @@ impl<'a> Lowerer<'a> {
                 match b.int_literal().map(|v| v.sign()) {
                     Some(num_bigint::Sign::Plus) => positive,
                     Some(num_bigint::Sign::Minus) => negative,
-                    _ => y.gt(&ast::Int::from_i64(0)).ite(&positive, &negative),
+                    _ => y.gt(ast::Int::from_i64(0)).ite(&positive, &negative),
                 }
             }
             ArithOp::TrueDiv => return Err(internal("true division at int sort")),
@@ -485,7 +500,9 @@ impl<'a> Lowerer<'a> {
         Ok(match i.int_literal().map(|v| v.sign()) {
             Some(num_bigint::Sign::Minus) => ast::Int::add(&[len, &x]),
             Some(_) => x,
-            None => x.lt(&ast::Int::from_i64(0)).ite(&ast::Int::add(&[len, &x]), &x),
+            None => x
+                .lt(ast::Int::from_i64(0))
+                .ite(&ast::Int::add(&[len, &x]), &x),
         })
     }
 
@@ -520,7 +537,7 @@ impl<'a> Lowerer<'a> {
                 let mut iter = parts.into_iter().enumerate().rev();
                 let (_, mut value) = iter.next().ok_or_else(|| internal("index into ()"))?;
                 for (k, part) in iter {
-                    let hit = at.eq(&ast::Int::from_i64(k as i64));
+                    let hit = at.eq(ast::Int::from_i64(k as i64));
                     value = Z::ite(&hit, part, value)?;
                 }
                 Ok(value)
@@ -570,14 +587,18 @@ fn seq_contains(seq: &ast::Seq, needle: Z, needle_sort: &Sort, item: &Sort) -> R
             Sort::Int if *needle_sort == Sort::Real => {
                 // `2.0 in [2]` holds; `2.5 in [2]` does not.
                 let x = needle.into_real()?;
-                Ok(x.is_int().ite(&has(Z::Int(x.to_int()))?, &ast::Bool::from_bool(false)))
+                Ok(x.is_int()
+                    .ite(&has(Z::Int(x.to_int()))?, &ast::Bool::from_bool(false)))
             }
             Sort::Int => has(Z::Int(needle.into_int()?)),
             _ => {
                 // Items are bools: only 0 and 1 can be equal to one.
                 let x = needle.into_real()?;
                 let is = |v: i32, b: bool| -> Result<ast::Bool> {
-                    Ok(ast::Bool::and(&[&x.eq(&ast::Real::from_rational(v.into(), 1)), &has(Z::Bool(ast::Bool::from_bool(b)))?]))
+                    Ok(ast::Bool::and(&[
+                        &x.eq(ast::Real::from_rational(v.into(), 1)),
+                        &has(Z::Bool(ast::Bool::from_bool(b)))?,
+                    ]))
                 };
                 Ok(ast::Bool::or(&[&is(1, true)?, &is(0, false)?]))
             }
@@ -608,7 +629,10 @@ pub(super) fn equal_values(x: Z, sx: &Sort, y: Z, sy: &Sort) -> Result<ast::Bool
         Equality::BothEmpty => {
             let zero = ast::Int::from_i64(0);
             let (a, b) = (x.into_seq()?, y.into_seq()?);
-            Ok(ast::Bool::and(&[&a.length().eq(&zero), &b.length().eq(&zero)]))
+            Ok(ast::Bool::and(&[
+                &a.length().eq(&zero),
+                &b.length().eq(&zero),
+            ]))
         }
         Equality::Itemwise => itemwise_equal(x, sx, y, sy),
         Equality::Unsupported => Err(SolverError::Unsupported(format!("'{sx}' == '{sy}'"))),
@@ -632,18 +656,24 @@ fn itemwise_equal(x: Z, sx: &Sort, y: Z, sy: &Sort) -> Result<ast::Bool> {
         }
         (Z::Fixed(xs), Sort::Fixed(_, xsorts), Z::Seq(s), Sort::Seq(_, item))
         | (Z::Seq(s), Sort::Seq(_, item), Z::Fixed(xs), Sort::Fixed(_, xsorts)) => {
-            if xsorts.iter().any(|x| Sort::equality(x, item) == Equality::Never) {
+            if xsorts
+                .iter()
+                .any(|x| Sort::equality(x, item) == Equality::Never)
+            {
                 return Ok(ast::Bool::from_bool(false));
             }
             // The display as a sequence when every item converts exactly (Z3 reasons better
             // about `s == [a] ++ [b]` than about `len(s) == 2 and s[0] == a and s[1] == b`).
-            let exact = |x: &Sort| x == &**item || **item == Sort::Real || (*x == Sort::Bool && **item == Sort::Int);
+            let exact = |x: &Sort| {
+                x == &**item || **item == Sort::Real || (*x == Sort::Bool && **item == Sort::Int)
+            };
             if xsorts.iter().all(exact) {
                 let whole = Sort::Fixed(crate::symbolic::sort::SeqKind::List, xsorts.clone());
-                let as_seq = coerce(Z::Fixed(xs), &whole, &Sort::list((**item).clone()))?.into_seq()?;
+                let as_seq =
+                    coerce(Z::Fixed(xs), &whole, &Sort::list((**item).clone()))?.into_seq()?;
                 return safe_eq(&s, &as_seq);
             }
-            let mut eqs = vec![s.length().eq(&ast::Int::from_u64(xs.len() as u64))];
+            let mut eqs = vec![s.length().eq(ast::Int::from_u64(xs.len() as u64))];
             for (k, (a, sa)) in xs.into_iter().zip(xsorts).enumerate() {
                 let b = Z::from_dynamic(s.nth(ast::Int::from_u64(k as u64)), item)?;
                 eqs.push(equal_values(a, sa, b, item)?);
@@ -690,7 +720,10 @@ pub(super) fn coerce(z: Z, from: &Sort, to: &Sort) -> Result<Z> {
 fn concat(parts: Vec<Z>, sort: &Sort) -> Result<Z> {
     match sort {
         Sort::Str => {
-            let strs = parts.into_iter().map(Z::into_str).collect::<Result<Vec<_>>>()?;
+            let strs = parts
+                .into_iter()
+                .map(Z::into_str)
+                .collect::<Result<Vec<_>>>()?;
             Ok(Z::Str(match strs.len() {
                 0 => str_const("")?,
                 1 => strs.into_iter().next().ok_or_else(|| internal("concat"))?,
@@ -698,7 +731,10 @@ fn concat(parts: Vec<Z>, sort: &Sort) -> Result<Z> {
             }))
         }
         Sort::Seq(_, item) => {
-            let seqs = parts.into_iter().map(Z::into_seq).collect::<Result<Vec<_>>>()?;
+            let seqs = parts
+                .into_iter()
+                .map(Z::into_seq)
+                .collect::<Result<Vec<_>>>()?;
             Ok(Z::Seq(match seqs.len() {
                 0 => ast::Seq::empty(&z3_sort(item)?),
                 1 => seqs.into_iter().next().ok_or_else(|| internal("concat"))?,
@@ -728,13 +764,21 @@ mod tests {
     #[test]
     fn modulo_differs_from_z3s_euclidean_mod() {
         // Python: 7 % -3 == -2. Z3's own `mod` is Euclidean: 7 mod -3 == 1.
-        let raw = ast::Int::from_i64(7).modulo(&ast::Int::from_i64(-3)).simplify();
+        let raw = ast::Int::from_i64(7)
+            .modulo(ast::Int::from_i64(-3))
+            .simplify();
         assert_eq!(raw.as_i64(), Some(1));
         let x = Term::var(Var::input("x"), Sort::Int).unwrap();
         let m = Term::arith(ArithOp::Mod, x.clone(), Term::int(-3)).unwrap();
         let mut s = Solver::default();
-        s.assert(&Term::compare(CompareOp::Eq, x, Term::int(7)).unwrap()).unwrap();
-        let Check::Sat(model) = s.check() else { panic!("sat") };
-        assert_eq!(model.value(&m).unwrap(), crate::python::PyValue::Int((-2).into()));
+        s.assert(&Term::compare(CompareOp::Eq, x, Term::int(7)).unwrap())
+            .unwrap();
+        let Check::Sat(model) = s.check() else {
+            panic!("sat")
+        };
+        assert_eq!(
+            model.value(&m).unwrap(),
+            crate::python::PyValue::Int((-2).into())
+        );
     }
 }

@@ -91,7 +91,8 @@ impl Val {
         }
     }
 
-    fn from_dynamic(&self, d: ast::Dynamic) -> Result<Val> {
+    /// `d` as a value of this value's sort.
+    fn like(&self, d: ast::Dynamic) -> Result<Val> {
         let bad = || internal("a stride of another sort");
         Ok(match self {
             Val::Str(_) => Val::Str(d.as_string().ok_or_else(bad)?),
@@ -172,18 +173,29 @@ impl Val {
                 .try_borrow_mut()
                 .map_err(|_| internal("stride registry in use"))?;
             if !strides.contains_key(&name) {
-                let f = z3::RecFuncDecl::new(name.as_str(), &[&sort, &z3::Sort::int(), &z3::Sort::int()], &sort);
+                let f = z3::RecFuncDecl::new(
+                    name.as_str(),
+                    &[&sort, &z3::Sort::int(), &z3::Sort::int()],
+                    &sort,
+                );
                 let s = self.fresh();
                 let (i, n) = (ast::Int::fresh_const("i"), ast::Int::fresh_const("n"));
-                let rest = self.from_dynamic(f.apply(&[&s.dynamic(), &add(&i, &int(step)), &sub(&n, &int(1))]))?;
-                let body = Val::ite(&n.le(&int(0)), &self.empty()?, &self.concat(vec![s.at(&i), rest])?)?;
+                let rest =
+                    self.like(f.apply(&[&s.dynamic(), &add(&i, &int(step)), &sub(&n, &int(1))]))?;
+                let body = Val::ite(
+                    &n.le(int(0)),
+                    &self.empty()?,
+                    &self.concat(vec![s.at(&i), rest])?,
+                )?;
                 f.add_def(&[&s.dynamic(), &i, &n], &body.dynamic());
                 strides.insert(name.clone(), f);
             }
-            let f = strides.get(&name).ok_or_else(|| internal("stride registry"))?;
+            let f = strides
+                .get(&name)
+                .ok_or_else(|| internal("stride registry"))?;
             Ok(f.apply(&[&self.dynamic(), start, count]))
         })?;
-        self.from_dynamic(applied)
+        self.like(applied)
     }
 }
 
@@ -222,7 +234,12 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
         (Z::Fixed(parts), Sort::Fixed(..), Sort::Fixed(..)) => {
             let lit = |b: &Option<Term>| b.as_ref().and_then(Term::int_literal);
             let picked = slice_positions(parts.len(), lit(lower), lit(upper), step);
-            return Ok(Z::Fixed(picked.into_iter().filter_map(|i| parts.get(i).cloned()).collect()));
+            return Ok(Z::Fixed(
+                picked
+                    .into_iter()
+                    .filter_map(|i| parts.get(i).cloned())
+                    .collect(),
+            ));
         }
         (z @ Z::Fixed(_), from, to @ Sort::Seq(_, item)) => {
             let item = z3_sort(item)?;
@@ -257,7 +274,10 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
     let count = if magnitude == 1 {
         nonempty.ite(&span, &int(0))
     } else {
-        nonempty.ite(&add(&span, &int(magnitude - 1)).div(&int(magnitude)), &int(0))
+        nonempty.ite(
+            &add(&span, &int(magnitude - 1)).div(int(magnitude)),
+            &int(0),
+        )
     };
     let position = |k: &ast::Int| add(&start, &ast::Int::mul(&[k, &int(step)]));
     let unrolled = |m: i64, positions: &dyn Fn(i64) -> ast::Int| -> Result<Z> {
@@ -268,14 +288,20 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
         Ok(val.concat(parts)?.into_z())
     };
 
-    if step == 1 && let Val::Str(s) = &val {
+    if step == 1
+        && let Val::Str(s) = &val
+    {
         return Ok(Z::Str(s.substr(&start, &count)));
     }
-    let static_count: Option<BigInt> = static_span(step, lower.as_ref(), upper.as_ref()).map(|span| {
-        let m = BigInt::from(magnitude);
-        (span + &m - 1) / m
-    });
-    if let Some(m) = static_count.and_then(|m| m.to_i64()).filter(|m| *m as u64 <= UNROLL_LIMIT) {
+    let static_count: Option<BigInt> =
+        static_span(step, lower.as_ref(), upper.as_ref()).map(|span| {
+            let m = BigInt::from(magnitude);
+            (span + &m - 1) / m
+        });
+    if let Some(m) = static_count
+        .and_then(|m| m.to_i64())
+        .filter(|m| *m as u64 <= UNROLL_LIMIT)
+    {
         return unrolled(m, &|k| position(&int(k)));
     }
     if let Some(model) = low.model() {
@@ -293,7 +319,8 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
     if step == 1 {
         // xs == a ++ r ++ b with |a| = start, |r| = count: quantifier-free.
         let (a, r, b) = (val.fresh(), val.fresh(), val.fresh());
-        low.definitions.push(val.eq(&val.concat(vec![a.clone(), r.clone(), b])?)?);
+        low.definitions
+            .push(val.eq(&val.concat(vec![a.clone(), r.clone(), b])?)?);
         low.definitions.push(a.len().eq(&start));
         low.definitions.push(r.len().eq(&count));
         return Ok(r.into_z());
@@ -321,7 +348,7 @@ fn adjust(
     Ok(match b.int_literal() {
         Some(v) if v.is_negative() => negative,
         Some(_) => positive,
-        None => x.lt(&int(0)).ite(&negative, &positive),
+        None => x.lt(int(0)).ite(&negative, &positive),
     })
 }
 
@@ -397,7 +424,8 @@ mod tests {
                     let Some(b) = span(step, l, u) else { continue };
                     let m = step.unsigned_abs() as i64;
                     for len in 0..20usize {
-                        let n = slice_positions(len, l.map(BigInt::from), u.map(BigInt::from), step).len() as i64;
+                        let n = slice_positions(len, l.map(BigInt::from), u.map(BigInt::from), step)
+                            .len() as i64;
                         assert!(n <= (b + m - 1) / m, "{l:?}:{u:?}:{step} len {len}");
                     }
                 }

@@ -10,7 +10,9 @@ use serde_json::Value;
 use super::oracle::{self, Outcome};
 use crate::python::PyValue;
 use crate::symbolic::solver::ratio_to_f64;
-use crate::symbolic::{Check, CompareOp, Env, ExceptionKind, SeqKind, Solver, Sort, Term, Translated, Var};
+use crate::symbolic::{
+    Check, CompareOp, Env, ExceptionKind, SeqKind, Solver, Sort, Term, Translated, Var,
+};
 
 /// What our translation says evaluation does.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +40,11 @@ pub fn decode(v: &Value) -> Result<PyValue, String> {
     let x = v.get("v").ok_or("no value")?;
     let text = || x.as_str().ok_or_else(|| format!("bad {t} {x}"));
     let items = || -> Result<Vec<PyValue>, String> {
-        x.as_array().ok_or("bad items")?.iter().map(decode).collect()
+        x.as_array()
+            .ok_or("bad items")?
+            .iter()
+            .map(decode)
+            .collect()
     };
     Ok(match t {
         "bool" => PyValue::Bool(x.as_bool().ok_or("bad bool")?),
@@ -65,7 +71,11 @@ pub fn literal(v: &PyValue) -> Result<Term, String> {
         PyValue::Float(f) => Term::real(*f).map_err(|e| e.0)?,
         PyValue::Str(s) => Term::str(s.clone()).map_err(|e| e.0)?,
         PyValue::List(items) | PyValue::Tuple(items) => {
-            let kind = if matches!(v, PyValue::List(_)) { SeqKind::List } else { SeqKind::Tuple };
+            let kind = if matches!(v, PyValue::List(_)) {
+                SeqKind::List
+            } else {
+                SeqKind::Tuple
+            };
             let parts = items.iter().map(literal).collect::<Result<Vec<_>, _>>()?;
             Term::items(kind, parts).map_err(|e| e.0)?
         }
@@ -76,18 +86,30 @@ pub fn literal(v: &PyValue) -> Result<Term, String> {
 /// Evaluates a translation with Z3 under `inputs` (each name bound in `env`): the raise
 /// whose condition holds, else the value. Checks that at most one raise condition holds.
 /// The solver is left as it was (one scope pushed and popped).
-pub fn evaluate(solver: &mut Solver, t: &Translated, env: &Env, inputs: &[(String, PyValue)]) -> Result<Ours, String> {
+pub fn evaluate(
+    solver: &mut Solver,
+    t: &Translated,
+    env: &Env,
+    inputs: &[(String, PyValue)],
+) -> Result<Ours, String> {
     solver.push();
     let outcome = evaluate_in_scope(solver, t, env, inputs);
     solver.pop().map_err(|e| e.to_string())?;
     outcome
 }
 
-fn evaluate_in_scope(solver: &mut Solver, t: &Translated, env: &Env, inputs: &[(String, PyValue)]) -> Result<Ours, String> {
+fn evaluate_in_scope(
+    solver: &mut Solver,
+    t: &Translated,
+    env: &Env,
+    inputs: &[(String, PyValue)],
+) -> Result<Ours, String> {
     let mut used = t.value.vars();
     t.raises.iter().for_each(|(_, c)| used.extend(c.vars()));
     for (name, value) in inputs {
-        let var = env.get(name).ok_or_else(|| format!("{name} is not bound"))?;
+        let var = env
+            .get(name)
+            .ok_or_else(|| format!("{name} is not bound"))?;
         if !var.vars().iter().any(|v| used.contains(v)) {
             continue;
         }
@@ -121,7 +143,9 @@ fn evaluate_in_scope(solver: &mut Solver, t: &Translated, env: &Env, inputs: &[(
     for ((kind, c), flag) in t.raises.iter().zip(&flags) {
         let solved = model.holds(flag).map_err(|e| e.to_string())?;
         if solved != model.holds(c).map_err(|e| e.to_string())? {
-            return Err(format!("the {kind} condition solves to {solved} but evaluates otherwise"));
+            return Err(format!(
+                "the {kind} condition solves to {solved} but evaluates otherwise"
+            ));
         }
         if solved {
             raised.push(*kind);
@@ -133,7 +157,9 @@ fn evaluate_in_scope(solver: &mut Solver, t: &Translated, env: &Env, inputs: &[(
             if let Some(o) = &out {
                 let solved = model.value(o).map_err(|e| e.to_string())?;
                 if !same(&solved, &evaluated) {
-                    return Err(format!("the value solves to {solved:?} but evaluates to {evaluated:?}"));
+                    return Err(format!(
+                        "the value solves to {solved:?} but evaluates to {evaluated:?}"
+                    ));
                 }
             }
             Ok(Ours::Value(evaluated))

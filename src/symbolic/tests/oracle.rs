@@ -87,13 +87,22 @@ pub fn tuple(items: Vec<Value>) -> Value {
 /// Python's `float.hex` of a finite float.
 fn float_hex(v: f64) -> String {
     if v == 0.0 {
-        return if v.is_sign_negative() { "-0x0.0p+0" } else { "0x0.0p+0" }.to_string();
+        return if v.is_sign_negative() {
+            "-0x0.0p+0"
+        } else {
+            "0x0.0p+0"
+        }
+        .to_string();
     }
     let bits = v.to_bits();
     let sign = if bits >> 63 == 1 { "-" } else { "" };
     let exp = ((bits >> 52) & 0x7ff) as i64;
     let frac = bits & ((1u64 << 52) - 1);
-    let (lead, e) = if exp == 0 { (0, -1022) } else { (1, exp - 1023) };
+    let (lead, e) = if exp == 0 {
+        (0, -1022)
+    } else {
+        (1, exp - 1023)
+    };
     format!("{sign}0x{lead}.{frac:013x}p{e:+}")
 }
 
@@ -122,11 +131,18 @@ pub fn evaluate(cases: &[Case]) -> Result<Vec<Outcome>, String> {
         .map_err(|e| e.to_string())?;
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("python3 failed: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "python3 failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let results: Vec<Value> = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
     if results.len() != cases.len() {
-        return Err(format!("{} results for {} cases", results.len(), cases.len()));
+        return Err(format!(
+            "{} results for {} cases",
+            results.len(),
+            cases.len()
+        ));
     }
     results
         .into_iter()

@@ -12,8 +12,14 @@ type Row = (&'static str, &'static str, &'static [&'static str]);
 
 const INTS: &str = "x: int, y: int";
 const SIGNS: &[&str] = &[
-    "{'x': 7, 'y': 3}", "{'x': 7, 'y': -3}", "{'x': -7, 'y': 3}", "{'x': -7, 'y': -3}",
-    "{'x': 6, 'y': -3}", "{'x': -6, 'y': 3}", "{'x': 0, 'y': -3}", "{'x': 7, 'y': 0}",
+    "{'x': 7, 'y': 3}",
+    "{'x': 7, 'y': -3}",
+    "{'x': -7, 'y': 3}",
+    "{'x': -7, 'y': -3}",
+    "{'x': 6, 'y': -3}",
+    "{'x': -6, 'y': 3}",
+    "{'x': 0, 'y': -3}",
+    "{'x': 7, 'y': 0}",
 ];
 const STRS: &str = "s: str, t: str, x: int, y: int";
 const WORDS: &[&str] = &[
@@ -29,10 +35,32 @@ const ROWS: &[Row] = &[
     ("x // y", INTS, SIGNS),
     ("x % y", INTS, SIGNS),
     ("x / y", INTS, SIGNS),
-    ("x % -3", "x: int", &["{'x': 7}", "{'x': -7}", "{'x': 0}", "{'x': 6}"]),
+    (
+        "x % -3",
+        "x: int",
+        &["{'x': 7}", "{'x': -7}", "{'x': 0}", "{'x': 6}"],
+    ),
     ("-x // 2", "x: int", &["{'x': 7}", "{'x': -7}"]),
-    ("f // g", "f: float, g: float", &["{'f': 7.5, 'g': 2.0}", "{'f': -7.5, 'g': 2.0}", "{'f': 7.5, 'g': -2.0}", "{'f': 1.0, 'g': 0.0}"]),
-    ("f % g", "f: float, g: float", &["{'f': 7.5, 'g': 2.0}", "{'f': -7.5, 'g': 2.0}", "{'f': 7.5, 'g': -2.0}", "{'f': -0.5, 'g': -0.25}"]),
+    (
+        "f // g",
+        "f: float, g: float",
+        &[
+            "{'f': 7.5, 'g': 2.0}",
+            "{'f': -7.5, 'g': 2.0}",
+            "{'f': 7.5, 'g': -2.0}",
+            "{'f': 1.0, 'g': 0.0}",
+        ],
+    ),
+    (
+        "f % g",
+        "f: float, g: float",
+        &[
+            "{'f': 7.5, 'g': 2.0}",
+            "{'f': -7.5, 'g': 2.0}",
+            "{'f': 7.5, 'g': -2.0}",
+            "{'f': -0.5, 'g': -0.25}",
+        ],
+    ),
     ("x // 2.5", "x: int", &["{'x': 7}", "{'x': -7}"]),
     ("x ** 2 + x ** 0", "x: int", &["{'x': -3}", "{'x': 0}"]),
     ("x ** -1", "x: int", &["{'x': 2}", "{'x': -4}", "{'x': 0}"]),
@@ -41,23 +69,63 @@ const ROWS: &[Row] = &[
     ("True + True * x", "x: int", &["{'x': 3}"]),
     ("+True", "", &["{}"]),
     // comparisons, chains, short-circuit
-    ("0 < x < 10", "x: int", &["{'x': 5}", "{'x': 0}", "{'x': 10}"]),
-    ("1 < x // y < 5", INTS, &["{'x': 7, 'y': 3}", "{'x': 7, 'y': 0}", "{'x': 0, 'y': 0}"]),
-    ("x < 0 < x // y", INTS, &["{'x': 1, 'y': 0}", "{'x': -1, 'y': 0}", "{'x': -7, 'y': -3}"]),
-    ("y != 0 and x // y > 1", INTS, &["{'x': 7, 'y': 0}", "{'x': 7, 'y': 3}"]),
-    ("y == 0 or x % y == 1", INTS, &["{'x': 7, 'y': 0}", "{'x': 7, 'y': -3}", "{'x': 7, 'y': 3}"]),
-    ("x // y if y else -1", INTS, &["{'x': 7, 'y': 0}", "{'x': -7, 'y': 2}"]),
+    (
+        "0 < x < 10",
+        "x: int",
+        &["{'x': 5}", "{'x': 0}", "{'x': 10}"],
+    ),
+    (
+        "1 < x // y < 5",
+        INTS,
+        &["{'x': 7, 'y': 3}", "{'x': 7, 'y': 0}", "{'x': 0, 'y': 0}"],
+    ),
+    (
+        "x < 0 < x // y",
+        INTS,
+        &[
+            "{'x': 1, 'y': 0}",
+            "{'x': -1, 'y': 0}",
+            "{'x': -7, 'y': -3}",
+        ],
+    ),
+    (
+        "y != 0 and x // y > 1",
+        INTS,
+        &["{'x': 7, 'y': 0}", "{'x': 7, 'y': 3}"],
+    ),
+    (
+        "y == 0 or x % y == 1",
+        INTS,
+        &["{'x': 7, 'y': 0}", "{'x': 7, 'y': -3}", "{'x': 7, 'y': 3}"],
+    ),
+    (
+        "x // y if y else -1",
+        INTS,
+        &["{'x': 7, 'y': 0}", "{'x': -7, 'y': 2}"],
+    ),
     ("x and y", INTS, &["{'x': 0, 'y': 5}", "{'x': 3, 'y': 5}"]),
-    ("x or y // x", INTS, &["{'x': 0, 'y': 5}", "{'x': 3, 'y': 5}"]),
+    (
+        "x or y // x",
+        INTS,
+        &["{'x': 0, 'y': 5}", "{'x': 3, 'y': 5}"],
+    ),
     ("x == 1.0", "x: int", &["{'x': 1}", "{'x': 2}"]),
     ("x / 2 > 1", "x: int", &["{'x': 3}", "{'x': 2}"]),
     ("1 if x > 0 else 2.5", "x: int", &["{'x': 1}", "{'x': 0}"]),
     ("not x", "x: int", &["{'x': 0}", "{'x': 3}"]),
     // builtins
-    ("min(x, y, 0)", INTS, &["{'x': 3, 'y': -2}", "{'x': 3, 'y': 4}"]),
+    (
+        "min(x, y, 0)",
+        INTS,
+        &["{'x': 3, 'y': -2}", "{'x': 3, 'y': 4}"],
+    ),
     ("max(x, 2.5)", "x: int", &["{'x': 3}", "{'x': -1}"]),
     ("abs(x - y)", INTS, &["{'x': 3, 'y': 5}"]),
-    ("abs(f) + int(f)", "f: float", &["{'f': -2.5}", "{'f': 2.75}"]),
+    (
+        "abs(f) + int(f)",
+        "f: float",
+        &["{'f': -2.5}", "{'f': 2.75}"],
+    ),
     ("float(x) / 4", "x: int", &["{'x': 3}"]),
     ("bool(s)", "s: str", &["{'s': ''}", "{'s': 'a'}"]),
     ("x in [1, 2, 3]", "x: int", &["{'x': 2}", "{'x': 4}"]),
@@ -97,24 +165,68 @@ const ROWS: &[Row] = &[
     ("s or t", STRS, WORDS),
     ("s[x] if len(s) > x >= -len(s) else t", STRS, WORDS),
     // sequences and tuples
-    ("xs[0] + xs[-1]", "xs: list[int]", &["{'xs': [1, 2, 3]}", "{'xs': []}", "{'xs': [-4]}"]),
-    ("xs[1:]", "xs: list[int]", &["{'xs': [1, 2, 3]}", "{'xs': []}"]),
-    ("xs[::-1]", "xs: list[int]", &["{'xs': [1, 2, 3]}", "{'xs': []}"]),
+    (
+        "xs[0] + xs[-1]",
+        "xs: list[int]",
+        &["{'xs': [1, 2, 3]}", "{'xs': []}", "{'xs': [-4]}"],
+    ),
+    (
+        "xs[1:]",
+        "xs: list[int]",
+        &["{'xs': [1, 2, 3]}", "{'xs': []}"],
+    ),
+    (
+        "xs[::-1]",
+        "xs: list[int]",
+        &["{'xs': [1, 2, 3]}", "{'xs': []}"],
+    ),
     ("xs[::2]", "xs: list[int]", &["{'xs': [1, 2, 3, 4, 5]}"]),
-    ("xs[-2:]", "xs: list[int]", &["{'xs': [1, 2, 3]}", "{'xs': [7]}"]),
-    ("x in xs", "x: int, xs: list[int]", &["{'x': 2, 'xs': [1, 2]}", "{'x': 3, 'xs': [1, 2]}"]),
-    ("xs + [x]", "x: int, xs: list[int]", &["{'x': 2, 'xs': [1]}"]),
-    ("xs == [1, 2]", "xs: list[int]", &["{'xs': [1, 2]}", "{'xs': [1]}"]),
+    (
+        "xs[-2:]",
+        "xs: list[int]",
+        &["{'xs': [1, 2, 3]}", "{'xs': [7]}"],
+    ),
+    (
+        "x in xs",
+        "x: int, xs: list[int]",
+        &["{'x': 2, 'xs': [1, 2]}", "{'x': 3, 'xs': [1, 2]}"],
+    ),
+    (
+        "xs + [x]",
+        "x: int, xs: list[int]",
+        &["{'x': 2, 'xs': [1]}"],
+    ),
+    (
+        "xs == [1, 2]",
+        "xs: list[int]",
+        &["{'xs': [1, 2]}", "{'xs': [1]}"],
+    ),
     ("xs == (1, 2)", "xs: list[int]", &["{'xs': [1, 2]}"]),
     ("len(xs) * 2", "xs: list[int]", &["{'xs': [1, 2, 3]}"]),
-    ("ts[-1]", "ts: tuple[str, ...]", &["{'ts': ('a', 'b')}", "{'ts': ()}"]),
+    (
+        "ts[-1]",
+        "ts: tuple[str, ...]",
+        &["{'ts': ('a', 'b')}", "{'ts': ()}"],
+    ),
     ("t[0] + 1", "t: tuple[int, str]", &["{'t': (4, 'a')}"]),
     ("t[-1] * 2", "t: tuple[int, str]", &["{'t': (4, 'ab')}"]),
-    ("t == (4, 'a')", "t: tuple[int, str]", &["{'t': (4, 'a')}", "{'t': (4, 'b')}"]),
+    (
+        "t == (4, 'a')",
+        "t: tuple[int, str]",
+        &["{'t': (4, 'a')}", "{'t': (4, 'b')}"],
+    ),
     ("t[::-1]", "t: tuple[int, str]", &["{'t': (4, 'a')}"]),
-    ("len(t) + x", "t: tuple[int, str], x: int", &["{'t': (4, 'a'), 'x': 1}"]),
+    (
+        "len(t) + x",
+        "t: tuple[int, str], x: int",
+        &["{'t': (4, 'a'), 'x': 1}"],
+    ),
     ("min(p)", "p: tuple[int, int]", &["{'p': (4, -1)}"]),
-    ("p[x]", "p: tuple[int, int], x: int", &["{'p': (4, -1), 'x': -1}", "{'p': (4, -1), 'x': 2}"]),
+    (
+        "p[x]",
+        "p: tuple[int, int], x: int",
+        &["{'p': (4, -1), 'x': -1}", "{'p': (4, -1), 'x': 2}"],
+    ),
 ];
 
 #[test]
@@ -128,10 +240,14 @@ fn translations_agree_with_cpython() {
         let t = translate(&expr, &env).unwrap_or_else(|e| panic!("{source}: {e}"));
         for text in *input_sets {
             let values = inputs(text);
-            let outcome = harness::evaluate(&mut solver, &t, &env, &values).unwrap_or_else(|e| panic!("{source} at {text}: {e}"));
+            let outcome = harness::evaluate(&mut solver, &t, &env, &values)
+                .unwrap_or_else(|e| panic!("{source} at {text}: {e}"));
             cases.push(Case {
                 source: source.to_string(),
-                inputs: values.iter().map(|(n, v)| (n.clone(), harness::encode(v))).collect(),
+                inputs: values
+                    .iter()
+                    .map(|(n, v)| (n.clone(), harness::encode(v)))
+                    .collect(),
             });
             ours.push((*source, *text, outcome));
         }
@@ -143,7 +259,13 @@ fn translations_agree_with_cpython() {
         .filter(|((_, _, o), p)| !harness::agrees(o, p).unwrap_or(false))
         .map(|((s, i, o), p)| format!("{s} at {i}: ours {o:?}, CPython {p:?}"))
         .collect();
-    assert!(mismatches.is_empty(), "{} of {} disagree:\n{}", mismatches.len(), ours.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} of {} disagree:\n{}",
+        mismatches.len(),
+        ours.len(),
+        mismatches.join("\n")
+    );
     assert!(ours.len() > 250, "{} cases", ours.len());
 }
 
@@ -154,7 +276,11 @@ fn modulo_takes_the_divisors_sign() {
     for (source, expected) in [("x % -3", -2), ("x // -3", -3)] {
         let t = translate(&lower_expression(source).unwrap(), &env).unwrap();
         let v = harness::evaluate(&mut Solver::default(), &t, &env, &inputs("{'x': 7}")).unwrap();
-        assert_eq!(v, Ours::Value(crate::python::PyValue::Int(expected.into())), "{source}");
+        assert_eq!(
+            v,
+            Ours::Value(crate::python::PyValue::Int(expected.into())),
+            "{source}"
+        );
     }
 }
 
@@ -166,7 +292,10 @@ fn raises(source: &str, params: &str) -> Vec<(ExceptionKind, String)> {
 #[test]
 fn raise_conditions_are_exact_and_short_circuit() {
     use ExceptionKind::*;
-    assert_eq!(raises("x // y", "x: int, y: int"), [(ZeroDivisionError, "y == 0".to_string())]);
+    assert_eq!(
+        raises("x // y", "x: int, y: int"),
+        [(ZeroDivisionError, "y == 0".to_string())]
+    );
     assert_eq!(raises("x // 2 + x % -2", "x: int"), []);
     assert_eq!(
         raises("s[-1]", "s: str"),
@@ -189,7 +318,12 @@ fn raise_conditions_are_exact_and_short_circuit() {
 #[test]
 fn conditions_use_truthiness() {
     let env = env_of("x: int, s: str, xs: list[int]");
-    let cond = |src: &str| translate_condition(&lower_expression(src).unwrap(), &env).unwrap().value.to_string();
+    let cond = |src: &str| {
+        translate_condition(&lower_expression(src).unwrap(), &env)
+            .unwrap()
+            .value
+            .to_string()
+    };
     assert_eq!(cond("x"), "x != 0");
     assert_eq!(cond("s and not xs"), "s != '' and not (len(xs) > 0)");
     assert_eq!(cond("x if s else xs"), "x != 0 if s != '' else len(xs) > 0");
@@ -200,13 +334,26 @@ fn unsupported_constructs_are_named_with_positions() {
     let env = env_of("x: int, s: str, t: tuple[int, str], xs: list[int]");
     let err = |src: &str| translate(&lower_expression(src).unwrap(), &env).unwrap_err();
     let construct = |src: &str| match err(src) {
-        TranslateError::Unsupported { construct, line, column } => (construct, line, column),
+        TranslateError::Unsupported {
+            construct,
+            line,
+            column,
+        } => (construct, line, column),
         other => panic!("{src}: {other}"),
     };
     assert_eq!(construct("x << 1").0, "the operator <<");
-    assert_eq!(construct("1 + s.upper()"), ("the method .upper()".to_string(), 1, 5));
-    assert_eq!(construct("x ** x").0, "** with an exponent that is not an integer constant");
-    assert_eq!(construct("s[::x]").0, "a slice step that is not an integer constant");
+    assert_eq!(
+        construct("1 + s.upper()"),
+        ("the method .upper()".to_string(), 1, 5)
+    );
+    assert_eq!(
+        construct("x ** x").0,
+        "** with an exponent that is not an integer constant"
+    );
+    assert_eq!(
+        construct("s[::x]").0,
+        "a slice step that is not an integer constant"
+    );
     assert_eq!(construct("[i for i in xs]").0, "a comprehension");
     assert_eq!(construct("x is None").0, "the operator 'is'");
     assert_eq!(construct("s * x").0, "repetition by a non-constant count");
@@ -217,6 +364,9 @@ fn unsupported_constructs_are_named_with_positions() {
     assert!(matches!(err("x < s"), TranslateError::Type { .. }));
     assert!(matches!(
         err("t[2]"),
-        TranslateError::AlwaysRaises { exception: ExceptionKind::IndexError, .. }
+        TranslateError::AlwaysRaises {
+            exception: ExceptionKind::IndexError,
+            ..
+        }
     ));
 }

@@ -10,7 +10,10 @@ use crate::symbolic::solver::{self, Check, Solver, SolverError};
 use crate::symbolic::{Env, Term, translate_condition};
 
 fn holds(src: &str, env: &Env) -> Term {
-    translate_condition(&lower_expression(src).unwrap(), env).unwrap().holds().unwrap()
+    translate_condition(&lower_expression(src).unwrap(), env)
+        .unwrap()
+        .holds()
+        .unwrap()
 }
 
 fn witness(src: &str, env: &Env) -> Vec<(String, PyValue)> {
@@ -25,19 +28,43 @@ fn witness(src: &str, env: &Env) -> Vec<(String, PyValue)> {
 #[test]
 fn witnesses_are_python_values() {
     let env = env_of("s: str");
-    let w = witness("len(s) == 3 and s[-1] == 'b' and s[0] == '\\\\' and 'é' in s", &env);
-    let PyValue::Str(s) = &w[0].1 else { panic!("{w:?}") };
-    assert_eq!((s.chars().count(), s.chars().last(), s.chars().next()), (3, Some('b'), Some('\\')));
+    let w = witness(
+        "len(s) == 3 and s[-1] == 'b' and s[0] == '\\\\' and 'é' in s",
+        &env,
+    );
+    let PyValue::Str(s) = &w[0].1 else {
+        panic!("{w:?}")
+    };
+    assert_eq!(
+        (s.chars().count(), s.chars().last(), s.chars().next()),
+        (3, Some('b'), Some('\\'))
+    );
     assert!(s.contains('é'));
 
     let env = env_of("x: int, f: float, xs: list[int], t: tuple[int, str]");
-    let w = witness("x > 10 ** 20 and 3 * f == 1 and xs[::-1] == [3, x] and t[1] * 2 == 'abab' and t[0] == -x", &env);
-    let value = |name: &str| w.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap();
-    let PyValue::Int(x) = value("x") else { panic!() };
+    let w = witness(
+        "x > 10 ** 20 and 3 * f == 1 and xs[::-1] == [3, x] and t[1] * 2 == 'abab' and t[0] == -x",
+        &env,
+    );
+    let value = |name: &str| {
+        w.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    let PyValue::Int(x) = value("x") else {
+        panic!()
+    };
     assert!(x > num_bigint::BigInt::from(10u64.pow(19)) * 10);
     assert_eq!(value("f"), PyValue::Float(1.0 / 3.0));
-    assert_eq!(value("xs"), PyValue::List(vec![PyValue::Int(x.clone()), PyValue::Int(3.into())]));
-    assert_eq!(value("t"), PyValue::Tuple(vec![PyValue::Int(-x), PyValue::Str("ab".into())]));
+    assert_eq!(
+        value("xs"),
+        PyValue::List(vec![PyValue::Int(x.clone()), PyValue::Int(3.into())])
+    );
+    assert_eq!(
+        value("t"),
+        PyValue::Tuple(vec![PyValue::Int(-x), PyValue::Str("ab".into())])
+    );
 }
 
 #[test]
@@ -50,7 +77,9 @@ fn equivalence_and_implication() {
     assert!(solver::equivalent(&t("s[-1] == 'b'"), &t("s.endswith('b')")).unwrap());
     assert!(solver::equivalent(&t("s[::-1] == 'abc'"), &t("s == 'cba'")).unwrap());
     assert!(!solver::equivalent(&t("x / 2 > 1"), &t("x // 2 > 1")).unwrap());
-    let cex = Solver::default().counterexample(&t("x / 2 > 1"), &t("x // 2 > 1")).unwrap();
+    let cex = Solver::default()
+        .counterexample(&t("x / 2 > 1"), &t("x // 2 > 1"))
+        .unwrap();
     assert_eq!(cex, Some(vec![("x".to_string(), PyValue::Int(3.into()))]));
     assert!(solver::implies(&t("x > 5"), &t("x % 7 != 0 or x >= 7")).unwrap());
     assert!(!solver::implies(&t("x > 5"), &t("x > 6")).unwrap());
@@ -81,12 +110,18 @@ fn scopes_push_and_pop() {
         }
         s.pop().unwrap();
     }
-    assert!(matches!(s.assert(&env.get("x").unwrap().clone()), Err(SolverError::NotCondition(_))));
+    assert!(matches!(
+        s.assert(&env.get("x").unwrap().clone()),
+        Err(SolverError::NotCondition(_))
+    ));
 }
 
 /// A query Z3 4.8 cannot settle quickly: three cubes (no positive solution exists).
 fn hard(env: &Env) -> Term {
-    holds("x ** 3 + y ** 3 == z ** 3 and x > 0 and y > 0 and z > 0", env)
+    holds(
+        "x ** 3 + y ** 3 == z ** 3 and x > 0 and y > 0 and z > 0",
+        env,
+    )
 }
 
 #[test]
@@ -96,9 +131,15 @@ fn timeouts_answer_unknown() {
     s.assert(&hard(&env)).unwrap();
     let start = Instant::now();
     let answer = s.check();
-    assert!(matches!(answer, Check::Unknown(ref r) if r.contains("timeout") || r.contains("canceled")), "{answer:?}");
+    assert!(
+        matches!(answer, Check::Unknown(ref r) if r == "timeout"),
+        "{answer:?}"
+    );
     assert!(start.elapsed() < Duration::from_secs(5));
-    assert!(matches!(Solver::new(200).is_satisfiable(&hard(&env)), Err(SolverError::Unknown(_))));
+    assert!(matches!(
+        Solver::new(200).is_satisfiable(&hard(&env)),
+        Err(SolverError::Unknown(_))
+    ));
 }
 
 #[test]
@@ -115,8 +156,15 @@ fn cancellation_interrupts_a_running_check() {
     });
     let answer = s.check();
     stopper.join().unwrap();
-    assert!(matches!(answer, Check::Unknown(ref r) if r == "cancelled"), "{answer:?}");
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        matches!(answer, Check::Unknown(ref r) if r == "cancelled"),
+        "{answer:?}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     // Still cancelled: a new check does not start. Reset: checks run again.
     assert!(matches!(s.check(), Check::Unknown(ref r) if r == "cancelled"));
     cancel.reset();
@@ -129,14 +177,23 @@ fn cancellation_interrupts_a_running_check() {
 fn smtlib_text_comes_from_the_lowering() {
     let env = env_of("x: int, s: str");
     let text = solver::smtlib(&holds("x % -3 == 1 and s[-1] == 'b'", &env)).unwrap();
-    assert!(text.contains("mod") && text.contains("str.at") && text.contains("str.len"), "{text}");
+    assert!(
+        text.contains("mod") && text.contains("str.at") && text.contains("str.len"),
+        "{text}"
+    );
     let open = solver::smtlib(&holds("s[::-2] == 'ab'", &env)).unwrap();
     assert!(open.contains("py.slice.-2.String"), "{open}");
     let words = env_of("xs: list[int]");
     let tail = solver::smtlib(&holds("xs[1:] == [2]", &words)).unwrap();
-    assert!(tail.lines().filter(|l| l.starts_with("(assert")).count() == 3, "{tail}");
+    assert!(
+        tail.lines().filter(|l| l.starts_with("(assert")).count() == 3,
+        "{tail}"
+    );
     let script = solver::smtlib_script(&[holds("x > 0", &env)]).unwrap();
-    assert!(script.contains("(declare-fun x () Int)") && script.contains("(assert"), "{script}");
+    assert!(
+        script.contains("(declare-fun x () Int)") && script.contains("(assert"),
+        "{script}"
+    );
 }
 
 #[test]
@@ -150,7 +207,8 @@ fn recycling_keeps_assertions_and_scopes() {
     s.assert(&holds("x < 10", &env)).unwrap();
     for i in 0..450 {
         s.push();
-        s.assert(&holds(&format!("x != {}", i % 7 + 4), &env)).unwrap();
+        s.assert(&holds(&format!("x != {}", i % 7 + 4), &env))
+            .unwrap();
         assert!(matches!(s.check(), Check::Sat(_)), "check {i}");
         s.pop().unwrap();
     }
@@ -158,7 +216,10 @@ fn recycling_keeps_assertions_and_scopes() {
     match s.check() {
         Check::Sat(m) => assert_eq!(
             m.inputs(&env).unwrap(),
-            [("s".to_string(), PyValue::Str("ba".into())), ("x".to_string(), PyValue::Int(9.into()))]
+            [
+                ("s".to_string(), PyValue::Str("ba".into())),
+                ("x".to_string(), PyValue::Int(9.into()))
+            ]
         ),
         other => panic!("{other:?}"),
     }

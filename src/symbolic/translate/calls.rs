@@ -31,7 +31,11 @@ impl Translator<'_> {
     fn builtin(&self, e: &Expr, name: &str, args: &[Expr]) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
         if name == "list" || name == "tuple" {
-            let kind = if name == "list" { SeqKind::List } else { SeqKind::Tuple };
+            let kind = if name == "list" {
+                SeqKind::List
+            } else {
+                SeqKind::Tuple
+            };
             return self.convert_seq(e, kind, args);
         }
         let mut fx = Effects::default();
@@ -44,7 +48,10 @@ impl Translator<'_> {
                 Ok([v]) => Ok(v),
                 Err(v) => Err(self.sort_error(
                     e,
-                    SortError(format!("{name}() takes exactly one argument ({} given)", v.len())),
+                    SortError(format!(
+                        "{name}() takes exactly one argument ({} given)",
+                        v.len()
+                    )),
                 )),
             }
         };
@@ -67,7 +74,9 @@ impl Translator<'_> {
             }
             "bool" => Term::truthy(one(values)?).map_err(fail)?,
             "min" | "max" => self.extremum(e, name, values)?,
-            "set" | "frozenset" => return Err(self.unsupported(e, format!("{name}() (outside `in`)"))),
+            "set" | "frozenset" => {
+                return Err(self.unsupported(e, format!("{name}() (outside `in`)")));
+            }
             _ => return Err(self.unsupported(e, format!("the call {name}()"))),
         };
         Ok(fx.finish(value))

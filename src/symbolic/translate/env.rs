@@ -81,10 +81,13 @@ pub fn annotation_sort(annotation: &Expr) -> Result<Sort, String> {
             match (generic.as_str(), &index.kind) {
                 ("list" | "List", _) => seq_item(index).map(Sort::list),
                 ("tuple" | "Tuple", ExprKind::Tuple(parts)) => match parts.as_slice() {
-                    [item, Expr {
-                        kind: ExprKind::Constant(Constant::Ellipsis),
-                        ..
-                    }] => seq_item(item).map(Sort::tuple),
+                    [
+                        item,
+                        Expr {
+                            kind: ExprKind::Constant(Constant::Ellipsis),
+                            ..
+                        },
+                    ] => seq_item(item).map(Sort::tuple),
                     _ => parts
                         .iter()
                         .map(annotation_sort)

@@ -99,7 +99,12 @@ impl Translator<'_> {
         }
     }
 
-    pub fn always_raises(&self, e: &Expr, exception: ExceptionKind, message: &str) -> TranslateError {
+    pub fn always_raises(
+        &self,
+        e: &Expr,
+        exception: ExceptionKind,
+        message: &str,
+    ) -> TranslateError {
         TranslateError::AlwaysRaises {
             exception,
             message: message.to_string(),
@@ -265,7 +270,9 @@ impl Translator<'_> {
     /// `a ** n` with a constant integer exponent.
     fn pow(&self, e: &Expr, right: &Expr, mut fx: Effects, a: Term, b: Term) -> Result<Partial> {
         let Some(n) = b.int_literal() else {
-            return Err(self.unsupported(right, "** with an exponent that is not an integer constant"));
+            return Err(
+                self.unsupported(right, "** with an exponent that is not an integer constant")
+            );
         };
         let n = n
             .to_i64()
@@ -304,7 +311,9 @@ impl Translator<'_> {
             return Ok(fx.finish(value.map_err(fail)?));
         }
         // A value: `a and b` is `b if a else a`, `a or b` is `a if a else b`.
-        let mut rest = parts.pop().ok_or_else(|| self.unsupported(e, "an empty boolean operation"))?;
+        let mut rest = parts
+            .pop()
+            .ok_or_else(|| self.unsupported(e, "an empty boolean operation"))?;
         while let Some(a) = parts.pop() {
             let truth = Term::truthy(a.clone()).map_err(fail)?;
             let built = match op {
@@ -312,24 +321,42 @@ impl Translator<'_> {
                 BoolOp::Or => Term::ite(truth, a, rest),
             };
             rest = built.map_err(|_| {
-                self.unsupported(e, "and/or of values of unrelated types (outside a condition)")
+                self.unsupported(
+                    e,
+                    "and/or of values of unrelated types (outside a condition)",
+                )
             })?;
         }
         Ok(fx.finish(rest))
     }
 
-    fn if_exp(&self, e: &Expr, test: &Expr, body: &Expr, orelse: &Expr, condition: bool) -> Result<Partial> {
+    fn if_exp(
+        &self,
+        e: &Expr,
+        test: &Expr,
+        body: &Expr,
+        orelse: &Expr,
+        condition: bool,
+    ) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
         let mut fx = Effects::default();
         let c = fx.then(self.expr(test, true)?);
         let then = fx.then_if(&c, self.expr(body, condition)?).map_err(fail)?;
         let not_c = Term::not(c.clone()).map_err(fail)?;
-        let other = fx.then_if(&not_c, self.expr(orelse, condition)?).map_err(fail)?;
+        let other = fx
+            .then_if(&not_c, self.expr(orelse, condition)?)
+            .map_err(fail)?;
         Ok(fx.finish(Term::ite(c, then, other).map_err(fail)?))
     }
 
     /// `a < b < c`: `b` once, `c` only when `a < b`.
-    fn compare(&self, e: &Expr, left: &Expr, ops: &[CmpOp], comparators: &[Expr]) -> Result<Partial> {
+    fn compare(
+        &self,
+        e: &Expr,
+        left: &Expr,
+        ops: &[CmpOp],
+        comparators: &[Expr],
+    ) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
         let mut fx = Effects::default();
         let mut a = fx.then(self.expr(left, false)?);
@@ -364,8 +391,13 @@ impl Translator<'_> {
     fn collection(&self, e: &Expr) -> Result<Partial> {
         match &e.kind {
             ExprKind::Set(items) => self.display(e, SeqKind::List, items),
-            ExprKind::Call { func, args, keywords } if keywords.is_empty() => {
-                let is_set = matches!(&func.kind, ExprKind::Name(n) if n == "set" || n == "frozenset");
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if keywords.is_empty() => {
+                let is_set =
+                    matches!(&func.kind, ExprKind::Name(n) if n == "set" || n == "frozenset");
                 match (is_set, args.as_slice()) {
                     (true, []) => self.display(e, SeqKind::List, &[]),
                     (true, [arg]) => match &arg.kind {
@@ -432,18 +464,29 @@ impl Translator<'_> {
         let mut terms = Vec::with_capacity(2);
         for bound in bounds {
             terms.push(match bound.as_deref() {
-                None | Some(Expr { kind: ExprKind::Constant(Constant::None), .. }) => None,
+                None
+                | Some(Expr {
+                    kind: ExprKind::Constant(Constant::None),
+                    ..
+                }) => None,
                 Some(b) => Some(fx.then(self.expr(b, false)?)),
             });
         }
         let step = match step.as_deref() {
-            None | Some(Expr { kind: ExprKind::Constant(Constant::None), .. }) => None,
+            None
+            | Some(Expr {
+                kind: ExprKind::Constant(Constant::None),
+                ..
+            }) => None,
             Some(s) => {
                 let t = fx.then(self.expr(s, false)?);
                 let n = t.int_literal().ok_or_else(|| {
                     self.unsupported(s, "a slice step that is not an integer constant")
                 })?;
-                Some(n.to_i64().ok_or_else(|| self.unsupported(s, "a slice step beyond 64 bits"))?)
+                Some(
+                    n.to_i64()
+                        .ok_or_else(|| self.unsupported(s, "a slice step beyond 64 bits"))?,
+                )
             }
         };
         if step == Some(0) {

@@ -1,1 +1,237 @@
-//! Exhaustiveness and precision (placeholder while the tree is built).
+//! The book's correctness properties of a symbolic execution tree, tested on concrete runs:
+//!
+//! - exhaustive: every run lands in a leaf whose path condition it satisfies, with that
+//!   leaf's outcome (a run beyond a bound lands in a `bound` leaf: a counterexample, as the
+//!   book's bounded `while` is not exhaustive);
+//! - precise: every leaf's witness, run concretely, has the leaf's outcome.
+//!
+//! Runs are deterministic random inputs plus every leaf's witness, executed in the kernel's
+//! interpreter and in CPython (one `python3` process per batch). CPython's result is what
+//! counts; where the interpreter disagrees with CPython, that is reported apart.
+
+mod concrete;
+mod cpython;
+mod predict;
+mod random;
+mod values;
+
+use std::collections::BTreeMap;
+
+pub use concrete::{Concrete, NORMAL_END, Runnable, SNIPPET_FUNCTION, interpret, snippet_variables};
+pub use predict::{Prediction, Predictor, agrees};
+pub use random::{Rng, SEED};
+pub use values::{decode, encode, literal, py_str, same};
+
+use super::{NodeId, Outcome, Tree};
+use crate::cancel::Cancel;
+use crate::interp::Limits;
+use crate::python::PyValue;
+use crate::symbolic::Env;
+
+/// Why a check could not run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The program could not be loaded or called concretely.
+    #[error("the concrete run failed: {0}")]
+    Program(String),
+    #[error("CPython: {0}")]
+    Python(String),
+    #[error("interrupted by the user")]
+    Interrupted,
+}
+
+/// How many runs, from which seed, with which bounds.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub runs: usize,
+    pub seed: u64,
+    /// Bounds of each interpreter run.
+    pub limits: Limits,
+    pub timeout_ms: u32,
+    /// Run CPython too (off: the interpreter's results count).
+    pub cpython: bool,
+}
+
+/// Which property a counterexample refutes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    Exhaustive,
+    Precise,
+}
+
+/// A run whose result the tree does not predict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counterexample {
+    pub property: Property,
+    pub inputs: Vec<(String, PyValue)>,
+    pub leaf: Option<NodeId>,
+    pub expected: Prediction,
+    pub observed: Concrete,
+    pub reason: String,
+}
+
+/// A run where the kernel's interpreter and CPython differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    pub inputs: Vec<(String, PyValue)>,
+    pub interpreter: Concrete,
+    pub cpython: Concrete,
+}
+
+/// The verdicts with their evidence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub function: String,
+    /// Random runs (for exhaustiveness).
+    pub runs: usize,
+    /// Leaves whose witness was run (for precision).
+    pub witnesses: usize,
+    pub exhaustive: bool,
+    pub precise: bool,
+    pub counterexamples: Vec<Counterexample>,
+    pub mismatches: Vec<Mismatch>,
+    /// Whether CPython ran (else the interpreter's results counted).
+    pub cpython: bool,
+    /// Random runs per leaf.
+    pub hits: BTreeMap<NodeId, usize>,
+    /// Runs the solver could not place in the tree.
+    pub unresolved: usize,
+}
+
+impl Property {
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::Exhaustive => "exhaustive",
+            Property::Precise => "precise",
+        }
+    }
+}
+
+/// Inputs in the tree's input order.
+fn ordered(tree: &Tree, values: &[(String, PyValue)]) -> Option<Vec<(String, PyValue)>> {
+    tree.inputs
+        .iter()
+        .map(|(n, _)| values.iter().find(|(k, _)| k == n).map(|(_, v)| (n.clone(), v.clone())))
+        .collect()
+}
+
+/// Checks `tree` against concrete runs of `runnable` (the same program); `env` declares the
+/// tree's inputs.
+pub fn check(
+    tree: &Tree,
+    env: &Env,
+    runnable: &Runnable,
+    options: &CheckOptions,
+    cancel: &Cancel,
+) -> Result<Report, CheckError> {
+    let mut rng = Rng::new(options.seed);
+    let mut runs: Vec<Vec<(String, PyValue)>> = (0..options.runs)
+        .map(|_| tree.inputs.iter().map(|(n, s)| (n.clone(), rng.value(s))).collect())
+        .collect();
+    let random = runs.len();
+    let mut witnessed: Vec<NodeId> = Vec::new();
+    for leaf in &tree.leaves {
+        if matches!(leaf.outcome, Outcome::Bound(_) | Outcome::Unsat) {
+            continue;
+        }
+        if let Some(w) = leaf.witness.as_deref().and_then(|w| ordered(tree, w)) {
+            runs.push(w);
+            witnessed.push(leaf.node);
+        }
+    }
+    let args: Vec<Vec<PyValue>> = runs.iter().map(|r| r.iter().map(|(_, v)| v.clone()).collect()).collect();
+    let interpreted = interpret(runnable, &args, options.limits, cancel)?;
+    let python = if options.cpython { cpython::run(runnable, &args, cancel)? } else { None };
+    let mut report = Report {
+        function: tree.function.clone(),
+        runs: random,
+        witnesses: witnessed.len(),
+        exhaustive: true,
+        precise: true,
+        counterexamples: Vec::new(),
+        mismatches: Vec::new(),
+        cpython: python.is_some(),
+        hits: BTreeMap::new(),
+        unresolved: 0,
+    };
+    let observed: Vec<Concrete> = match &python {
+        Some(py) => {
+            for ((inputs, ours), theirs) in runs.iter().zip(&interpreted).zip(py) {
+                if !concrete_same(ours, theirs) {
+                    report.mismatches.push(Mismatch {
+                        inputs: inputs.clone(),
+                        interpreter: ours.clone(),
+                        cpython: theirs.clone(),
+                    });
+                }
+            }
+            py.clone()
+        }
+        None => interpreted,
+    };
+    let mut predictor = Predictor::new(tree, env, options.timeout_ms, cancel);
+    for (inputs, seen) in runs.iter().zip(&observed).take(random) {
+        let (leaf, expected) = predictor.predict(inputs)?;
+        let reason = match &expected {
+            Prediction::Unknown(_) => {
+                report.unresolved += 1;
+                continue;
+            }
+            Prediction::NoLeaf if tree.truncated => "the run goes where the node limit stopped the tree".to_string(),
+            Prediction::NoLeaf => "no leaf's path condition holds for the run".to_string(),
+            Prediction::Bound(why) => format!("the run goes beyond the bound ({why})"),
+            p if agrees(p, seen) => {
+                if let Some(l) = leaf {
+                    *report.hits.entry(l).or_default() += 1;
+                }
+                continue;
+            }
+            _ => "the run's result differs from its leaf's outcome".to_string(),
+        };
+        if let Some(l) = leaf {
+            *report.hits.entry(l).or_default() += 1;
+        }
+        report.exhaustive = false;
+        report.counterexamples.push(Counterexample {
+            property: Property::Exhaustive,
+            inputs: inputs.clone(),
+            leaf,
+            expected,
+            observed: seen.clone(),
+            reason,
+        });
+    }
+    for ((inputs, seen), node) in runs.iter().zip(&observed).skip(random).zip(&witnessed) {
+        let Some(leaf) = tree.leaf_of(*node) else { continue };
+        let expected = predictor.at_leaf(leaf, inputs)?;
+        if agrees(&expected, seen) {
+            continue;
+        }
+        if let Prediction::Unknown(_) = expected {
+            report.unresolved += 1;
+            continue;
+        }
+        report.precise = false;
+        report.counterexamples.push(Counterexample {
+            property: Property::Precise,
+            inputs: inputs.clone(),
+            leaf: Some(*node),
+            expected,
+            observed: seen.clone(),
+            reason: "the leaf's witness does not reproduce its outcome".to_string(),
+        });
+    }
+    Ok(report)
+}
+
+/// Whether two concrete results are the same.
+fn concrete_same(a: &Concrete, b: &Concrete) -> bool {
+    match (a, b) {
+        (Concrete::Return(x), Concrete::Return(y)) => same(x, y),
+        (Concrete::Normal(x), Concrete::Normal(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|((n, v), (k, w))| n == k && same(v, w))
+        }
+        (Concrete::NoResult(_), Concrete::NoResult(_)) => true,
+        _ => a == b,
+    }
+}

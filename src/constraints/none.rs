@@ -1,0 +1,160 @@
+//! Names whose value is `None` (`x = None`): terms have no `None`, so such a name is bound
+//! to a marker, and expressions reading it are rewritten before translation: the name
+//! becomes the constant `None`, and comparisons with `None` fold (`None == 3.0` is False,
+//! `None is None` True), as does its truth value in a condition (False).
+
+use crate::python::ir::{CmpOp, Constant, Expr, ExprKind, UnaryOp};
+use crate::symbolic::{Sort, Term, TermKind, Var};
+
+use super::semantics::Names;
+
+const MARKER: &str = "@None";
+
+/// The term a `None`-valued name is bound to.
+pub fn marker() -> Term {
+    Term::input(Var::input(MARKER), &Sort::Bool).unwrap_or_else(|_| Term::bool(false))
+}
+
+/// Whether `t` is the `None` marker.
+pub fn is_marker(t: &Term) -> bool {
+    matches!(t.kind(), TermKind::Var(v) if v.name == MARKER)
+}
+
+/// Whether `e` is `None`, or a name bound to it.
+pub fn is_none(e: &Expr, names: &Names) -> bool {
+    match &e.kind {
+        ExprKind::Constant(Constant::None) => true,
+        ExprKind::Name(n) => names.get(n).is_some_and(is_marker),
+        _ => false,
+    }
+}
+
+/// `e` with `None`-valued names replaced and comparisons with `None` folded; `condition`
+/// says whether only its truth value matters. Unchanged (borrowed) when no name is `None`.
+pub fn resolve<'e>(e: &'e Expr, names: &Names, condition: bool) -> std::borrow::Cow<'e, Expr> {
+    let mentions = {
+        let mut found = false;
+        e.walk(&mut |x| found |= matches!(&x.kind, ExprKind::Name(n) if names.get(n).is_some_and(is_marker)));
+        found
+    };
+    if !mentions {
+        return std::borrow::Cow::Borrowed(e);
+    }
+    std::borrow::Cow::Owned(fold(e, names, condition))
+}
+
+fn constant(c: Constant, like: &Expr) -> Expr {
+    Expr::new(ExprKind::Constant(c), like.span)
+}
+
+fn fold(e: &Expr, names: &Names, condition: bool) -> Expr {
+    match &e.kind {
+        ExprKind::Name(_) if is_none(e, names) => {
+            if condition {
+                constant(Constant::Bool(false), e)
+            } else {
+                constant(Constant::None, e)
+            }
+        }
+        ExprKind::Compare {
+            left,
+            ops,
+            comparators,
+        } if ops.len() == 1 => {
+            let (l, r) = (fold(left, names, false), fold(&comparators[0], names, false));
+            let (ln, rn) = (is_none(&l, names), is_none(&r, names));
+            match (ops[0], ln || rn) {
+                (CmpOp::Eq | CmpOp::Is, true) => constant(Constant::Bool(ln && rn), e),
+                (CmpOp::NotEq | CmpOp::IsNot, true) => constant(Constant::Bool(!(ln && rn)), e),
+                _ => Expr::new(
+                    ExprKind::Compare {
+                        left: Box::new(l),
+                        ops: ops.clone(),
+                        comparators: vec![r],
+                    },
+                    e.span,
+                ),
+            }
+        }
+        ExprKind::UnaryOp {
+            op: UnaryOp::Not,
+            operand,
+        } => Expr::new(
+            ExprKind::UnaryOp {
+                op: UnaryOp::Not,
+                operand: Box::new(fold(operand, names, true)),
+            },
+            e.span,
+        ),
+        ExprKind::BoolOp { op, values } => Expr::new(
+            ExprKind::BoolOp {
+                op: *op,
+                values: values.iter().map(|v| fold(v, names, condition)).collect(),
+            },
+            e.span,
+        ),
+        _ => substitute(e, names),
+    }
+}
+
+/// `e` with every `None`-valued name replaced by the constant (nothing folded).
+fn substitute(e: &Expr, names: &Names) -> Expr {
+    let mut out = e.clone();
+    replace(&mut out, names);
+    out
+}
+
+fn replace(e: &mut Expr, names: &Names) {
+    if is_none(e, names) {
+        e.kind = ExprKind::Constant(Constant::None);
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::BinOp { left, right, .. } => {
+            replace(left, names);
+            replace(right, names);
+        }
+        ExprKind::UnaryOp { operand, .. } => replace(operand, names),
+        ExprKind::BoolOp { values, .. }
+        | ExprKind::Tuple(values)
+        | ExprKind::List(values)
+        | ExprKind::Set(values) => values.iter_mut().for_each(|v| replace(v, names)),
+        ExprKind::Compare {
+            left, comparators, ..
+        } => {
+            replace(left, names);
+            comparators.iter_mut().for_each(|v| replace(v, names));
+        }
+        ExprKind::IfExp { test, body, orelse } => {
+            replace(test, names);
+            replace(body, names);
+            replace(orelse, names);
+        }
+        ExprKind::Call { args, .. } => args.iter_mut().for_each(|v| replace(v, names)),
+        ExprKind::Subscript { value, index } => {
+            replace(value, names);
+            replace(index, names);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::lower_expression;
+
+    #[test]
+    fn comparisons_with_none_fold() {
+        let mut names = Names::new();
+        names.insert("x".into(), marker());
+        let show = |src: &str, condition: bool| resolve(&lower_expression(src).unwrap(), &names, condition).to_string();
+        assert_eq!(show("x == 3.0", true), "False");
+        assert_eq!(show("x == 1.0 or x == 2.0", true), "False or False");
+        assert_eq!(show("x is None", true), "True");
+        assert_eq!(show("x != 'a' and y > 0", true), "True and y > 0");
+        assert_eq!(show("not x", true), "not False");
+        assert_eq!(show("y + 1", false), "y + 1");
+        assert_eq!(show("f(x)", false), "f(None)");
+    }
+}

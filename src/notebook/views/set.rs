@@ -1,0 +1,185 @@
+//! `%set` and `%%set`: the symbolic execution tree of a defined function or of a cell's code,
+//! as a figure in the book's style (SVG via DOT), text, the leaf table and JSON.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::notebook::commands::OptionSpec;
+use crate::notebook::invocation::Invocation;
+use crate::notebook::output::{CellError, View};
+use crate::notebook::session::{Ctx, Session};
+use crate::python::ir::{Function, Module};
+use crate::python::lower_module;
+use crate::render::graphviz::{GraphvizError, dot_to_svg};
+use crate::render::html::escape;
+use crate::render::set::{dot, json, leaf_table_html, leaf_table_text, legend_html, legend_text, notes, summary, text};
+use crate::symexec::{Options, Program, SymexecError, Tree, execute, parse_specs};
+
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "--unroll",
+        values: 1,
+        help: "iterations of each loop before the path is cut (default: %config unroll)",
+    },
+    OptionSpec {
+        name: "--leaves",
+        values: 0,
+        help: "only the leaf table (no figure): for large trees",
+    },
+    OptionSpec {
+        name: "--unsat",
+        values: 0,
+        help: "keep infeasible branches as lightgreen unsat leaves instead of pruning them",
+    },
+];
+
+pub const USAGE: &str = "%set NAME [--unroll N] [--leaves] [--unsat] [ARG:TYPE ...]\n%%set [--unroll N] [--leaves] [--unsat] ARG:TYPE ...\n<Python code>";
+
+pub const SUMMARY: &str = "symbolic execution tree: path conditions, stores, outcomes, a witness per leaf";
+
+pub const HELP: &str = "Executes a function (its annotated parameters are the symbolic inputs: int, bool, float, str, \
+tuple/list of int, list[T], tuple[T, ...], tuple[A, B]) or the rest of the cell (inputs given as ARG:TYPE, e.g. \
+`%%set y:int`; the code may `return` at top level) symbolically, and draws the tree in the style of the \
+symbolic-execution book: each box holds the path condition, the store and the next statement. Every expression \
+that can raise (ZeroDivisionError, IndexError, ValueError, TypeError, AssertionError, raise) forks into its own \
+path; if/while/for/assert fork on their tests; try/except/else/finally, break, continue and return are followed; \
+calls of user functions are executed under the call (their statements shown `in f()`), len/abs/min/max are \
+summaries. Infeasible branches are pruned with Z3; a constraint the path already implies is not added.\n\n\
+Leaves: paleturquoise = return or normal end, lightpink = exception, grey stripes = a bound cut the path \
+(--unroll for loops, %config recursion_limit for calls; the book drops these paths silently), lightgreen = \
+unsatisfiable (only with --unsat). The table lists each leaf's path condition in Python syntax, its outcome, \
+final store and a witness input from the solver's model. %config node_limit caps the tree's size.\n\n\
+%set NAME x:int      types for parameters without annotations (or to override them)\n\
+%%set y:int          the cell's code with symbolic y; a cell that only defines one function runs that function";
+
+/// A tree and what it was built from.
+pub struct Built {
+    pub program: Program,
+    pub tree: Tree,
+    /// The cell's code, for `%%set`/`%%check`.
+    pub module: Option<Module>,
+}
+
+/// The session's functions (top level, nested and methods).
+pub fn session_functions(session: &Session) -> Vec<Arc<Function>> {
+    session.functions().filter_map(|f| session.lowered(&f.name).cloned()).collect()
+}
+
+/// Builds the tree that `%set`/`%check` (line or cell form) asks for.
+pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built, CellError> {
+    let unroll = match inv.option("--unroll") {
+        Some(v) => v
+            .parse::<u64>()
+            .map_err(|_| CellError::usage(format!("--unroll takes a whole number, got {v:?}")))?,
+        None => session.config.unroll,
+    };
+    let functions = session_functions(session);
+    let (program, module) = if inv.cell {
+        if inv.body.trim().is_empty() {
+            return Err(CellError::usage(format!("%%{} needs Python code in the rest of the cell", inv.name)));
+        }
+        let module = lower_module(&inv.body)?;
+        let given = parse_specs(&inv.args).map_err(|e| error(e, inv))?;
+        let program = Program::snippet(&module, functions.iter().map(|f| f.as_ref()), &given).map_err(|e| error(e, inv))?;
+        (program, Some(module))
+    } else {
+        let Some((name, specs)) = inv.args.split_first() else {
+            return Err(CellError::usage(format!(
+                "%{} needs a function name (or use %%{} ARG:TYPE on a cell of code)",
+                inv.name, inv.name
+            )));
+        };
+        session.require_lowered(name)?;
+        let given = parse_specs(specs).map_err(|e| error(e, inv))?;
+        let program = Program::function(name, functions.iter().map(|f| f.as_ref()), &given).map_err(|e| error(e, inv))?;
+        (program, None)
+    };
+    let options = Options {
+        unroll,
+        node_limit: usize::try_from(session.config.node_limit).unwrap_or(usize::MAX),
+        recursion_limit: session.config.recursion_limit,
+        timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
+        keep_unsat: inv.flag("--unsat"),
+    };
+    let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
+    Ok(Built { program, tree, module })
+}
+
+/// A symbolic-execution failure as a cell error (pointing at the cell line for `%%`).
+pub fn error(e: SymexecError, inv: &Invocation) -> CellError {
+    let ename = match &e {
+        SymexecError::Interrupted => return CellError::interrupted(),
+        SymexecError::Unsupported { .. } => "UnsupportedError",
+        SymexecError::Input(_) => "UsageError",
+        SymexecError::Syntax { .. } => "SyntaxError",
+        SymexecError::Solver(_) => "SolverError",
+        SymexecError::Internal(_) => "InternalError",
+    };
+    let err = CellError::new(ename, e.to_string());
+    match e.line() {
+        Some(line) if inv.cell => {
+            let text = inv.body.lines().nth(line.saturating_sub(1) as usize).unwrap_or("");
+            let column = (text.len() - text.trim_start().len() + 1) as u32;
+            err.at_cell_line(line, text, column)
+        }
+        _ => err,
+    }
+}
+
+/// Runs `%set` / `%%set`.
+pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    let built = build(session, inv, ctx)?;
+    ctx.check_cancel()?;
+    let view = view(&built.tree, inv.flag("--leaves"), session, ctx)?;
+    ctx.show(&view, inv)
+}
+
+fn notes_html(tree: &Tree) -> String {
+    notes(tree)
+        .iter()
+        .map(|n| format!("<div class=\"analysis-kernel-note\">{}</div>", escape(n)))
+        .collect()
+}
+
+fn view(tree: &Tree, leaves_only: bool, session: &Session, ctx: &Ctx<'_>) -> Result<View, CellError> {
+    let table_text = leaf_table_text(tree);
+    let head = format!("<div class=\"analysis-kernel-summary\">{}</div>{}", escape(&summary(tree)), notes_html(tree));
+    if leaves_only {
+        let mut text = summary(tree);
+        for n in notes(tree) {
+            text.push('\n');
+            text.push_str(&n);
+        }
+        return Ok(View {
+            kind: "set",
+            text: format!("{text}\n{table_text}"),
+            html: format!("{head}{}", leaf_table_html(tree)),
+            svg: None,
+            dot: None,
+            json: json(tree),
+        });
+    }
+    let source = dot(tree);
+    let limit = Duration::from_secs(session.config.dot_timeout_s);
+    let (svg, figure_note) = match dot_to_svg(&source, ctx.cancel, limit) {
+        Ok(svg) => (Some(svg), String::new()),
+        Err(GraphvizError::Interrupted) => return Err(CellError::interrupted()),
+        Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => (
+            None,
+            format!(
+                "<div class=\"analysis-kernel-note\">No figure: {}. The text form follows.</div><pre>{}</pre>",
+                escape(&e.to_string()),
+                escape(&text(tree))
+            ),
+        ),
+        Err(e) => return Err(CellError::new("DotError", e.to_string())),
+    };
+    Ok(View {
+        kind: "set",
+        text: format!("{}\n{table_text}\n{}", text(tree), legend_text()),
+        html: format!("{figure_note}{}{head}{}", legend_html(), leaf_table_html(tree)),
+        svg,
+        dot: Some(source),
+        json: json(tree),
+    })
+}
