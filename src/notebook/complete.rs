@@ -170,7 +170,7 @@ mod tests {
         let c = complete(&s, "%lsm", 4);
         assert_eq!(c.matches, ["%lsmagic"]);
         assert_eq!((c.cursor_start, c.cursor_end), (0, 4));
-        assert_eq!(complete(&s, "%%d", 3).matches, ["%%dot"]);
+        assert_eq!(complete(&s, "%%do", 4).matches, ["%%dot"]);
         assert_eq!(complete(&s, "%who --s", 8).matches, ["--save"]);
         assert_eq!(complete(&s, "%help lsm", 9).matches, ["lsmagic"]);
         assert_eq!(complete(&s, "x = ab", 6).matches, ["abs", "absolute"]);

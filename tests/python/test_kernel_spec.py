@@ -14,7 +14,7 @@ class AnalysisKernelTests(jupyter_kernel_test.KernelTests):
 
     completion_samples = [
         {"text": "%lsm", "matches": {"%lsmagic"}},
-        {"text": "%%d", "matches": {"%%dot"}},
+        {"text": "%%do", "matches": {"%%dot"}},
         {"text": "%who --s", "matches": {"--save"}},
         {"text": "%config", "matches": {"%config"}},
         {"text": "%help lsm", "matches": {"lsmagic"}},

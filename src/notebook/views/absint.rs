@@ -46,7 +46,9 @@ that may hold floats, strings or call results are ⊤ and are not refined.";
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let req = request(session, inv, "DOMAIN")?;
     let kind = DomainKind::parse(&req.which).map_err(|e| {
-        let hint = suggest(&req.which, DomainKind::ALL.iter().map(|k| k.name()))
+        let names = DomainKind::ALL.iter().map(|k| k.name());
+        let hint = suggest(&req.which, names.clone())
+            .or_else(|| names.clone().find(|w| w.starts_with(req.which.as_str())))
             .map(|w| format!("; did you mean {w}?"))
             .unwrap_or_default();
         CellError::usage(format!("{e}{hint}"))
@@ -301,7 +303,7 @@ mod tests {
     #[test]
     fn zero_analysis_table() {
         expect_test::expect![[r#"
-            zero analysis of f (14 node visits, 0 widenings, 1 narrowing rounds)
+            zero analysis of f (14 node visits, widenings: 0, narrowing rounds: 1)
 
             node  lines  statement      IN                  OUT
             ----  -----  -------------  ------------------  ------------------
@@ -326,7 +328,7 @@ mod tests {
     #[test]
     fn interval_table_with_trace() {
         expect_test::expect![[r#"
-            interval analysis of f (18 node visits, 1 widenings, 1 narrowing rounds)
+            interval analysis of f (18 node visits, widenings: 1, narrowing rounds: 1)
 
             node  lines  statement       IN                       OUT
             ----  -----  --------------  -----------------------  -----------------------
@@ -341,7 +343,7 @@ mod tests {
             - Possible division by zero in line 5
 
             Worklist trace
-            step  node  lines  queued by        IN changes                                               OUT changes
+            step  node  lines  changed by       IN changes                                               OUT changes
             ----  ----  -----  ---------------  -------------------------------------------------------  -------------------------------------------------------
             1     0     L1     start            unreachable → reachable; n: ⊥ → [-∞, +∞]                 unreachable → reachable; n: ⊥ → [-∞, +∞]
             2     1     L2     from 0           unreachable → reachable; n: ⊥ → [-∞, +∞]                 unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, +∞]

@@ -49,7 +49,9 @@ an exception edge carries the facts from before and after its statement.";
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let req = request(session, inv, "ANALYSIS")?;
     let kind = AnalysisKind::parse(&req.which).map_err(|e| {
-        let hint = suggest(&req.which, AnalysisKind::WORDS.iter().copied())
+        let words = AnalysisKind::WORDS.iter().copied();
+        let hint = suggest(&req.which, words.clone())
+            .or_else(|| words.clone().find(|w| w.starts_with(req.which.as_str())))
             .map(|w| format!("; did you mean {w}?"))
             .unwrap_or_default();
         CellError::usage(format!("{e}{hint}"))
@@ -316,14 +318,14 @@ mod tests {
             4     L4     exit: f(a, b)   {}                        {}
 
             Worklist trace
-            step  node  lines  queued by      IN changes               OUT changes
-            ----  ----  -----  -------------  -----------------------  -----------------------
-            1     2     L3     start          +a@L3 +b@L3              ·
-            2     4     L4     start          ·                        ·
-            3     3     L4     from 4         +a@L4                    ·
-            4     1     L2     from 2 (True)  +a@L2 +a@L3 +a@L4 +b@L3  +a@L3 +a@L4 +b@L3
-            5     2     L3     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3
-            6     0     L1     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3"#]].assert_eq(&report(
+            step  node  lines  changed by      IN changes               OUT changes
+            ----  ----  -----  --------------  -----------------------  -----------------------
+            1     2     L3     start           +a@L3 +b@L3              ·
+            2     4     L4     start           ·                        ·
+            3     3     L4     from 4          +a@L4                    ·
+            4     1     L2     from 3 (False)  +a@L2 +a@L3 +a@L4 +b@L3  +a@L3 +a@L4 +b@L3
+            5     2     L3     from 1          ·                        +a@L2 +a@L3 +a@L4 +b@L3
+            6     0     L1     from 1          ·                        +a@L2 +a@L3 +a@L4 +b@L3"#]].assert_eq(&report(
             "def f(a, b):\n    while a > 0:\n        a = a - b\n    return a\n",
             AnalysisKind::Live,
             true,
