@@ -303,7 +303,19 @@ fn later_iterations(
         };
         sem.step(&dag.edges[e], env, visit)
     };
-    let havoc = loop_assignments(dag, sem);
+    // A loop head is reached again only if an iteration can end (its back edge), or if an
+    // enclosing loop can bring the run back to it.
+    let loops = dag.loops();
+    let mut havoc = loop_assignments(dag, sem);
+    havoc.retain(|head, _| {
+        let nested = loops.iter().any(|(h, body)| h != head && body.contains(head));
+        let iterates = dag
+            .edges
+            .iter()
+            .enumerate()
+            .any(|(e, info)| info.back && info.target == *head && verdicts[e] != Feasible::No);
+        nested || iterates
+    });
     let mut over = Encoding::new(dag, &any, inputs, &havoc, "h");
     feasibility::assert_encoding(&mut solver, &mut over);
     let open = feasibility::confirm(&mut solver, &over, verdicts, cancel)?;
@@ -328,7 +340,7 @@ fn later_iterations(
 }
 
 /// Iterations of each loop the bounded unrolling covers, and its size bound.
-const UNROLL: u32 = 8;
+const UNROLL: u32 = 12;
 const UNROLL_NODES: usize = 4_000;
 
 /// The docstring's preconditions, translated over the parameters; the others with reasons.

@@ -204,7 +204,8 @@ pub(crate) enum Abort {
 #[derive(Debug)]
 pub(crate) enum Unwind {
     Raise(Box<Raised>),
-    Abort(Abort),
+    /// Boxed so results stay two words wide on the hot paths.
+    Abort(Box<Abort>),
 }
 
 pub(crate) type R<T> = Result<T, Unwind>;
@@ -231,10 +232,10 @@ impl Unwind {
     }
 
     pub fn unsupported(construct: impl Into<String>) -> Unwind {
-        Unwind::Abort(Abort::Unsupported {
+        Unwind::Abort(Box::new(Abort::Unsupported {
             construct: construct.into(),
             line: 0,
-        })
+        }))
     }
 }
 
@@ -274,5 +275,7 @@ mod tests {
         for k in ExcKind::ALL {
             assert_eq!(ExcKind::from_name(k.name()), Some(k));
         }
+        // Evaluation results stay small: a value or a pointer.
+        assert!(std::mem::size_of::<R<Value>>() <= 24);
     }
 }

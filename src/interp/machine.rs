@@ -141,11 +141,13 @@ impl Machine {
     #[inline]
     pub fn tick(&mut self) -> R<()> {
         if self.steps_left == 0 {
-            return Err(Unwind::Abort(Abort::StepBudget(self.limits.step_budget)));
+            return Err(Unwind::Abort(Box::new(Abort::StepBudget(
+                self.limits.step_budget,
+            ))));
         }
         self.steps_left -= 1;
         if self.steps_left & 0x3f == 0 && self.cancel.is_cancelled() {
-            return Err(Unwind::Abort(Abort::Interrupted));
+            return Err(Unwind::Abort(Box::new(Abort::Interrupted)));
         }
         Ok(())
     }
@@ -201,8 +203,13 @@ impl Machine {
                     });
                 }
             }
-            Unwind::Abort(Abort::Unsupported { line: l, .. }) if *l == 0 => *l = line,
-            Unwind::Abort(_) => {}
+            Unwind::Abort(a) => {
+                if let Abort::Unsupported { line: l, .. } = &mut **a {
+                    if *l == 0 {
+                        *l = line;
+                    }
+                }
+            }
         }
         e
     }

@@ -165,11 +165,11 @@ fn call(m: &mut Machine, function: &str, args: Vec<PyValue>) -> Result<Outcome, 
 fn run_error(e: Unwind) -> RunError {
     match e {
         Unwind::Raise(r) => RunError::Exception(public_exception(&r)),
-        Unwind::Abort(Abort::StepBudget(budget)) => RunError::StepBudgetExceeded { budget },
-        Unwind::Abort(Abort::Interrupted) => RunError::Interrupted,
-        Unwind::Abort(Abort::Unsupported { construct, line }) => {
-            RunError::Unsupported { construct, line }
-        }
+        Unwind::Abort(a) => match *a {
+            Abort::StepBudget(budget) => RunError::StepBudgetExceeded { budget },
+            Abort::Interrupted => RunError::Interrupted,
+            Abort::Unsupported { construct, line } => RunError::Unsupported { construct, line },
+        },
     }
 }
 

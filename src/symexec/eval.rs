@@ -66,7 +66,7 @@ pub fn evaluate(state: &State<'_>, program: &Program, e: &Expr, condition: bool)
         }
         Err(TranslateError::Type { message, line, .. }) => {
             if PYTHON_TYPE_ERRORS.iter().any(|p| message.contains(p)) {
-                Ok(Eval::Raise(exc("TypeError", message)))
+                Ok(Eval::Raise(exc("TypeError", cpython_message(message))))
             } else {
                 Err(SymexecError::Unsupported {
                     construct: message,
@@ -80,5 +80,20 @@ pub fn evaluate(state: &State<'_>, program: &Program, e: &Expr, condition: bool)
         Err(TranslateError::Unsupported { construct, line, .. }) => {
             Err(SymexecError::Unsupported { construct, line })
         }
+    }
+}
+
+/// The translation reports `1 + 'a'` as a failed concatenation; CPython says the operand
+/// types are unsupported unless the left operand is a sequence.
+fn cpython_message(message: String) -> String {
+    let Some(rest) = message.strip_prefix("can only concatenate ") else {
+        return message;
+    };
+    let left = rest.split(' ').next().unwrap_or("");
+    let right = rest.split('"').nth(1).unwrap_or("");
+    if matches!(left, "int" | "float" | "bool") {
+        format!("unsupported operand type(s) for +: '{left}' and '{right}'")
+    } else {
+        message
     }
 }

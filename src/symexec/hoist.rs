@@ -158,8 +158,10 @@ impl Hoister {
                 if cause.as_ref().is_some_and(has_call) {
                     return Err(unsupported("a call of a user function after `raise ... from`", line));
                 }
+                // `raise E(args)` constructs an exception: its arguments are hoisted, the
+                // class call stays.
                 let exc = match exc {
-                    Some(e) if has_call(e) => Some(self.expr(s, e, out)?),
+                    Some(e) if has_call(e) => Some(self.top(s, e, out)?),
                     other => other.clone(),
                 };
                 synthetic(s, StmtKind::Raise { exc, cause: cause.clone() })

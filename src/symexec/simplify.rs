@@ -44,7 +44,7 @@ impl Folder {
             K::Literal(_) | K::Var(_) => return None,
             K::Neg(a) => Term::neg(self.fold(a)).ok()?,
             K::Invert(a) => Term::invert(self.fold(a)).ok()?,
-            K::Not(a) => Term::not(self.fold(a)).ok()?,
+            K::Not(a) => negate(self.fold(a))?,
             K::Arith(op, a, b) => arith(*op, self.fold(a), self.fold(b))?,
             K::Pow(a, n) => Term::pow(self.fold(a), *n).ok()?,
             K::Compare(op, a, b) => compare(*op, self.fold(a), self.fold(b))?,
@@ -139,6 +139,28 @@ fn offset(x: Term, c: BigInt) -> Term {
     }
     let (op, magnitude) = if c.is_negative() { (ArithOp::Sub, -c) } else { (ArithOp::Add, c) };
     Term::arith(op, x.clone(), Term::int(magnitude)).unwrap_or(x)
+}
+
+/// `not (a < b)` is `a >= b` (numbers and strings are totally ordered; `not (a == b)` is
+/// `a != b` for any operands).
+fn negate(a: Term) -> Option<Term> {
+    if let TermKind::Compare(op, x, y) = a.kind() {
+        let ordered = (x.sort().is_numeric() && y.sort().is_numeric())
+            || (*x.sort() == Sort::Str && *y.sort() == Sort::Str);
+        let flipped = match op {
+            CompareOp::Eq => Some(CompareOp::NotEq),
+            CompareOp::NotEq => Some(CompareOp::Eq),
+            CompareOp::Lt if ordered => Some(CompareOp::GtE),
+            CompareOp::LtE if ordered => Some(CompareOp::Gt),
+            CompareOp::Gt if ordered => Some(CompareOp::LtE),
+            CompareOp::GtE if ordered => Some(CompareOp::Lt),
+            _ => None,
+        };
+        if let Some(op) = flipped {
+            return Term::compare(op, x.clone(), y.clone()).ok();
+        }
+    }
+    Term::not(a).ok()
 }
 
 fn compare(op: CompareOp, a: Term, b: Term) -> Option<Term> {
@@ -253,6 +275,8 @@ mod tests {
         assert_eq!(simplify(&item).to_string(), "2");
         let member = Term::contains(Term::int(3), t).unwrap();
         assert_eq!(simplify(&member).bool_literal(), Some(true));
+        let lt = Term::compare(CompareOp::Lt, x.clone(), Term::int(0)).unwrap();
+        assert_eq!(simplify(&Term::not(lt).unwrap()).to_string(), "x >= 0");
         let b = var("b", Sort::Bool);
         let bool_plus = Term::arith(ArithOp::Add, b, Term::int(0)).unwrap();
         assert_eq!(simplify(&bool_plus).to_string(), "b + 0", "bool + 0 is an int: kept");

@@ -56,7 +56,13 @@ impl Runnable {
             source.push('\n');
         }
         source.push_str("    pass\n    __store = []\n");
-        for name in captured {
+        let mut names: Vec<&String> = Vec::new();
+        for n in captured {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        for name in names {
             source.push_str(&format!(
                 "    try:\n        __store.append(('{name}', {name}))\n    except NameError:\n        pass\n"
             ));
