@@ -304,10 +304,12 @@ impl Engine {
         while let Ok(msg) = self.queue.recv() {
             self.outbox.status(&msg, "busy");
             let failed = self.handle(&msg);
-            self.outbox.status(&msg, "idle");
+            // Abort what was queued during the failed cell before saying idle, so a request
+            // sent after the client sees idle is never aborted.
             if failed && msg.bool_field("stop_on_error", true) {
                 self.abort_queued();
             }
+            self.outbox.status(&msg, "idle");
         }
     }
 

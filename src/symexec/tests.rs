@@ -85,12 +85,12 @@ fn abs_double_tree_text() {
           [1] L2: if x < 0:  |  {}  |  {y: y, x: 2 * y}
             [2] L3: x = -x  |  {2 * y < 0}  |  {y: y, x: 2 * y}
               [3] ⇒ normal end  |  {2 * y < 0}  |  {y: y, x: -(2 * y)}
-            [4] ⇒ normal end  |  {not (2 * y < 0)}  |  {y: y, x: 2 * y}
+            [4] ⇒ normal end  |  {2 * y >= 0}  |  {y: y, x: 2 * y}
 
-        leaf  path condition   outcome     final store          witness
-        ----  ---------------  ----------  -------------------  -------
-        3     2 * y < 0        normal end  {y: y, x: -(2 * y)}  y=-1
-        4     not (2 * y < 0)  normal end  {y: y, x: 2 * y}     y=0"#]]
+        leaf  path condition  outcome     final store          witness
+        ----  --------------  ----------  -------------------  -------
+        3     2 * y < 0       normal end  {y: y, x: -(2 * y)}  y=-1
+        4     2 * y >= 0      normal end  {y: y, x: 2 * y}     y=0"#]]
     .assert_eq(&render(&snippet("x = 2 * y\nif x < 0:\n    x = -x\n", "y:int", 4)));
 }
 
@@ -105,21 +105,21 @@ fn find_with_symbolic_haystack_cuts_one_path_at_unroll_2() {
               [3] L4: break  |  {0 < len(haystack), haystack[0] == needle}  |  {needle: needle, haystack: haystack, i: 0}
                 [4] L9: return i  |  {0 < len(haystack), haystack[0] == needle}  |  {needle: needle, haystack: haystack, i: 0}
                   [5] ⇒ return 0  |  {0 < len(haystack), haystack[0] == needle}  |  {needle: needle, haystack: haystack, i: 0}
-              [6] L5: i = i + 1  |  {0 < len(haystack), not (haystack[0] == needle)}  |  {needle: needle, haystack: haystack, i: 0}
-                [7] L2: while i < len(haystack):  |  {0 < len(haystack), not (haystack[0] == needle)}  |  {needle: needle, haystack: haystack, i: 1}
-                  [8] L3: if haystack[i] == needle:  |  {not (haystack[0] == needle), 1 < len(haystack)}  |  {needle: needle, haystack: haystack, i: 1}
-                    [9] L4: break  |  {not (haystack[0] == needle), 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
-                      [10] L9: return i  |  {not (haystack[0] == needle), 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
-                        [11] ⇒ return 1  |  {not (haystack[0] == needle), 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
-                    [12] L5: i = i + 1  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle)}  |  {needle: needle, haystack: haystack, i: 1}
-                      [13] L2: while i < len(haystack):  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle)}  |  {needle: needle, haystack: haystack, i: 2}
-                        [14] ⇒ bound reached: the loop at line 2 ran 2 times (unroll bound)  |  {not (haystack[0] == needle), not (haystack[1] == needle), 2 < len(haystack)}  |  {needle: needle, haystack: haystack, i: 2}
-                        [15] L7: return -1  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle), not (2 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 2}
-                          [16] ⇒ return -1  |  {not (haystack[0] == needle), 1 < len(haystack), not (haystack[1] == needle), not (2 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 2}
-                  [17] L7: return -1  |  {0 < len(haystack), not (haystack[0] == needle), not (1 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 1}
-                    [18] ⇒ return -1  |  {0 < len(haystack), not (haystack[0] == needle), not (1 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 1}
-            [19] L7: return -1  |  {not (0 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 0}
-              [20] ⇒ return -1  |  {not (0 < len(haystack))}  |  {needle: needle, haystack: haystack, i: 0}
+              [6] L5: i = i + 1  |  {0 < len(haystack), haystack[0] != needle}  |  {needle: needle, haystack: haystack, i: 0}
+                [7] L2: while i < len(haystack):  |  {0 < len(haystack), haystack[0] != needle}  |  {needle: needle, haystack: haystack, i: 1}
+                  [8] L3: if haystack[i] == needle:  |  {haystack[0] != needle, 1 < len(haystack)}  |  {needle: needle, haystack: haystack, i: 1}
+                    [9] L4: break  |  {haystack[0] != needle, 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
+                      [10] L9: return i  |  {haystack[0] != needle, 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
+                        [11] ⇒ return 1  |  {haystack[0] != needle, 1 < len(haystack), haystack[1] == needle}  |  {needle: needle, haystack: haystack, i: 1}
+                    [12] L5: i = i + 1  |  {haystack[0] != needle, 1 < len(haystack), haystack[1] != needle}  |  {needle: needle, haystack: haystack, i: 1}
+                      [13] L2: while i < len(haystack):  |  {haystack[0] != needle, 1 < len(haystack), haystack[1] != needle}  |  {needle: needle, haystack: haystack, i: 2}
+                        [14] ⇒ bound reached: the loop at line 2 ran 2 times (unroll bound)  |  {haystack[0] != needle, haystack[1] != needle, 2 < len(haystack)}  |  {needle: needle, haystack: haystack, i: 2}
+                        [15] L7: return -1  |  {haystack[0] != needle, 1 < len(haystack), haystack[1] != needle, 2 >= len(haystack)}  |  {needle: needle, haystack: haystack, i: 2}
+                          [16] ⇒ return -1  |  {haystack[0] != needle, 1 < len(haystack), haystack[1] != needle, 2 >= len(haystack)}  |  {needle: needle, haystack: haystack, i: 2}
+                  [17] L7: return -1  |  {0 < len(haystack), haystack[0] != needle, 1 >= len(haystack)}  |  {needle: needle, haystack: haystack, i: 1}
+                    [18] ⇒ return -1  |  {0 < len(haystack), haystack[0] != needle, 1 >= len(haystack)}  |  {needle: needle, haystack: haystack, i: 1}
+            [19] L7: return -1  |  {0 >= len(haystack)}  |  {needle: needle, haystack: haystack, i: 0}
+              [20] ⇒ return -1  |  {0 >= len(haystack)}  |  {needle: needle, haystack: haystack, i: 0}
         1 path was cut by a bound (the grey leaves): runs taking them are not covered; raise --unroll or %config recursion_limit to see further.
     "#]]
     .assert_eq(&text(&tree));
@@ -135,11 +135,11 @@ fn exceptions_are_leaves_with_cpython_messages() {
     );
     expect_test::expect![[r#"
         [
-            "a > 0 and not (b == 0) | return a // b",
+            "a > 0 and b != 0 | return a // b",
             "a > 0 and b == 0 | ZeroDivisionError: integer division or modulo by zero",
-            "not (a > 0) and b != 1 and not (a >= len(t) or a < -len(t)) | return t[a] % 2",
-            "not (a > 0) and b != 1 and (a >= len(t) or a < -len(t)) | IndexError: tuple index out of range",
-            "not (a > 0) and not (b != 1) | AssertionError: b is one",
+            "a <= 0 and b != 1 and not (a >= len(t) or a < -len(t)) | return t[a] % 2",
+            "a <= 0 and b != 1 and (a >= len(t) or a < -len(t)) | IndexError: tuple index out of range",
+            "a <= 0 and b == 1 | AssertionError: b is one",
         ]
     "#]]
     .assert_debug_eq(&outcomes(&tree));
@@ -152,7 +152,7 @@ fn try_except_finally_and_raise() {
     expect_test::expect![[r#"
         [
             "x < 0 | normal end",
-            "not (x < 0) and not (x == 0) | normal end",
+            "x >= 0 and x != 0 | normal end",
             "x == 0 | ZeroDivisionError: integer division or modulo by zero",
         ]
     "#]]
@@ -179,9 +179,9 @@ fn calls_are_inlined_and_recursion_is_bounded() {
             [2] in sign(): L3: return -1  |  {v < 0}  |  {v: v}
               [3] L7: return 2 * $1  |  {v < 0}  |  {v: v, $1: -1}
                 [4] ⇒ return -2  |  {v < 0}  |  {v: v, $1: -1}
-            [5] in sign(): L4: return 1  |  {not (v < 0)}  |  {v: v}
-              [6] L7: return 2 * $1  |  {not (v < 0)}  |  {v: v, $1: 1}
-                [7] ⇒ return 2  |  {not (v < 0)}  |  {v: v, $1: 1}
+            [5] in sign(): L4: return 1  |  {v >= 0}  |  {v: v}
+              [6] L7: return 2 * $1  |  {v >= 0}  |  {v: v, $1: 1}
+                [7] ⇒ return 2  |  {v >= 0}  |  {v: v, $1: 1}
     "#]]
     .assert_eq(&text(&tree));
     let fact = "def fact(n: int) -> int:\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n";
@@ -190,9 +190,9 @@ fn calls_are_inlined_and_recursion_is_bounded() {
     expect_test::expect![[r#"
         [
             "n <= 1 | return 1",
-            "not (n <= 1) and n - 1 <= 1 | return n",
-            "not (n - 1 <= 1) and n - 2 <= 1 | return n * (n - 1)",
-            "not (n - 2 <= 1) | bound reached: calling fact() at depth 3 (recursion_limit)",
+            "n > 1 and n - 1 <= 1 | return n",
+            "n - 1 > 1 and n - 2 <= 1 | return n * (n - 1)",
+            "n - 2 > 1 | bound reached: calling fact() at depth 3 (recursion_limit)",
         ]
     "#]]
     .assert_debug_eq(&outcomes(&tree));
@@ -204,10 +204,10 @@ fn for_loops_over_ranges_and_sequences() {
     expect_test::expect![[r#"
         [
             "3 < n | bound reached: the loop at line 2 ran 3 times (unroll bound)",
-            "2 < n and not (3 < n) | normal end",
-            "1 < n and not (2 < n) | normal end",
-            "0 < n and not (1 < n) | normal end",
-            "not (0 < n) | normal end",
+            "2 < n and 3 >= n | normal end",
+            "1 < n and 2 >= n | normal end",
+            "0 < n and 1 >= n | normal end",
+            "0 >= n | normal end",
         ]
     "#]]
     .assert_debug_eq(&outcomes(&tree));

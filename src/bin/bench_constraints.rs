@@ -1,0 +1,296 @@
+//! Times `%constraints` against PythonTA's figures (`../shared/bench/results/REPORT_TABLES.md`):
+//!
+//! * the synthetic `seq_if` series of `../shared/bench/gen_corpus.py` (k sequential ifs,
+//!   2**k paths; PythonTA needs 166 s at k = 12 and does not finish k = 13 in 20 s): the
+//!   feasibility of every edge (no path listed), then the whole analysis with the default
+//!   64 paths listed;
+//! * every function of the 25 stdlib modules of the benchmark corpus (PythonTA: 51 s of z3
+//!   phase, 29 functions crashing): functions, crashes (panics caught), errors, time.
+//!
+//! `bench_constraints [--seq K,K,...] [--stdlib DIR] [--pyta] [--timeout MS]`. Prints one
+//! JSON line per measurement, then a summary.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+use analysis_kernel::cancel::Cancel;
+use analysis_kernel::constraints::{Analysis, Feasible, Mode, Options, analyze};
+use analysis_kernel::python::lower_module;
+use serde_json::json;
+
+/// `gen_corpus.py`'s `REAL_MODULES`.
+const MODULES: [&str; 25] = [
+    "keyword.py",
+    "colorsys.py",
+    "bisect.py",
+    "fnmatch.py",
+    "glob.py",
+    "heapq.py",
+    "copy.py",
+    "string.py",
+    "shlex.py",
+    "textwrap.py",
+    "functools.py",
+    "random.py",
+    "tokenize.py",
+    "calendar.py",
+    "ast.py",
+    "configparser.py",
+    "pickle.py",
+    "subprocess.py",
+    "tarfile.py",
+    "datetime.py",
+    "_pydecimal.py",
+    "typing.py",
+    "argparse.py",
+    "difflib.py",
+    "inspect.py",
+];
+
+/// `gen_corpus.py`'s preconditions and signature of the synthetic functions.
+const PRECONDITIONS: &str = "    Preconditions:\n        - a >= 0\n        - b > a\n        - x < 100.0\n        - not flag or a > 1\n        - s != ''\n";
+const SIG: &str = "(a: int, b: int, x: float, flag: bool, s: str) -> int";
+
+/// `gen_corpus.py`'s `_cond`: the i-th branch condition (every 7th one contradicts the
+/// precondition `a >= 0`).
+fn cond(i: usize) -> String {
+    match i % 8 {
+        0 => format!("a > {i}"),
+        1 => format!("b - a < {}", i + 1),
+        2 => format!("x >= {i}.5"),
+        3 => if i % 2 == 0 { "flag".into() } else { "not flag".into() },
+        4 => format!("s == 'k{i}'"),
+        5 => format!("a + b > {}", 2 * i),
+        6 => format!("a + {} <= 0", i + 1),
+        _ => format!("x * 2 < b + {i}"),
+    }
+}
+
+/// `gen_corpus.py`'s `seq_if(k)`.
+fn seq_if(k: usize) -> String {
+    let mut body = vec!["    y = 0".to_string()];
+    for i in 0..k {
+        body.push(format!("    if {}:", cond(i)));
+        body.push(format!("        y = y + {}", i + 1));
+        if i % 3 == 1 {
+            body.push("    else:".into());
+            body.push(format!("        y = y - {}", i + 1));
+        }
+    }
+    body.push("    return y".into());
+    format!(
+        "def seq_if_{k}{SIG}:\n    \"\"\"{k} sequential if statements.\n\n{PRECONDITIONS}    \"\"\"\n{}\n",
+        body.join("\n")
+    )
+}
+
+struct Args {
+    seq: Vec<usize>,
+    stdlib: Option<PathBuf>,
+    mode: Mode,
+    timeout_ms: u32,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        seq: vec![4, 8, 12, 16, 20, 24, 32, 64],
+        stdlib: stdlib_dir(),
+        mode: Mode::Precise,
+        timeout_ms: 5_000,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seq" => {
+                let v = it.next().ok_or("--seq needs K,K,...")?;
+                args.seq = v
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse().map_err(|_| format!("bad k {s:?}")))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--stdlib" => args.stdlib = Some(PathBuf::from(it.next().ok_or("--stdlib needs DIR")?)),
+            "--no-stdlib" => args.stdlib = None,
+            "--pyta" => args.mode = Mode::Pyta,
+            "--timeout" => {
+                args.timeout_ms = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--timeout needs milliseconds")?;
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(args)
+}
+
+fn stdlib_dir() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args(["-c", "import sysconfig;print(sysconfig.get_paths()['stdlib'])"])
+        .output()
+        .ok()?;
+    Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+fn count(a: &Analysis, want: fn(&Feasible) -> bool) -> usize {
+    a.edges.iter().filter(|e| want(&e.feasible)).count()
+}
+
+fn timed(source: &str, options: &Options) -> Result<(Analysis, Duration), String> {
+    let module = lower_module(source).map_err(|e| e.to_string())?;
+    let f = module.functions().next().ok_or("no function")?;
+    let start = Instant::now();
+    let a = analyze(f, options, &Cancel::new()).map_err(|e| e.to_string())?;
+    Ok((a, start.elapsed()))
+}
+
+fn synthetic(args: &Args) {
+    for &k in &args.seq {
+        let source = seq_if(k);
+        let edges_only = Options {
+            mode: args.mode,
+            path_limit: 0,
+            timeout_ms: args.timeout_ms,
+        };
+        let listed = Options {
+            path_limit: 64,
+            ..edges_only
+        };
+        match (timed(&source, &edges_only), timed(&source, &listed)) {
+            (Ok((a, edges_time)), Ok((b, all_time))) => println!(
+                "{}",
+                json!({
+                    "tool": "analysis-kernel",
+                    "family": "seq_if",
+                    "k": k,
+                    "edges": a.edges.len(),
+                    "paths": a.path_count.to_string(),
+                    "infeasible_edges": count(&a, |f| *f == Feasible::No),
+                    "unknown_edges": count(&a, |f| matches!(f, Feasible::Unknown(_))),
+                    "seconds_edge_feasibility": edges_time.as_secs_f64(),
+                    "seconds_with_64_paths": all_time.as_secs_f64(),
+                    "feasible_listed_paths": b.paths.iter().filter(|p| p.feasible == Feasible::Yes).count(),
+                })
+            ),
+            (Err(e), _) | (_, Err(e)) => println!("{}", json!({"family": "seq_if", "k": k, "error": e})),
+        }
+    }
+}
+
+/// Totals over the stdlib corpus.
+#[derive(Default)]
+struct Totals {
+    functions: usize,
+    ok: usize,
+    errors: usize,
+    crashes: usize,
+    edges: usize,
+    infeasible: usize,
+    unknown: usize,
+    paths_listed: usize,
+    truncated: usize,
+    seconds: f64,
+    slowest: (f64, String),
+}
+
+fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
+    let options = Options {
+        mode: args.mode,
+        path_limit: 64,
+        timeout_ms: args.timeout_ms,
+    };
+    let mut totals = Totals::default();
+    for name in MODULES {
+        let path = dir.join(name);
+        let Ok(source) = std::fs::read_to_string(&path) else {
+            println!("{}", json!({"file": name, "status": "missing"}));
+            continue;
+        };
+        let module = match lower_module(&source) {
+            Ok(m) => m,
+            Err(e) => {
+                println!("{}", json!({"file": name, "status": format!("parse: {e}")}));
+                continue;
+            }
+        };
+        let start = Instant::now();
+        let (mut functions, mut errors, mut crashes, mut edges, mut infeasible) = (0, 0, 0, 0, 0);
+        for f in module.functions() {
+            functions += 1;
+            let one = Instant::now();
+            let result = catch_unwind(AssertUnwindSafe(|| analyze(f, &options, &Cancel::new())));
+            let took = one.elapsed().as_secs_f64();
+            if took > totals.slowest.0 {
+                totals.slowest = (took, format!("{name}:{}", f.qualname));
+            }
+            match result {
+                Ok(Ok(a)) => {
+                    totals.ok += 1;
+                    edges += a.edges.len();
+                    infeasible += count(&a, |f| *f == Feasible::No);
+                    totals.unknown += count(&a, |f| matches!(f, Feasible::Unknown(_)));
+                    totals.paths_listed += a.paths.len();
+                    totals.truncated += usize::from(a.truncated);
+                }
+                Ok(Err(_)) => errors += 1,
+                Err(_) => crashes += 1,
+            }
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "{}",
+            json!({
+                "tool": "analysis-kernel",
+                "file": name,
+                "functions": functions,
+                "edges": edges,
+                "infeasible_edges": infeasible,
+                "errors": errors,
+                "crashes": crashes,
+                "seconds": {"z3": seconds},
+                "status": if crashes == 0 { "ok" } else { "crash" },
+            })
+        );
+        totals.functions += functions;
+        totals.errors += errors;
+        totals.crashes += crashes;
+        totals.edges += edges;
+        totals.infeasible += infeasible;
+        totals.seconds += seconds;
+    }
+    totals
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("bench_constraints: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Panics are caught and counted; keep their messages off the terminal.
+    std::panic::set_hook(Box::new(|_| {}));
+    synthetic(&args);
+    if let Some(dir) = &args.stdlib {
+        let t = stdlib(dir, &args);
+        println!(
+            "stdlib: {} functions, {} analysed, {} errors, {} crashes, {} edges ({} infeasible, {} unknown), {} paths listed ({} functions truncated at 64), {:.1} s; slowest {:.2} s ({})",
+            t.functions,
+            t.ok,
+            t.errors,
+            t.crashes,
+            t.edges,
+            t.infeasible,
+            t.unknown,
+            t.paths_listed,
+            t.truncated,
+            t.seconds,
+            t.slowest.0,
+            t.slowest.1
+        );
+    }
+    ExitCode::SUCCESS
+}
