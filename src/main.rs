@@ -26,12 +26,18 @@ fn main() -> ExitCode {
         }
         Some("--help" | "-h") | None => {
             print!("{HELP}");
-            if args.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS }
+            if args.is_empty() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Some("install") => run_install(&args[1..]),
         Some("--connection-file" | "-f") => match args.get(1) {
             Some(file) => {
-                let options = KernelOptions { test_hooks: std::env::var_os("ANALYSIS_KERNEL_TEST_HOOKS").is_some() };
+                let options = KernelOptions {
+                    test_hooks: std::env::var_os("ANALYSIS_KERNEL_TEST_HOOKS").is_some(),
+                };
                 match run(file, options) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => fail(&e.to_string()),

@@ -154,7 +154,12 @@ impl Parser<'_> {
             self.at += 1;
         }
         let word: String = self.chars[start..self.at].iter().collect();
-        assert!(!word.is_empty(), "unexpected text at {} in {:?}", self.at, self.source);
+        assert!(
+            !word.is_empty(),
+            "unexpected text at {} in {:?}",
+            self.at,
+            self.source
+        );
         self.skip();
         if self.chars.get(self.at) != Some(&'(') {
             return word;
@@ -258,7 +263,10 @@ fn map_path(a: &Analysis, f: &Function, path: &[Value]) -> Mapped {
     let mut nodes = vec![cur];
     let mut edge_at = Vec::new();
     let mut ours = 0usize;
-    let step = |cur: NodeIndex, want: &dyn Fn(NodeIndex) -> bool, label: &Value| -> Option<(usize, NodeIndex)> {
+    let step = |cur: NodeIndex,
+                want: &dyn Fn(NodeIndex) -> bool,
+                label: &Value|
+     -> Option<(usize, NodeIndex)> {
         a.dag.out[cur.index()]
             .iter()
             .map(|&e| (e, &a.dag.edges[e]))
@@ -268,8 +276,13 @@ fn map_path(a: &Analysis, f: &Function, path: &[Value]) -> Mapped {
     for edge in path {
         let label = &edge["label"];
         if edge["to_is_end"].as_bool() == Some(true) {
-            let (_, t) = step(cur, &|t| t == a.dag.exit, label)
-                .unwrap_or_else(|| panic!("{}: no edge to the exit from node {}", f.qualname, cur.index()));
+            let (_, t) = step(cur, &|t| t == a.dag.exit, label).unwrap_or_else(|| {
+                panic!(
+                    "{}: no edge to the exit from node {}",
+                    f.qualname,
+                    cur.index()
+                )
+            });
             cur = t;
             nodes.push(t);
             edge_at.push(Some(ours));
@@ -289,9 +302,10 @@ fn map_path(a: &Analysis, f: &Function, path: &[Value]) -> Mapped {
                 continue;
             }
             let label = if i == 0 { label.clone() } else { Value::Null };
-            let (_, t) = step(cur, &|t| node_texts(a, f, t).contains(s), &label).unwrap_or_else(|| {
-                panic!("{}: no edge from node {} to {s:?}", f.qualname, cur.index())
-            });
+            let (_, t) =
+                step(cur, &|t| node_texts(a, f, t).contains(s), &label).unwrap_or_else(|| {
+                    panic!("{}: no edge from node {} to {s:?}", f.qualname, cur.index())
+                });
             if i == 0 {
                 edge_at.push(Some(ours));
             }
@@ -392,22 +406,34 @@ fn compare_function(name: &str, f: &Function, out: &Value, report: &mut Report) 
         let mapped = map_path(&pyta, f, path);
         for a in [&pyta, &precise] {
             let ours = a.dag.nodes(&a.paths[k].edges);
-            assert_eq!(ours, mapped.nodes, "{name}: path {k} differs from PythonTA's");
+            assert_eq!(
+                ours, mapped.nodes,
+                "{name}: path {k} differs from PythonTA's"
+            );
         }
         report.checked_paths += 1;
         // Conditions PythonTA dropped, to add back from the edge they belong to.
         let mut extra: Vec<Term> = Vec::new();
         for (edge, at) in path.iter().zip(&mapped.edge_at) {
             let Some(i) = *at else { continue };
-            let from = edge["from_block"].as_array().and_then(|b| b.last()).and_then(Value::as_str);
+            let from = edge["from_block"]
+                .as_array()
+                .and_then(|b| b.last())
+                .and_then(Value::as_str);
             if let (Some(from), Some(label)) = (from, edge["label"].as_str())
                 && unparsed.iter().any(|u| normalize(u) == normalize(from))
             {
                 let test = lower_expression(from).expect("test");
                 if let Ok(t) = translate_condition(&test, &env) {
-                    let v = if label == "True" { t.value } else { Term::not(t.value).expect("not") };
+                    let v = if label == "True" {
+                        t.value
+                    } else {
+                        Term::not(t.value).expect("not")
+                    };
                     extra.push(v);
-                    report.lines.insert(format!("{name} --pyta lists add {from}: PythonTA drops it"));
+                    report
+                        .lines
+                        .insert(format!("{name} --pyta lists add {from}: PythonTA drops it"));
                 }
             }
             let theirs: Vec<Term> = edge["constraints"]
@@ -419,13 +445,23 @@ fn compare_function(name: &str, f: &Function, out: &Value, report: &mut Report) 
                 .collect();
             let theirs = conjunction(theirs);
             let p = &pyta.paths[k];
-            let ours = conjunction(p.at_edge[i].iter().map(|&c| p.constraints[c].term.clone()).collect());
+            let ours = conjunction(
+                p.at_edge[i]
+                    .iter()
+                    .map(|&c| p.constraints[c].term.clone())
+                    .collect(),
+            );
             assert!(
                 equivalent(&ours, &theirs).unwrap_or(false),
                 "{name}: path {k} edge {i}: ours {ours} is not equivalent to PythonTA's {theirs}"
             );
             let q = &precise.paths[k];
-            let strong = conjunction(q.at_edge[i].iter().map(|&c| q.constraints[c].term.clone()).collect());
+            let strong = conjunction(
+                q.at_edge[i]
+                    .iter()
+                    .map(|&c| q.constraints[c].term.clone())
+                    .collect(),
+            );
             assert!(
                 implies(&strong, &theirs).unwrap_or(false),
                 "{name}: path {k} edge {i}: precise {strong} does not imply PythonTA's {theirs}"
@@ -495,7 +531,9 @@ fn every_case_matches_pythonta_or_is_known_to_be_right() {
             continue;
         }
         for (name, out) in sep.as_object().expect("functions") {
-            let f = module.function(name).unwrap_or_else(|| panic!("{tag}: no {name}"));
+            let f = module
+                .function(name)
+                .unwrap_or_else(|| panic!("{tag}: no {name}"));
             compare_function(&tag, f, out, &mut report);
         }
         if report.lines.len() == before {
@@ -510,7 +548,10 @@ fn every_case_matches_pythonta_or_is_known_to_be_right() {
         println!("  {l}");
     }
     let got: Vec<&str> = report.lines.iter().map(String::as_str).collect();
-    assert_eq!(got, EXPECTED_DIFFERENCES, "differences from PythonTA changed");
+    assert_eq!(
+        got, EXPECTED_DIFFERENCES,
+        "differences from PythonTA changed"
+    );
 }
 
 /// PythonTA crashes on bad or blank preconditions; we keep the good ones and list the rest.
@@ -520,7 +561,11 @@ fn crashed_case(tag: &str, case: &Value, module: &Module, err: &Value) {
         .unwrap_or_else(|| panic!("{tag}: {err}"));
     let f = module.functions().next().expect("a function");
     let a = analysis(f, Mode::Precise);
-    assert_eq!(a.preconditions.len() as u64, expected, "{tag}: preconditions");
+    assert_eq!(
+        a.preconditions.len() as u64,
+        expected,
+        "{tag}: preconditions"
+    );
     assert!(
         !a.ignored_preconditions.is_empty(),
         "{tag}: the bad precondition is listed"

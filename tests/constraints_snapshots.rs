@@ -10,7 +10,11 @@ use expect_test::expect;
 fn analysis(source: &str, mode: Mode) -> Analysis {
     let module = lower_module(source).expect("parses");
     let f = module.functions().next().expect("a function");
-    let options = Options { mode, path_limit: 64, timeout_ms: 10_000 };
+    let options = Options {
+        mode,
+        path_limit: 64,
+        timeout_ms: 10_000,
+    };
     analyze(f, &options, &Cancel::new()).expect("analysis")
 }
 
@@ -38,14 +42,31 @@ fn figure_of_a_loop() {
 fn json_has_the_spec_fields() {
     let a = analysis(REASSIGN, Mode::Precise);
     let v = json(&a);
-    for key in ["version", "kind", "function", "parameters", "preconditions", "ignored_preconditions", "paths", "edges", "truncated"] {
+    for key in [
+        "version",
+        "kind",
+        "function",
+        "parameters",
+        "preconditions",
+        "ignored_preconditions",
+        "paths",
+        "edges",
+        "truncated",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!(v["kind"], "constraints");
     assert_eq!(v["parameters"]["x"], "int");
     assert_eq!(v["ignored_preconditions"][0]["text"], "a > 5");
     for p in v["paths"].as_array().unwrap() {
-        for key in ["id", "nodes", "constraints", "smtlib", "feasible", "witness"] {
+        for key in [
+            "id",
+            "nodes",
+            "constraints",
+            "smtlib",
+            "feasible",
+            "witness",
+        ] {
             assert!(p.get(key).is_some(), "path lacks {key}");
         }
     }

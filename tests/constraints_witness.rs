@@ -99,7 +99,10 @@ fn analysis(f: &Function) -> Analysis {
 
 /// Nodes a run shows: statements (entry, exit and `finally` joins run nothing).
 fn shown(cfg: &Cfg, n: NodeIndex) -> bool {
-    !matches!(cfg.node(n).kind, NodeKind::Entry | NodeKind::Exit | NodeKind::Join)
+    !matches!(
+        cfg.node(n).kind,
+        NodeKind::Entry | NodeKind::Exit | NodeKind::Join
+    )
 }
 
 fn runs(programs: &[Program]) -> (Vec<Run>, Vec<(String, Analysis, usize)>) {
@@ -109,7 +112,9 @@ fn runs(programs: &[Program]) -> (Vec<Run>, Vec<(String, Analysis, usize)>) {
         for f in p.module.functions() {
             let a = analysis(f);
             for path in &a.paths {
-                let Some(witness) = &path.witness else { continue };
+                let Some(witness) = &path.witness else {
+                    continue;
+                };
                 assert_eq!(path.feasible, Feasible::Yes);
                 if witness.len() != f.params.len() {
                     continue;
@@ -139,7 +144,9 @@ fn check(run: &Run, trace: &[NodeIndex], head_marked: bool) -> Result<(), String
         None => Err(format!("ran {trace:?}, path {want:?}")),
         Some(head) => {
             if trace.len() < want.len() || &trace[..want.len()] != want.as_slice() {
-                return Err(format!("ran {trace:?}, path {want:?} then back to {head:?}"));
+                return Err(format!(
+                    "ran {trace:?}, path {want:?} then back to {head:?}"
+                ));
             }
             match trace.get(want.len()) {
                 Some(&next) if head_marked && next != head => Err(format!(
@@ -458,5 +465,10 @@ fn every_witness_takes_its_path_in_the_interpreter_and_in_cpython() {
         analyses.len()
     );
     assert!(runs.len() >= 120, "too few witnesses: {}", runs.len());
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

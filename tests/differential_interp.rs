@@ -1216,7 +1216,10 @@ fn run_ours(src: &str) -> Result<Observed, String> {
 fn run_cpython(programs: &[String]) -> Vec<Observed> {
     static BATCH: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let batch = BATCH.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("differential_interp_{}_{batch}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "differential_interp_{}_{batch}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let (driver, input, output) = (
         dir.join("driver.py"),

@@ -29,7 +29,14 @@ fn python_client_suite() {
     assert!(status.success(), "installing the kernelspec failed");
     let jupyter_path = prefix.join("share/jupyter");
     let status = Command::new(&python)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/python",
+        ])
         .current_dir(&root)
         .env("JUPYTER_PATH", &jupyter_path)
         .env("ANALYSIS_KERNEL_NAME", "analysis-under-test")
@@ -37,17 +44,29 @@ fn python_client_suite() {
         .status()
         .expect("run pytest");
     let _ = std::fs::remove_dir_all(&prefix);
-    assert!(status.success(), "the Python client suite failed (see its output above)");
+    assert!(
+        status.success(),
+        "the Python client suite failed (see its output above)"
+    );
 }
 
 #[test]
 fn binary_reports_version_and_help() {
-    let out = Command::new(env!("CARGO_BIN_EXE_analysis-kernel")).arg("--version").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_analysis-kernel"))
+        .arg("--version")
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("analysis-kernel "));
-    let out = Command::new(env!("CARGO_BIN_EXE_analysis-kernel")).arg("--help").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_analysis-kernel"))
+        .arg("--help")
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("--connection-file"));
-    let out = Command::new(env!("CARGO_BIN_EXE_analysis-kernel")).arg("--bogus").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_analysis-kernel"))
+        .arg("--bogus")
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let missing = Path::new("/nonexistent/connection.json");
     let out = Command::new(env!("CARGO_BIN_EXE_analysis-kernel"))

@@ -18,11 +18,15 @@ use analysis_kernel::cancel::Cancel;
 use analysis_kernel::notebook::{Ctx, Output, Session};
 use analysis_kernel::python::{lower_expression, lower_module};
 use analysis_kernel::symbolic::{CompareOp, Env, Solver, Term, translate};
-use analysis_kernel::symexec::{Leaf, Options, Outcome, Program, Tree, Value, execute, parse_specs};
+use analysis_kernel::symexec::{
+    Leaf, Options, Outcome, Program, Tree, Value, execute, parse_specs,
+};
 use serde_json::Value as Json;
 
 fn corpus(file: &str) -> Json {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/se_book").join(file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/se_book")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -45,7 +49,10 @@ struct Z3Text {
 
 impl Z3Text {
     fn new(text: &str) -> Z3Text {
-        Z3Text { chars: text.chars().collect(), at: 0 }
+        Z3Text {
+            chars: text.chars().collect(),
+            at: 0,
+        }
     }
 
     fn skip(&mut self) {
@@ -69,13 +76,22 @@ impl Z3Text {
     }
 
     fn expect(&mut self, c: char) {
-        assert!(self.eat(c), "expected {c:?} at {} in {:?}", self.at, self.chars.iter().collect::<String>());
+        assert!(
+            self.eat(c),
+            "expected {c:?} at {} in {:?}",
+            self.at,
+            self.chars.iter().collect::<String>()
+        );
     }
 
     fn word(&mut self) -> String {
         self.skip();
         let start = self.at;
-        while self.chars.get(self.at).is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '!') {
+        while self
+            .chars
+            .get(self.at)
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '!')
+        {
             self.at += 1;
         }
         self.chars[start..self.at].iter().collect()
@@ -238,17 +254,24 @@ fn join(parts: Vec<String>, op: &str) -> String {
 
 fn term(python: &str, env: &Env) -> Term {
     let e = lower_expression(python).unwrap_or_else(|err| panic!("{python}: {err}"));
-    translate(&e, env).unwrap_or_else(|err| panic!("{python}: {err}")).value
+    translate(&e, env)
+        .unwrap_or_else(|err| panic!("{python}: {err}"))
+        .value
 }
 
 fn holds(solver: &mut Solver, t: &Term) -> bool {
-    !solver.is_satisfiable(&Term::not(t.clone()).unwrap()).unwrap()
+    !solver
+        .is_satisfiable(&Term::not(t.clone()).unwrap())
+        .unwrap()
 }
 
 /// `a` and `b` are equal wherever `pc` holds.
 fn equal_under(solver: &mut Solver, pc: &Term, a: &Term, b: &Term) -> bool {
     let eq = Term::compare(CompareOp::Eq, a.clone(), b.clone()).unwrap();
-    holds(solver, &Term::or(vec![Term::not(pc.clone()).unwrap(), eq]).unwrap())
+    holds(
+        solver,
+        &Term::or(vec![Term::not(pc.clone()).unwrap(), eq]).unwrap(),
+    )
 }
 
 fn equivalent(solver: &mut Solver, a: &Term, b: &Term) -> bool {
@@ -269,7 +292,11 @@ fn expected_from_book(texts: &[&str]) -> Vec<Expected> {
         .iter()
         .map(|t| {
             let (pc, returned, store) = Z3Text::new(t).leaf();
-            Expected { pc, returned, store }
+            Expected {
+                pc,
+                returned,
+                store,
+            }
         })
         .collect()
 }
@@ -287,11 +314,20 @@ fn match_leaves<'t>(tree: &'t Tree, env: &Env, expected: &[Expected]) -> Vec<&'t
             .iter()
             .filter(|l| equivalent(&mut solver, &l.path_condition, &pc))
             .collect();
-        assert_eq!(candidates.len(), 1, "expected leaf {:?}: leaves with an equivalent path condition: {}", e.pc, candidates.len());
+        assert_eq!(
+            candidates.len(),
+            1,
+            "expected leaf {:?}: leaves with an equivalent path condition: {}",
+            e.pc,
+            candidates.len()
+        );
         let leaf = candidates[0];
         match (&e.returned, &leaf.outcome) {
             (Some(v), Outcome::Return(Value::Term(ours))) => {
-                assert!(equal_under(&mut solver, &pc, ours, &term(v, env)), "return {v} vs {ours}");
+                assert!(
+                    equal_under(&mut solver, &pc, ours, &term(v, env)),
+                    "return {v} vs {ours}"
+                );
             }
             (None, Outcome::Normal) => {}
             (want, got) => panic!("outcome: expected return {want:?}, got {got:?}"),
@@ -301,7 +337,10 @@ fn match_leaves<'t>(tree: &'t Tree, env: &Env, expected: &[Expected]) -> Vec<&'t
             let Some((_, Value::Term(ours))) = store.iter().find(|(n, _)| n == name) else {
                 panic!("{name} missing from the store {store:?}");
             };
-            assert!(equal_under(&mut solver, &pc, ours, &term(value, env)), "{name}: {value} vs {ours}");
+            assert!(
+                equal_under(&mut solver, &pc, ours, &term(value, env)),
+                "{name}: {value} vs {ours}"
+            );
         }
         matched.push(leaf);
     }
@@ -312,7 +351,15 @@ fn tree_of(program_text: &str, inputs: &str, unroll: u64) -> (Program, Tree) {
     let module = lower_module(program_text).unwrap();
     let words: Vec<String> = inputs.split_whitespace().map(str::to_string).collect();
     let program = Program::snippet(&module, [], &parse_specs(&words).unwrap()).unwrap();
-    let tree = execute(&program, &Options { unroll, ..Options::default() }, &Cancel::new()).unwrap();
+    let tree = execute(
+        &program,
+        &Options {
+            unroll,
+            ..Options::default()
+        },
+        &Cancel::new(),
+    )
+    .unwrap();
     (program, tree)
 }
 
@@ -322,7 +369,16 @@ fn inputs_of(case: &Json) -> String {
         .as_object()
         .map(|m| {
             m.iter()
-                .map(|(k, v)| format!("{k}:{}", v.as_str().unwrap_or("int").split_whitespace().next().unwrap_or("int")))
+                .map(|(k, v)| {
+                    format!(
+                        "{k}:{}",
+                        v.as_str()
+                            .unwrap_or("int")
+                            .split_whitespace()
+                            .next()
+                            .unwrap_or("int")
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -330,7 +386,9 @@ fn inputs_of(case: &Json) -> String {
 }
 
 fn texts(v: &Json) -> Vec<&str> {
-    v.as_array().map(|a| a.iter().filter_map(Json::as_str).collect()).unwrap_or_default()
+    v.as_array()
+        .map(|a| a.iter().filter_map(Json::as_str).collect())
+        .unwrap_or_default()
 }
 
 // ---- key cases ----
@@ -359,7 +417,11 @@ fn find_with_a_concrete_tuple_has_the_books_five_leaves() {
     assert_eq!(tree.leaves.len(), 5);
     assert_eq!(tree.cut_paths(), 0);
     // Transparent calls: the callee's statements are in the tree, under the call.
-    assert!(tree.nodes.iter().any(|n| n.frame.as_deref() == Some("find")));
+    assert!(
+        tree.nodes
+            .iter()
+            .any(|n| n.frame.as_deref() == Some("find"))
+    );
 }
 
 #[test]
@@ -372,12 +434,23 @@ fn find_with_a_symbolic_haystack_at_unroll_2_makes_the_cut_path_explicit() {
     let matched = match_leaves(&tree, &program.input_env, &expected);
     // Correction: the sixth leaf is the path the book drops.
     assert_eq!(tree.leaves.len(), 6);
-    let bound: Vec<&Leaf> = tree.leaves.iter().filter(|l| matches!(l.outcome, Outcome::Bound(_))).collect();
+    let bound: Vec<&Leaf> = tree
+        .leaves
+        .iter()
+        .filter(|l| matches!(l.outcome, Outcome::Bound(_)))
+        .collect();
     assert_eq!(bound.len(), 1);
     assert!(!matched.iter().any(|l| l.node == bound[0].node));
     let env = &program.input_env;
-    let dropped = term("len(haystack) > 2 and haystack[0] != needle and haystack[1] != needle", env);
-    assert!(equivalent(&mut Solver::default(), &bound[0].path_condition, &dropped));
+    let dropped = term(
+        "len(haystack) > 2 and haystack[0] != needle and haystack[1] != needle",
+        env,
+    );
+    assert!(equivalent(
+        &mut Solver::default(),
+        &bound[0].path_condition,
+        &dropped
+    ));
 }
 
 #[test]
@@ -387,38 +460,101 @@ fn floor_division_is_pythons_and_modulo_corrects_the_book() {
     let (program, tree) = tree_of("r = x // y\n", "x:int y:int", 4);
     let env = &program.input_env;
     let mut solver = Solver::default();
-    let ok = tree.leaves.iter().find(|l| l.outcome == Outcome::Normal).unwrap();
-    assert!(equivalent(&mut solver, &ok.path_condition, &term("y != 0", env)));
-    let r = tree.nodes[ok.node].store.iter().find(|(n, _)| n == "r").map(|(_, v)| v.clone());
+    let ok = tree
+        .leaves
+        .iter()
+        .find(|l| l.outcome == Outcome::Normal)
+        .unwrap();
+    assert!(equivalent(
+        &mut solver,
+        &ok.path_condition,
+        &term("y != 0", env)
+    ));
+    let r = tree.nodes[ok.node]
+        .store
+        .iter()
+        .find(|(n, _)| n == "r")
+        .map(|(_, v)| v.clone());
     let Some(Value::Term(r)) = r else { panic!() };
     // The book's term for //, ToInt(ToReal(x)/ToReal(y)), is right: Z3's to_int floors.
     let book = term(&Z3Text::new("ToInt(ToReal(x)/ToReal(y))").or(), env);
     assert!(equal_under(&mut solver, &ok.path_condition, &r, &book));
-    let err = tree.leaves.iter().find(|l| matches!(l.outcome, Outcome::Exception(_))).unwrap();
-    assert!(equivalent(&mut solver, &err.path_condition, &term("y == 0", env)));
-    let Outcome::Exception(e) = &err.outcome else { panic!() };
-    assert_eq!(e.to_string(), "ZeroDivisionError: integer division or modulo by zero");
+    let err = tree
+        .leaves
+        .iter()
+        .find(|l| matches!(l.outcome, Outcome::Exception(_)))
+        .unwrap();
+    assert!(equivalent(
+        &mut solver,
+        &err.path_condition,
+        &term("y == 0", env)
+    ));
+    let Outcome::Exception(e) = &err.outcome else {
+        panic!()
+    };
+    assert_eq!(
+        e.to_string(),
+        "ZeroDivisionError: integer division or modulo by zero"
+    );
 
     // The book's % is Z3's Euclidean modulo; ours is Python's. They differ for y < 0.
     let (program, tree) = tree_of("r = x % y\n", "x:int y:int", 4);
     let env = &program.input_env;
-    let ok = tree.leaves.iter().find(|l| l.outcome == Outcome::Normal).unwrap();
-    let Some((_, Value::Term(ours))) = tree.nodes[ok.node].store.iter().find(|(n, _)| n == "r").cloned() else { panic!() };
+    let ok = tree
+        .leaves
+        .iter()
+        .find(|l| l.outcome == Outcome::Normal)
+        .unwrap();
+    let Some((_, Value::Term(ours))) = tree.nodes[ok.node]
+        .store
+        .iter()
+        .find(|(n, _)| n == "r")
+        .cloned()
+    else {
+        panic!()
+    };
     let euclid = term("x - abs(y) * (x // abs(y))", env);
-    let cex = solver.counterexample(&ours, &euclid).unwrap().expect("the two modulos differ");
-    let get = |n: &str| cex.iter().find(|(k, _)| k == n).map(|(_, v)| v.repr()).unwrap();
+    let cex = solver
+        .counterexample(&ours, &euclid)
+        .unwrap()
+        .expect("the two modulos differ");
+    let get = |n: &str| {
+        cex.iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.repr())
+            .unwrap()
+    };
     let (x, y) = (get("x"), get("y"));
-    assert!(y.starts_with('-'), "they differ only for negative divisors: x={x}, y={y}");
-    let python = std::process::Command::new("python3").args(["-c", &format!("print({x} % {y})")]).output().unwrap();
+    assert!(
+        y.starts_with('-'),
+        "they differ only for negative divisors: x={x}, y={y}"
+    );
+    let python = std::process::Command::new("python3")
+        .args(["-c", &format!("print({x} % {y})")])
+        .output()
+        .unwrap();
     let python = String::from_utf8_lossy(&python.stdout).trim().to_string();
     let mut s = Solver::default();
-    s.assert(&Term::compare(CompareOp::Eq, env.get("x").unwrap().clone(), term(&x, env)).unwrap()).unwrap();
-    s.assert(&Term::compare(CompareOp::Eq, env.get("y").unwrap().clone(), term(&y, env)).unwrap()).unwrap();
-    assert!(equal_under(&mut s, &Term::bool(true), &ours, &term(&python, env)), "ours agrees with CPython: {x} % {y} == {python}");
-    assert!(!equal_under(&mut s, &Term::bool(true), &euclid, &term(&python, env)), "the book's does not");
+    s.assert(&Term::compare(CompareOp::Eq, env.get("x").unwrap().clone(), term(&x, env)).unwrap())
+        .unwrap();
+    s.assert(&Term::compare(CompareOp::Eq, env.get("y").unwrap().clone(), term(&y, env)).unwrap())
+        .unwrap();
+    assert!(
+        equal_under(&mut s, &Term::bool(true), &ours, &term(&python, env)),
+        "ours agrees with CPython: {x} % {y} == {python}"
+    );
+    assert!(
+        !equal_under(&mut s, &Term::bool(true), &euclid, &term(&python, env)),
+        "the book's does not"
+    );
     // The same in the solver's own words: 7 % -2 is -1.
     let seven = term("7 % -2", env);
-    assert!(equal_under(&mut Solver::default(), &Term::bool(true), &seven, &term("-1", env)));
+    assert!(equal_under(
+        &mut Solver::default(),
+        &Term::bool(true),
+        &seven,
+        &term("-1", env)
+    ));
 }
 
 // ---- set_examples.json: the leaves of the book's figures ----
@@ -427,7 +563,12 @@ fn floor_division_is_pythons_and_modulo_corrects_the_book() {
 const FIGURES: &[(&str, u64, &str, u64)] = &[
     ("symbolic_interpreter.ipynb", 56, "x:int y:int", 4),
     ("symbolic_interpreter.ipynb", 64, "x:int", 10),
-    ("symbolic_interpreter.ipynb", 72, "needle:int haystack:tuple", 2),
+    (
+        "symbolic_interpreter.ipynb",
+        72,
+        "needle:int haystack:tuple",
+        2,
+    ),
     ("transparent_function_execution.ipynb", 4, "x:int", 10),
 ];
 
@@ -438,16 +579,28 @@ fn leaves_of_the_books_figures() {
     for (notebook, cell, inputs, unroll) in FIGURES {
         let record = records
             .as_array()
-            .and_then(|rs| rs.iter().find(|r| r["notebook"] == *notebook && r["cell"] == *cell))
+            .and_then(|rs| {
+                rs.iter()
+                    .find(|r| r["notebook"] == *notebook && r["cell"] == *cell)
+            })
             .unwrap_or_else(|| panic!("no record {notebook} {cell}"));
         let program = record["program_in_scope"]["text"].as_str().unwrap();
         let (prog, tree) = tree_of(program, inputs, *unroll);
         for svg in record["svg_files"].as_array().unwrap() {
-            let leaves: Vec<&str> = svg["leaves"].as_array().unwrap().iter().filter_map(|l| l["label_text"].as_str()).collect();
+            let leaves: Vec<&str> = svg["leaves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|l| l["label_text"].as_str())
+                .collect();
             let expected = expected_from_book(&leaves);
             let matched = match_leaves(&tree, &prog.input_env, &expected);
             let explicit_bounds = tree.cut_paths();
-            assert_eq!(matched.len() + explicit_bounds, tree.leaves.len(), "{notebook} {cell}");
+            assert_eq!(
+                matched.len() + explicit_bounds,
+                tree.leaves.len(),
+                "{notebook} {cell}"
+            );
             // The book's figure has one node per statement executed, like ours, except
             // that it does not draw the statements of called functions (cell 64) and
             // draws `else:` as a node of its own (cell 72).
@@ -464,7 +617,15 @@ fn leaves_of_the_books_figures() {
 fn run_cell(session: &mut Session, code: &str) -> Vec<Output> {
     let mut out: Vec<Output> = Vec::new();
     let cancel = Cancel::new();
-    session.execute(code, &mut Ctx { sink: &mut out, cancel: &cancel }).unwrap_or_else(|e| panic!("{code}: {e:?}"));
+    session
+        .execute(
+            code,
+            &mut Ctx {
+                sink: &mut out,
+                cancel: &cancel,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{code}: {e:?}"));
     out
 }
 
@@ -482,9 +643,16 @@ fn payload(out: &[Output], kind: &str) -> Json {
 fn check_of_the_books_if_is_exhaustive_and_precise() {
     let case = key_case("exhaustive_precise_if");
     let mut s = Session::default();
-    let code = format!("%%check {}\n{}", inputs_of(&case), case["program"].as_str().unwrap());
+    let code = format!(
+        "%%check {}\n{}",
+        inputs_of(&case),
+        case["program"].as_str().unwrap()
+    );
     let p = payload(&run_cell(&mut s, &code), "check");
-    assert_eq!((p["version"].as_u64(), p["kind"].as_str()), (Some(1), Some("check")));
+    assert_eq!(
+        (p["version"].as_u64(), p["kind"].as_str()),
+        (Some(1), Some("check"))
+    );
     assert_eq!(p["exhaustive"], true, "{p:#}");
     assert_eq!(p["precise"], true, "{p:#}");
     assert_eq!(p["counterexamples"].as_array().map(Vec::len), Some(0));
@@ -497,14 +665,21 @@ fn check_of_the_books_bounded_while_is_not_exhaustive() {
     let case = key_case("not_exhaustive_while_bound2");
     let unroll = case["loop_unrolling_threshold"].as_u64().unwrap();
     let mut s = Session::default();
-    let code = format!("%%check --unroll {unroll} {}\n{}", inputs_of(&case), case["program"].as_str().unwrap());
+    let code = format!(
+        "%%check --unroll {unroll} {}\n{}",
+        inputs_of(&case),
+        case["program"].as_str().unwrap()
+    );
     let p = payload(&run_cell(&mut s, &code), "check");
     assert_eq!(p["exhaustive"], false);
     assert_eq!(p["precise"], true, "{p:#}");
     let c = &p["counterexamples"][0];
     assert_eq!(c["property"], "exhaustive");
     assert_eq!(c["expected"]["kind"], "bound");
-    let (x, idx) = (c["inputs"]["x"].as_i64().unwrap(), c["inputs"]["idx"].as_i64().unwrap());
+    let (x, idx) = (
+        c["inputs"]["x"].as_i64().unwrap(),
+        c["inputs"]["idx"].as_i64().unwrap(),
+    );
     assert!(idx - x >= 2, "the loop would run {} times", idx - x + 1);
     assert_eq!(c["observed"]["kind"], "normal");
 }
@@ -512,28 +687,63 @@ fn check_of_the_books_bounded_while_is_not_exhaustive() {
 #[test]
 fn set_payload_follows_the_spec() {
     let mut s = Session::default();
-    run_cell(&mut s, "def divide(a: int, b: int) -> int:\n    if a > 0:\n        return a // b\n    return a % b\n");
+    run_cell(
+        &mut s,
+        "def divide(a: int, b: int) -> int:\n    if a > 0:\n        return a // b\n    return a % b\n",
+    );
     let out = run_cell(&mut s, "%set divide");
     let p = payload(&out, "set");
-    assert_eq!((p["version"].as_u64(), p["kind"].as_str(), p["function"].as_str()), (Some(1), Some("set"), Some("divide")));
+    assert_eq!(
+        (
+            p["version"].as_u64(),
+            p["kind"].as_str(),
+            p["function"].as_str()
+        ),
+        (Some(1), Some("set"), Some("divide"))
+    );
     assert_eq!(p["inputs"], serde_json::json!({"a": "int", "b": "int"}));
     assert_eq!(p["unroll"], 4);
     for n in p["nodes"].as_array().unwrap() {
-        for key in ["id", "parent", "statement", "line", "path_condition", "store", "status"] {
+        for key in [
+            "id",
+            "parent",
+            "statement",
+            "line",
+            "path_condition",
+            "store",
+            "status",
+        ] {
             assert!(n.get(key).is_some(), "node without {key}: {n}");
         }
-        assert!(["inner", "leaf", "exception", "unsat", "bound"].contains(&n["status"].as_str().unwrap()));
+        assert!(
+            ["inner", "leaf", "exception", "unsat", "bound"]
+                .contains(&n["status"].as_str().unwrap())
+        );
     }
     let leaves = p["leaves"].as_array().unwrap();
-    let kinds: Vec<&str> = leaves.iter().map(|l| l["outcome"]["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = leaves
+        .iter()
+        .map(|l| l["outcome"]["kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["return", "exception", "return", "exception"]);
     let zero = &leaves[1];
     assert_eq!(zero["outcome"]["type"], "ZeroDivisionError");
     assert_eq!(zero["witness"]["b"], 0);
     assert!(zero["witness"]["a"].as_i64().unwrap() > 0);
-    let Output::Display(bundle) = out.last().unwrap() else { panic!() };
+    let Output::Display(bundle) = out.last().unwrap() else {
+        panic!()
+    };
     assert!(bundle.data["text/html"].as_str().unwrap().contains("<svg"));
-    assert!(bundle.data["text/plain"].as_str().unwrap().contains("path condition"));
+    assert!(
+        bundle.data["text/plain"]
+            .as_str()
+            .unwrap()
+            .contains("path condition")
+    );
     let check = payload(&run_cell(&mut s, "%check divide --runs 40"), "check");
-    assert_eq!((check["exhaustive"].as_bool(), check["precise"].as_bool()), (Some(true), Some(true)), "{check:#}");
+    assert_eq!(
+        (check["exhaustive"].as_bool(), check["precise"].as_bool()),
+        (Some(true), Some(true)),
+        "{check:#}"
+    );
 }

@@ -60,7 +60,13 @@ fn cond(i: usize) -> String {
         0 => format!("a > {i}"),
         1 => format!("b - a < {}", i + 1),
         2 => format!("x >= {i}.5"),
-        3 => if i % 2 == 0 { "flag".into() } else { "not flag".into() },
+        3 => {
+            if i % 2 == 0 {
+                "flag".into()
+            } else {
+                "not flag".into()
+            }
+        }
         4 => format!("s == 'k{i}'"),
         5 => format!("a + b > {}", 2 * i),
         6 => format!("a + {} <= 0", i + 1),
@@ -128,7 +134,10 @@ fn parse_args() -> Result<Args, String> {
 
 fn stdlib_dir() -> Option<PathBuf> {
     let out = Command::new("python3")
-        .args(["-c", "import sysconfig;print(sysconfig.get_paths()['stdlib'])"])
+        .args([
+            "-c",
+            "import sysconfig;print(sysconfig.get_paths()['stdlib'])",
+        ])
         .output()
         .ok()?;
     Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
@@ -174,7 +183,9 @@ fn synthetic(args: &Args) {
                     "feasible_listed_paths": b.paths.iter().filter(|p| p.feasible == Feasible::Yes).count(),
                 })
             ),
-            (Err(e), _) | (_, Err(e)) => println!("{}", json!({"family": "seq_if", "k": k, "error": e})),
+            (Err(e), _) | (_, Err(e)) => {
+                println!("{}", json!({"family": "seq_if", "k": k, "error": e}))
+            }
         }
     }
 }

@@ -55,9 +55,24 @@ fn main() -> ExitCode {
         .unwrap_or(3);
     let (ifs, if_inputs) = ten_ifs();
     let cases: Vec<(String, &str, &str, u64)> = vec![
-        ("find, unroll 2".into(), FIND_BODY, "needle:int haystack:tuple", 2),
-        ("find, unroll 4".into(), FIND_BODY, "needle:int haystack:tuple", 4),
-        ("find, unroll 8".into(), FIND_BODY, "needle:int haystack:tuple", 8),
+        (
+            "find, unroll 2".into(),
+            FIND_BODY,
+            "needle:int haystack:tuple",
+            2,
+        ),
+        (
+            "find, unroll 4".into(),
+            FIND_BODY,
+            "needle:int haystack:tuple",
+            4,
+        ),
+        (
+            "find, unroll 8".into(),
+            FIND_BODY,
+            "needle:int haystack:tuple",
+            8,
+        ),
         ("10 sequential ifs".into(), &ifs, &if_inputs, 4),
     ];
     let mut rows = Vec::new();

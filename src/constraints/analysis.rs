@@ -8,18 +8,18 @@ use petgraph::graph::NodeIndex;
 use super::dag::{Dag, EdgeId};
 use super::docstring;
 use super::encode::Encoding;
+use super::encode::loop_assignments;
 use super::feasibility::{self, Feasible, Interrupted};
+use super::negate::negate;
 use super::paths::{self, PathReport};
 use super::pyta::Pyta;
 use super::semantics::{self, Arrival, Constraint, Dropped, Kind, Names, Semantics, Visit, env_of};
 use super::unroll::unroll;
-use super::encode::loop_assignments;
-use std::collections::HashMap;
-use super::negate::negate;
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
 use crate::python::ir::{Function, StmtKind};
 use crate::symbolic::{Solver, Sort, translate_condition};
+use std::collections::HashMap;
 
 /// How constraints are kept when a variable is reassigned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,13 +140,20 @@ pub struct Analysis {
 }
 
 /// Analyses function `f`.
-pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analysis, ConstraintsError> {
+pub fn analyze(
+    f: &Function,
+    options: &Options,
+    cancel: &Cancel,
+) -> Result<Analysis, ConstraintsError> {
     let cfg = function_cfg(f)?;
     let dag = Dag::new(&cfg);
     let sem = Semantics::new(&cfg, f);
     let (inputs, parameters, unsupported_parameters) = semantics::inputs(f);
     let (preconditions, ignored_preconditions) = read_preconditions(f, &inputs);
-    let pre: Vec<Constraint> = preconditions.iter().flat_map(|p| p.constraints.clone()).collect();
+    let pre: Vec<Constraint> = preconditions
+        .iter()
+        .flat_map(|p| p.constraints.clone())
+        .collect();
     let mut solver = Solver::new(options.timeout_ms).with_cancel(cancel.clone());
 
     let (edge_verdicts, guards, pyta) = match options.mode {
@@ -185,7 +192,10 @@ pub fn analyze(f: &Function, options: &Options, cancel: &Cancel) -> Result<Analy
                 .iter()
                 .zip(&pyta.dropped)
                 .map(|(ids, dropped)| {
-                    let own = ids.iter().map(|&c| pyta.pool[c].constraint.clone()).collect();
+                    let own = ids
+                        .iter()
+                        .map(|&c| pyta.pool[c].constraint.clone())
+                        .collect();
                     (own, dropped.clone())
                 })
                 .collect();
@@ -308,7 +318,9 @@ fn later_iterations(
     let loops = dag.loops();
     let mut havoc = loop_assignments(dag, sem);
     havoc.retain(|head, _| {
-        let nested = loops.iter().any(|(h, body)| h != head && body.contains(head));
+        let nested = loops
+            .iter()
+            .any(|(h, body)| h != head && body.contains(head));
         let iterates = dag
             .edges
             .iter()
@@ -431,7 +443,9 @@ fn condition_verdicts(
             (_, Feasible::No, _) => Verdict::Impossible,
             (_, _, Feasible::No) => Verdict::Redundant,
             (_, Feasible::Yes, Feasible::Yes) => Verdict::Neither,
-            (_, Feasible::Unknown(r), _) | (_, _, Feasible::Unknown(r)) => Verdict::Unknown(r.clone()),
+            (_, Feasible::Unknown(r), _) | (_, _, Feasible::Unknown(r)) => {
+                Verdict::Unknown(r.clone())
+            }
         };
         out.push(ConditionReport {
             node: n,

@@ -159,7 +159,12 @@ impl Dag {
     /// The natural loops: each loop head with the nodes of its loop (head included), from
     /// all its back edges.
     pub fn loops(&self) -> Vec<(NodeIndex, Vec<NodeIndex>)> {
-        let mut heads: Vec<NodeIndex> = self.edges.iter().filter(|e| e.back).map(|e| e.target).collect();
+        let mut heads: Vec<NodeIndex> = self
+            .edges
+            .iter()
+            .filter(|e| e.back)
+            .map(|e| e.target)
+            .collect();
         heads.sort();
         heads.dedup();
         heads
@@ -179,7 +184,11 @@ impl Dag {
                         continue;
                     }
                     body.push(n);
-                    stack.extend(self.forward_in[n.index()].iter().map(|&i| self.edges[i].source));
+                    stack.extend(
+                        self.forward_in[n.index()]
+                            .iter()
+                            .map(|&i| self.edges[i].source),
+                    );
                 }
                 body.sort();
                 (head, body)
@@ -189,7 +198,12 @@ impl Dag {
 
     /// A DAG from nodes `0..count` and edges whose back edges are already marked (and
     /// leave no cycle).
-    pub fn from_edges(count: usize, entry: NodeIndex, exit: NodeIndex, edges: Vec<EdgeInfo>) -> Dag {
+    pub fn from_edges(
+        count: usize,
+        entry: NodeIndex,
+        exit: NodeIndex,
+        edges: Vec<EdgeInfo>,
+    ) -> Dag {
         let mut out = vec![Vec::new(); count];
         for (id, e) in edges.iter().enumerate() {
             out[e.source.index()].push(id);
@@ -331,7 +345,11 @@ mod tests {
         // 1 while, 2 if, 3 break, 4 x -= 1, 5 print, 6 exit.
         assert_eq!(
             paths,
-            vec![vec![0, 1, 2, 3, 5, 6], vec![0, 1, 2, 4, 1], vec![0, 1, 5, 6]]
+            vec![
+                vec![0, 1, 2, 3, 5, 6],
+                vec![0, 1, 2, 4, 1],
+                vec![0, 1, 5, 6]
+            ]
         );
         assert_eq!(dag.count_paths(), BigUint::from(3u32));
         let back: Vec<_> = dag.edges.iter().filter(|e| e.back).collect();

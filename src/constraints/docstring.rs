@@ -79,11 +79,19 @@ mod tests {
                 ("x > 0".into(), true),
             ]
         );
-        assert_eq!(texts("Precondition: len(s) > 2"), [("len(s) > 2".into(), true)]);
+        assert_eq!(
+            texts("Precondition: len(s) > 2"),
+            [("len(s) > 2".into(), true)]
+        );
         assert_eq!(texts("Precondition:"), [("".into(), false)]);
         assert_eq!(texts("precondition: a < b"), [("a < b".into(), true)]);
         assert!(texts("No conditions here.").is_empty());
         let bad = preconditions("Preconditions:\n- x >");
-        assert!(bad[0].expr.as_ref().is_err_and(|e| e.starts_with("SyntaxError")));
+        assert!(
+            bad[0]
+                .expr
+                .as_ref()
+                .is_err_and(|e| e.starts_with("SyntaxError"))
+        );
     }
 }

@@ -6,15 +6,56 @@ use crate::symbolic::{Env, ExceptionKind, SortError, Term, Translated, translate
 
 /// Builtins that neither mutate their arguments nor call back into user code.
 const PURE_FUNCTIONS: &[&str] = &[
-    "abs", "all", "any", "bool", "chr", "enumerate", "float", "format", "frozenset", "int",
-    "isinstance", "len", "list", "max", "min", "ord", "print", "range", "repr", "reversed",
-    "round", "set", "sorted", "str", "sum", "tuple", "type", "zip",
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "chr",
+    "enumerate",
+    "float",
+    "format",
+    "frozenset",
+    "int",
+    "isinstance",
+    "len",
+    "list",
+    "max",
+    "min",
+    "ord",
+    "print",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "sorted",
+    "str",
+    "sum",
+    "tuple",
+    "type",
+    "zip",
 ];
 
 /// List and str methods that leave their receiver unchanged.
 const PURE_METHODS: &[&str] = &[
-    "copy", "count", "index", "startswith", "endswith", "find", "rfind", "lower", "upper",
-    "strip", "lstrip", "rstrip", "split", "join", "replace", "isdigit", "isalpha", "format",
+    "copy",
+    "count",
+    "index",
+    "startswith",
+    "endswith",
+    "find",
+    "rfind",
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "join",
+    "replace",
+    "isdigit",
+    "isalpha",
+    "format",
 ];
 
 /// The raise conditions of several expressions evaluated one after the other.
@@ -46,7 +87,11 @@ impl Effects {
             Err(_) => {
                 self.complete = false;
                 match &e.kind {
-                    ExprKind::Call { func, args, keywords } => {
+                    ExprKind::Call {
+                        func,
+                        args,
+                        keywords,
+                    } => {
                         if let ExprKind::Attribute { value, .. } = &func.kind {
                             self.add(value, env);
                         }
@@ -99,7 +144,12 @@ pub fn mutated_names(s: &Stmt) -> Vec<String> {
     let mut out = Vec::new();
     for e in s.exprs() {
         e.walk(&mut |x| {
-            if let ExprKind::Call { func, args, keywords } = &x.kind {
+            if let ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } = &x.kind
+            {
                 let pure = match &func.kind {
                     ExprKind::Name(n) => PURE_FUNCTIONS.contains(&n.as_str()),
                     ExprKind::Attribute { value, attr } => {
@@ -158,7 +208,9 @@ mod tests {
 
     #[test]
     fn call_arguments_contribute_raises_and_mutations() {
-        let module = lower_module("print(s[0], 10 // y)\nxs.append(1)\nf(a, b[1])\nys[0] = 2\nlen(zs)\n").unwrap();
+        let module =
+            lower_module("print(s[0], 10 // y)\nxs.append(1)\nf(a, b[1])\nys[0] = 2\nlen(zs)\n")
+                .unwrap();
         let mut env = Env::new();
         env.declare("s", &Sort::Str).unwrap();
         env.declare("y", &Sort::Int).unwrap();
@@ -167,13 +219,21 @@ mod tests {
         assert!(!fx.complete);
         assert_eq!(fx.raises.len(), 2);
         assert_eq!(
-            fx.kind(ExceptionKind::ZeroDivisionError).unwrap().to_string(),
+            fx.kind(ExceptionKind::ZeroDivisionError)
+                .unwrap()
+                .to_string(),
             "not (0 >= len(s) or 0 < -len(s)) and y == 0"
         );
         let mutated: Vec<Vec<String>> = module.body.iter().map(mutated_names).collect();
         assert_eq!(
             mutated,
-            vec![vec![], vec!["xs".to_string()], vec!["a".into(), "b".into()], vec!["ys".into()], vec![]]
+            vec![
+                vec![],
+                vec!["xs".to_string()],
+                vec!["a".into(), "b".into()],
+                vec!["ys".into()],
+                vec![]
+            ]
         );
     }
 }

@@ -75,7 +75,9 @@ impl Skeleton {
             }
         }
         for &n in &dag.order {
-            let Some(r) = sk.reached[n.index()].clone() else { continue };
+            let Some(r) = sk.reached[n.index()].clone() else {
+                continue;
+            };
             if n == dag.entry {
                 sk.assertions.push(r.clone());
             } else {
@@ -126,7 +128,11 @@ impl Encoding {
             taken: sk.taken,
             steps: vec![None; edges],
             exact: vec![true; edges],
-            assertions: sk.assertions.into_iter().map(|t| (t, Owner::Structure)).collect(),
+            assertions: sk
+                .assertions
+                .into_iter()
+                .map(|t| (t, Owner::Structure))
+                .collect(),
         };
         let mut env_out: Vec<Option<Names>> = vec![None; edges];
         let mut defined: HashSet<String> = HashSet::new();
@@ -147,7 +153,9 @@ impl Encoding {
                 }
             }
             for &e in &dag.out[n.index()] {
-                let Some(t) = enc.taken[e].clone() else { continue };
+                let Some(t) = enc.taken[e].clone() else {
+                    continue;
+                };
                 let info = &dag.edges[e];
                 let (step, out) = step(e, &env);
                 for d in &step.defs {
@@ -175,7 +183,13 @@ impl Encoding {
 
     /// The names at `n`: those every way in agrees on, a φ where versions differ, none where
     /// a way in does not know the name or the sorts differ.
-    fn merge(&mut self, n: NodeIndex, ins: &[EdgeId], env_out: &[Option<Names>], tag: &str) -> Names {
+    fn merge(
+        &mut self,
+        n: NodeIndex,
+        ins: &[EdgeId],
+        env_out: &[Option<Names>],
+        tag: &str,
+    ) -> Names {
         let envs: Vec<(EdgeId, &Names)> = ins
             .iter()
             .filter_map(|&e| env_out[e].as_ref().map(|env| (e, env)))

@@ -52,11 +52,22 @@ pub fn assert_encoding(solver: &mut Solver, enc: &mut Encoding) {
 }
 
 /// The feasibility of every edge of `dag` under the asserted `enc`.
-pub fn edges(solver: &mut Solver, enc: &Encoding, dag: &Dag, cancel: &Cancel) -> Result<Vec<Feasible>, Interrupted> {
+pub fn edges(
+    solver: &mut Solver,
+    enc: &Encoding,
+    dag: &Dag,
+    cancel: &Cancel,
+) -> Result<Vec<Feasible>, Interrupted> {
     let mut out: Vec<Option<Feasible>> = enc
         .taken
         .iter()
-        .map(|t| if t.is_none() { Some(Feasible::No) } else { None })
+        .map(|t| {
+            if t.is_none() {
+                Some(Feasible::No)
+            } else {
+                None
+            }
+        })
         .collect();
     // Round 1: only exactly translated edges may be taken.
     solver.push();
@@ -109,17 +120,14 @@ pub fn edges(solver: &mut Solver, enc: &Encoding, dag: &Dag, cancel: &Cancel) ->
         let Some(t) = &enc.taken[e] else { continue };
         check_cancel(cancel)?;
         out[e] = Some(match query(solver, t) {
-            Check::Sat(_) => Feasible::Unknown(
-                "it depends on conditions that could not be translated".into(),
-            ),
+            Check::Sat(_) => {
+                Feasible::Unknown("it depends on conditions that could not be translated".into())
+            }
             Check::Unsat => Feasible::No,
             Check::Unknown(reason) => Feasible::Unknown(reason),
         });
     }
-    Ok(out
-        .into_iter()
-        .map(|f| f.unwrap_or(Feasible::No))
-        .collect())
+    Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect())
 }
 
 /// Why an edge left undecided by the once-through paths may still be feasible.

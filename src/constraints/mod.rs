@@ -28,8 +28,8 @@ mod smt;
 mod unroll;
 
 pub use analysis::{
-    Analysis, ConditionReport, ConstraintsError, EdgeReport, Ignored, Mode, Options,
-    Precondition, Verdict, analyze,
+    Analysis, ConditionReport, ConstraintsError, EdgeReport, Ignored, Mode, Options, Precondition,
+    Verdict, analyze,
 };
 pub use dag::{Dag, EdgeId, EdgeInfo};
 pub use feasibility::Feasible;

@@ -45,7 +45,9 @@ fn always_true(t: &Term) -> bool {
     };
     let is_len = |x: &Term| matches!(x.kind(), TermKind::Len(_));
     match (op, b.kind()) {
-        (CompareOp::GtE, TermKind::Neg(inner)) => is_len(inner) && k.sign() != num_bigint::Sign::Minus,
+        (CompareOp::GtE, TermKind::Neg(inner)) => {
+            is_len(inner) && k.sign() != num_bigint::Sign::Minus
+        }
         (CompareOp::Lt, _) => is_len(b) && k.sign() == num_bigint::Sign::Minus,
         _ => false,
     }

@@ -34,7 +34,9 @@ pub fn is_none(e: &Expr, names: &Names) -> bool {
 pub fn resolve<'e>(e: &'e Expr, names: &Names, condition: bool) -> std::borrow::Cow<'e, Expr> {
     let mentions = {
         let mut found = false;
-        e.walk(&mut |x| found |= matches!(&x.kind, ExprKind::Name(n) if names.get(n).is_some_and(is_marker)));
+        e.walk(&mut |x| {
+            found |= matches!(&x.kind, ExprKind::Name(n) if names.get(n).is_some_and(is_marker))
+        });
         found
     };
     if !mentions {
@@ -61,7 +63,10 @@ fn fold(e: &Expr, names: &Names, condition: bool) -> Expr {
             ops,
             comparators,
         } if ops.len() == 1 => {
-            let (l, r) = (fold(left, names, false), fold(&comparators[0], names, false));
+            let (l, r) = (
+                fold(left, names, false),
+                fold(&comparators[0], names, false),
+            );
             let (ln, rn) = (is_none(&l, names), is_none(&r, names));
             match (ops[0], ln || rn) {
                 (CmpOp::Eq | CmpOp::Is, true) => constant(Constant::Bool(ln && rn), e),
@@ -148,7 +153,9 @@ mod tests {
     fn comparisons_with_none_fold() {
         let mut names = Names::new();
         names.insert("x".into(), marker());
-        let show = |src: &str, condition: bool| resolve(&lower_expression(src).unwrap(), &names, condition).to_string();
+        let show = |src: &str, condition: bool| {
+            resolve(&lower_expression(src).unwrap(), &names, condition).to_string()
+        };
         assert_eq!(show("x == 3.0", true), "False");
         assert_eq!(show("x == 1.0 or x == 2.0", true), "False or False");
         assert_eq!(show("x is None", true), "True");

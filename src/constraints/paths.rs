@@ -37,7 +37,13 @@ pub struct PathReport {
 }
 
 /// The precise constraints of `path`: preconditions, then what each edge adds.
-pub fn precise(dag: &Dag, sem: &Semantics<'_>, params: &Names, pre: &[Constraint], path: &Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
+pub fn precise(
+    dag: &Dag,
+    sem: &Semantics<'_>,
+    params: &Names,
+    pre: &[Constraint],
+    path: &Path,
+) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
     let mut constraints: Vec<Constraint> = pre.to_vec();
     let mut at_edge = Vec::with_capacity(path.edges.len());
     let mut dropped = Vec::new();
@@ -54,7 +60,11 @@ pub fn precise(dag: &Dag, sem: &Semantics<'_>, params: &Names, pre: &[Constraint
 }
 
 /// PythonTA's constraints of `path`: the lists on its edges, and everything they hold.
-pub fn pyta(dag: &Dag, pyta: &Pyta, path: &Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
+pub fn pyta(
+    dag: &Dag,
+    pyta: &Pyta,
+    path: &Path,
+) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
     let lists = pyta.lists(dag, path);
     let mut order: Vec<usize> = Vec::new();
     for list in &lists {
@@ -64,12 +74,23 @@ pub fn pyta(dag: &Dag, pyta: &Pyta, path: &Path) -> (Vec<Constraint>, Vec<Vec<us
             }
         }
     }
-    let constraints = order.iter().map(|&c| pyta.pool[c].constraint.clone()).collect();
+    let constraints = order
+        .iter()
+        .map(|&c| pyta.pool[c].constraint.clone())
+        .collect();
     let at_edge = lists
         .iter()
-        .map(|l| l.iter().filter_map(|c| order.iter().position(|o| o == c)).collect())
+        .map(|l| {
+            l.iter()
+                .filter_map(|c| order.iter().position(|o| o == c))
+                .collect()
+        })
         .collect();
-    let dropped = path.edges.iter().flat_map(|&e| pyta.dropped[e].clone()).collect();
+    let dropped = path
+        .edges
+        .iter()
+        .flat_map(|&e| pyta.dropped[e].clone())
+        .collect();
     (constraints, at_edge, dropped)
 }
 

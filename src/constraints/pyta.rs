@@ -21,7 +21,7 @@ use super::semantics::{Constraint, Dropped, Kind, Names, Semantics, env_of};
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, Edge, NodeKind};
 use crate::python::ir::{Expr, ExprKind, StmtKind};
-use crate::symbolic::{Check, Sort, SortError, Solver, Term, Var, translate_condition};
+use crate::symbolic::{Check, Solver, Sort, SortError, Term, Var, translate_condition};
 
 /// PythonTA's rules as a formula: the path skeleton and, per reassigned name and node,
 /// "reassigned on the way here".
@@ -59,7 +59,13 @@ pub struct Pyta {
 }
 
 impl Pyta {
-    pub fn new(cfg: &Cfg, dag: &Dag, sem: &Semantics<'_>, params: &Names, preconditions: &[Constraint]) -> Pyta {
+    pub fn new(
+        cfg: &Cfg,
+        dag: &Dag,
+        sem: &Semantics<'_>,
+        params: &Names,
+        preconditions: &[Constraint],
+    ) -> Pyta {
         let mut pyta = Pyta {
             pool: Vec::new(),
             preconditions: preconditions.len(),
@@ -85,15 +91,17 @@ impl Pyta {
                 }
                 _ => continue,
             };
-            let built = translate_condition(test, &env).map_err(|e| e.to_string()).and_then(|t| {
-                let value = if negated {
-                    Term::not(t.value.clone())
-                } else {
-                    Ok(t.value.clone())
-                };
-                let safe = t.raises_any().and_then(|r| negate(&r));
-                Ok((safe.map_err(|e| e.0)?, value.map_err(|e| e.0)?))
-            });
+            let built = translate_condition(test, &env)
+                .map_err(|e| e.to_string())
+                .and_then(|t| {
+                    let value = if negated {
+                        Term::not(t.value.clone())
+                    } else {
+                        Ok(t.value.clone())
+                    };
+                    let safe = t.raises_any().and_then(|r| negate(&r));
+                    Ok((safe.map_err(|e| e.0)?, value.map_err(|e| e.0)?))
+                });
             match built {
                 Ok((safe, value)) => {
                     for (term, kind) in [(safe, Kind::NoException), (value, Kind::Branch)] {
@@ -117,7 +125,12 @@ impl Pyta {
     }
 
     fn push(&mut self, constraint: Constraint) -> usize {
-        let names = constraint.term.vars().into_iter().map(|(v, _)| v.name).collect();
+        let names = constraint
+            .term
+            .vars()
+            .into_iter()
+            .map(|(v, _)| v.name)
+            .collect();
         self.pool.push(Entry { constraint, names });
         self.pool.len() - 1
     }
@@ -129,7 +142,12 @@ impl Pyta {
         let mut out = Vec::with_capacity(path.edges.len());
         for &e in &path.edges {
             live.extend(&self.adds[e]);
-            live.retain(|&c| self.pool[c].names.iter().all(|n| !marked.contains(n.as_str())));
+            live.retain(|&c| {
+                self.pool[c]
+                    .names
+                    .iter()
+                    .all(|n| !marked.contains(n.as_str()))
+            });
             out.push(live.clone());
             let target = dag.edges[e].target;
             marked.extend(self.kills[target.index()].iter().map(String::as_str));
@@ -180,7 +198,13 @@ impl Pyta {
     }
 
     /// PythonTA's verdict for every edge, one query each.
-    pub fn edges(&self, dag: &Dag, enc: &Encoded, solver: &mut Solver, cancel: &Cancel) -> Result<Vec<Feasible>, Interrupted> {
+    pub fn edges(
+        &self,
+        dag: &Dag,
+        enc: &Encoded,
+        solver: &mut Solver,
+        cancel: &Cancel,
+    ) -> Result<Vec<Feasible>, Interrupted> {
         let mut out = vec![Feasible::No; dag.edges.len()];
         for (f, verdict) in out.iter_mut().enumerate() {
             if enc.sk.taken[f].is_none() {
@@ -252,7 +276,12 @@ impl Pyta {
 
     /// "`name` was reassigned on the way to `n` (or at `n`)", for the names some node
     /// reassigns and some constraint mentions; asserted on `solver`.
-    fn kill_flags(&self, dag: &Dag, sk: &Skeleton, solver: &mut Solver) -> HashMap<(String, NodeIndex), Term> {
+    fn kill_flags(
+        &self,
+        dag: &Dag,
+        sk: &Skeleton,
+        solver: &mut Solver,
+    ) -> HashMap<(String, NodeIndex), Term> {
         let mentioned: BTreeSet<&String> = self.pool.iter().flat_map(|e| e.names.iter()).collect();
         let names: BTreeSet<&String> = self
             .kills
@@ -272,13 +301,13 @@ impl Pyta {
                         .iter()
                         .filter_map(|&e| {
                             let t = sk.taken[e].clone()?;
-                            let before = flags.get(&(name.clone(), dag.edges[e].source)).cloned()?;
+                            let before =
+                                flags.get(&(name.clone(), dag.edges[e].source)).cloned()?;
                             Some(Term::and(vec![t, before]))
                         })
                         .collect();
-                    ways.and_then(Term::or).and_then(|any| {
-                        Term::and(vec![implies(&k, &any)?, implies(&any, &k)?])
-                    })
+                    ways.and_then(Term::or)
+                        .and_then(|any| Term::and(vec![implies(&k, &any)?, implies(&any, &k)?]))
                 };
                 if let Ok(d) = definition {
                     let _ = solver.assert(&d);

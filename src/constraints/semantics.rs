@@ -147,11 +147,18 @@ fn pending_name(join: NodeIndex) -> String {
 /// The params of `f` as names (the input variables), with the parameters left out.
 pub fn inputs(f: &Function) -> (Names, Vec<(String, Sort)>, Vec<(String, String)>) {
     let (env, skipped) = Env::from_params(&f.params);
-    let names: Names = env.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    let names: Names = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
     let sorts = f
         .params
         .iter()
-        .filter_map(|p| names.get(&p.name).map(|t| (p.name.clone(), t.sort().clone())))
+        .filter_map(|p| {
+            names
+                .get(&p.name)
+                .map(|t| (p.name.clone(), t.sort().clone()))
+        })
         .collect();
     (names, sorts, skipped)
 }
@@ -266,9 +273,9 @@ impl<'a> Semantics<'a> {
             }
             StmtKind::If { body, orelse, .. }
             | StmtKind::While { body, orelse, .. }
-            | StmtKind::For { body, orelse, .. } => {
-                self.last_created(orelse).or_else(|| self.last_created(body))
-            }
+            | StmtKind::For { body, orelse, .. } => self
+                .last_created(orelse)
+                .or_else(|| self.last_created(body)),
             StmtKind::With { body, .. } => self.last_created(body),
             StmtKind::ClassDef { body, .. } => self.last_created(crate::cfg::scope_code(body)),
             StmtKind::Match { cases, .. } => cases.last().and_then(|c| self.last_created(&c.body)),
@@ -540,7 +547,10 @@ impl<'a> Semantics<'a> {
             let holds = t.holds()?;
             let fails = Term::not(holds.clone())?;
             if names.is_empty() || names.iter().any(|k| k == "AssertionError") {
-                let mut parts = vec![Term::and(vec![Term::not(fx.any()?)?, Term::not(t.value.clone())?])?];
+                let mut parts = vec![Term::and(vec![
+                    Term::not(fx.any()?)?,
+                    Term::not(t.value.clone())?,
+                ])?];
                 for k in names.iter().filter_map(|k| kind_named(k)) {
                     parts.push(fx.kind(k)?);
                 }
@@ -619,7 +629,11 @@ impl<'a> Semantics<'a> {
     ) {
         match &target.kind {
             ExprKind::Name(name) => {
-                let base = if copy == 0 { name.clone() } else { format!("{name}@c{copy}") };
+                let base = if copy == 0 {
+                    name.clone()
+                } else {
+                    format!("{name}@c{copy}")
+                };
                 let var = Var {
                     name: base,
                     version: self.version(n, name),
@@ -637,7 +651,9 @@ impl<'a> Semantics<'a> {
                 let Sort::Fixed(_, items) = value.sort() else {
                     return;
                 };
-                if items.len() != parts.len() || parts.iter().any(|p| matches!(p.kind, ExprKind::Starred(_))) {
+                if items.len() != parts.len()
+                    || parts.iter().any(|p| matches!(p.kind, ExprKind::Starred(_)))
+                {
                     return;
                 }
                 for (i, p) in parts.iter().enumerate() {
@@ -854,7 +870,11 @@ impl Iteration {
     fn has_item(&self, k: u32) -> Result<Term, SortError> {
         match &self.kind {
             Iterable::Range { start, stop, step } => {
-                let op = if *step > 0 { CompareOp::Lt } else { CompareOp::Gt };
+                let op = if *step > 0 {
+                    CompareOp::Lt
+                } else {
+                    CompareOp::Gt
+                };
                 Term::compare(op, self.position(start, *step, k)?, stop.clone())
             }
             Iterable::Seq(s) if k == 0 => Term::truthy(s.clone()),

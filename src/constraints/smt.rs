@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::symbolic::solver::smtlib;
-use crate::symbolic::{Sort, SolverError, Term, Var};
+use crate::symbolic::{SolverError, Sort, Term, Var};
 
 /// The SMT-LIB script asserting every term.
 pub fn script(terms: &[&Term]) -> Result<String, SolverError> {
@@ -90,9 +90,16 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             &lines[..3],
-            ["(declare-const s String)", "(declare-const x Int)", "(declare-const y@2 Real)"]
+            [
+                "(declare-const s String)",
+                "(declare-const x Int)",
+                "(declare-const y@2 Real)"
+            ]
         );
         assert!(lines[3].starts_with("(assert (and (> x 0)"), "{text}");
-        assert!(lines.iter().skip(4).all(|l| l.starts_with("(assert")), "{text}");
+        assert!(
+            lines.iter().skip(4).all(|l| l.starts_with("(assert")),
+            "{text}"
+        );
     }
 }

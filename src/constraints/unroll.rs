@@ -21,7 +21,12 @@ pub struct Unrolled {
 
 /// Unrolls every loop of `dag` `iterations` times (each loop of a nest within each copy of
 /// the outer one); `None` when that makes more than `max_nodes` nodes.
-pub fn unroll(dag: &Dag, sem: &Semantics<'_>, iterations: u32, max_nodes: usize) -> Option<Unrolled> {
+pub fn unroll(
+    dag: &Dag,
+    sem: &Semantics<'_>,
+    iterations: u32,
+    max_nodes: usize,
+) -> Option<Unrolled> {
     let mut loops = dag.loops();
     // Outer loops first (a loop contains the loops nested in it).
     loops.sort_by_key(|(_, body)| std::cmp::Reverse(body.len()));
@@ -40,14 +45,15 @@ pub fn unroll(dag: &Dag, sem: &Semantics<'_>, iterations: u32, max_nodes: usize)
     let mut nodes: Vec<(NodeIndex, Vec<u32>)> = Vec::new();
     let mut edges: Vec<EdgeInfo> = Vec::new();
     let mut origin: Vec<(EdgeId, Visit)> = Vec::new();
-    let mut intern = |key: (NodeIndex, Vec<u32>), nodes: &mut Vec<(NodeIndex, Vec<u32>)>| -> (usize, bool) {
-        if let Some(&i) = index.get(&key) {
-            return (i, false);
-        }
-        nodes.push(key.clone());
-        index.insert(key, nodes.len() - 1);
-        (nodes.len() - 1, true)
-    };
+    let mut intern =
+        |key: (NodeIndex, Vec<u32>), nodes: &mut Vec<(NodeIndex, Vec<u32>)>| -> (usize, bool) {
+            if let Some(&i) = index.get(&key) {
+                return (i, false);
+            }
+            nodes.push(key.clone());
+            index.insert(key, nodes.len() - 1);
+            (nodes.len() - 1, true)
+        };
     let (entry, _) = intern((dag.entry, Vec::new()), &mut nodes);
     let mut queue = vec![entry];
     while let Some(u) = queue.pop() {
@@ -82,7 +88,13 @@ pub fn unroll(dag: &Dag, sem: &Semantics<'_>, iterations: u32, max_nodes: usize)
                 kind: info.kind.clone(),
                 back: cut,
             });
-            origin.push((e, Visit { arrival, copy: u as u32 }));
+            origin.push((
+                e,
+                Visit {
+                    arrival,
+                    copy: u as u32,
+                },
+            ));
         }
     }
     let exit = index

@@ -25,12 +25,18 @@ impl History {
 
     /// Answers a `history_request` content: `tail`, `range` or `search`.
     pub fn query(&self, request: &Value) -> Vec<Value> {
-        let output = request.get("output").and_then(Value::as_bool).unwrap_or(false);
+        let output = request
+            .get("output")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         let n = request.get("n").and_then(Value::as_u64).map(|n| n as usize);
         let selected: Vec<&Entry> = match request.get("hist_access_type").and_then(Value::as_str) {
             Some("tail") => {
                 let n = n.unwrap_or(10);
-                self.entries.iter().skip(self.entries.len().saturating_sub(n)).collect()
+                self.entries
+                    .iter()
+                    .skip(self.entries.len().saturating_sub(n))
+                    .collect()
             }
             Some("range") => {
                 let session = request.get("session").and_then(Value::as_i64).unwrap_or(0);
@@ -47,13 +53,27 @@ impl History {
                 }
             }
             Some("search") => {
-                let pattern = request.get("pattern").and_then(Value::as_str).unwrap_or("*");
-                let unique = request.get("unique").and_then(Value::as_bool).unwrap_or(false);
-                let mut found: Vec<&Entry> = self.entries.iter().filter(|e| glob(pattern, &e.input)).collect();
+                let pattern = request
+                    .get("pattern")
+                    .and_then(Value::as_str)
+                    .unwrap_or("*");
+                let unique = request
+                    .get("unique")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                let mut found: Vec<&Entry> = self
+                    .entries
+                    .iter()
+                    .filter(|e| glob(pattern, &e.input))
+                    .collect();
                 if unique {
                     let mut seen = std::collections::HashSet::new();
-                    let mut kept: Vec<&Entry> =
-                        found.iter().rev().filter(|e| seen.insert(e.input.as_str())).copied().collect();
+                    let mut kept: Vec<&Entry> = found
+                        .iter()
+                        .rev()
+                        .filter(|e| seen.insert(e.input.as_str()))
+                        .copied()
+                        .collect();
                     kept.reverse();
                     found = kept;
                 }
@@ -108,7 +128,11 @@ mod tests {
     fn history() -> History {
         let mut h = History::default();
         for (i, code) in ["a = 1", "%who", "a = 1", "%help"].iter().enumerate() {
-            h.push(Entry { line: i as u64 + 1, input: code.to_string(), output: None });
+            h.push(Entry {
+                line: i as u64 + 1,
+                input: code.to_string(),
+                output: None,
+            });
         }
         h
     }
@@ -116,11 +140,27 @@ mod tests {
     #[test]
     fn tail_range_search() {
         let h = history();
-        assert_eq!(h.query(&json!({"hist_access_type": "tail", "n": 2})), [json!([1, 3, "a = 1"]), json!([1, 4, "%help"])]);
-        assert_eq!(h.query(&json!({"hist_access_type": "range", "session": 0, "start": 2, "stop": 3})), [json!([1, 2, "%who"])]);
-        assert_eq!(h.query(&json!({"hist_access_type": "search", "pattern": "%*"})).len(), 2);
-        assert_eq!(h.query(&json!({"hist_access_type": "search", "pattern": "a*", "unique": true})), [json!([1, 3, "a = 1"])]);
-        assert_eq!(h.query(&json!({"hist_access_type": "tail", "n": 1, "output": true})), [json!([1, 4, ["%help", null]])]);
+        assert_eq!(
+            h.query(&json!({"hist_access_type": "tail", "n": 2})),
+            [json!([1, 3, "a = 1"]), json!([1, 4, "%help"])]
+        );
+        assert_eq!(
+            h.query(&json!({"hist_access_type": "range", "session": 0, "start": 2, "stop": 3})),
+            [json!([1, 2, "%who"])]
+        );
+        assert_eq!(
+            h.query(&json!({"hist_access_type": "search", "pattern": "%*"}))
+                .len(),
+            2
+        );
+        assert_eq!(
+            h.query(&json!({"hist_access_type": "search", "pattern": "a*", "unique": true})),
+            [json!([1, 3, "a = 1"])]
+        );
+        assert_eq!(
+            h.query(&json!({"hist_access_type": "tail", "n": 1, "output": true})),
+            [json!([1, 4, ["%help", null]])]
+        );
     }
 
     #[test]

@@ -61,8 +61,14 @@ pub fn kernel_json(executable: &Path) -> serde_json::Value {
 
 /// Writes the kernelspec; returns its directory.
 pub fn install(location: &Location, name: &str, executable: &Path) -> Result<PathBuf, String> {
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)) {
-        return Err(format!("invalid kernel name {name:?}: use letters, digits, '.', '_' or '-'"));
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+    {
+        return Err(format!(
+            "invalid kernel name {name:?}: use letters, digits, '.', '_' or '-'"
+        ));
     }
     let dir = kernels_dir(location)?.join(name);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -74,7 +80,8 @@ pub fn install(location: &Location, name: &str, executable: &Path) -> Result<Pat
         ("logo-64x64.png", LOGO_64),
     ] {
         let path = dir.join(file);
-        std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(dir)
 }
@@ -86,10 +93,16 @@ mod tests {
     #[test]
     fn writes_a_kernelspec_with_absolute_argv() {
         let tmp = std::env::temp_dir().join(format!("ak-install-{}", std::process::id()));
-        let dir = install(&Location::Prefix(tmp.clone()), "analysis", Path::new("/opt/bin/analysis-kernel")).unwrap();
+        let dir = install(
+            &Location::Prefix(tmp.clone()),
+            "analysis",
+            Path::new("/opt/bin/analysis-kernel"),
+        )
+        .unwrap();
         assert_eq!(dir, tmp.join("share/jupyter/kernels/analysis"));
         let spec: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("kernel.json")).unwrap()).unwrap();
+            serde_json::from_str(&std::fs::read_to_string(dir.join("kernel.json")).unwrap())
+                .unwrap();
         assert_eq!(spec["argv"][0], "/opt/bin/analysis-kernel");
         assert_eq!(spec["interrupt_mode"], "message");
         assert_eq!(spec["display_name"], DISPLAY_NAME);

@@ -49,7 +49,10 @@ struct Outbox {
 impl Outbox {
     fn publish(&self, parent: &Message, msg_type: &str, content: Value) {
         let mut msg = Message::child_of(parent, msg_type, content, &self.session_id);
-        msg.identities = vec![Bytes::from(format!("kernel.{}.{msg_type}", self.session_id))];
+        msg.identities = vec![Bytes::from(format!(
+            "kernel.{}.{msg_type}",
+            self.session_id
+        ))];
         let _ = self.iopub.send(msg);
     }
 
@@ -59,24 +62,34 @@ impl Outbox {
 
     fn reply(&self, to: &UnboundedSender<Message>, parent: &Message, content: Value) {
         let msg_type = reply_type(parent.msg_type());
-        let _ = to.send(Message::child_of(parent, &msg_type, content, &self.session_id));
+        let _ = to.send(Message::child_of(
+            parent,
+            &msg_type,
+            content,
+            &self.session_id,
+        ));
     }
 }
 
 fn reply_type(request: &str) -> String {
-    format!("{}_reply", request.strip_suffix("_request").unwrap_or(request))
+    format!(
+        "{}_reply",
+        request.strip_suffix("_request").unwrap_or(request)
+    )
 }
 
 /// Reads the connection file and serves until shutdown.
 pub fn run(connection_file: &str, options: KernelOptions) -> Result<(), KernelError> {
-    let text = std::fs::read_to_string(connection_file).map_err(|e| KernelError::ConnectionFile {
-        path: connection_file.to_string(),
-        message: e.to_string(),
-    })?;
-    let info: ConnectionInfo = serde_json::from_str(&text).map_err(|e| KernelError::ConnectionFile {
-        path: connection_file.to_string(),
-        message: e.to_string(),
-    })?;
+    let text =
+        std::fs::read_to_string(connection_file).map_err(|e| KernelError::ConnectionFile {
+            path: connection_file.to_string(),
+            message: e.to_string(),
+        })?;
+    let info: ConnectionInfo =
+        serde_json::from_str(&text).map_err(|e| KernelError::ConnectionFile {
+            path: connection_file.to_string(),
+            message: e.to_string(),
+        })?;
     let signer = Signer::new(&info.signature_scheme, &info.key)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -91,10 +104,17 @@ async fn bind<S: Socket>(socket: &mut S, endpoint: String) -> Result<(), KernelE
         .bind(&endpoint)
         .await
         .map(|_| ())
-        .map_err(|e| KernelError::Bind { endpoint, message: e.to_string() })
+        .map_err(|e| KernelError::Bind {
+            endpoint,
+            message: e.to_string(),
+        })
 }
 
-async fn serve(info: ConnectionInfo, signer: Signer, options: KernelOptions) -> Result<(), KernelError> {
+async fn serve(
+    info: ConnectionInfo,
+    signer: Signer,
+    options: KernelOptions,
+) -> Result<(), KernelError> {
     let session_id = uuid::Uuid::new_v4().to_string();
     let mut shell = zeromq::RouterSocket::new();
     let mut control = zeromq::RouterSocket::new();
@@ -109,7 +129,10 @@ async fn serve(info: ConnectionInfo, signer: Signer, options: KernelOptions) -> 
 
     let (iopub_tx, iopub_rx) = unbounded_channel::<Message>();
     let (shell_tx, shell_rx) = unbounded_channel::<Message>();
-    let outbox = Outbox { session_id, iopub: iopub_tx };
+    let outbox = Outbox {
+        session_id,
+        iopub: iopub_tx,
+    };
     let cancel = Cancel::new();
 
     tokio::spawn(publish_loop(iopub, iopub_rx, signer.clone()));
@@ -117,7 +140,11 @@ async fn serve(info: ConnectionInfo, signer: Signer, options: KernelOptions) -> 
     let (shell_send, shell_recv) = shell.split();
     tokio::spawn(send_loop(shell_send, shell_rx, signer.clone()));
 
-    outbox.publish(&Message::orphan("status", json!({}), &outbox.session_id), "status", json!({"execution_state": "starting"}));
+    outbox.publish(
+        &Message::orphan("status", json!({}), &outbox.session_id),
+        "status",
+        json!({"execution_state": "starting"}),
+    );
 
     let (engine_tx, engine_rx) = std_mpsc::channel::<Message>();
     let engine = Engine {
@@ -142,7 +169,11 @@ async fn serve(info: ConnectionInfo, signer: Signer, options: KernelOptions) -> 
     Ok(())
 }
 
-async fn publish_loop(mut socket: zeromq::PubSocket, mut rx: UnboundedReceiver<Message>, signer: Signer) {
+async fn publish_loop(
+    mut socket: zeromq::PubSocket,
+    mut rx: UnboundedReceiver<Message>,
+    signer: Signer,
+) {
     while let Some(msg) = rx.recv().await {
         if let Some(frames) = to_zmq(&signer, &msg) {
             if let Err(e) = socket.send(frames).await {
@@ -152,7 +183,11 @@ async fn publish_loop(mut socket: zeromq::PubSocket, mut rx: UnboundedReceiver<M
     }
 }
 
-async fn send_loop<S: SocketSend>(mut socket: S, mut rx: UnboundedReceiver<Message>, signer: Signer) {
+async fn send_loop<S: SocketSend>(
+    mut socket: S,
+    mut rx: UnboundedReceiver<Message>,
+    signer: Signer,
+) {
     while let Some(msg) = rx.recv().await {
         if let Some(frames) = to_zmq(&signer, &msg) {
             if let Err(e) = socket.send(frames).await {
@@ -169,7 +204,10 @@ fn to_zmq(signer: &Signer, msg: &Message) -> Option<ZmqMessage> {
 /// Ends the process when the client that started it (`JPY_PARENT_PID`) is gone, so a crashed
 /// front end leaves no orphan kernel behind. Only where `/proc` exists.
 async fn exit_with_parent() {
-    let Some(pid) = std::env::var("JPY_PARENT_PID").ok().and_then(|p| p.parse::<u32>().ok()) else {
+    let Some(pid) = std::env::var("JPY_PARENT_PID")
+        .ok()
+        .and_then(|p| p.parse::<u32>().ok())
+    else {
         return;
     };
     let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
@@ -200,7 +238,11 @@ async fn heartbeat_loop(mut socket: zeromq::RepSocket) {
 }
 
 /// Reads and verifies a message; bad ones are logged to stderr and dropped.
-async fn read_message<S: SocketRecv>(socket: &mut S, signer: &Signer, channel: &str) -> Option<Message> {
+async fn read_message<S: SocketRecv>(
+    socket: &mut S,
+    signer: &Signer,
+    channel: &str,
+) -> Option<Message> {
     loop {
         let frames = match socket.recv().await {
             Ok(f) => f,
@@ -216,7 +258,11 @@ async fn read_message<S: SocketRecv>(socket: &mut S, signer: &Signer, channel: &
     }
 }
 
-async fn shell_read_loop(mut socket: zeromq::RouterRecvHalf, signer: Signer, engine: std_mpsc::Sender<Message>) {
+async fn shell_read_loop(
+    mut socket: zeromq::RouterRecvHalf,
+    signer: Signer,
+    engine: std_mpsc::Sender<Message>,
+) {
     while let Some(msg) = read_message(&mut socket, &signer, "shell").await {
         if engine.send(msg).is_err() {
             break;
@@ -225,7 +271,12 @@ async fn shell_read_loop(mut socket: zeromq::RouterRecvHalf, signer: Signer, eng
 }
 
 /// Serves the control channel: interrupt, shutdown, and the requests that need no session.
-async fn control_loop(socket: zeromq::RouterSocket, signer: Signer, outbox: Outbox, cancel: Cancel) {
+async fn control_loop(
+    socket: zeromq::RouterSocket,
+    signer: Signer,
+    outbox: Outbox,
+    cancel: Cancel,
+) {
     let (mut send, mut recv) = socket.split();
     while let Some(msg) = read_message(&mut recv, &signer, "control").await {
         outbox.status(&msg, "busy");
@@ -243,9 +294,16 @@ async fn control_loop(socket: zeromq::RouterSocket, signer: Signer, outbox: Outb
             }
             "is_complete_request" => is_complete(msg.str_field("code")),
             "comm_info_request" => json!({"status": "ok", "comms": {}}),
-            other => json!({"status": "error", "ename": "UnknownRequest", "evalue": format!("{other} is not served on the control channel"), "traceback": []}),
+            other => {
+                json!({"status": "error", "ename": "UnknownRequest", "evalue": format!("{other} is not served on the control channel"), "traceback": []})
+            }
         };
-        let reply = Message::child_of(&msg, &reply_type(msg.msg_type()), content, &outbox.session_id);
+        let reply = Message::child_of(
+            &msg,
+            &reply_type(msg.msg_type()),
+            content,
+            &outbox.session_id,
+        );
         if let Some(frames) = to_zmq(&signer, &reply) {
             let _ = send.send(frames).await;
         }
@@ -342,22 +400,31 @@ impl Engine {
                 let code = msg.str_field("code");
                 let detail = msg.int_field("detail_level").unwrap_or(0).clamp(0, 1) as u8;
                 match notebook::inspect(&self.session, code, cursor_pos(msg, code), detail) {
-                    Some(b) => json!({"status": "ok", "found": true, "data": b.data, "metadata": b.metadata}),
+                    Some(b) => {
+                        json!({"status": "ok", "found": true, "data": b.data, "metadata": b.metadata})
+                    }
                     None => json!({"status": "ok", "found": false, "data": {}, "metadata": {}}),
                 }
             }
-            "history_request" => json!({"status": "ok", "history": self.history.query(&msg.content)}),
+            "history_request" => {
+                json!({"status": "ok", "history": self.history.query(&msg.content)})
+            }
             "comm_info_request" => json!({"status": "ok", "comms": {}}),
             "comm_open" => {
                 // No comm targets exist: close the comm at once, as the protocol asks.
                 let comm_id = msg.content.get("comm_id").cloned().unwrap_or(Value::Null);
-                self.outbox.publish(msg, "comm_close", json!({"comm_id": comm_id, "data": {}}));
+                self.outbox
+                    .publish(msg, "comm_close", json!({"comm_id": comm_id, "data": {}}));
                 return false;
             }
             "comm_msg" | "comm_close" => return false,
             "shutdown_request" => {
                 let restart = msg.bool_field("restart", false);
-                self.outbox.reply(&self.shell, msg, json!({"status": "ok", "restart": restart}));
+                self.outbox.reply(
+                    &self.shell,
+                    msg,
+                    json!({"status": "ok", "restart": restart}),
+                );
                 self.outbox.status(msg, "idle");
                 std::thread::sleep(Duration::from_millis(50));
                 std::process::exit(0);
@@ -380,19 +447,39 @@ impl Engine {
         }
         let count = self.execution_count;
         if !silent {
-            self.outbox.publish(msg, "execute_input", json!({"code": code, "execution_count": count}));
+            self.outbox.publish(
+                msg,
+                "execute_input",
+                json!({"code": code, "execution_count": count}),
+            );
         }
         self.cancel.reset();
-        let mut sink = IopubSink { outbox: &self.outbox, parent: msg, silent, count, result_text: None };
+        let mut sink = IopubSink {
+            outbox: &self.outbox,
+            parent: msg,
+            silent,
+            count,
+            result_text: None,
+        };
         let session = &mut self.session;
         let cancel = &self.cancel;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            session.execute(&code, &mut Ctx { sink: &mut sink, cancel })
+            session.execute(
+                &code,
+                &mut Ctx {
+                    sink: &mut sink,
+                    cancel,
+                },
+            )
         }))
         .unwrap_or_else(|panic| Err(panic_error(panic)));
         let result_text = sink.result_text.take();
         if store_history {
-            self.history.push(Entry { line: count, input: code, output: result_text });
+            self.history.push(Entry {
+                line: count,
+                input: code,
+                output: result_text,
+            });
         }
         match outcome {
             Ok(()) => {
@@ -421,7 +508,8 @@ impl Engine {
 /// The protocol counts `cursor_pos` in Unicode code points; absent means the end of the code.
 fn cursor_pos(msg: &Message, code: &str) -> usize {
     let len = code.chars().count();
-    msg.int_field("cursor_pos").map_or(len, |p| (p.max(0) as usize).min(len))
+    msg.int_field("cursor_pos")
+        .map_or(len, |p| (p.max(0) as usize).min(len))
 }
 
 fn panic_error(panic: Box<dyn std::any::Any + Send>) -> CellError {
@@ -432,7 +520,9 @@ fn panic_error(panic: Box<dyn std::any::Any + Send>) -> CellError {
         .unwrap_or_else(|| "unknown panic".into());
     CellError::new(
         "InternalError",
-        format!("the kernel hit a bug and recovered ({what}); your definitions are kept. Please report this cell."),
+        format!(
+            "the kernel hit a bug and recovered ({what}); your definitions are kept. Please report this cell."
+        ),
     )
 }
 
@@ -459,7 +549,10 @@ impl OutputSink for IopubSink<'_> {
         match output {
             Output::Stdout(text) => self.stream("stdout", &text),
             Output::Stderr(text) => self.stream("stderr", &text),
-            Output::Display(b) => self.outbox.publish(self.parent, "display_data", bundle_content(&b)),
+            Output::Display(b) => {
+                self.outbox
+                    .publish(self.parent, "display_data", bundle_content(&b))
+            }
             Output::Result(b) => {
                 self.result_text = b.plain_text().map(str::to_string);
                 let mut content = bundle_content(&b);
@@ -473,7 +566,8 @@ impl OutputSink for IopubSink<'_> {
 
 impl IopubSink<'_> {
     fn stream(&self, name: &str, text: &str) {
-        self.outbox.publish(self.parent, "stream", json!({"name": name, "text": text}));
+        self.outbox
+            .publish(self.parent, "stream", json!({"name": name, "text": text}));
     }
 }
 

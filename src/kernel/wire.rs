@@ -100,7 +100,10 @@ impl Message {
     }
 
     pub fn bool_field(&self, name: &str, default: bool) -> bool {
-        self.content.get(name).and_then(Value::as_bool).unwrap_or(default)
+        self.content
+            .get(name)
+            .and_then(Value::as_bool)
+            .unwrap_or(default)
     }
 
     pub fn int_field(&self, name: &str) -> Option<i64> {
@@ -123,7 +126,9 @@ impl Signer {
         if scheme != "hmac-sha256" && !scheme.is_empty() {
             return Err(WireError::UnsupportedScheme(scheme.to_string()));
         }
-        Ok(Signer { key: Some(key.as_bytes().to_vec()) })
+        Ok(Signer {
+            key: Some(key.as_bytes().to_vec()),
+        })
     }
 
     fn mac(&self, parts: &[&[u8]]) -> Option<Hmac<Sha256>> {
@@ -138,7 +143,9 @@ impl Signer {
 
     /// The hex signature of the four signed parts ("" when signing is off).
     pub fn sign(&self, parts: &[&[u8]]) -> String {
-        self.mac(parts).map(|m| hex::encode(m.finalize().into_bytes())).unwrap_or_default()
+        self.mac(parts)
+            .map(|m| hex::encode(m.finalize().into_bytes()))
+            .unwrap_or_default()
     }
 
     /// Constant-time check of a hex signature.
@@ -199,7 +206,10 @@ fn to_json_bytes(v: &Value) -> Vec<u8> {
 }
 
 fn parse_json(bytes: &[u8], part: &'static str) -> Result<Value, WireError> {
-    serde_json::from_slice(bytes).map_err(|e| WireError::Json { part, message: e.to_string() })
+    serde_json::from_slice(bytes).map_err(|e| WireError::Json {
+        part,
+        message: e.to_string(),
+    })
 }
 
 /// Reads a header leniently: clients differ in which optional fields they send.
@@ -286,10 +296,16 @@ mod tests {
         assert_eq!(signer.decode(frames), Err(WireError::BadSignature));
 
         let other = Signer::new("hmac-sha256", "other key").unwrap();
-        assert_eq!(signer.decode(other.encode(&sample("k"))), Err(WireError::BadSignature));
+        assert_eq!(
+            signer.decode(other.encode(&sample("k"))),
+            Err(WireError::BadSignature)
+        );
 
         let unsigned = Signer::new("", "").unwrap();
-        assert_eq!(signer.decode(unsigned.encode(&sample("k"))), Err(WireError::BadSignature));
+        assert_eq!(
+            signer.decode(unsigned.encode(&sample("k"))),
+            Err(WireError::BadSignature)
+        );
         // With signing off, anything framed correctly is accepted.
         assert!(unsigned.decode(signer.encode(&sample("k"))).is_ok());
     }
@@ -297,12 +313,18 @@ mod tests {
     #[test]
     fn framing_errors() {
         let signer = Signer::new("hmac-sha256", "k").unwrap();
-        assert_eq!(signer.decode(vec![Bytes::from_static(b"x")]), Err(WireError::MissingDelimiter));
+        assert_eq!(
+            signer.decode(vec![Bytes::from_static(b"x")]),
+            Err(WireError::MissingDelimiter)
+        );
         assert_eq!(
             signer.decode(vec![Bytes::from_static(DELIMITER), Bytes::from_static(b"")]),
             Err(WireError::TooFewParts(1))
         );
-        assert!(matches!(Signer::new("hmac-md5", "k"), Err(WireError::UnsupportedScheme(_))));
+        assert!(matches!(
+            Signer::new("hmac-md5", "k"),
+            Err(WireError::UnsupportedScheme(_))
+        ));
     }
 
     #[test]

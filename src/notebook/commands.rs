@@ -41,7 +41,10 @@ pub struct CommandSpec {
 
 impl CommandSpec {
     pub fn option(&self, name: &str) -> Option<&OptionSpec> {
-        self.options.iter().chain(std::iter::once(&SAVE)).find(|o| o.name == name)
+        self.options
+            .iter()
+            .chain(std::iter::once(&SAVE))
+            .find(|o| o.name == name)
     }
 
     /// The options shown to users: the command's own, then `--save` for views.
@@ -274,8 +277,13 @@ fn run_help(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Resul
         }
         None => overview(session),
     };
-    let html = format!("<pre class=\"analysis-kernel-help\">{}</pre>", escape(&text));
-    ctx.sink.emit(Output::Display(Bundle::text(text).with("text/html", json!(html))));
+    let html = format!(
+        "<pre class=\"analysis-kernel-help\">{}</pre>",
+        escape(&text)
+    );
+    ctx.sink.emit(Output::Display(
+        Bundle::text(text).with("text/html", json!(html)),
+    ));
     Ok(())
 }
 
@@ -291,7 +299,11 @@ pub fn overview(_session: &Session) -> String {
          Commands\n",
     );
     for c in COMMANDS {
-        text.push_str(&format!("  {:<28} {}\n", c.usage.lines().next().unwrap_or(c.usage), c.summary));
+        text.push_str(&format!(
+            "  {:<28} {}\n",
+            c.usage.lines().next().unwrap_or(c.usage),
+            c.summary
+        ));
     }
     text.push_str(
         "\nEvery view also accepts --save FILE. `%help COMMAND` shows a command's options.\n\n",
@@ -310,11 +322,21 @@ pub const SUBSET: &str = "Supported Python\n\
   print sum sorted isinstance.\n";
 
 fn run_lsmagic(_: &mut Session, _: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
-    let line: Vec<String> =
-        COMMANDS.iter().filter(|c| c.form != Form::Cell).map(|c| format!("%{}", c.name)).collect();
-    let cell: Vec<String> =
-        COMMANDS.iter().filter(|c| c.form != Form::Line).map(|c| format!("%%{}", c.name)).collect();
-    let text = format!("Line commands: {}\nCell commands: {}", line.join(" "), cell.join(" "));
+    let line: Vec<String> = COMMANDS
+        .iter()
+        .filter(|c| c.form != Form::Cell)
+        .map(|c| format!("%{}", c.name))
+        .collect();
+    let cell: Vec<String> = COMMANDS
+        .iter()
+        .filter(|c| c.form != Form::Line)
+        .map(|c| format!("%%{}", c.name))
+        .collect();
+    let text = format!(
+        "Line commands: {}\nCell commands: {}",
+        line.join(" "),
+        cell.join(" ")
+    );
     ctx.sink.emit(Output::Display(Bundle::text(text)));
     Ok(())
 }
@@ -322,7 +344,13 @@ fn run_lsmagic(_: &mut Session, _: &Invocation, ctx: &mut Ctx<'_>) -> Result<(),
 fn run_who(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let rows: Vec<Vec<String>> = session
         .functions()
-        .map(|f| vec![f.name.clone(), f.signature(), format!("{}–{}", f.lines.0, f.lines.1)])
+        .map(|f| {
+            vec![
+                f.name.clone(),
+                f.signature(),
+                format!("{}–{}", f.lines.0, f.lines.1),
+            ]
+        })
         .collect();
     let headers = ["function", "signature", "lines"];
     let text = if rows.is_empty() {
@@ -347,7 +375,9 @@ fn run_who(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
 
 fn run_reset(session: &mut Session, _: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let n = session.reset();
-    ctx.sink.emit(Output::Display(Bundle::text(format!("Forgot {n} definitions."))));
+    ctx.sink.emit(Output::Display(Bundle::text(format!(
+        "Forgot {n} definitions."
+    ))));
     Ok(())
 }
 
@@ -371,7 +401,9 @@ fn run_config(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Res
 fn run_dot(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let source = inv.body.trim_start_matches('\n');
     if source.trim().is_empty() {
-        return Err(CellError::usage("%%dot needs DOT source in the rest of the cell"));
+        return Err(CellError::usage(
+            "%%dot needs DOT source in the rest of the cell",
+        ));
     }
     let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
     let svg = dot_to_svg(source, ctx.cancel, limit).map_err(|e| graphviz_error(e, inv))?;
@@ -390,13 +422,24 @@ fn run_dot(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
 pub fn graphviz_error(e: GraphvizError, inv: &Invocation) -> CellError {
     match e {
         GraphvizError::Interrupted => CellError::interrupted(),
-        GraphvizError::Syntax { message, line: Some(line) } => {
+        GraphvizError::Syntax {
+            message,
+            line: Some(line),
+        } => {
             // The body starts on the line after the `%%` line.
             let cell_line = inv.line + line;
-            let text = inv.body.trim_start_matches('\n').lines().nth(line.saturating_sub(1) as usize).unwrap_or("");
+            let text = inv
+                .body
+                .trim_start_matches('\n')
+                .lines()
+                .nth(line.saturating_sub(1) as usize)
+                .unwrap_or("");
             let column = text.len() - text.trim_start().len() + 1;
-            CellError::new("DotError", format!("{message} (cell line {cell_line})"))
-                .at_cell_line(cell_line, text, column as u32)
+            CellError::new("DotError", format!("{message} (cell line {cell_line})")).at_cell_line(
+                cell_line,
+                text,
+                column as u32,
+            )
         }
         other => CellError::new("DotError", other.to_string()),
     }

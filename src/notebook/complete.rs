@@ -11,13 +11,31 @@ use crate::render::html::escape;
 pub const BUILTINS: &[(&str, &str)] = &[
     ("abs", "abs(x): the absolute value of a number"),
     ("bool", "bool(x): the truth value of x"),
-    ("int", "int(x): x as an integer (truncates floats, parses strings)"),
-    ("isinstance", "isinstance(x, T): whether x is of type T (int, bool, float, str, tuple, list)"),
+    (
+        "int",
+        "int(x): x as an integer (truncates floats, parses strings)",
+    ),
+    (
+        "isinstance",
+        "isinstance(x, T): whether x is of type T (int, bool, float, str, tuple, list)",
+    ),
     ("len", "len(s): the length of a string, tuple or list"),
-    ("max", "max(a, b, ...) or max(xs): the largest argument or element"),
-    ("min", "min(a, b, ...) or min(xs): the smallest argument or element"),
-    ("print", "print(*values, sep=' ', end='\\n', file=sys.stdout): write values to the cell's output"),
-    ("range", "range(stop) / range(start, stop[, step]): a sequence of integers"),
+    (
+        "max",
+        "max(a, b, ...) or max(xs): the largest argument or element",
+    ),
+    (
+        "min",
+        "min(a, b, ...) or min(xs): the smallest argument or element",
+    ),
+    (
+        "print",
+        "print(*values, sep=' ', end='\\n', file=sys.stdout): write values to the cell's output",
+    ),
+    (
+        "range",
+        "range(stop) / range(start, stop[, step]): a sequence of integers",
+    ),
     ("sorted", "sorted(xs): a new sorted list"),
     ("str", "str(x): x as a string"),
     ("sum", "sum(xs[, start]): the sum of the elements"),
@@ -42,7 +60,11 @@ pub struct Completion {
 pub fn complete(session: &Session, code: &str, cursor: usize) -> Completion {
     let before: String = code.chars().take(cursor).collect();
     let line = before.rsplit('\n').next().unwrap_or("");
-    let word_len = line.chars().rev().take_while(|c| is_word_char(*c) || *c == '-' || *c == '%').count();
+    let word_len = line
+        .chars()
+        .rev()
+        .take_while(|c| is_word_char(*c) || *c == '-' || *c == '%')
+        .count();
     let word: String = line.chars().skip(line.chars().count() - word_len).collect();
     let mut matches: Vec<String> = Vec::new();
 
@@ -50,21 +72,41 @@ pub fn complete(session: &Session, code: &str, cursor: usize) -> Completion {
         let cell = line.starts_with("%%");
         let prefix = word.trim_start_matches('%');
         for c in commands::COMMANDS {
-            let usable = if cell { c.form != Form::Line } else { c.form != Form::Cell };
+            let usable = if cell {
+                c.form != Form::Line
+            } else {
+                c.form != Form::Cell
+            };
             if usable && c.name.starts_with(prefix) {
                 matches.push(format!("{}{}", if cell { "%%" } else { "%" }, c.name));
             }
         }
     } else if line.starts_with('%') {
-        let name = line.trim_start_matches('%').split_whitespace().next().unwrap_or("");
+        let name = line
+            .trim_start_matches('%')
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
         if let Some(cmd) = commands::find(name, false) {
             if word.starts_with('-') {
-                matches.extend(cmd.all_options().filter(|o| o.name.starts_with(&word)).map(|o| o.name.to_string()));
+                matches.extend(
+                    cmd.all_options()
+                        .filter(|o| o.name.starts_with(&word))
+                        .map(|o| o.name.to_string()),
+                );
             } else {
-                matches.extend(cmd.words.iter().filter(|w| w.starts_with(&word)).map(|w| w.to_string()));
+                matches.extend(
+                    cmd.words
+                        .iter()
+                        .filter(|w| w.starts_with(&word))
+                        .map(|w| w.to_string()),
+                );
                 if cmd.takes_function || name == "help" {
                     let names: Vec<String> = if name == "help" {
-                        commands::COMMANDS.iter().map(|c| c.name.to_string()).collect()
+                        commands::COMMANDS
+                            .iter()
+                            .map(|c| c.name.to_string())
+                            .collect()
                     } else {
                         session.functions().map(|f| f.name.clone()).collect()
                     };
@@ -73,23 +115,51 @@ pub fn complete(session: &Session, code: &str, cursor: usize) -> Completion {
             }
         }
     } else {
-        let word_len = line.chars().rev().take_while(|c| is_word_char(*c) || *c == '.').count();
+        let word_len = line
+            .chars()
+            .rev()
+            .take_while(|c| is_word_char(*c) || *c == '.')
+            .count();
         let prefix: String = line.chars().skip(line.chars().count() - word_len).collect();
         if !prefix.is_empty() {
-            let mut names: Vec<String> = session.functions().map(|f| short_name(&f.name).to_string()).collect();
-            names.extend(session.functions().filter(|f| f.name.contains('.')).map(|f| f.name.clone()));
-            names.extend(session.functions().flat_map(|f| f.params.iter().map(|p| p.name.clone())));
+            let mut names: Vec<String> = session
+                .functions()
+                .map(|f| short_name(&f.name).to_string())
+                .collect();
+            names.extend(
+                session
+                    .functions()
+                    .filter(|f| f.name.contains('.'))
+                    .map(|f| f.name.clone()),
+            );
+            names.extend(
+                session
+                    .functions()
+                    .flat_map(|f| f.params.iter().map(|p| p.name.clone())),
+            );
             names.extend(BUILTINS.iter().map(|(n, _)| n.to_string()));
             names.extend(KEYWORDS.iter().map(|k| k.to_string()));
-            matches.extend(names.into_iter().filter(|n| n.starts_with(&prefix) && *n != prefix));
+            matches.extend(
+                names
+                    .into_iter()
+                    .filter(|n| n.starts_with(&prefix) && *n != prefix),
+            );
         }
         matches.sort();
         matches.dedup();
-        return Completion { matches, cursor_start: cursor - word_len, cursor_end: cursor };
+        return Completion {
+            matches,
+            cursor_start: cursor - word_len,
+            cursor_end: cursor,
+        };
     }
     matches.sort();
     matches.dedup();
-    Completion { matches, cursor_start: cursor - word_len, cursor_end: cursor }
+    Completion {
+        matches,
+        cursor_start: cursor - word_len,
+        cursor_end: cursor,
+    }
 }
 
 fn is_word_char(c: char) -> bool {
@@ -160,7 +230,14 @@ mod tests {
         let mut s = Session::default();
         let mut out: Vec<Output> = Vec::new();
         let cancel = Cancel::new();
-        s.execute(code, &mut Ctx { sink: &mut out, cancel: &cancel }).unwrap();
+        s.execute(
+            code,
+            &mut Ctx {
+                sink: &mut out,
+                cancel: &cancel,
+            },
+        )
+        .unwrap();
         s
     }
 
@@ -183,10 +260,33 @@ mod tests {
         let s = session_with("def absolute(value: int):\n    '''Abs.'''\n    return value\n");
         let b = inspect(&s, "absolute(3)", 3, 0).unwrap();
         let t = b.plain_text().unwrap();
-        assert!(t.contains("Signature: absolute(value: int)") && t.contains("Abs.") && t.contains("lines 1–3"), "{t}");
-        assert!(inspect(&s, "absolute", 3, 1).unwrap().plain_text().unwrap().contains("Source:"));
-        assert!(inspect(&s, "%config", 2, 0).unwrap().plain_text().unwrap().starts_with("%config"));
-        assert!(inspect(&s, "len", 1, 0).unwrap().plain_text().unwrap().contains("length"));
+        assert!(
+            t.contains("Signature: absolute(value: int)")
+                && t.contains("Abs.")
+                && t.contains("lines 1–3"),
+            "{t}"
+        );
+        assert!(
+            inspect(&s, "absolute", 3, 1)
+                .unwrap()
+                .plain_text()
+                .unwrap()
+                .contains("Source:")
+        );
+        assert!(
+            inspect(&s, "%config", 2, 0)
+                .unwrap()
+                .plain_text()
+                .unwrap()
+                .starts_with("%config")
+        );
+        assert!(
+            inspect(&s, "len", 1, 0)
+                .unwrap()
+                .plain_text()
+                .unwrap()
+                .contains("length")
+        );
         assert!(inspect(&s, "nothing_here", 3, 0).is_none());
     }
 }

@@ -49,14 +49,70 @@ impl Default for Config {
 }
 
 const SETTINGS: &[Setting] = &[
-    Setting { key: "unroll", help: "loop unrolling bound of %set and %check", get: |c| c.unroll, set: |c, v| c.unroll = v, min: 0, max: 1_000 },
-    Setting { key: "z3_timeout_ms", help: "Z3 timeout per query (ms); a timed-out query is \"unknown\"", get: |c| c.z3_timeout_ms, set: |c, v| c.z3_timeout_ms = v, min: 1, max: 3_600_000 },
-    Setting { key: "path_limit", help: "paths listed by %constraints before `truncated`", get: |c| c.path_limit, set: |c, v| c.path_limit = v, min: 1, max: 1_000_000 },
-    Setting { key: "node_limit", help: "nodes of a symbolic execution tree before it is cut", get: |c| c.node_limit, set: |c, v| c.node_limit = v, min: 1, max: 1_000_000 },
-    Setting { key: "step_budget", help: "statements the interpreter runs per cell", get: |c| c.step_budget, set: |c, v| c.step_budget = v, min: 1, max: u64::MAX },
-    Setting { key: "recursion_limit", help: "depth of user-function calls", get: |c| c.recursion_limit, set: |c, v| c.recursion_limit = v, min: 1, max: 100_000 },
-    Setting { key: "check_runs", help: "random concrete runs of %check", get: |c| c.check_runs, set: |c, v| c.check_runs = v, min: 0, max: 1_000_000 },
-    Setting { key: "dot_timeout_s", help: "seconds Graphviz may take for one figure", get: |c| c.dot_timeout_s, set: |c, v| c.dot_timeout_s = v, min: 1, max: 3_600 },
+    Setting {
+        key: "unroll",
+        help: "loop unrolling bound of %set and %check",
+        get: |c| c.unroll,
+        set: |c, v| c.unroll = v,
+        min: 0,
+        max: 1_000,
+    },
+    Setting {
+        key: "z3_timeout_ms",
+        help: "Z3 timeout per query (ms); a timed-out query is \"unknown\"",
+        get: |c| c.z3_timeout_ms,
+        set: |c, v| c.z3_timeout_ms = v,
+        min: 1,
+        max: 3_600_000,
+    },
+    Setting {
+        key: "path_limit",
+        help: "paths listed by %constraints before `truncated`",
+        get: |c| c.path_limit,
+        set: |c, v| c.path_limit = v,
+        min: 1,
+        max: 1_000_000,
+    },
+    Setting {
+        key: "node_limit",
+        help: "nodes of a symbolic execution tree before it is cut",
+        get: |c| c.node_limit,
+        set: |c, v| c.node_limit = v,
+        min: 1,
+        max: 1_000_000,
+    },
+    Setting {
+        key: "step_budget",
+        help: "statements the interpreter runs per cell",
+        get: |c| c.step_budget,
+        set: |c, v| c.step_budget = v,
+        min: 1,
+        max: u64::MAX,
+    },
+    Setting {
+        key: "recursion_limit",
+        help: "depth of user-function calls",
+        get: |c| c.recursion_limit,
+        set: |c, v| c.recursion_limit = v,
+        min: 1,
+        max: 100_000,
+    },
+    Setting {
+        key: "check_runs",
+        help: "random concrete runs of %check",
+        get: |c| c.check_runs,
+        set: |c, v| c.check_runs = v,
+        min: 0,
+        max: 1_000_000,
+    },
+    Setting {
+        key: "dot_timeout_s",
+        help: "seconds Graphviz may take for one figure",
+        get: |c| c.dot_timeout_s,
+        set: |c, v| c.dot_timeout_s = v,
+        min: 1,
+        max: 3_600,
+    },
 ];
 
 impl Config {
@@ -67,7 +123,10 @@ impl Config {
 
     /// (key, value, help) for every setting.
     pub fn describe(&self) -> Vec<(&'static str, u64, &'static str)> {
-        SETTINGS.iter().map(|s| (s.key, (s.get)(self), s.help)).collect()
+        SETTINGS
+            .iter()
+            .map(|s| (s.key, (s.get)(self), s.help))
+            .collect()
     }
 
     /// Applies `KEY=VALUE`.
@@ -108,7 +167,12 @@ mod tests {
         assert_eq!(c.unroll, 7);
         c.assign(" step_budget = 1_000 ").unwrap();
         assert_eq!(c.step_budget, 1000);
-        assert!(c.assign("unrol=3").unwrap_err().evalue.contains("did you mean unroll"));
+        assert!(
+            c.assign("unrol=3")
+                .unwrap_err()
+                .evalue
+                .contains("did you mean unroll")
+        );
         assert!(c.assign("unroll=-1").is_err());
         assert!(c.assign("z3_timeout_ms=0").is_err());
         assert!(c.assign("unroll").is_err());

@@ -106,14 +106,18 @@ mod tests {
 
     #[test]
     fn words_and_quotes() {
-        assert_eq!(split_words(" a  'b c' \"d\"e ").unwrap(), ["a", "b c", "de"]);
+        assert_eq!(
+            split_words(" a  'b c' \"d\"e ").unwrap(),
+            ["a", "b c", "de"]
+        );
         assert_eq!(split_words("x ''").unwrap(), ["x", ""]);
         assert!(split_words("a 'b").is_err());
     }
 
     #[test]
     fn options_with_values() {
-        let words = split_words("f --blocks --unroll 3 --save=out.svg --window -2 2 y:int").unwrap();
+        let words =
+            split_words("f --blocks --unroll 3 --save=out.svg --window -2 2 y:int").unwrap();
         let (args, opts) = parse_arguments(&words, |o| match o {
             "--unroll" | "--save" => Some(1),
             "--window" => Some(2),

@@ -2,12 +2,12 @@
 //! sockets or files: outputs go to an [`OutputSink`], files to save are outputs too.
 
 pub mod commands;
+mod complete;
 pub mod config;
 pub mod invocation;
 pub mod output;
 pub mod session;
 pub mod views;
-mod complete;
 
 pub use complete::{Completion, complete, inspect};
 pub use config::Config;
@@ -43,7 +43,9 @@ pub fn unknown_command(name: &str) -> CellError {
     let hint = suggest(name, commands::COMMANDS.iter().map(|c| c.name))
         .map(|n| format!("; did you mean %{n}?"))
         .unwrap_or_default();
-    CellError::usage(format!("unknown command %{name}{hint} (%lsmagic lists them)"))
+    CellError::usage(format!(
+        "unknown command %{name}{hint} (%lsmagic lists them)"
+    ))
 }
 
 #[cfg(test)]

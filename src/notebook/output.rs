@@ -16,7 +16,8 @@ pub struct Bundle {
 impl Bundle {
     pub fn text(text: impl Into<String>) -> Bundle {
         let mut b = Bundle::default();
-        b.data.insert("text/plain".into(), Value::String(text.into()));
+        b.data
+            .insert("text/plain".into(), Value::String(text.into()));
         b
     }
 
@@ -40,7 +41,10 @@ pub enum Output {
     /// The `execute_result` of a cell ending in an expression.
     Result(Bundle),
     /// A file to write (for `--save`); the kernel does the writing.
-    File { path: String, contents: Vec<u8> },
+    File {
+        path: String,
+        contents: Vec<u8>,
+    },
 }
 
 /// Where a running cell sends its outputs.
@@ -67,7 +71,11 @@ impl CellError {
     pub fn new(ename: impl Into<String>, evalue: impl Into<String>) -> CellError {
         let (ename, evalue) = (ename.into(), evalue.into());
         let traceback = vec![format!("{ename}: {evalue}")];
-        CellError { ename, evalue, traceback }
+        CellError {
+            ename,
+            evalue,
+            traceback,
+        }
     }
 
     /// A misuse of a command.
@@ -81,7 +89,11 @@ impl CellError {
 
     /// Shifts the reported line by `offset` lines (for errors in a part of a cell).
     pub fn at_cell_line(mut self, line: u32, source_line: &str, column: u32) -> CellError {
-        let pad: String = source_line.chars().take(column.saturating_sub(1) as usize).map(|_| ' ').collect();
+        let pad: String = source_line
+            .chars()
+            .take(column.saturating_sub(1) as usize)
+            .map(|_| ' ')
+            .collect();
         self.traceback = vec![
             format!("  Cell line {line}, column {column}"),
             format!("    {source_line}"),
@@ -145,21 +157,25 @@ impl View {
 
     /// The file `--save PATH` writes, chosen by the path's extension.
     pub fn save_as(&self, path: &str) -> Result<Output, CellError> {
-        let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+        let ext = path
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
         let contents = match ext.as_str() {
-            "svg" => self
-                .svg
-                .clone()
-                .ok_or_else(|| CellError::usage(format!("this {} view has no figure to save as SVG", self.kind)))?,
+            "svg" => self.svg.clone().ok_or_else(|| {
+                CellError::usage(format!(
+                    "this {} view has no figure to save as SVG",
+                    self.kind
+                ))
+            })?,
             "html" | "htm" => format!(
                 "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head><body>\n{}\n</body></html>\n",
                 escape(self.kind),
                 self.full_html()
             ),
-            "dot" | "gv" => self
-                .dot
-                .clone()
-                .ok_or_else(|| CellError::usage(format!("this {} view has no DOT source", self.kind)))?,
+            "dot" | "gv" => self.dot.clone().ok_or_else(|| {
+                CellError::usage(format!("this {} view has no DOT source", self.kind))
+            })?,
             "json" => serde_json::to_string_pretty(&self.json).unwrap_or_default() + "\n",
             "txt" | "text" => self.text.clone() + "\n",
             _ => {
@@ -168,7 +184,10 @@ impl View {
                 )));
             }
         };
-        Ok(Output::File { path: path.to_string(), contents: contents.into_bytes() })
+        Ok(Output::File {
+            path: path.to_string(),
+            contents: contents.into_bytes(),
+        })
     }
 }
 

@@ -34,7 +34,11 @@ impl Ctx<'_> {
     }
 
     pub fn check_cancel(&self) -> Result<(), CellError> {
-        if self.cancel.is_cancelled() { Err(CellError::interrupted()) } else { Ok(()) }
+        if self.cancel.is_cancelled() {
+            Err(CellError::interrupted())
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -42,7 +46,10 @@ impl Ctx<'_> {
 enum Segment {
     /// The cell's text with every line outside this segment blanked, so lines keep their numbers.
     Python(String),
-    Command { line: u32, text: String },
+    Command {
+        line: u32,
+        text: String,
+    },
 }
 
 /// Everything the user has defined, and the settings.
@@ -60,7 +67,10 @@ pub struct Session {
 
 impl Session {
     pub fn new(test_hooks: bool) -> Session {
-        Session { test_hooks, ..Session::default() }
+        Session {
+            test_hooks,
+            ..Session::default()
+        }
     }
 
     /// The defined functions, sorted by name.
@@ -82,7 +92,9 @@ impl Session {
         self.lowered.get(name).ok_or_else(|| {
             let hint = suggest(name, self.lowered.keys().map(String::as_str))
                 .map(|n| format!("; did you mean {n}?"))
-                .unwrap_or_else(|| " (define it in a cell first; %who lists what is defined)".into());
+                .unwrap_or_else(|| {
+                    " (define it in a cell first; %who lists what is defined)".into()
+                });
             CellError::new("NameError", format!("no function named {name:?}{hint}"))
         })
     }
@@ -92,7 +104,9 @@ impl Session {
         self.function(name).ok_or_else(|| {
             let hint = suggest(name, self.functions.keys().map(String::as_str))
                 .map(|n| format!("; did you mean {n}?"))
-                .unwrap_or_else(|| " (define it in a cell first; %who lists what is defined)".into());
+                .unwrap_or_else(|| {
+                    " (define it in a cell first; %who lists what is defined)".into()
+                });
             CellError::new("NameError", format!("no function named {name:?}{hint}"))
         })
     }
@@ -123,7 +137,8 @@ impl Session {
             match segment {
                 Segment::Python(source) => self.run_python(&source, ctx)?,
                 Segment::Command { line, text } => {
-                    let inv = self.parse_invocation(&text[1..], false, line, &text, String::new())?;
+                    let inv =
+                        self.parse_invocation(&text[1..], false, line, &text, String::new())?;
                     self.run(&inv, ctx)?;
                 }
             }
@@ -132,7 +147,8 @@ impl Session {
     }
 
     fn run(&mut self, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
-        let cmd = commands::find(&inv.name, self.test_hooks).ok_or_else(|| unknown_command(&inv.name))?;
+        let cmd =
+            commands::find(&inv.name, self.test_hooks).ok_or_else(|| unknown_command(&inv.name))?;
         (cmd.run)(self, inv, ctx)
     }
 
@@ -145,7 +161,8 @@ impl Session {
         source_line: &str,
         body: String,
     ) -> Result<Invocation, CellError> {
-        let words = split_words(text).map_err(|e| CellError::usage(format!("{e} in {source_line:?}")))?;
+        let words =
+            split_words(text).map_err(|e| CellError::usage(format!("{e} in {source_line:?}")))?;
         let name = words.first().cloned().unwrap_or_default();
         if name.is_empty() {
             return Err(CellError::usage("a command name must follow % (try %help)"));
@@ -158,7 +175,9 @@ impl Session {
                 )));
             }
             (Form::Line, true) => {
-                return Err(CellError::usage(format!("%%{name} does not exist; use %{name} on a line")));
+                return Err(CellError::usage(format!(
+                    "%%{name} does not exist; use %{name} on a line"
+                )));
             }
             _ => {}
         }
@@ -174,7 +193,15 @@ impl Session {
                 )));
             }
         }
-        Ok(Invocation { name, cell, args, options, body, line, source_line: source_line.to_string() })
+        Ok(Invocation {
+            name,
+            cell,
+            args,
+            options,
+            body,
+            line,
+            source_line: source_line.to_string(),
+        })
     }
 
     /// Parses Python, runs it in the interpreter and stores its functions. A cell refused
@@ -206,7 +233,9 @@ impl Session {
                 }
                 Ok(())
             }
-            Err(e @ (RunError::Refused { .. } | RunError::Syntax { .. })) => Err(run_error(e, source)),
+            Err(e @ (RunError::Refused { .. } | RunError::Syntax { .. })) => {
+                Err(run_error(e, source))
+            }
             Err(e) => {
                 self.store(&cell, &module, ctx);
                 Err(run_error(e, source))
@@ -224,7 +253,14 @@ impl Session {
         let rows: Vec<String> = cell
             .functions
             .iter()
-            .map(|f| format!("{}  (lines {}–{})", qualified_signature(f), f.lines.0, f.lines.1))
+            .map(|f| {
+                format!(
+                    "{}  (lines {}–{})",
+                    qualified_signature(f),
+                    f.lines.0,
+                    f.lines.1
+                )
+            })
             .collect();
         let json = payload(
             "definitions",
@@ -234,7 +270,10 @@ impl Session {
         );
         let html = format!(
             "<div class=\"analysis-kernel-defined\" style=\"color:#555\">defined: {}</div>",
-            rows.iter().map(|r| format!("<code>{}</code>", escape(r))).collect::<Vec<_>>().join(", ")
+            rows.iter()
+                .map(|r| format!("<code>{}</code>", escape(r)))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         ctx.sink.emit(Output::Display(
             Bundle::text(format!("defined: {}", rows.join(", ")))
@@ -257,7 +296,13 @@ fn qualified_signature(f: &FunctionSummary) -> String {
 /// The cell error for a run that did not complete: a Python exception with its traceback
 /// ("Cell line N, in f", the source line, the exception line), or the reason the run stopped.
 fn run_error(e: RunError, source: &str) -> CellError {
-    let line_text = |line: u32| source.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_string();
+    let line_text = |line: u32| {
+        source
+            .lines()
+            .nth(line.saturating_sub(1) as usize)
+            .unwrap_or("")
+            .to_string()
+    };
     match e {
         RunError::Exception(x) => {
             let mut traceback = Vec::new();
@@ -266,22 +311,37 @@ fn run_error(e: RunError, source: &str) -> CellError {
                 traceback.push(format!("    {}", frame.source));
             }
             let ename = x.type_name.clone();
-            traceback.push(if x.message.is_empty() { ename.clone() } else { format!("{ename}: {}", x.message) });
-            CellError { ename, evalue: x.message, traceback }
+            traceback.push(if x.message.is_empty() {
+                ename.clone()
+            } else {
+                format!("{ename}: {}", x.message)
+            });
+            CellError {
+                ename,
+                evalue: x.message,
+                traceback,
+            }
         }
         RunError::StepBudgetExceeded { .. } => CellError::new("StepBudgetExceeded", e.to_string()),
         RunError::Interrupted => CellError::interrupted(),
-        RunError::Refused { line, .. } | RunError::Unsupported { line, .. } => {
-            CellError::new("UnsupportedError", e.to_string()).at_cell_line(line, &line_text(line), 1)
+        RunError::Refused { line, .. } | RunError::Unsupported { line, .. } => CellError::new(
+            "UnsupportedError",
+            e.to_string(),
+        )
+        .at_cell_line(line, &line_text(line), 1),
+        RunError::Syntax { line, .. } => {
+            CellError::new("SyntaxError", e.to_string()).at_cell_line(line, &line_text(line), 1)
         }
-        RunError::Syntax { line, .. } => CellError::new("SyntaxError", e.to_string()).at_cell_line(line, &line_text(line), 1),
         other => CellError::new("InterpreterError", other.to_string()),
     }
 }
 
 /// The first line that is not blank, with its 1-based number.
 fn first_code_line(code: &str) -> Option<(u32, &str)> {
-    code.lines().enumerate().find(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i as u32 + 1, l.trim_end()))
+    code.lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i as u32 + 1, l.trim_end()))
 }
 
 /// Splits a cell into Python runs and `%` command lines (a `%` in column 0).
@@ -304,7 +364,10 @@ fn segments(code: &str) -> Vec<Segment> {
     for (i, l) in lines.iter().enumerate() {
         if l.starts_with('%') {
             flush(&mut python, &mut out);
-            out.push(Segment::Command { line: i as u32 + 1, text: l.trim_end().to_string() });
+            out.push(Segment::Command {
+                line: i as u32 + 1,
+                text: l.trim_end().to_string(),
+            });
         } else {
             python.push(i);
         }
@@ -320,7 +383,13 @@ mod tests {
     fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
         let mut out: Vec<Output> = Vec::new();
         let cancel = Cancel::new();
-        let result = session.execute(code, &mut Ctx { sink: &mut out, cancel: &cancel });
+        let result = session.execute(
+            code,
+            &mut Ctx {
+                sink: &mut out,
+                cancel: &cancel,
+            },
+        );
         (result, out)
     }
 
@@ -354,7 +423,11 @@ mod tests {
         run(&mut s, "def g():\n    pass\n").0.unwrap();
         let err = run(&mut s, "def h(:\n    pass\n").0.unwrap_err();
         assert_eq!(err.ename, "SyntaxError");
-        assert!(err.traceback.iter().any(|l| l.trim() == "^"), "{:?}", err.traceback);
+        assert!(
+            err.traceback.iter().any(|l| l.trim() == "^"),
+            "{:?}",
+            err.traceback
+        );
         assert!(s.function("g").is_some());
     }
 
@@ -385,11 +458,20 @@ mod tests {
         let mut s = Session::default();
         let (r, out) = run(&mut s, "%%dot --save g.json\ndigraph { a -> b }\n");
         r.unwrap();
-        let Output::File { path, contents } = &out[0] else { panic!("{out:?}") };
+        let Output::File { path, contents } = &out[0] else {
+            panic!("{out:?}")
+        };
         assert_eq!(path, "g.json");
         assert!(String::from_utf8_lossy(contents).contains("\"kind\": \"dot\""));
-        let Output::Display(b) = &out[1] else { panic!() };
-        for mime in ["text/plain", "text/html", "image/svg+xml", "application/vnd.analysis-kernel.dot+json"] {
+        let Output::Display(b) = &out[1] else {
+            panic!()
+        };
+        for mime in [
+            "text/plain",
+            "text/html",
+            "image/svg+xml",
+            "application/vnd.analysis-kernel.dot+json",
+        ] {
             assert!(b.data.contains_key(mime), "{mime}");
         }
         assert!(b.data["text/html"].as_str().unwrap().contains("<svg"));
@@ -398,7 +480,9 @@ mod tests {
     #[test]
     fn dot_errors_point_at_the_cell_line() {
         let mut s = Session::default();
-        let e = run(&mut s, "%%dot\ndigraph {\n  a -> \n  b -- c }\n").0.unwrap_err();
+        let e = run(&mut s, "%%dot\ndigraph {\n  a -> \n  b -- c }\n")
+            .0
+            .unwrap_err();
         assert_eq!(e.ename, "DotError");
         assert!(e.traceback[0].contains("Cell line 4"), "{:?}", e.traceback);
     }
@@ -406,20 +490,39 @@ mod tests {
     #[test]
     fn top_level_statements_run_in_the_interpreter() {
         let mut s = Session::default();
-        let (r, out) = run(&mut s, "def f(x):\n    return x * 2\nprint(f(21))\ny = f(2)\n");
+        let (r, out) = run(
+            &mut s,
+            "def f(x):\n    return x * 2\nprint(f(21))\ny = f(2)\n",
+        );
         r.unwrap();
         assert_eq!(out[0], Output::Stdout("42\n".into()));
         assert!(text_of(&out).contains("defined: f(x)"));
         let (r, out) = run(&mut s, "y + 1\n");
         r.unwrap();
         assert_eq!(out, [Output::Result(Bundle::text("5"))]);
-        let e = run(&mut s, "def g(n):\n    return 10 // n\n\ng(0)\n").0.unwrap_err();
-        assert_eq!((e.ename.as_str(), e.evalue.as_str()), ("ZeroDivisionError", "integer division or modulo by zero"));
+        let e = run(&mut s, "def g(n):\n    return 10 // n\n\ng(0)\n")
+            .0
+            .unwrap_err();
+        assert_eq!(
+            (e.ename.as_str(), e.evalue.as_str()),
+            ("ZeroDivisionError", "integer division or modulo by zero")
+        );
         assert_eq!(
             e.traceback,
-            ["  Cell line 4, in <module>", "    g(0)", "  Cell line 2, in g", "    return 10 // n", "ZeroDivisionError: integer division or modulo by zero"]
+            [
+                "  Cell line 4, in <module>",
+                "    g(0)",
+                "  Cell line 2, in g",
+                "    return 10 // n",
+                "ZeroDivisionError: integer division or modulo by zero"
+            ]
         );
-        let e = run(&mut s, "def h():\n    pass\nwith open('x') as f:\n    pass\n").0.unwrap_err();
+        let e = run(
+            &mut s,
+            "def h():\n    pass\nwith open('x') as f:\n    pass\n",
+        )
+        .0
+        .unwrap_err();
         assert_eq!(e.ename, "UnsupportedError");
         assert!(e.traceback[0].contains("Cell line 3"), "{:?}", e.traceback);
         assert!(s.function("h").is_none(), "a refused cell defines nothing");
@@ -430,8 +533,14 @@ mod tests {
         s.reset();
         let e = run(&mut s, "print(y)\n").0.unwrap_err();
         assert_eq!(e.ename, "NameError");
-        let (r, _) = run(&mut s, "import numpy as np\nclass K:\n    def m(self):\n        return 1\n");
+        let (r, _) = run(
+            &mut s,
+            "import numpy as np\nclass K:\n    def m(self):\n        return 1\n",
+        );
         r.unwrap();
-        assert!(s.lowered("K.m").is_some(), "classes and unknown imports do not refuse a cell");
+        assert!(
+            s.lowered("K.m").is_some(),
+            "classes and unknown imports do not refuse a cell"
+        );
     }
 }

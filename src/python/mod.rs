@@ -10,8 +10,8 @@ mod syntax;
 pub mod value;
 
 pub use lower::{lower_expression, lower_module};
-pub use value::PyValue;
 pub use source::{SourceError, SourceErrorKind, SourceMap, Span};
 pub use syntax::{
     Completeness, FunctionSummary, ParamSummary, ParsedCell, completeness, parse_cell,
 };
+pub use value::PyValue;

@@ -67,7 +67,10 @@ pub struct SourceMap<'src> {
 
 impl<'src> SourceMap<'src> {
     pub fn new(text: &'src str) -> Self {
-        SourceMap { text, index: LineIndex::from_source_text(text) }
+        SourceMap {
+            text,
+            index: LineIndex::from_source_text(text),
+        }
     }
 
     pub fn text(&self) -> &'src str {
@@ -84,20 +87,35 @@ impl<'src> SourceMap<'src> {
     pub fn span(&self, range: TextRange) -> Span {
         let (line, column) = self.line_column(range.start());
         let (end_line, end_column) = self.line_column(range.end());
-        Span { line, column, end_line, end_column }
+        Span {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
     }
 
     /// The text of a 1-based line, without its line terminator ("" past the end).
     pub fn line_text(&self, line: u32) -> &'src str {
-        self.text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("")
+        self.text
+            .lines()
+            .nth(line.saturating_sub(1) as usize)
+            .unwrap_or("")
     }
 
     pub fn slice(&self, range: TextRange) -> &'src str {
-        self.text.get(range.start().to_usize()..range.end().to_usize()).unwrap_or("")
+        self.text
+            .get(range.start().to_usize()..range.end().to_usize())
+            .unwrap_or("")
     }
 
     /// An error of `kind` at the start of `range`.
-    pub fn error(&self, kind: SourceErrorKind, message: impl Into<String>, range: TextRange) -> SourceError {
+    pub fn error(
+        &self,
+        kind: SourceErrorKind,
+        message: impl Into<String>,
+        range: TextRange,
+    ) -> SourceError {
         let (line, column) = self.line_column(range.start());
         SourceError {
             kind,

@@ -1,7 +1,9 @@
 //! Parsing a cell: syntax errors, completeness for the console, and summaries of what it defines.
 
 use ruff_python_ast::{self as ast, Stmt};
-use ruff_python_parser::{LexicalErrorType, Mode, ParseErrorType, ParseOptions, parse_module, parse_unchecked};
+use ruff_python_parser::{
+    LexicalErrorType, Mode, ParseErrorType, ParseOptions, parse_module, parse_unchecked,
+};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 use serde::Serialize;
 
@@ -75,7 +77,11 @@ pub struct ParsedCell {
 pub fn parse_cell(source: &str) -> Result<ParsedCell, SourceError> {
     let map = SourceMap::new(source);
     let parsed = parse_module(source).map_err(|e| {
-        map.error(SourceErrorKind::SyntaxError, e.error.to_string(), e.location)
+        map.error(
+            SourceErrorKind::SyntaxError,
+            e.error.to_string(),
+            e.location,
+        )
     })?;
     let module = parsed.syntax();
     let mut functions = Vec::new();
@@ -97,10 +103,19 @@ pub fn parse_cell(source: &str) -> Result<ParsedCell, SourceError> {
             _ => executable_statements += 1,
         }
     }
-    Ok(ParsedCell { source: source.to_string(), functions, classes, executable_statements })
+    Ok(ParsedCell {
+        source: source.to_string(),
+        functions,
+        classes,
+        executable_statements,
+    })
 }
 
-fn summarize(map: &SourceMap<'_>, def: &ast::StmtFunctionDef, class: Option<&str>) -> FunctionSummary {
+fn summarize(
+    map: &SourceMap<'_>,
+    def: &ast::StmtFunctionDef,
+    class: Option<&str>,
+) -> FunctionSummary {
     let text = |e: &ast::Expr| map.slice(e.range()).to_string();
     let mut params = Vec::new();
     let p = &def.parameters;
@@ -137,7 +152,10 @@ fn summarize(map: &SourceMap<'_>, def: &ast::StmtFunctionDef, class: Option<&str
         });
     }
     let docstring = def.body.first().and_then(|s| match s {
-        Stmt::Expr(e) => e.value.as_string_literal_expr().map(|s| dedent_docstring(&s.value.to_str())),
+        Stmt::Expr(e) => e
+            .value
+            .as_string_literal_expr()
+            .map(|s| dedent_docstring(&s.value.to_str())),
         _ => None,
     });
     // The `def` keyword starts after the decorators.
@@ -149,7 +167,12 @@ fn summarize(map: &SourceMap<'_>, def: &ast::StmtFunctionDef, class: Option<&str
     });
     let (first, _) = map.line_column(def_start);
     let (last, _) = map.line_column(last_char(def.range));
-    let source = dedent(&(first..=last).map(|l| map.line_text(l)).collect::<Vec<_>>().join("\n"));
+    let source = dedent(
+        &(first..=last)
+            .map(|l| map.line_text(l))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
     FunctionSummary {
         name: match class {
             Some(c) => format!("{c}.{}", def.name),
@@ -164,7 +187,11 @@ fn summarize(map: &SourceMap<'_>, def: &ast::StmtFunctionDef, class: Option<&str
 }
 
 fn last_char(range: TextRange) -> TextSize {
-    if range.is_empty() { range.start() } else { range.end() - TextSize::from(1) }
+    if range.is_empty() {
+        range.start()
+    } else {
+        range.end() - TextSize::from(1)
+    }
 }
 
 /// Removes the common leading white space of all non-blank lines.
@@ -176,7 +203,13 @@ pub(crate) fn dedent(text: &str) -> String {
         .min()
         .unwrap_or(0);
     text.lines()
-        .map(|l| if l.len() >= indent { &l[indent..] } else { l.trim_start() })
+        .map(|l| {
+            if l.len() >= indent {
+                &l[indent..]
+            } else {
+                l.trim_start()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -186,7 +219,11 @@ pub(super) fn dedent_docstring(doc: &str) -> String {
     let mut lines = doc.lines();
     let first = lines.next().unwrap_or("").trim().to_string();
     let rest = dedent(&lines.collect::<Vec<_>>().join("\n"));
-    let joined = if rest.is_empty() { first } else { format!("{first}\n{rest}") };
+    let joined = if rest.is_empty() {
+        first
+    } else {
+        format!("{first}\n{rest}")
+    };
     joined.trim_matches('\n').trim_end().to_string()
 }
 
@@ -204,13 +241,20 @@ pub enum Completeness {
 pub fn completeness(code: &str) -> Completeness {
     let trimmed_len = code.trim_end().len();
     let last_line = code.trim_end().lines().last().unwrap_or("");
-    let last_indent: String = last_line.chars().take_while(|c| c.is_whitespace()).collect();
+    let last_indent: String = last_line
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect();
     let block_opened = last_line.trim_end().ends_with(':');
     match parse_module(code) {
         Ok(_) => {
             let in_block = !last_indent.is_empty() || block_opened;
             if in_block && !code.ends_with("\n\n") && !code.trim().starts_with('%') {
-                Completeness::Incomplete(if block_opened { format!("{last_indent}    ") } else { last_indent })
+                Completeness::Incomplete(if block_opened {
+                    format!("{last_indent}    ")
+                } else {
+                    last_indent
+                })
             } else {
                 Completeness::Complete
             }
@@ -221,16 +265,22 @@ pub fn completeness(code: &str) -> Completeness {
                 matches!(
                     &e.error,
                     ParseErrorType::Lexical(
-                        LexicalErrorType::UnclosedStringError
-                            | LexicalErrorType::Eof
+                        LexicalErrorType::UnclosedStringError | LexicalErrorType::Eof
                     )
                 )
             });
-            let all_at_end = parsed.errors().iter().all(|e| e.location.start().to_usize() >= trimmed_len);
+            let all_at_end = parsed
+                .errors()
+                .iter()
+                .all(|e| e.location.start().to_usize() >= trimmed_len);
             if code.trim_start().starts_with('%') {
                 Completeness::Complete
             } else if open_string || all_at_end {
-                Completeness::Incomplete(if block_opened { format!("{last_indent}    ") } else { last_indent })
+                Completeness::Incomplete(if block_opened {
+                    format!("{last_indent}    ")
+                } else {
+                    last_indent
+                })
             } else {
                 Completeness::Invalid
             }
@@ -245,12 +295,30 @@ mod tests {
     #[test]
     fn completeness_matches_ipython_kinds() {
         assert_eq!(completeness("1"), Completeness::Complete);
-        assert_eq!(completeness("print('hello, world')"), Completeness::Complete);
-        assert_eq!(completeness("def f(x):\n  return x*2\n\n\n"), Completeness::Complete);
-        assert_eq!(completeness("print('''hello"), Completeness::Incomplete(String::new()));
-        assert_eq!(completeness("def f(x):\n  x*2"), Completeness::Incomplete("  ".into()));
-        assert_eq!(completeness("def f(x):"), Completeness::Incomplete("    ".into()));
-        assert_eq!(completeness("x = (1,"), Completeness::Incomplete(String::new()));
+        assert_eq!(
+            completeness("print('hello, world')"),
+            Completeness::Complete
+        );
+        assert_eq!(
+            completeness("def f(x):\n  return x*2\n\n\n"),
+            Completeness::Complete
+        );
+        assert_eq!(
+            completeness("print('''hello"),
+            Completeness::Incomplete(String::new())
+        );
+        assert_eq!(
+            completeness("def f(x):\n  x*2"),
+            Completeness::Incomplete("  ".into())
+        );
+        assert_eq!(
+            completeness("def f(x):"),
+            Completeness::Incomplete("    ".into())
+        );
+        assert_eq!(
+            completeness("x = (1,"),
+            Completeness::Incomplete(String::new())
+        );
         assert_eq!(completeness("import = 7q"), Completeness::Invalid);
         assert_eq!(completeness("%cfg f"), Completeness::Complete);
     }
@@ -274,7 +342,10 @@ mod tests {
         let names: Vec<_> = cell.functions.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["C.m", "f"]);
         assert_eq!(cell.functions[0].signature(), "m(self, k: int = 3) -> int");
-        assert_eq!(cell.functions[0].docstring.as_deref(), Some("Doc.\n\nMore."));
+        assert_eq!(
+            cell.functions[0].docstring.as_deref(),
+            Some("Doc.\n\nMore.")
+        );
         assert_eq!(cell.functions[0].lines, (2, 6));
         assert!(cell.functions[0].source.starts_with("def m(self"));
         assert_eq!(cell.functions[1].signature(), "f(a, *rest, b: str, **kw)");

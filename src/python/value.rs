@@ -53,13 +53,19 @@ impl PyValue {
             PyValue::Float(f) if f.is_finite() => json!(f),
             PyValue::Float(f) => json!(float_repr(*f)),
             PyValue::Str(s) => json!(s),
-            PyValue::Tuple(items) | PyValue::List(items) => Json::Array(items.iter().map(PyValue::to_json).collect()),
+            PyValue::Tuple(items) | PyValue::List(items) => {
+                Json::Array(items.iter().map(PyValue::to_json).collect())
+            }
         }
     }
 }
 
 fn join_reprs(items: &[PyValue]) -> String {
-    items.iter().map(PyValue::repr).collect::<Vec<_>>().join(", ")
+    items
+        .iter()
+        .map(PyValue::repr)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// CPython's float repr: shortest round-trip digits, `.0` for integral values, exponent
@@ -83,13 +89,21 @@ pub fn float_repr(f: f64) -> String {
         let s = format!("{f:e}");
         let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
         let exp: i32 = exp.parse().unwrap_or(0);
-        format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+        format!(
+            "{mantissa}e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        )
     }
 }
 
 /// CPython's str repr: single quotes unless the text has a single quote and no double quote.
 pub fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -102,7 +116,9 @@ pub fn str_repr(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -128,7 +144,11 @@ mod tests {
         assert_eq!(str_repr("x\n\t\x01"), "'x\\n\\t\\x01'");
         let t = PyValue::Tuple(vec![PyValue::Int(1.into())]);
         assert_eq!(t.repr(), "(1,)");
-        let l = PyValue::List(vec![PyValue::Bool(true), PyValue::None, PyValue::Str("a".into())]);
+        let l = PyValue::List(vec![
+            PyValue::Bool(true),
+            PyValue::None,
+            PyValue::Str("a".into()),
+        ]);
         assert_eq!(l.repr(), "[True, None, 'a']");
     }
 }

@@ -26,7 +26,11 @@ pub enum GraphvizError {
 
 /// Lays out `dot_source` with `dot -Tsvg`; the SVG is returned without Graphviz's version
 /// comment, so that output is the same from run to run and machine to machine.
-pub fn dot_to_svg(dot_source: &str, cancel: &Cancel, limit: Duration) -> Result<String, GraphvizError> {
+pub fn dot_to_svg(
+    dot_source: &str,
+    cancel: &Cancel,
+    limit: Duration,
+) -> Result<String, GraphvizError> {
     let mut child = Command::new("dot")
         .arg("-Tsvg")
         .stdin(Stdio::piped())
@@ -38,7 +42,10 @@ pub fn dot_to_svg(dot_source: &str, cancel: &Cancel, limit: Duration) -> Result<
             _ => GraphvizError::Io(e.to_string()),
         })?;
     // Feed stdin and drain stdout/stderr on threads so a large graph cannot deadlock the pipes.
-    let mut stdin = child.stdin.take().ok_or_else(|| GraphvizError::Io("no stdin".into()))?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| GraphvizError::Io("no stdin".into()))?;
     let input = dot_source.to_string();
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(input.as_bytes());
@@ -86,7 +93,12 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<V
 fn syntax_error(stderr: &str) -> GraphvizError {
     let message = stderr
         .lines()
-        .map(|l| l.trim().trim_start_matches("Error:").trim().replace("<stdin>: ", ""))
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("Error:")
+                .trim()
+                .replace("<stdin>: ", "")
+        })
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join("; ");
@@ -95,7 +107,11 @@ fn syntax_error(stderr: &str) -> GraphvizError {
         .nth(1)
         .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
         .and_then(|n| n.parse().ok());
-    let message = if message.is_empty() { "dot failed".to_string() } else { message };
+    let message = if message.is_empty() {
+        "dot failed".to_string()
+    } else {
+        message
+    };
     GraphvizError::Syntax { message, line }
 }
 
@@ -129,8 +145,12 @@ mod tests {
 
     #[test]
     fn syntax_errors_name_the_line() {
-        let err = dot_to_svg("digraph {\n a -> b\n c -- }\n", &Cancel::new(), Duration::from_secs(20))
-            .unwrap_err();
+        let err = dot_to_svg(
+            "digraph {\n a -> b\n c -- }\n",
+            &Cancel::new(),
+            Duration::from_secs(20),
+        )
+        .unwrap_err();
         match err {
             GraphvizError::Syntax { line, message } => {
                 assert_eq!(line, Some(3), "{message}");
@@ -144,11 +164,18 @@ mod tests {
     fn cancellation_stops_a_long_layout() {
         let mut big = String::from("digraph {\n");
         for i in 0..4000 {
-            big.push_str(&format!("n{i} -> n{};\nn{i} -> n{};\n", (i * 7 + 1) % 4000, (i * 13 + 5) % 4000));
+            big.push_str(&format!(
+                "n{i} -> n{};\nn{i} -> n{};\n",
+                (i * 7 + 1) % 4000,
+                (i * 13 + 5) % 4000
+            ));
         }
         big.push('}');
         let cancel = Cancel::new();
         cancel.cancel();
-        assert_eq!(dot_to_svg(&big, &cancel, Duration::from_secs(60)), Err(GraphvizError::Interrupted));
+        assert_eq!(
+            dot_to_svg(&big, &cancel, Duration::from_secs(60)),
+            Err(GraphvizError::Interrupted)
+        );
     }
 }

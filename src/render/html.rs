@@ -26,7 +26,10 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     for row in rows {
         html.push_str("<tr>");
         for cell in row {
-            html.push_str(&format!("<td style=\"text-align:left\">{}</td>", escape(cell)));
+            html.push_str(&format!(
+                "<td style=\"text-align:left\">{}</td>",
+                escape(cell)
+            ));
         }
         html.push_str("</tr>\n");
     }
@@ -55,7 +58,13 @@ pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
             .to_string()
     };
     let mut out = vec![line(headers.to_vec())];
-    out.push(widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
+    out.push(
+        widths
+            .iter()
+            .map(|w| "-".repeat(*w))
+            .collect::<Vec<_>>()
+            .join("  "),
+    );
     for row in rows {
         out.push(line(row.iter().map(String::as_str).collect()));
     }
@@ -71,6 +80,8 @@ mod tests {
         assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
         let t = text_table(&["name", "x"], &[vec!["f".into(), "10".into()]]);
         assert_eq!(t, "name  x\n----  --\nf     10");
-        assert!(table(&["a"], &[vec!["<".into()]]).contains("<td style=\"text-align:left\">&lt;</td>"));
+        assert!(
+            table(&["a"], &[vec!["<".into()]]).contains("<td style=\"text-align:left\">&lt;</td>")
+        );
     }
 }

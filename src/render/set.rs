@@ -72,7 +72,11 @@ fn depth(tree: &Tree, node: &Node) -> usize {
 
 /// The headline: what was executed, with how many nodes and leaves of each kind.
 pub fn summary(tree: &Tree) -> String {
-    let inputs: Vec<String> = tree.inputs.iter().map(|(n, s)| format!("{n}: {s}")).collect();
+    let inputs: Vec<String> = tree
+        .inputs
+        .iter()
+        .map(|(n, s)| format!("{n}: {s}"))
+        .collect();
     let subject = if tree.function == "<cell>" {
         format!("the cell ({})", inputs.join(", "))
     } else {
@@ -80,9 +84,14 @@ pub fn summary(tree: &Tree) -> String {
     };
     let mut kinds: Vec<String> = Vec::new();
     for (label, test) in [
-        ("return", &(|o: &Outcome| matches!(o, Outcome::Return(_))) as &dyn Fn(&Outcome) -> bool),
+        (
+            "return",
+            &(|o: &Outcome| matches!(o, Outcome::Return(_))) as &dyn Fn(&Outcome) -> bool,
+        ),
         ("normal", &|o: &Outcome| matches!(o, Outcome::Normal)),
-        ("exception", &|o: &Outcome| matches!(o, Outcome::Exception(_))),
+        ("exception", &|o: &Outcome| {
+            matches!(o, Outcome::Exception(_))
+        }),
         ("bound", &|o: &Outcome| matches!(o, Outcome::Bound(_))),
         ("unsat", &|o: &Outcome| matches!(o, Outcome::Unsat)),
     ] {
@@ -127,7 +136,9 @@ pub fn text(tree: &Tree) -> String {
     let mut out = summary(tree);
     out.push('\n');
     for node in &tree.nodes {
-        let leaf = tree.leaf_of(node.id).filter(|_| node.status != Status::Inner);
+        let leaf = tree
+            .leaf_of(node.id)
+            .filter(|_| node.status != Status::Inner);
         out.push_str(&format!(
             "{}[{}] {}  |  {}  |  {}\n",
             "  ".repeat(depth(tree, node)),
@@ -146,7 +157,11 @@ pub fn text(tree: &Tree) -> String {
 
 fn witness(leaf: &Leaf) -> String {
     match &leaf.witness {
-        Some(w) => w.iter().map(|(n, v)| format!("{n}={}", v.repr())).collect::<Vec<_>>().join(", "),
+        Some(w) => w
+            .iter()
+            .map(|(n, v)| format!("{n}={}", v.repr()))
+            .collect::<Vec<_>>()
+            .join(", "),
         None => "-".into(),
     }
 }
@@ -168,7 +183,13 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
         .collect()
 }
 
-pub const LEAF_HEADERS: [&str; 5] = ["leaf", "path condition", "outcome", "final store", "witness"];
+pub const LEAF_HEADERS: [&str; 5] = [
+    "leaf",
+    "path condition",
+    "outcome",
+    "final store",
+    "witness",
+];
 
 pub fn leaf_table_text(tree: &Tree) -> String {
     text_table(&LEAF_HEADERS, &leaf_rows(tree))
@@ -181,16 +202,23 @@ pub fn leaf_table_html(tree: &Tree) -> String {
 /// The line under the figure explaining its colours.
 pub fn legend_html() -> String {
     let chip = |style: &str, label: &str| {
-        format!("<span style=\"display:inline-block;border:1px solid #888;padding:0 4px;margin:0 2px;{style}\">{label}</span>")
+        format!(
+            "<span style=\"display:inline-block;border:1px solid #888;padding:0 4px;margin:0 2px;{style}\">{label}</span>"
+        )
     };
-    let stripes = format!("background:repeating-linear-gradient(90deg,{BOUND_STRIPE} 0 4px,#fff 4px 8px);border-style:dashed");
+    let stripes = format!(
+        "background:repeating-linear-gradient(90deg,{BOUND_STRIPE} 0 4px,#fff 4px 8px);border-style:dashed"
+    );
     format!(
         "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin-top:4px\">\
          Each box: path condition, store, next statement (line: code). Leaves: {} {} {} {}.</div>",
         chip(&format!("background:{LEAF_FILL}"), "return / normal end"),
         chip(&format!("background:{EXCEPTION_FILL}"), "exception"),
         chip(&stripes, "bound reached (path cut)"),
-        chip(&format!("background:{UNSAT_FILL}"), "unsatisfiable (with --unsat)"),
+        chip(
+            &format!("background:{UNSAT_FILL}"),
+            "unsatisfiable (with --unsat)"
+        ),
     )
 }
 
@@ -211,11 +239,18 @@ fn html_lines(parts: &[String]) -> String {
 fn label(node: &Node, leaf: Option<&Leaf>) -> String {
     let mut rows = Vec::new();
     if let Some(f) = &node.frame {
-        rows.push(format!("<FONT COLOR=\"{NOTE_COLOUR}\" POINT-SIZE=\"8\">in {}()</FONT>", escape(f)));
+        rows.push(format!(
+            "<FONT COLOR=\"{NOTE_COLOUR}\" POINT-SIZE=\"8\">in {}()</FONT>",
+            escape(f)
+        ));
     }
     let pc: Vec<String> = node.path_condition.iter().map(|t| t.to_string()).collect();
     rows.push(html_lines(&pc));
-    let st: Vec<String> = node.store.iter().map(|(n, v)| format!("{n}: {v}")).collect();
+    let st: Vec<String> = node
+        .store
+        .iter()
+        .map(|(n, v)| format!("{n}: {v}"))
+        .collect();
     rows.push(html_lines(&st));
     match leaf {
         Some(l) => rows.push(format!("<B>{}</B>", escape(&outcome(&l.outcome)))),
@@ -231,7 +266,9 @@ fn label(node: &Node, leaf: Option<&Leaf>) -> String {
         .iter()
         .map(|r| format!("<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">{r}</TD></TR>"))
         .collect();
-    format!("<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">{body}</TABLE>>")
+    format!(
+        "<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">{body}</TABLE>>"
+    )
 }
 
 fn style(node: &Node) -> String {
@@ -256,10 +293,16 @@ pub fn dot(tree: &Tree) -> String {
         "  graph [fontname=\"{TEXT_FONT}\", nodesep=0.25, ranksep=0.3];\n  node [shape=box, fontname=\"{TEXT_FONT}\", fontsize=10, margin=\"0.08,0.04\"];\n  edge [arrowsize=0.6, color=\"#555555\"];\n"
     ));
     for node in &tree.nodes {
-        let leaf = tree.leaf_of(node.id).filter(|_| node.status != Status::Inner);
+        let leaf = tree
+            .leaf_of(node.id)
+            .filter(|_| node.status != Status::Inner);
         let style = style(node);
         let sep = if style.is_empty() { "" } else { ", " };
-        out.push_str(&format!("  n{} [label={}{sep}{style}];\n", node.id, label(node, leaf)));
+        out.push_str(&format!(
+            "  n{} [label={}{sep}{style}];\n",
+            node.id,
+            label(node, leaf)
+        ));
     }
     for node in &tree.nodes {
         if let Some(p) = node.parent {

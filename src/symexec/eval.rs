@@ -15,7 +15,10 @@ use crate::symbolic::{Term, TranslateError, translate, translate_condition};
 pub enum Eval {
     /// The value where no raise condition holds; raise conditions in evaluation order,
     /// mutually exclusive.
-    Value { value: Term, raises: Vec<(Exc, Term)> },
+    Value {
+        value: Term,
+        raises: Vec<(Exc, Term)>,
+    },
     /// It raises whatever the inputs are.
     Raise(Exc),
 }
@@ -34,7 +37,12 @@ const PYTHON_TYPE_ERRORS: &[&str] = &[
 ];
 
 /// Evaluates `e` (as a condition: its truth value) in `state`.
-pub fn evaluate(state: &State<'_>, program: &Program, e: &Expr, condition: bool) -> Result<Eval, SymexecError> {
+pub fn evaluate(
+    state: &State<'_>,
+    program: &Program,
+    e: &Expr,
+    condition: bool,
+) -> Result<Eval, SymexecError> {
     let env = state.env(program)?;
     let translated = if condition {
         translate_condition(e, &env)
@@ -47,7 +55,8 @@ pub fn evaluate(state: &State<'_>, program: &Program, e: &Expr, condition: bool)
                 .raises
                 .iter()
                 .map(|(kind, cond)| {
-                    let message = message_for(e, *kind, &env).map_or(Message::Unknown, Message::Known);
+                    let message =
+                        message_for(e, *kind, &env).map_or(Message::Unknown, Message::Known);
                     let exc = Exc {
                         type_name: kind.name().to_string(),
                         message,
@@ -61,9 +70,9 @@ pub fn evaluate(state: &State<'_>, program: &Program, e: &Expr, condition: bool)
                 raises,
             })
         }
-        Err(TranslateError::AlwaysRaises { exception, message, .. }) => {
-            Ok(Eval::Raise(exc(exception.name(), message)))
-        }
+        Err(TranslateError::AlwaysRaises {
+            exception, message, ..
+        }) => Ok(Eval::Raise(exc(exception.name(), message))),
         Err(TranslateError::Type { message, line, .. }) => {
             if PYTHON_TYPE_ERRORS.iter().any(|p| message.contains(p)) {
                 Ok(Eval::Raise(exc("TypeError", cpython_message(message))))
@@ -77,9 +86,9 @@ pub fn evaluate(state: &State<'_>, program: &Program, e: &Expr, condition: bool)
         Err(TranslateError::UnknownName { name, line, .. }) => {
             Ok(Eval::Raise(state.missing_name(program, &name, line)?))
         }
-        Err(TranslateError::Unsupported { construct, line, .. }) => {
-            Err(SymexecError::Unsupported { construct, line })
-        }
+        Err(TranslateError::Unsupported {
+            construct, line, ..
+        }) => Err(SymexecError::Unsupported { construct, line }),
     }
 }
 

@@ -115,7 +115,10 @@ fn division_message(op: BinOp, left: &Expr, right: &Expr, env: &Env) -> Option<O
     if op == BinOp::Pow {
         let negative = match &right.kind {
             ExprKind::Constant(Constant::Int(i)) => i.sign() == num_bigint::Sign::Minus,
-            ExprKind::UnaryOp { op: UnaryOp::USub, operand } => {
+            ExprKind::UnaryOp {
+                op: UnaryOp::USub,
+                operand,
+            } => {
                 matches!(operand.kind, ExprKind::Constant(Constant::Int(_)))
             }
             _ => false,
@@ -187,10 +190,22 @@ mod tests {
         env.declare("t", &Sort::tuple(Sort::Int)).unwrap();
         let m = |src: &str, k| message_for(&lower_expression(src).unwrap(), k, &env);
         use ExceptionKind::*;
-        assert_eq!(m("x // x", ZeroDivisionError).as_deref(), Some("integer division or modulo by zero"));
-        assert_eq!(m("x % x + x // 2", ZeroDivisionError).as_deref(), Some("integer modulo by zero"));
-        assert_eq!(m("f / x", ZeroDivisionError).as_deref(), Some("float division by zero"));
+        assert_eq!(
+            m("x // x", ZeroDivisionError).as_deref(),
+            Some("integer division or modulo by zero")
+        );
+        assert_eq!(
+            m("x % x + x // 2", ZeroDivisionError).as_deref(),
+            Some("integer modulo by zero")
+        );
+        assert_eq!(
+            m("f / x", ZeroDivisionError).as_deref(),
+            Some("float division by zero")
+        );
         assert_eq!(m("x / x + x // x", ZeroDivisionError), None);
-        assert_eq!(m("t[x]", IndexError).as_deref(), Some("tuple index out of range"));
+        assert_eq!(
+            m("t[x]", IndexError).as_deref(),
+            Some("tuple index out of range")
+        );
     }
 }

@@ -45,7 +45,11 @@ impl Default for Options {
 enum Child<'p> {
     State(State<'p>),
     /// An infeasible alternative kept for display.
-    Unsat { path: Path, store: Store, frame: Option<String> },
+    Unsat {
+        path: Path,
+        store: Store,
+        frame: Option<String>,
+    },
 }
 
 struct Explorer<'p> {
@@ -58,7 +62,11 @@ struct Explorer<'p> {
 }
 
 /// Builds the symbolic execution tree of `program`.
-pub fn execute(program: &Program, options: &Options, cancel: &Cancel) -> Result<Tree, SymexecError> {
+pub fn execute(
+    program: &Program,
+    options: &Options,
+    cancel: &Cancel,
+) -> Result<Tree, SymexecError> {
     let mut ex = Explorer {
         program,
         machine: Machine {
@@ -89,7 +97,10 @@ fn frame_name(s: &State<'_>) -> Option<String> {
     if s.frames.len() <= 1 {
         return None;
     }
-    s.frames.last().and_then(|f| f.function).map(|f| f.name.clone())
+    s.frames
+        .last()
+        .and_then(|f| f.function)
+        .map(|f| f.name.clone())
 }
 
 fn first_state<'a, 'p>(b: &'a Branch<'p>) -> Option<&'a State<'p>> {
@@ -101,7 +112,8 @@ fn first_state<'a, 'p>(b: &'a Branch<'p>) -> Option<&'a State<'p>> {
 
 impl<'p> Explorer<'p> {
     fn run(&mut self, cancel: &Cancel) -> Result<(bool, usize), SymexecError> {
-        let mut stack: Vec<(Child<'p>, Option<NodeId>)> = vec![(Child::State(State::initial(self.program)?), None)];
+        let mut stack: Vec<(Child<'p>, Option<NodeId>)> =
+            vec![(Child::State(State::initial(self.program)?), None)];
         while let Some((child, parent)) = stack.pop() {
             if cancel.is_cancelled() {
                 return Err(SymexecError::Interrupted);
@@ -111,7 +123,15 @@ impl<'p> Explorer<'p> {
             }
             let mut s = match child {
                 Child::Unsat { path, store, frame } => {
-                    let id = self.push_node(parent, String::new(), None, frame, path.shown.clone(), store, Status::Unsat);
+                    let id = self.push_node(
+                        parent,
+                        String::new(),
+                        None,
+                        frame,
+                        path.shown.clone(),
+                        store,
+                        Status::Unsat,
+                    );
                     self.leaves.push(Leaf {
                         node: id,
                         path_condition: path.condition(),
@@ -166,14 +186,34 @@ impl<'p> Explorer<'p> {
         id
     }
 
-    fn state_node(&mut self, s: &State<'p>, parent: Option<NodeId>, statement: String, line: Option<u32>, status: Status) -> NodeId {
+    fn state_node(
+        &mut self,
+        s: &State<'p>,
+        parent: Option<NodeId>,
+        statement: String,
+        line: Option<u32>,
+        status: Status,
+    ) -> NodeId {
         let store = s.frames.last().map(|f| f.store.clone()).unwrap_or_default();
-        let id = self.push_node(parent, statement, line, frame_name(s), s.path.shown.clone(), store, status);
+        let id = self.push_node(
+            parent,
+            statement,
+            line,
+            frame_name(s),
+            s.path.shown.clone(),
+            store,
+            status,
+        );
         self.nodes[id].undecided = s.undecided;
         id
     }
 
-    fn leaf(&mut self, s: State<'p>, parent: Option<NodeId>, outcome: Outcome) -> Result<(), SymexecError> {
+    fn leaf(
+        &mut self,
+        s: State<'p>,
+        parent: Option<NodeId>,
+        outcome: Outcome,
+    ) -> Result<(), SymexecError> {
         let id = self.state_node(&s, parent, String::new(), None, outcome.status());
         let model: Option<Rc<Model>> = match s.witness.clone() {
             Some(m) => Some(m),
@@ -227,10 +267,16 @@ impl<'p> Explorer<'p> {
         for i in (1..n).rev() {
             answers[i] = Some(self.oracle.check(&path, &alts[i].0)?);
         }
-        if !answers[1..].iter().all(|a| matches!(a, Some(Answer::Unsat))) {
+        if !answers[1..]
+            .iter()
+            .all(|a| matches!(a, Some(Answer::Unsat)))
+        {
             answers[0] = Some(self.oracle.check(&path, &alts[0].0)?);
         }
-        let feasible = answers.iter().filter(|a| !matches!(a, Some(Answer::Unsat))).count();
+        let feasible = answers
+            .iter()
+            .filter(|a| !matches!(a, Some(Answer::Unsat)))
+            .count();
         let any_unknown = answers.iter().any(|a| matches!(a, Some(Answer::Unknown)));
         let implied = feasible == 1 && !any_unknown;
         for ((c, b), answer) in alts.into_iter().zip(answers) {
@@ -242,8 +288,16 @@ impl<'p> Explorer<'p> {
                     {
                         let mut shown = path.clone();
                         shown.shown.push(c);
-                        let store = st.frames.last().map(|f| f.store.clone()).unwrap_or_default();
-                        out.push(Child::Unsat { path: shown, store, frame: frame_name(st) });
+                        let store = st
+                            .frames
+                            .last()
+                            .map(|f| f.store.clone())
+                            .unwrap_or_default();
+                        out.push(Child::Unsat {
+                            path: shown,
+                            store,
+                            frame: frame_name(st),
+                        });
                     }
                 }
                 None => self.resolve(b, path.clone(), witness.clone(), undecided, out)?,

@@ -53,13 +53,22 @@ pub fn advance<'p>(s: &mut State<'p>, program: &'p Program) -> Result<Next<'p>, 
             Kont::Loop { stmt, .. } => return Ok(Next::LoopTest(*stmt)),
             Kont::TryBody { stmt } => {
                 let stmt: &'p Stmt = *stmt;
-                let StmtKind::Try { orelse, finalbody, .. } = &stmt.kind else {
+                let StmtKind::Try {
+                    orelse, finalbody, ..
+                } = &stmt.kind
+                else {
                     return Err(internal("a try marker on another statement"));
                 };
                 frame.konts.pop();
-                frame.konts.push(Kont::TryTail { finalbody, handling: None });
+                frame.konts.push(Kont::TryTail {
+                    finalbody,
+                    handling: None,
+                });
                 if !orelse.is_empty() {
-                    frame.konts.push(Kont::Block { stmts: orelse, next: 0 });
+                    frame.konts.push(Kont::Block {
+                        stmts: orelse,
+                        next: 0,
+                    });
                 }
             }
             Kont::TryTail { finalbody, .. } => {
@@ -67,7 +76,10 @@ pub fn advance<'p>(s: &mut State<'p>, program: &'p Program) -> Result<Next<'p>, 
                 frame.konts.pop();
                 if !finalbody.is_empty() {
                     frame.konts.push(Kont::Finally { pending: None });
-                    frame.konts.push(Kont::Block { stmts: finalbody, next: 0 });
+                    frame.konts.push(Kont::Block {
+                        stmts: finalbody,
+                        next: 0,
+                    });
                 }
             }
             Kont::Finally { pending } => {
@@ -81,7 +93,10 @@ pub fn advance<'p>(s: &mut State<'p>, program: &'p Program) -> Result<Next<'p>, 
 
 /// Leaves the current frame with `value` (`None`: it ran off its end). At the entry frame
 /// this ends the path.
-fn return_from_frame(s: &mut State<'_>, value: Option<Value>) -> Result<Option<Outcome>, SymexecError> {
+fn return_from_frame(
+    s: &mut State<'_>,
+    value: Option<Value>,
+) -> Result<Option<Outcome>, SymexecError> {
     let explicit = value.is_some();
     let value = value.unwrap_or(Value::None);
     if s.frames.len() <= 1 {
@@ -92,7 +107,10 @@ fn return_from_frame(s: &mut State<'_>, value: Option<Value>) -> Result<Option<O
             Outcome::Return(value)
         }));
     }
-    let frame = s.frames.pop().ok_or_else(|| internal("no frame to return from"))?;
+    let frame = s
+        .frames
+        .pop()
+        .ok_or_else(|| internal("no frame to return from"))?;
     match frame.target {
         CallTarget::Name(name) => set(&mut s.frame_mut()?.store, &name, value),
         CallTarget::Return => s.completion = Some(Completion::Return(value)),
@@ -102,7 +120,11 @@ fn return_from_frame(s: &mut State<'_>, value: Option<Value>) -> Result<Option<O
 }
 
 /// Unwinds `c` to the construct that takes it.
-fn unwind<'p>(s: &mut State<'p>, c: Completion, program: &'p Program) -> Result<Option<Outcome>, SymexecError> {
+fn unwind<'p>(
+    s: &mut State<'p>,
+    c: Completion,
+    program: &'p Program,
+) -> Result<Option<Outcome>, SymexecError> {
     loop {
         let frame = s.frame_mut()?;
         let Some(k) = frame.konts.pop() else {
@@ -130,14 +152,25 @@ fn unwind<'p>(s: &mut State<'p>, c: Completion, program: &'p Program) -> Result<
                 _ => {}
             },
             Kont::TryBody { stmt } => {
-                let StmtKind::Try { handlers, finalbody, .. } = &stmt.kind else {
+                let StmtKind::Try {
+                    handlers,
+                    finalbody,
+                    ..
+                } = &stmt.kind
+                else {
                     return Err(internal("a try marker on another statement"));
                 };
                 if let Completion::Raise(exc) = &c
                     && let Some(h) = matching_handler(handlers, exc, &program.classes)?
                 {
-                    frame.konts.push(Kont::TryTail { finalbody, handling: Some(exc.clone()) });
-                    frame.konts.push(Kont::Block { stmts: &h.body, next: 0 });
+                    frame.konts.push(Kont::TryTail {
+                        finalbody,
+                        handling: Some(exc.clone()),
+                    });
+                    frame.konts.push(Kont::Block {
+                        stmts: &h.body,
+                        next: 0,
+                    });
                     if let Some(name) = &h.name {
                         set(&mut frame.store, name, Value::Exception(exc.clone()));
                     }
@@ -145,14 +178,20 @@ fn unwind<'p>(s: &mut State<'p>, c: Completion, program: &'p Program) -> Result<
                 }
                 if !finalbody.is_empty() {
                     frame.konts.push(Kont::Finally { pending: Some(c) });
-                    frame.konts.push(Kont::Block { stmts: finalbody, next: 0 });
+                    frame.konts.push(Kont::Block {
+                        stmts: finalbody,
+                        next: 0,
+                    });
                     return Ok(None);
                 }
             }
             Kont::TryTail { finalbody, .. } => {
                 if !finalbody.is_empty() {
                     frame.konts.push(Kont::Finally { pending: Some(c) });
-                    frame.konts.push(Kont::Block { stmts: finalbody, next: 0 });
+                    frame.konts.push(Kont::Block {
+                        stmts: finalbody,
+                        next: 0,
+                    });
                     return Ok(None);
                 }
             }
@@ -185,7 +224,10 @@ fn matching_handler<'h>(
 fn class_names(e: &Expr) -> Option<Vec<String>> {
     match &e.kind {
         ExprKind::Name(n) => Some(vec![n.clone()]),
-        ExprKind::Tuple(items) => items.iter().map(|i| i.as_name().map(str::to_string)).collect(),
+        ExprKind::Tuple(items) => items
+            .iter()
+            .map(|i| i.as_name().map(str::to_string))
+            .collect(),
         _ => None,
     }
 }

@@ -14,8 +14,19 @@ use crate::python::ir::{BoolOp, CmpOp, Constant, Expr, ExprKind, Stmt, StmtKind,
 /// Calls the translation handles itself (and `print`, `range`, which statements handle):
 /// any other called name is a user function, resolved when the call runs.
 const NOT_USER: &[&str] = &[
-    "len", "abs", "min", "max", "int", "float", "bool", "list", "tuple", "set", "frozenset",
-    "print", "range",
+    "len",
+    "abs",
+    "min",
+    "max",
+    "int",
+    "float",
+    "bool",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "print",
+    "range",
 ];
 
 /// A call of a user function: `name(args, key=value)`.
@@ -28,7 +39,11 @@ pub struct UserCall<'e> {
 /// `e` as a call of a user function, if it is one.
 pub fn user_call(e: &Expr) -> Option<UserCall<'_>> {
     match &e.kind {
-        ExprKind::Call { func, args, keywords } => match &func.kind {
+        ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } => match &func.kind {
             ExprKind::Name(n) if !NOT_USER.contains(&n.as_str()) => Some(UserCall {
                 name: n,
                 args,
@@ -126,29 +141,60 @@ impl Hoister {
                 let e = self.top(s, e, out)?;
                 synthetic(s, StmtKind::Expr(e))
             }
-            StmtKind::Assign { targets, value } if has_call(value) || targets.iter().any(has_call) => {
+            StmtKind::Assign { targets, value }
+                if has_call(value) || targets.iter().any(has_call) =>
+            {
                 if targets.iter().any(has_call) {
-                    return Err(unsupported("a call of a user function in an assignment target", line));
+                    return Err(unsupported(
+                        "a call of a user function in an assignment target",
+                        line,
+                    ));
                 }
                 let value = match targets.as_slice() {
                     [t] if t.as_name().is_some() => self.top(s, value, out)?,
                     _ => self.expr(s, value, out)?,
                 };
-                synthetic(s, StmtKind::Assign { targets: targets.clone(), value })
+                synthetic(
+                    s,
+                    StmtKind::Assign {
+                        targets: targets.clone(),
+                        value,
+                    },
+                )
             }
-            StmtKind::AnnAssign { target, value: Some(value), .. } if has_call(value) => {
+            StmtKind::AnnAssign {
+                target,
+                value: Some(value),
+                ..
+            } if has_call(value) => {
                 let value = match target.as_name() {
                     Some(_) => self.top(s, value, out)?,
                     None => self.expr(s, value, out)?,
                 };
-                synthetic(s, StmtKind::Assign { targets: vec![target.clone()], value })
+                synthetic(
+                    s,
+                    StmtKind::Assign {
+                        targets: vec![target.clone()],
+                        value,
+                    },
+                )
             }
             StmtKind::AugAssign { target, op, value } if has_call(value) || has_call(target) => {
                 if target.as_name().is_none() {
-                    return Err(unsupported("a call of a user function in an augmented assignment to a subscript", line));
+                    return Err(unsupported(
+                        "a call of a user function in an augmented assignment to a subscript",
+                        line,
+                    ));
                 }
                 let value = self.expr(s, value, out)?;
-                synthetic(s, StmtKind::AugAssign { target: target.clone(), op: *op, value })
+                synthetic(
+                    s,
+                    StmtKind::AugAssign {
+                        target: target.clone(),
+                        op: *op,
+                        value,
+                    },
+                )
             }
             StmtKind::Return(Some(e)) if has_call(e) => {
                 let e = self.top(s, e, out)?;
@@ -156,7 +202,10 @@ impl Hoister {
             }
             StmtKind::Raise { exc, cause } => {
                 if cause.as_ref().is_some_and(has_call) {
-                    return Err(unsupported("a call of a user function after `raise ... from`", line));
+                    return Err(unsupported(
+                        "a call of a user function after `raise ... from`",
+                        line,
+                    ));
                 }
                 // `raise E(args)` constructs an exception: its arguments are hoisted, the
                 // class call stays.
@@ -164,17 +213,40 @@ impl Hoister {
                     Some(e) if has_call(e) => Some(self.top(s, e, out)?),
                     other => other.clone(),
                 };
-                synthetic(s, StmtKind::Raise { exc, cause: cause.clone() })
+                synthetic(
+                    s,
+                    StmtKind::Raise {
+                        exc,
+                        cause: cause.clone(),
+                    },
+                )
             }
             StmtKind::Assert { test, msg } => {
                 if msg.as_ref().is_some_and(has_call) {
-                    return Err(unsupported("a call of a user function in an assert message", line));
+                    return Err(unsupported(
+                        "a call of a user function in an assert message",
+                        line,
+                    ));
                 }
-                let test = if has_call(test) { self.expr(s, test, out)? } else { test.clone() };
-                synthetic(s, StmtKind::Assert { test, msg: msg.clone() })
+                let test = if has_call(test) {
+                    self.expr(s, test, out)?
+                } else {
+                    test.clone()
+                };
+                synthetic(
+                    s,
+                    StmtKind::Assert {
+                        test,
+                        msg: msg.clone(),
+                    },
+                )
             }
             StmtKind::If { test, body, orelse } => {
-                let test = if has_call(test) { self.expr(s, test, out)? } else { test.clone() };
+                let test = if has_call(test) {
+                    self.expr(s, test, out)?
+                } else {
+                    test.clone()
+                };
                 let kind = StmtKind::If {
                     test,
                     body: self.block(body)?,
@@ -182,7 +254,9 @@ impl Hoister {
                 };
                 synthetic(s, kind)
             }
-            StmtKind::While { test, body, orelse } if has_call(test) => self.while_calling(s, test, body, orelse)?,
+            StmtKind::While { test, body, orelse } if has_call(test) => {
+                self.while_calling(s, test, body, orelse)?
+            }
             StmtKind::While { test, body, orelse } => {
                 let kind = StmtKind::While {
                     test: test.clone(),
@@ -191,11 +265,23 @@ impl Hoister {
                 };
                 synthetic(s, kind)
             }
-            StmtKind::For { target, iter, body, orelse } => {
+            StmtKind::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
                 if has_call(target) {
-                    return Err(unsupported("a call of a user function in a for target", line));
+                    return Err(unsupported(
+                        "a call of a user function in a for target",
+                        line,
+                    ));
                 }
-                let iter = if has_call(iter) { self.expr(s, iter, out)? } else { iter.clone() };
+                let iter = if has_call(iter) {
+                    self.expr(s, iter, out)?
+                } else {
+                    iter.clone()
+                };
                 let kind = StmtKind::For {
                     target: target.clone(),
                     iter,
@@ -204,7 +290,13 @@ impl Hoister {
                 };
                 synthetic(s, kind)
             }
-            StmtKind::Try { body, handlers, orelse, finalbody, is_star } => {
+            StmtKind::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+                is_star,
+            } => {
                 let mut hs = handlers.clone();
                 for h in &mut hs {
                     if h.type_.as_ref().is_some_and(has_call) {
@@ -245,16 +337,29 @@ impl Hoister {
 
     /// `f(args)` with its arguments hoisted.
     fn call(&mut self, s: &Stmt, e: &Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
-        let ExprKind::Call { func, args, keywords } = &e.kind else {
+        let ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } = &e.kind
+        else {
             return Ok(e.clone());
         };
         let mut operands: Vec<&Expr> = args.iter().collect();
         operands.extend(keywords.iter().map(|(_, v)| v));
         let mut hoisted = self.operands(s, &operands, out)?.into_iter();
         let args: Vec<Expr> = hoisted.by_ref().take(args.len()).collect();
-        let keywords = keywords.iter().map(|(k, _)| k.clone()).zip(hoisted).collect();
+        let keywords = keywords
+            .iter()
+            .map(|(k, _)| k.clone())
+            .zip(hoisted)
+            .collect();
         Ok(Expr::new(
-            ExprKind::Call { func: func.clone(), args, keywords },
+            ExprKind::Call {
+                func: func.clone(),
+                args,
+                keywords,
+            },
             e.span,
         ))
     }
@@ -309,10 +414,21 @@ impl Hoister {
                 self.assign_value(s, &t, body, &mut then)?;
                 let mut other = Vec::new();
                 self.assign_value(s, &t, orelse, &mut other)?;
-                out.push(synthetic(s, StmtKind::If { test, body: then, orelse: other }));
+                out.push(synthetic(
+                    s,
+                    StmtKind::If {
+                        test,
+                        body: then,
+                        orelse: other,
+                    },
+                ));
                 Ok(name(&t, e))
             }
-            ExprKind::Compare { left, ops, comparators } => {
+            ExprKind::Compare {
+                left,
+                ops,
+                comparators,
+            } => {
                 if ops.len() > 1 && comparators[1..].iter().any(has_call) {
                     return self.chain(s, e, left, ops, comparators, out);
                 }
@@ -335,13 +451,24 @@ impl Hoister {
                 let (Some(l), Some(r)) = (v.next(), v.next()) else {
                     return Err(unsupported("a malformed operation", line));
                 };
-                rebuilt(ExprKind::BinOp { op: *op, left: Box::new(l), right: Box::new(r) })
+                rebuilt(ExprKind::BinOp {
+                    op: *op,
+                    left: Box::new(l),
+                    right: Box::new(r),
+                })
             }
             ExprKind::UnaryOp { op, operand } => {
                 let operand = self.expr(s, operand, out)?;
-                rebuilt(ExprKind::UnaryOp { op: *op, operand: Box::new(operand) })
+                rebuilt(ExprKind::UnaryOp {
+                    op: *op,
+                    operand: Box::new(operand),
+                })
             }
-            ExprKind::Call { func, args, keywords } => {
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } => {
                 // A builtin or a method: the receiver, then the arguments.
                 let mut operands: Vec<&Expr> = Vec::new();
                 if let ExprKind::Attribute { value, .. } = &func.kind {
@@ -352,9 +479,14 @@ impl Hoister {
                 let mut v = self.operands(s, &operands, out)?.into_iter();
                 let func = match &func.kind {
                     ExprKind::Attribute { attr, .. } => {
-                        let receiver = v.next().ok_or_else(|| unsupported("a malformed call", line))?;
+                        let receiver = v
+                            .next()
+                            .ok_or_else(|| unsupported("a malformed call", line))?;
                         Box::new(Expr::new(
-                            ExprKind::Attribute { value: Box::new(receiver), attr: attr.clone() },
+                            ExprKind::Attribute {
+                                value: Box::new(receiver),
+                                attr: attr.clone(),
+                            },
                             func.span,
                         ))
                     }
@@ -362,7 +494,11 @@ impl Hoister {
                 };
                 let args: Vec<Expr> = v.by_ref().take(args.len()).collect();
                 let keywords = keywords.iter().map(|(k, _)| k.clone()).zip(v).collect();
-                rebuilt(ExprKind::Call { func, args, keywords })
+                rebuilt(ExprKind::Call {
+                    func,
+                    args,
+                    keywords,
+                })
             }
             ExprKind::Subscript { value, index } => match &index.kind {
                 ExprKind::Slice { lower, upper, step } => {
@@ -370,18 +506,27 @@ impl Hoister {
                     let mut operands: Vec<&Expr> = vec![value];
                     operands.extend(parts.iter().filter_map(|p| p.as_deref()));
                     let mut v = self.operands(s, &operands, out)?.into_iter();
-                    let value = v.next().ok_or_else(|| unsupported("a malformed subscript", line))?;
-                    let mut take = |p: &Option<Box<Expr>>| p.as_ref().and_then(|_| v.next()).map(Box::new);
+                    let value = v
+                        .next()
+                        .ok_or_else(|| unsupported("a malformed subscript", line))?;
+                    let mut take =
+                        |p: &Option<Box<Expr>>| p.as_ref().and_then(|_| v.next()).map(Box::new);
                     let (lower, upper, step) = (take(lower), take(upper), take(step));
                     let index = Expr::new(ExprKind::Slice { lower, upper, step }, index.span);
-                    rebuilt(ExprKind::Subscript { value: Box::new(value), index: Box::new(index) })
+                    rebuilt(ExprKind::Subscript {
+                        value: Box::new(value),
+                        index: Box::new(index),
+                    })
                 }
                 _ => {
                     let mut v = self.operands(s, &[value, index], out)?.into_iter();
                     let (Some(value), Some(index)) = (v.next(), v.next()) else {
                         return Err(unsupported("a malformed subscript", line));
                     };
-                    rebuilt(ExprKind::Subscript { value: Box::new(value), index: Box::new(index) })
+                    rebuilt(ExprKind::Subscript {
+                        value: Box::new(value),
+                        index: Box::new(index),
+                    })
                 }
             },
             ExprKind::Tuple(items) | ExprKind::List(items) => {
@@ -398,7 +543,10 @@ impl Hoister {
             }
             ExprKind::Attribute { value, attr } => {
                 let value = self.expr(s, value, out)?;
-                rebuilt(ExprKind::Attribute { value: Box::new(value), attr: attr.clone() })
+                rebuilt(ExprKind::Attribute {
+                    value: Box::new(value),
+                    attr: attr.clone(),
+                })
             }
             _ => Err(unsupported(
                 "a call of a user function inside a comprehension, lambda, f-string, set, dict or `:=`",
@@ -408,7 +556,14 @@ impl Hoister {
     }
 
     /// `a and f(x)`: the operands after the first run only while the result is undecided.
-    fn bool_op(&mut self, s: &Stmt, e: &Expr, op: BoolOp, values: &[Expr], out: &mut Vec<Stmt>) -> Result<Expr> {
+    fn bool_op(
+        &mut self,
+        s: &Stmt,
+        e: &Expr,
+        op: BoolOp,
+        values: &[Expr],
+        out: &mut Vec<Stmt>,
+    ) -> Result<Expr> {
         let Some((first, rest)) = values.split_first() else {
             return Ok(e.clone());
         };
@@ -423,18 +578,34 @@ impl Hoister {
         out.push(self.assign(s, &t, v));
         let rest_expr = match rest {
             [only] => only.clone(),
-            _ => Expr::new(ExprKind::BoolOp { op, values: rest.to_vec() }, e.span),
+            _ => Expr::new(
+                ExprKind::BoolOp {
+                    op,
+                    values: rest.to_vec(),
+                },
+                e.span,
+            ),
         };
         let mut body = Vec::new();
         self.assign_value(s, &t, &rest_expr, &mut body)?;
         let test = match op {
             BoolOp::And => name(&t, e),
             BoolOp::Or => Expr::new(
-                ExprKind::UnaryOp { op: UnaryOp::Not, operand: Box::new(name(&t, e)) },
+                ExprKind::UnaryOp {
+                    op: UnaryOp::Not,
+                    operand: Box::new(name(&t, e)),
+                },
                 e.span,
             ),
         };
-        out.push(synthetic(s, StmtKind::If { test, body, orelse: Vec::new() }));
+        out.push(synthetic(
+            s,
+            StmtKind::If {
+                test,
+                body,
+                orelse: Vec::new(),
+            },
+        ));
         Ok(name(&t, e))
     }
 
@@ -491,12 +662,24 @@ impl Hoister {
                 )
             })
             .collect();
-        let and = Expr::new(ExprKind::BoolOp { op: BoolOp::And, values: pairs }, e.span);
+        let and = Expr::new(
+            ExprKind::BoolOp {
+                op: BoolOp::And,
+                values: pairs,
+            },
+            e.span,
+        );
         self.expr(s, &and, out)
     }
 
     /// `while test(): body else: rest` as `while True:` with the test inside.
-    fn while_calling(&mut self, s: &Stmt, test: &Expr, body: &[Stmt], orelse: &[Stmt]) -> Result<Stmt> {
+    fn while_calling(
+        &mut self,
+        s: &Stmt,
+        test: &Expr,
+        body: &[Stmt],
+        orelse: &[Stmt],
+    ) -> Result<Stmt> {
         if breaks_out(orelse) {
             return Err(unsupported(
                 "break or continue in the else of a while whose test calls a user function",
@@ -506,15 +689,32 @@ impl Hoister {
         let mut inner = Vec::new();
         let test = self.expr(s, test, &mut inner)?;
         let not_test = Expr::new(
-            ExprKind::UnaryOp { op: UnaryOp::Not, operand: Box::new(test) },
+            ExprKind::UnaryOp {
+                op: UnaryOp::Not,
+                operand: Box::new(test),
+            },
             s.span_expr(),
         );
         let mut exit = self.block(orelse)?;
         exit.push(synthetic(s, StmtKind::Break));
-        inner.push(synthetic(s, StmtKind::If { test: not_test, body: exit, orelse: Vec::new() }));
+        inner.push(synthetic(
+            s,
+            StmtKind::If {
+                test: not_test,
+                body: exit,
+                orelse: Vec::new(),
+            },
+        ));
         inner.extend(self.block(body)?);
         let truth = Expr::new(ExprKind::Constant(Constant::Bool(true)), s.span_expr());
-        Ok(synthetic(s, StmtKind::While { test: truth, body: inner, orelse: Vec::new() }))
+        Ok(synthetic(
+            s,
+            StmtKind::While {
+                test: truth,
+                body: inner,
+                orelse: Vec::new(),
+            },
+        ))
     }
 }
 

@@ -43,10 +43,14 @@ pub fn parse_specs(words: &[String]) -> Result<Vec<(String, Sort)>, SymexecError
         })?;
         let name = name.trim();
         if !is_identifier(name) {
-            return Err(SymexecError::Input(format!("{name:?} is not a variable name")));
+            return Err(SymexecError::Input(format!(
+                "{name:?} is not a variable name"
+            )));
         }
         if out.iter().any(|(n, _)| n == name) {
-            return Err(SymexecError::Input(format!("the input {name} is given twice")));
+            return Err(SymexecError::Input(format!(
+                "the input {name} is given twice"
+            )));
         }
         let sort = type_sort(ty.trim()).map_err(SymexecError::Input)?;
         out.push((name.to_string(), sort));
@@ -122,7 +126,10 @@ pub fn function_inputs(f: &Function, given: &[(String, Sort)]) -> Result<Inputs,
     }
     let mut inputs = Vec::new();
     for p in &f.params {
-        if matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs | ParamKind::KeywordOnly) {
+        if matches!(
+            p.kind,
+            ParamKind::VarArgs | ParamKind::KwArgs | ParamKind::KeywordOnly
+        ) {
             return Err(SymexecError::Input(format!(
                 "the parameter {} of {}: *args, **kwargs and keyword-only parameters are not symbolic inputs",
                 p.name, f.qualname
@@ -132,7 +139,10 @@ pub fn function_inputs(f: &Function, given: &[(String, Sort)]) -> Result<Inputs,
             Some((_, s)) => s.clone(),
             None => match &p.annotation {
                 Some(a) => expr_sort(a).map_err(|e| {
-                    SymexecError::Input(format!("the parameter {}: {e}; give {}:TYPE", p.name, p.name))
+                    SymexecError::Input(format!(
+                        "the parameter {}: {e}; give {}:TYPE",
+                        p.name, p.name
+                    ))
                 })?,
                 None => {
                     return Err(SymexecError::Input(format!(
@@ -158,12 +168,18 @@ mod tests {
 
     #[test]
     fn specs_parse_with_spaces_inside_brackets() {
-        let specs = parse_specs(&words("y:int t:tuple[int, ...] s: str p:tuple[int, str] h:tuple")).unwrap();
+        let specs = parse_specs(&words(
+            "y:int t:tuple[int, ...] s: str p:tuple[int, str] h:tuple",
+        ))
+        .unwrap();
         let expected = vec![
             ("y".to_string(), Sort::Int),
             ("t".to_string(), Sort::tuple(Sort::Int)),
             ("s".to_string(), Sort::Str),
-            ("p".to_string(), Sort::Fixed(SeqKind::Tuple, vec![Sort::Int, Sort::Str])),
+            (
+                "p".to_string(),
+                Sort::Fixed(SeqKind::Tuple, vec![Sort::Int, Sort::Str]),
+            ),
             ("h".to_string(), Sort::tuple(Sort::Int)),
         ];
         assert_eq!(specs, expected);

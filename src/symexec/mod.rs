@@ -57,7 +57,11 @@ impl SymexecError {
     /// The source line the error is about, if any.
     pub fn line(&self) -> Option<u32> {
         match self {
-            SymexecError::Unsupported { line, .. } | SymexecError::Syntax { line, .. } if *line > 0 => Some(*line),
+            SymexecError::Unsupported { line, .. } | SymexecError::Syntax { line, .. }
+                if *line > 0 =>
+            {
+                Some(*line)
+            }
             _ => None,
         }
     }

@@ -87,7 +87,9 @@ impl Oracle {
         }
         for link in &chain[common..] {
             self.solver.push();
-            self.solver.assert(&link.term).map_err(SymexecError::Solver)?;
+            self.solver
+                .assert(&link.term)
+                .map_err(SymexecError::Solver)?;
             self.asserted.push(link.clone());
         }
         Ok(())
@@ -103,7 +105,9 @@ impl Oracle {
         Ok(match answer.map_err(SymexecError::Solver)? {
             Check::Sat(m) => Answer::Sat(m),
             Check::Unsat => Answer::Unsat,
-            Check::Unknown(reason) if reason == "cancelled" => return Err(SymexecError::Interrupted),
+            Check::Unknown(reason) if reason == "cancelled" => {
+                return Err(SymexecError::Interrupted);
+            }
             Check::Unknown(_) => Answer::Unknown,
         })
     }
@@ -114,7 +118,9 @@ impl Oracle {
         self.stats.witness_checks += 1;
         Ok(match self.solver.check() {
             Check::Sat(m) => Some(m),
-            Check::Unknown(reason) if reason == "cancelled" => return Err(SymexecError::Interrupted),
+            Check::Unknown(reason) if reason == "cancelled" => {
+                return Err(SymexecError::Interrupted);
+            }
             _ => None,
         })
     }
@@ -149,7 +155,9 @@ impl Oracle {
         self.stats.implication_checks += 1;
         match self.scratch.implies(a, b) {
             Ok(yes) => Ok(yes),
-            Err(crate::symbolic::SolverError::Unknown(r)) if r == "cancelled" => Err(SymexecError::Interrupted),
+            Err(crate::symbolic::SolverError::Unknown(r)) if r == "cancelled" => {
+                Err(SymexecError::Interrupted)
+            }
             Err(crate::symbolic::SolverError::Unknown(_)) => Ok(false),
             Err(e) => Err(SymexecError::Solver(e)),
         }

@@ -90,13 +90,20 @@ impl Program {
         given: &[(String, Sort)],
     ) -> Result<Program, SymexecError> {
         let session: Vec<&Function> = functions.into_iter().collect();
-        let own_defs: Vec<&Function> = module.functions().filter(|f| !f.qualname.contains('.')).collect();
+        let own_defs: Vec<&Function> = module
+            .functions()
+            .filter(|f| !f.qualname.contains('.'))
+            .collect();
         let only_defs = module.body.iter().all(|s| {
             matches!(s.kind, StmtKind::FunctionDef(_) | StmtKind::Pass)
                 || matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Constant(_)))
         });
         if only_defs && let [single] = own_defs.as_slice() {
-            let all = session.iter().copied().filter(|f| f.qualname != single.qualname).chain([*single]);
+            let all = session
+                .iter()
+                .copied()
+                .filter(|f| f.qualname != single.qualname)
+                .chain([*single]);
             return Program::function(&single.qualname, all, given);
         }
         let mut table = BTreeMap::new();
@@ -113,7 +120,9 @@ impl Program {
                 defs.insert(s.id, key.clone());
                 table.insert(key.clone(), prepare(f, key));
             }
-            StmtKind::ClassDef { name, bases, body, .. } if is_exception_class(bases, body) => {
+            StmtKind::ClassDef {
+                name, bases, body, ..
+            } if is_exception_class(bases, body) => {
                 if let [base] = bases.as_slice()
                     && let ExprKind::Name(b) = &base.kind
                 {

@@ -29,7 +29,11 @@ impl Folder {
         }
         let folded = self.rebuild(t).unwrap_or_else(|| t.clone());
         // Never change a sort: a caller may rely on it.
-        let folded = if folded.sort() == t.sort() { folded } else { t.clone() };
+        let folded = if folded.sort() == t.sort() {
+            folded
+        } else {
+            t.clone()
+        };
         self.memo.insert(t.id(), folded.clone());
         folded
     }
@@ -70,7 +74,12 @@ impl Folder {
                 }
             }
             K::Index(s, i) => index(self.fold(s), self.fold(i))?,
-            K::Slice { seq, lower, upper, step } => {
+            K::Slice {
+                seq,
+                lower,
+                upper,
+                step,
+            } => {
                 let lower = lower.as_ref().map(|x| self.fold(x));
                 let upper = upper.as_ref().map(|x| self.fold(x));
                 Term::slice(self.fold(seq), lower, upper, *step).ok()?
@@ -137,7 +146,11 @@ fn offset(x: Term, c: BigInt) -> Term {
     if c.is_zero() {
         return x;
     }
-    let (op, magnitude) = if c.is_negative() { (ArithOp::Sub, -c) } else { (ArithOp::Add, c) };
+    let (op, magnitude) = if c.is_negative() {
+        (ArithOp::Sub, -c)
+    } else {
+        (ArithOp::Add, c)
+    };
     Term::arith(op, x.clone(), Term::int(magnitude)).unwrap_or(x)
 }
 
@@ -170,10 +183,18 @@ fn compare(op: CompareOp, a: Term, b: Term) -> Option<Term> {
 fn extremum(xs: Vec<Term>, is_min: bool) -> Option<Term> {
     let ints: Option<Vec<BigInt>> = xs.iter().map(int_of).collect();
     if let Some(ints) = ints {
-        let pick = if is_min { ints.into_iter().min() } else { ints.into_iter().max() };
+        let pick = if is_min {
+            ints.into_iter().min()
+        } else {
+            ints.into_iter().max()
+        };
         return pick.map(Term::int);
     }
-    if is_min { Term::min(xs).ok() } else { Term::max(xs).ok() }
+    if is_min {
+        Term::min(xs).ok()
+    } else {
+        Term::max(xs).ok()
+    }
 }
 
 /// The length of a display or a string literal.
@@ -203,7 +224,11 @@ fn contains(needle: Term, hay: Term) -> Option<Term> {
     if let TermKind::Items(_, items) = hay.kind() {
         let tests: Option<Vec<bool>> = items
             .iter()
-            .map(|x| Term::compare(CompareOp::Eq, needle.clone(), x.clone()).ok()?.bool_literal())
+            .map(|x| {
+                Term::compare(CompareOp::Eq, needle.clone(), x.clone())
+                    .ok()?
+                    .bool_literal()
+            })
             .collect();
         if let Some(tests) = tests {
             return Some(Term::bool(tests.into_iter().any(|b| b)));
@@ -267,7 +292,11 @@ mod tests {
         assert_eq!(simplify(&md).to_string(), "-1");
         let by_zero = Term::arith(ArithOp::Mod, Term::int(7), Term::int(0)).unwrap();
         assert_eq!(simplify(&by_zero).to_string(), "7 % 0");
-        let t = Term::items(SeqKind::Tuple, vec![Term::int(1), Term::int(2), Term::int(3)]).unwrap();
+        let t = Term::items(
+            SeqKind::Tuple,
+            vec![Term::int(1), Term::int(2), Term::int(3)],
+        )
+        .unwrap();
         let len = Term::len(t.clone()).unwrap();
         let lt = Term::compare(CompareOp::Lt, plus(Term::int(2), 1), len).unwrap();
         assert_eq!(simplify(&lt).bool_literal(), Some(false));
@@ -279,6 +308,10 @@ mod tests {
         assert_eq!(simplify(&Term::not(lt).unwrap()).to_string(), "x >= 0");
         let b = var("b", Sort::Bool);
         let bool_plus = Term::arith(ArithOp::Add, b, Term::int(0)).unwrap();
-        assert_eq!(simplify(&bool_plus).to_string(), "b + 0", "bool + 0 is an int: kept");
+        assert_eq!(
+            simplify(&bool_plus).to_string(),
+            "b + 0",
+            "bool + 0 is an int: kept"
+        );
     }
 }

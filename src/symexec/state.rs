@@ -48,7 +48,11 @@ pub enum Completion {
 /// What a `for` loop iterates over.
 #[derive(Clone, Debug)]
 pub enum Source {
-    Range { start: Term, stop: Term, step: Term },
+    Range {
+        start: Term,
+        stop: Term,
+        step: Term,
+    },
     /// A str, list or tuple.
     Items(Term),
 }
@@ -68,7 +72,10 @@ pub enum Kont<'p> {
     /// The body of this `try` is running.
     TryBody { stmt: &'p Stmt },
     /// A handler or the `else` of a `try` is running; `finally` comes after.
-    TryTail { finalbody: &'p [Stmt], handling: Option<Exc> },
+    TryTail {
+        finalbody: &'p [Stmt],
+        handling: Option<Exc>,
+    },
     /// A `finally` body is running; afterwards the pending completion resumes.
     Finally { pending: Option<Completion> },
 }
@@ -108,10 +115,48 @@ pub enum Callee<'p> {
 
 /// Python builtins that may be called or named but are not modelled.
 const BUILTINS: &[&str] = &[
-    "all", "any", "ascii", "bin", "callable", "chr", "dict", "divmod", "enumerate", "filter",
-    "format", "hex", "isinstance", "issubclass", "iter", "map", "next", "oct", "ord", "pow",
-    "repr", "reversed", "round", "sorted", "str", "sum", "type", "zip", "print", "range", "len",
-    "abs", "min", "max", "int", "float", "bool", "list", "tuple", "set", "frozenset", "None",
+    "all",
+    "any",
+    "ascii",
+    "bin",
+    "callable",
+    "chr",
+    "dict",
+    "divmod",
+    "enumerate",
+    "filter",
+    "format",
+    "hex",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "map",
+    "next",
+    "oct",
+    "ord",
+    "pow",
+    "repr",
+    "reversed",
+    "round",
+    "sorted",
+    "str",
+    "sum",
+    "type",
+    "zip",
+    "print",
+    "range",
+    "len",
+    "abs",
+    "min",
+    "max",
+    "int",
+    "float",
+    "bool",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "None",
 ];
 
 impl<'p> State<'p> {
@@ -137,7 +182,10 @@ impl<'p> State<'p> {
             frames: vec![Frame {
                 function,
                 store,
-                konts: vec![Kont::Block { stmts: body, next: 0 }],
+                konts: vec![Kont::Block {
+                    stmts: body,
+                    next: 0,
+                }],
                 target: CallTarget::Top,
             }],
             completion: None,
@@ -149,11 +197,15 @@ impl<'p> State<'p> {
     }
 
     pub fn frame(&self) -> Result<&Frame<'p>, SymexecError> {
-        self.frames.last().ok_or_else(|| SymexecError::Internal("no frame".into()))
+        self.frames
+            .last()
+            .ok_or_else(|| SymexecError::Internal("no frame".into()))
     }
 
     pub fn frame_mut(&mut self) -> Result<&mut Frame<'p>, SymexecError> {
-        self.frames.last_mut().ok_or_else(|| SymexecError::Internal("no frame".into()))
+        self.frames
+            .last_mut()
+            .ok_or_else(|| SymexecError::Internal("no frame".into()))
     }
 
     pub fn push(&mut self, k: Kont<'p>) -> Result<(), SymexecError> {
@@ -206,7 +258,12 @@ impl<'p> State<'p> {
     }
 
     /// What reading the unbound (or not term-valued) `name` does.
-    pub fn missing_name(&self, program: &Program, name: &str, line: u32) -> Result<Exc, SymexecError> {
+    pub fn missing_name(
+        &self,
+        program: &Program,
+        name: &str,
+        line: u32,
+    ) -> Result<Exc, SymexecError> {
         let frame = self.frame()?;
         let not_term = |v: &Value| SymexecError::Unsupported {
             construct: format!("using {name}, which holds {}", describe(v)),
@@ -220,7 +277,9 @@ impl<'p> State<'p> {
         {
             return Ok(exc(
                 "UnboundLocalError",
-                format!("cannot access local variable '{name}' where it is not associated with a value"),
+                format!(
+                    "cannot access local variable '{name}' where it is not associated with a value"
+                ),
             ));
         }
         if let Some(v) = self.globals(program).and_then(|g| get(g, name)) {
@@ -252,7 +311,9 @@ impl<'p> State<'p> {
         {
             return Ok(Callee::Missing(exc(
                 "UnboundLocalError",
-                format!("cannot access local variable '{name}' where it is not associated with a value"),
+                format!(
+                    "cannot access local variable '{name}' where it is not associated with a value"
+                ),
             )));
         }
         if let Some(v) = self.globals(program).and_then(|g| get(g, name)) {
@@ -264,14 +325,19 @@ impl<'p> State<'p> {
         if BUILTINS.contains(&name) {
             return Ok(Callee::Builtin);
         }
-        Ok(Callee::Missing(exc("NameError", format!("name '{name}' is not defined"))))
+        Ok(Callee::Missing(exc(
+            "NameError",
+            format!("name '{name}' is not defined"),
+        )))
     }
 
     /// The exception being handled by an enclosing `except` of the current frame.
     pub fn handling(&self) -> Option<Exc> {
         let frame = self.frames.last()?;
         frame.konts.iter().rev().find_map(|k| match k {
-            Kont::TryTail { handling: Some(e), .. } => Some(e.clone()),
+            Kont::TryTail {
+                handling: Some(e), ..
+            } => Some(e.clone()),
             _ => None,
         })
     }
@@ -281,7 +347,9 @@ fn function<'p>(program: &'p Program, key: &str) -> Result<Callee<'p>, SymexecEr
     match program.functions.get(key) {
         Some(Ok(f)) => Ok(Callee::Function(f)),
         Some(Err(e)) => Err(e.clone()),
-        None => Err(SymexecError::Internal(format!("the function {key} is not prepared"))),
+        None => Err(SymexecError::Internal(format!(
+            "the function {key} is not prepared"
+        ))),
     }
 }
 
@@ -316,7 +384,9 @@ fn describe(v: &Value) -> String {
     match v {
         Value::Term(t) => format!("a {}", t.sort()),
         Value::None => "None (values of None are not modelled)".into(),
-        Value::Function { name, .. } => format!("the function {name} (functions as values are not modelled)"),
+        Value::Function { name, .. } => {
+            format!("the function {name} (functions as values are not modelled)")
+        }
         Value::Exception(e) => format!("an exception object {} (not modelled)", e.type_name),
     }
 }

@@ -9,7 +9,9 @@ use super::flow::Next;
 use super::hoist::user_call;
 use super::program::{Prepared, Program};
 use super::simplify::simplify;
-use super::state::{CallTarget, Callee, Completion, Frame, Kont, Source, State, Store, exc, set, sort_type_name};
+use super::state::{
+    CallTarget, Callee, Completion, Frame, Kont, Source, State, Store, exc, set, sort_type_name,
+};
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::{Expr, ExprKind, ParamKind, Stmt, StmtKind};
 use crate::symbolic::{ArithOp, CompareOp, Env, Sort, Term, TermKind, translate};
@@ -81,7 +83,8 @@ fn raising<'p>(
         Eval::Raise(e) => Ok(Branch::Go(s.raise(e))),
         Eval::Value { value, raises } if raises.is_empty() => f(s, value),
         Eval::Value { value, raises } => {
-            let any = Term::or(raises.iter().map(|(_, c)| c.clone()).collect()).map_err(sort_err)?;
+            let any =
+                Term::or(raises.iter().map(|(_, c)| c.clone()).collect()).map_err(sort_err)?;
             let mut alts = vec![(not(&any)?, f(s.clone(), value)?)];
             for (e, cond) in raises {
                 alts.push((cond, Branch::Go(s.clone().raise(e))));
@@ -130,7 +133,11 @@ impl<'p> Machine<'p> {
                 }
                 match &e.kind {
                     ExprKind::Constant(_) => Ok(Branch::Go(s)),
-                    ExprKind::Call { func, args, keywords } if func.as_name() == Some("print") => {
+                    ExprKind::Call {
+                        func,
+                        args,
+                        keywords,
+                    } if func.as_name() == Some("print") => {
                         let mut operands = args.clone();
                         operands.extend(keywords.iter().map(|(_, v)| v.clone()));
                         let all = Expr::new(ExprKind::Tuple(operands), e.span);
@@ -145,20 +152,27 @@ impl<'p> Machine<'p> {
                 {
                     return self.call(s, value, CallTarget::Name(name.to_string()));
                 }
-                self.with_value(s, value, false, |s, v| self.assign_all(s, targets, Value::Term(v)))
+                self.with_value(s, value, false, |s, v| {
+                    self.assign_all(s, targets, Value::Term(v))
+                })
             }
             StmtKind::AnnAssign { target, value, .. } => match value {
                 Some(value) => {
                     if let (Some(name), Some(_)) = (target.as_name(), user_call(value)) {
                         return self.call(s, value, CallTarget::Name(name.to_string()));
                     }
-                    self.with_value(s, value, false, |s, v| self.assign(s, target, Value::Term(v)))
+                    self.with_value(s, value, false, |s, v| {
+                        self.assign(s, target, Value::Term(v))
+                    })
                 }
                 None => Ok(Branch::Go(s)),
             },
             StmtKind::AugAssign { target, op, value } => {
                 if target.as_name().is_none() {
-                    return Err(unsupported(format!("the augmented assignment {}", stmt.text), line));
+                    return Err(unsupported(
+                        format!("the augmented assignment {}", stmt.text),
+                        line,
+                    ));
                 }
                 let combined = Expr::new(
                     ExprKind::BinOp {
@@ -168,7 +182,9 @@ impl<'p> Machine<'p> {
                     },
                     stmt.span,
                 );
-                self.with_value(s, &combined, false, |s, v| self.assign(s, target, Value::Term(v)))
+                self.with_value(s, &combined, false, |s, v| {
+                    self.assign(s, target, Value::Term(v))
+                })
             }
             StmtKind::If { test, body, orelse } => self.with_value(s, test, true, |s, v| {
                 let mut then = s.clone();
@@ -181,7 +197,11 @@ impl<'p> Machine<'p> {
                 ]))
             }),
             StmtKind::While { .. } => {
-                s.push(Kont::Loop { stmt, count: 0, iter: None })?;
+                s.push(Kont::Loop {
+                    stmt,
+                    count: 0,
+                    iter: None,
+                })?;
                 self.loop_test(s)
             }
             StmtKind::For { .. } => self.for_loop(s, stmt),
@@ -216,7 +236,10 @@ impl<'p> Machine<'p> {
             StmtKind::Raise { exc: Some(e), .. } => self.raise(s, e, line),
             StmtKind::Assert { test, msg } => self.with_value(s, test, true, |s, v| {
                 let failing = self.assertion_failure(s.clone(), msg.as_ref())?;
-                Ok(Branch::Split(vec![(v.clone(), Branch::Go(s)), (not(&v)?, failing)]))
+                Ok(Branch::Split(vec![
+                    (v.clone(), Branch::Go(s)),
+                    (not(&v)?, failing),
+                ]))
             }),
             StmtKind::Try { is_star: true, .. } => Err(unsupported("except*", line)),
             StmtKind::Try { body, .. } => {
@@ -228,18 +251,34 @@ impl<'p> Machine<'p> {
                 let top = s.frames.len() == 1 && self.program.is_snippet();
                 match self.program.defs.get(&stmt.id) {
                     Some(key) if top => {
-                        s.assign(&f.name, Value::Function { key: key.clone(), name: f.name.clone() })?;
+                        s.assign(
+                            &f.name,
+                            Value::Function {
+                                key: key.clone(),
+                                name: f.name.clone(),
+                            },
+                        )?;
                         Ok(Branch::Go(s))
                     }
-                    _ => Err(unsupported("a function defined inside a function (closures)", line)),
+                    _ => Err(unsupported(
+                        "a function defined inside a function (closures)",
+                        line,
+                    )),
                 }
             }
-            StmtKind::ClassDef { name, .. } if self.program.classes.is_class(name) => Ok(Branch::Go(s)),
-            StmtKind::ClassDef { .. } => Err(unsupported("classes other than `class E(Exception): pass`", line)),
+            StmtKind::ClassDef { name, .. } if self.program.classes.is_class(name) => {
+                Ok(Branch::Go(s))
+            }
+            StmtKind::ClassDef { .. } => Err(unsupported(
+                "classes other than `class E(Exception): pass`",
+                line,
+            )),
             StmtKind::With { .. } => Err(unsupported("with", line)),
             StmtKind::Match { .. } => Err(unsupported("match", line)),
             StmtKind::Import(_) | StmtKind::ImportFrom { .. } => Err(unsupported("import", line)),
-            StmtKind::Global(_) | StmtKind::Nonlocal(_) => Err(unsupported("global and nonlocal", line)),
+            StmtKind::Global(_) | StmtKind::Nonlocal(_) => {
+                Err(unsupported("global and nonlocal", line))
+            }
             StmtKind::Delete(_) => Err(unsupported("del", line)),
             StmtKind::Unsupported { construct } => Err(unsupported(*construct, line)),
         }
@@ -262,7 +301,10 @@ impl<'p> Machine<'p> {
                 Ok(Branch::Go(s))
             }
             ExprKind::Tuple(targets) | ExprKind::List(targets) => {
-                if targets.iter().any(|t| matches!(t.kind, ExprKind::Starred(_))) {
+                if targets
+                    .iter()
+                    .any(|t| matches!(t.kind, ExprKind::Starred(_)))
+                {
                     return Err(unsupported("starred assignment targets", line));
                 }
                 let n = targets.len();
@@ -270,7 +312,10 @@ impl<'p> Machine<'p> {
                     Value::Term(v) => v,
                     other => {
                         let t = super::state::type_name(&other);
-                        return Ok(Branch::Go(s.raise(exc("TypeError", format!("cannot unpack non-iterable {t} object")))));
+                        return Ok(Branch::Go(s.raise(exc(
+                            "TypeError",
+                            format!("cannot unpack non-iterable {t} object"),
+                        ))));
                     }
                 };
                 match v.sort() {
@@ -279,7 +324,10 @@ impl<'p> Machine<'p> {
                         let msg = if items.len() > n {
                             format!("too many values to unpack (expected {n})")
                         } else {
-                            format!("not enough values to unpack (expected {n}, got {})", items.len())
+                            format!(
+                                "not enough values to unpack (expected {n}, got {})",
+                                items.len()
+                            )
                         };
                         Ok(Branch::Go(s.raise(exc("ValueError", msg))))
                     }
@@ -287,19 +335,28 @@ impl<'p> Machine<'p> {
                         let len = simplify(&Term::len(v.clone()).map_err(sort_err)?);
                         let k = Term::int(n);
                         let exact = self.assign_items(s.clone(), targets, &v)?;
-                        let many = s.clone().raise(exc("ValueError", format!("too many values to unpack (expected {n})")));
+                        let many = s.clone().raise(exc(
+                            "ValueError",
+                            format!("too many values to unpack (expected {n})"),
+                        ));
                         let few = s.raise(Exc {
                             type_name: "ValueError".into(),
                             message: Message::Unknown,
                         });
                         Ok(Branch::Split(vec![
                             (compare(CompareOp::Eq, len.clone(), k.clone())?, exact),
-                            (compare(CompareOp::Gt, len.clone(), k.clone())?, Branch::Go(many)),
+                            (
+                                compare(CompareOp::Gt, len.clone(), k.clone())?,
+                                Branch::Go(many),
+                            ),
                             (compare(CompareOp::Lt, len, k)?, Branch::Go(few)),
                         ]))
                     }
                     other => {
-                        let msg = format!("cannot unpack non-iterable {} object", sort_type_name(other));
+                        let msg = format!(
+                            "cannot unpack non-iterable {} object",
+                            sort_type_name(other)
+                        );
                         Ok(Branch::Go(s.raise(exc("TypeError", msg))))
                     }
                 }
@@ -333,7 +390,11 @@ impl<'p> Machine<'p> {
     fn raise(&self, s: State<'p>, e: &Expr, line: u32) -> Result<Branch<'p>> {
         let (class, args) = match &e.kind {
             ExprKind::Name(n) => (n.as_str(), &[][..]),
-            ExprKind::Call { func, args, keywords } if keywords.is_empty() => match func.as_name() {
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if keywords.is_empty() => match func.as_name() {
                 Some(n) => (n, args.as_slice()),
                 None => return Err(unsupported(format!("raise {e}"), line)),
             },
@@ -356,14 +417,23 @@ impl<'p> Machine<'p> {
         }
         let class = class.to_string();
         match args {
-            [] => Ok(Branch::Go(s.raise(Exc { type_name: class, message: Message::Known(String::new()) }))),
+            [] => Ok(Branch::Go(s.raise(Exc {
+                type_name: class,
+                message: Message::Known(String::new()),
+            }))),
             [arg] => self.with_value(s, arg, false, |s, v| {
-                Ok(Branch::Go(s.raise(Exc { type_name: class, message: message_of(&v) })))
+                Ok(Branch::Go(s.raise(Exc {
+                    type_name: class,
+                    message: message_of(&v),
+                })))
             }),
             _ => {
                 let all = Expr::new(ExprKind::Tuple(args.to_vec()), e.span);
                 self.with_value(s, &all, false, |s, v| {
-                    Ok(Branch::Go(s.raise(Exc { type_name: class, message: message_of(&v) })))
+                    Ok(Branch::Go(s.raise(Exc {
+                        type_name: class,
+                        message: message_of(&v),
+                    })))
                 })
             }
         }
@@ -373,7 +443,11 @@ impl<'p> Machine<'p> {
         let StmtKind::For { iter, .. } = &stmt.kind else {
             return Err(internal("for_loop on another statement"));
         };
-        if let ExprKind::Call { func, args, keywords } = &iter.kind
+        if let ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } = &iter.kind
             && func.as_name() == Some("range")
         {
             let bad = if !keywords.is_empty() {
@@ -381,7 +455,10 @@ impl<'p> Machine<'p> {
             } else if args.is_empty() {
                 Some("range expected at least 1 argument, got 0".to_string())
             } else if args.len() > 3 {
-                Some(format!("range expected at most 3 arguments, got {}", args.len()))
+                Some(format!(
+                    "range expected at most 3 arguments, got {}",
+                    args.len()
+                ))
             } else {
                 None
             };
@@ -393,8 +470,14 @@ impl<'p> Machine<'p> {
                 let TermKind::Items(_, items) = v.kind() else {
                     return Err(internal("range arguments are not a display"));
                 };
-                if let Some(bad) = items.iter().find(|t| !matches!(t.sort(), Sort::Int | Sort::Bool)) {
-                    let msg = format!("'{}' object cannot be interpreted as an integer", sort_type_name(bad.sort()));
+                if let Some(bad) = items
+                    .iter()
+                    .find(|t| !matches!(t.sort(), Sort::Int | Sort::Bool))
+                {
+                    let msg = format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        sort_type_name(bad.sort())
+                    );
                     return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
                 }
                 let (start, stop, step) = match items.as_slice() {
@@ -415,7 +498,10 @@ impl<'p> Machine<'p> {
                     return Ok(go);
                 }
                 let fail = s.raise(exc("ValueError", "range() arg 3 must not be zero"));
-                Ok(Branch::Split(vec![(not(&zero)?, go), (zero, Branch::Go(fail))]))
+                Ok(Branch::Split(vec![
+                    (not(&zero)?, go),
+                    (zero, Branch::Go(fail)),
+                ]))
             });
         }
         self.with_value(s, iter, false, |mut s, v| {
@@ -423,7 +509,11 @@ impl<'p> Machine<'p> {
                 let msg = format!("'{}' object is not iterable", sort_type_name(v.sort()));
                 return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
             }
-            s.push(Kont::Loop { stmt, count: 0, iter: Some((Source::Items(v), 0)) })?;
+            s.push(Kont::Loop {
+                stmt,
+                count: 0,
+                iter: Some((Source::Items(v), 0)),
+            })?;
             self.loop_test(s)
         })
     }
@@ -437,14 +527,20 @@ impl<'p> Machine<'p> {
         match (&stmt.kind, iter) {
             (StmtKind::While { test, body, .. }, _) => self.with_value(s, test, true, |s, v| {
                 let go = self.enter_body(s.clone(), stmt, body)?;
-                Ok(Branch::Split(vec![(v.clone(), go), (not(&v)?, self.exit_loop(s)?)]))
+                Ok(Branch::Split(vec![
+                    (v.clone(), go),
+                    (not(&v)?, self.exit_loop(s)?),
+                ]))
             }),
             (StmtKind::For { target, body, .. }, Some((source, k))) => {
                 let (more, item) = next_item(&source, k)?;
                 let go = self
                     .enter_body(s.clone(), stmt, body)?
                     .and_then(&mut |s| self.assign(s, target, Value::Term(item.clone())))?;
-                Ok(Branch::Split(vec![(more.clone(), go), (not(&more)?, self.exit_loop(s)?)]))
+                Ok(Branch::Split(vec![
+                    (more.clone(), go),
+                    (not(&more)?, self.exit_loop(s)?),
+                ]))
             }
             _ => Err(internal("a loop marker on another statement")),
         }
@@ -489,23 +585,37 @@ impl<'p> Machine<'p> {
         let f: &'p Prepared = match s.callee(self.program, call.name)? {
             Callee::Function(f) => f,
             Callee::NotCallable(t) => {
-                return Ok(Branch::Go(s.raise(exc("TypeError", format!("'{t}' object is not callable")))));
+                return Ok(Branch::Go(
+                    s.raise(exc("TypeError", format!("'{t}' object is not callable"))),
+                ));
             }
             Callee::Builtin => {
                 return Err(unsupported(
-                    format!("the builtin {}() (modelled: len, abs, min, max, int, float, bool, list, tuple; range in for loops)", call.name),
+                    format!(
+                        "the builtin {}() (modelled: len, abs, min, max, int, float, bool, list, tuple; range in for loops)",
+                        call.name
+                    ),
                     line,
                 ));
             }
             Callee::Missing(x) => return Ok(Branch::Go(s.raise(x))),
         };
-        if call.args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_))) || call.keywords.iter().any(|(k, _)| k.is_none()) {
+        if call
+            .args
+            .iter()
+            .any(|a| matches!(a.kind, ExprKind::Starred(_)))
+            || call.keywords.iter().any(|(k, _)| k.is_none())
+        {
             return Err(unsupported("*args and **kwargs in calls", line));
         }
         let mut operands = call.args.to_vec();
         operands.extend(call.keywords.iter().map(|(_, v)| v.clone()));
         let positional = call.args.len();
-        let names: Vec<String> = call.keywords.iter().filter_map(|(k, _)| k.clone()).collect();
+        let names: Vec<String> = call
+            .keywords
+            .iter()
+            .filter_map(|(k, _)| k.clone())
+            .collect();
         let all = Expr::new(ExprKind::Tuple(operands), e.span);
         self.with_value(s, &all, false, |mut s, v| {
             let TermKind::Items(_, items) = v.kind() else {
@@ -526,7 +636,10 @@ impl<'p> Machine<'p> {
             s.frames.push(Frame {
                 function: Some(f),
                 store,
-                konts: vec![Kont::Block { stmts: &f.body, next: 0 }],
+                konts: vec![Kont::Block {
+                    stmts: &f.body,
+                    next: 0,
+                }],
                 target,
             });
             Ok(Branch::Go(s))
@@ -539,7 +652,8 @@ fn next_item(source: &Source, k: u64) -> Result<(Term, Term)> {
     match source {
         Source::Range { start, stop, step } => {
             let offset = Term::arith(ArithOp::Mul, step.clone(), Term::int(k)).map_err(sort_err)?;
-            let cur = simplify(&Term::arith(ArithOp::Add, start.clone(), offset).map_err(sort_err)?);
+            let cur =
+                simplify(&Term::arith(ArithOp::Add, start.clone(), offset).map_err(sort_err)?);
             let up = || compare(CompareOp::Lt, cur.clone(), stop.clone());
             let down = || compare(CompareOp::Gt, cur.clone(), stop.clone());
             let more = match step.int_literal().map(|v| v.sign()) {
@@ -575,8 +689,17 @@ fn bind(
 ) -> Result<std::result::Result<Store, String>> {
     let short = f.name.rsplit('.').next().unwrap_or(&f.name);
     let params = &f.params;
-    if let Some(p) = params.iter().find(|p| !matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly)) {
-        return Err(unsupported(format!("calling {short}(), whose parameter {} is *args, **kwargs or keyword-only", p.name), line));
+    if let Some(p) = params
+        .iter()
+        .find(|p| !matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly))
+    {
+        return Err(unsupported(
+            format!(
+                "calling {short}(), whose parameter {} is *args, **kwargs or keyword-only",
+                p.name
+            ),
+            line,
+        ));
     }
     if positional.len() > params.len() {
         let n = params.len();
@@ -593,7 +716,9 @@ fn bind(
     }
     for (name, v) in names.iter().zip(keyword) {
         let Some(i) = params.iter().position(|p| p.name == *name) else {
-            return Ok(Err(format!("{short}() got an unexpected keyword argument '{name}'")));
+            return Ok(Err(format!(
+                "{short}() got an unexpected keyword argument '{name}'"
+            )));
         };
         if params[i].kind == ParamKind::PositionalOnly {
             return Ok(Err(format!(
@@ -601,7 +726,9 @@ fn bind(
             )));
         }
         if values[i].is_some() {
-            return Ok(Err(format!("{short}() got multiple values for argument '{name}'")));
+            return Ok(Err(format!(
+                "{short}() got multiple values for argument '{name}'"
+            )));
         }
         values[i] = Some(v.clone());
     }
@@ -629,7 +756,9 @@ fn bind(
             [] => String::new(),
         };
         let plural = if n == 1 { "" } else { "s" };
-        return Ok(Err(format!("{short}() missing {n} required positional argument{plural}: {list}")));
+        return Ok(Err(format!(
+            "{short}() missing {n} required positional argument{plural}: {list}"
+        )));
     }
     Ok(Ok(store))
 }

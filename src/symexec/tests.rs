@@ -14,7 +14,10 @@ fn words(s: &str) -> Vec<String> {
 }
 
 fn options(unroll: u64) -> Options {
-    Options { unroll, ..Options::default() }
+    Options {
+        unroll,
+        ..Options::default()
+    }
 }
 
 fn snippet_program(src: &str, inputs: &str) -> Program {
@@ -25,7 +28,12 @@ fn snippet_program(src: &str, inputs: &str) -> Program {
 
 /// The tree of a snippet with `inputs` (`ARG:TYPE ...`).
 fn snippet(src: &str, inputs: &str, unroll: u64) -> Tree {
-    execute(&snippet_program(src, inputs), &options(unroll), &Cancel::new()).unwrap()
+    execute(
+        &snippet_program(src, inputs),
+        &options(unroll),
+        &Cancel::new(),
+    )
+    .unwrap()
 }
 
 fn function_program(src: &str, name: &str) -> Program {
@@ -35,7 +43,12 @@ fn function_program(src: &str, name: &str) -> Program {
 
 /// The tree of function `name` defined in `src`.
 fn function(src: &str, name: &str, unroll: u64) -> Tree {
-    execute(&function_program(src, name), &options(unroll), &Cancel::new()).unwrap()
+    execute(
+        &function_program(src, name),
+        &options(unroll),
+        &Cancel::new(),
+    )
+    .unwrap()
 }
 
 fn render(tree: &Tree) -> String {
@@ -43,7 +56,16 @@ fn render(tree: &Tree) -> String {
 }
 
 fn outcomes(tree: &Tree) -> Vec<String> {
-    tree.leaves.iter().map(|l| format!("{} | {}", l.path_condition, crate::render::set::outcome(&l.outcome))).collect()
+    tree.leaves
+        .iter()
+        .map(|l| {
+            format!(
+                "{} | {}",
+                l.path_condition,
+                crate::render::set::outcome(&l.outcome)
+            )
+        })
+        .collect()
 }
 
 fn check_options(runs: usize) -> CheckOptions {
@@ -61,7 +83,14 @@ fn check_function(src: &str, name: &str, unroll: u64, runs: usize) -> check::Rep
     let program = function_program(src, name);
     let tree = execute(&program, &options(unroll), &Cancel::new()).unwrap();
     let runnable = Runnable::function(&[src.to_string()], name);
-    check(&tree, &program.input_env, &runnable, &check_options(runs), &Cancel::new()).unwrap()
+    check(
+        &tree,
+        &program.input_env,
+        &runnable,
+        &check_options(runs),
+        &Cancel::new(),
+    )
+    .unwrap()
 }
 
 /// Checks a snippet.
@@ -72,7 +101,14 @@ fn check_snippet(src: &str, inputs: &str, unroll: u64, runs: usize) -> check::Re
     let mut captured = names.clone();
     captured.extend(snippet_variables(&lower_module(src).unwrap()));
     let runnable = Runnable::snippet(&[], src, &names, &captured);
-    check(&tree, &program.input_env, &runnable, &check_options(runs), &Cancel::new()).unwrap()
+    check(
+        &tree,
+        &program.input_env,
+        &runnable,
+        &check_options(runs),
+        &Cancel::new(),
+    )
+    .unwrap()
 }
 
 const FIND_BODY: &str = "i = 0\nwhile i < len(haystack):\n    if haystack[i] == needle:\n        break\n    i = i + 1\nelse:\n    return -1\n\nreturn i\n";
@@ -91,7 +127,11 @@ fn abs_double_tree_text() {
         ----  --------------  ----------  -------------------  -------
         3     2 * y < 0       normal end  {y: y, x: -(2 * y)}  y=-1
         4     2 * y >= 0      normal end  {y: y, x: 2 * y}     y=0"#]]
-    .assert_eq(&render(&snippet("x = 2 * y\nif x < 0:\n    x = -x\n", "y:int", 4)));
+    .assert_eq(&render(&snippet(
+        "x = 2 * y\nif x < 0:\n    x = -x\n",
+        "y:int",
+        4,
+    )));
 }
 
 #[test]
@@ -157,7 +197,11 @@ fn try_except_finally_and_raise() {
         ]
     "#]]
     .assert_debug_eq(&outcomes(&tree));
-    let stores: Vec<String> = tree.leaves.iter().map(|l| crate::render::set::store(&tree.nodes[l.node].store)).collect();
+    let stores: Vec<String> = tree
+        .leaves
+        .iter()
+        .map(|l| crate::render::set::store(&tree.nodes[l.node].store))
+        .collect();
     expect_test::expect![[r#"
         [
             "{x: x, r: -1, done: True}",
@@ -184,9 +228,18 @@ fn calls_are_inlined_and_recursion_is_bounded() {
                 [7] ⇒ return 2  |  {v >= 0}  |  {v: v, $1: 1}
     "#]]
     .assert_eq(&text(&tree));
-    let fact = "def fact(n: int) -> int:\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n";
+    let fact =
+        "def fact(n: int) -> int:\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n";
     let program = function_program(fact, "fact");
-    let tree = execute(&program, &Options { recursion_limit: 3, ..Options::default() }, &Cancel::new()).unwrap();
+    let tree = execute(
+        &program,
+        &Options {
+            recursion_limit: 3,
+            ..Options::default()
+        },
+        &Cancel::new(),
+    )
+    .unwrap();
     expect_test::expect![[r#"
         [
             "n <= 1 | return 1",
@@ -200,7 +253,11 @@ fn calls_are_inlined_and_recursion_is_bounded() {
 
 #[test]
 fn for_loops_over_ranges_and_sequences() {
-    let tree = snippet("total = 0\nfor i in range(n):\n    total = total + i\n", "n:int", 3);
+    let tree = snippet(
+        "total = 0\nfor i in range(n):\n    total = total + i\n",
+        "n:int",
+        3,
+    );
     expect_test::expect![[r#"
         [
             "3 < n | bound reached: the loop at line 2 ran 3 times (unroll bound)",
@@ -211,7 +268,11 @@ fn for_loops_over_ranges_and_sequences() {
         ]
     "#]]
     .assert_debug_eq(&outcomes(&tree));
-    let tree = snippet("count = 0\nfor c in s:\n    if c == 'a':\n        count += 1\n", "s:str", 2);
+    let tree = snippet(
+        "count = 0\nfor c in s:\n    if c == 'a':\n        count += 1\n",
+        "s:str",
+        2,
+    );
     assert_eq!(tree.cut_paths(), 4, "{}", text(&tree));
     // len 0: 1 leaf; len 1: 2; len 2: 4; longer: 4 cut at the bound.
     assert_eq!(tree.leaves.len(), 11, "{}", text(&tree));
@@ -224,16 +285,42 @@ fn unsat_branches_are_kept_on_request() {
     assert!(pruned.leaves.iter().all(|l| l.outcome != Outcome::Unsat));
     assert_eq!(pruned.stats.pruned, 1);
     let program = snippet_program(src, "x:int");
-    let kept = execute(&program, &Options { keep_unsat: true, ..Options::default() }, &Cancel::new()).unwrap();
-    let unsat: Vec<String> = kept.leaves.iter().filter(|l| l.outcome == Outcome::Unsat).map(|l| l.path_condition.to_string()).collect();
+    let kept = execute(
+        &program,
+        &Options {
+            keep_unsat: true,
+            ..Options::default()
+        },
+        &Cancel::new(),
+    )
+    .unwrap();
+    let unsat: Vec<String> = kept
+        .leaves
+        .iter()
+        .filter(|l| l.outcome == Outcome::Unsat)
+        .map(|l| l.path_condition.to_string())
+        .collect();
     assert_eq!(unsat, ["x > 0 and x < 0"]);
-    assert!(kept.leaves.iter().all(|l| l.outcome != Outcome::Unsat || l.witness.is_none()));
+    assert!(
+        kept.leaves
+            .iter()
+            .all(|l| l.outcome != Outcome::Unsat || l.witness.is_none())
+    );
 }
 
 #[test]
 fn node_limit_truncates() {
     let program = snippet_program("while x > 0:\n    x = x - 1\n", "x:int");
-    let tree = execute(&program, &Options { unroll: 100, node_limit: 10, ..Options::default() }, &Cancel::new()).unwrap();
+    let tree = execute(
+        &program,
+        &Options {
+            unroll: 100,
+            node_limit: 10,
+            ..Options::default()
+        },
+        &Cancel::new(),
+    )
+    .unwrap();
     assert!(tree.truncated);
     assert_eq!(tree.nodes.len(), 10);
     assert!(tree.unexplored > 0);
@@ -244,30 +331,73 @@ fn node_limit_truncates() {
 fn unsupported_constructs_are_reported_with_their_line() {
     let program = snippet_program("x = 1\nwith open('f') as h:\n    pass\n", "y:int");
     let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
-    assert_eq!(e, SymexecError::Unsupported { construct: "with".into(), line: 2 });
+    assert_eq!(
+        e,
+        SymexecError::Unsupported {
+            construct: "with".into(),
+            line: 2
+        }
+    );
     let program = snippet_program("z = y.bit_length()\n", "y:int");
     let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
-    assert!(matches!(e, SymexecError::Unsupported { line: 1, .. }), "{e}");
+    assert!(
+        matches!(e, SymexecError::Unsupported { line: 1, .. }),
+        "{e}"
+    );
     let tree = snippet("z = w + 1\n", "y:int", 4);
-    assert_eq!(outcomes(&tree), ["True | NameError: name 'w' is not defined"]);
+    assert_eq!(
+        outcomes(&tree),
+        ["True | NameError: name 'w' is not defined"]
+    );
     let tree = snippet("z = y + 'a'\n", "y:int", 4);
-    assert_eq!(outcomes(&tree), ["True | TypeError: unsupported operand type(s) for +: 'int' and 'str'"]);
+    assert_eq!(
+        outcomes(&tree),
+        ["True | TypeError: unsupported operand type(s) for +: 'int' and 'str'"]
+    );
 }
 
 #[test]
 fn check_passes_on_programs_with_exceptions_loops_and_calls() {
     let cases = [
-        ("def f(a: int, b: int) -> int:\n    if a > 0:\n        return a // b\n    return a % b\n", "f", 4),
-        ("def g(t: tuple[int, ...], i: int) -> int:\n    x = t[i]\n    assert x != 3, 'three'\n    return x * 2\n", "g", 4),
-        ("def total(t: tuple[int, ...]) -> int:\n    s = 0\n    for x in t:\n        s = s + x\n    return s\n", "total", 8),
-        ("def upto(n: int) -> int:\n    s = 0\n    for i in range(min(n, 5)):\n        s += i * i\n    return s\n", "upto", 6),
-        ("def div_all(t: list[int], d: int) -> int:\n    r = 0\n    i = 0\n    while i < len(t):\n        r = r + t[i] // d\n        i += 1\n    return r\n", "div_all", 7),
-        ("def sign(v: int) -> int:\n    if v < 0:\n        return -1\n    return 1\n\ndef h(a: int, b: int) -> int:\n    try:\n        return sign(a) * (b // a)\n    except ZeroDivisionError:\n        return 0\n", "h", 4),
+        (
+            "def f(a: int, b: int) -> int:\n    if a > 0:\n        return a // b\n    return a % b\n",
+            "f",
+            4,
+        ),
+        (
+            "def g(t: tuple[int, ...], i: int) -> int:\n    x = t[i]\n    assert x != 3, 'three'\n    return x * 2\n",
+            "g",
+            4,
+        ),
+        (
+            "def total(t: tuple[int, ...]) -> int:\n    s = 0\n    for x in t:\n        s = s + x\n    return s\n",
+            "total",
+            8,
+        ),
+        (
+            "def upto(n: int) -> int:\n    s = 0\n    for i in range(min(n, 5)):\n        s += i * i\n    return s\n",
+            "upto",
+            6,
+        ),
+        (
+            "def div_all(t: list[int], d: int) -> int:\n    r = 0\n    i = 0\n    while i < len(t):\n        r = r + t[i] // d\n        i += 1\n    return r\n",
+            "div_all",
+            7,
+        ),
+        (
+            "def sign(v: int) -> int:\n    if v < 0:\n        return -1\n    return 1\n\ndef h(a: int, b: int) -> int:\n    try:\n        return sign(a) * (b // a)\n    except ZeroDivisionError:\n        return 0\n",
+            "h",
+            4,
+        ),
     ];
     for (src, name, unroll) in cases {
         let r = check_function(src, name, unroll, 60);
         assert!(r.cpython, "python3 is the oracle");
-        assert!(r.exhaustive && r.precise, "{name}: {:#?}", r.counterexamples);
+        assert!(
+            r.exhaustive && r.precise,
+            "{name}: {:#?}",
+            r.counterexamples
+        );
         assert!(r.mismatches.is_empty(), "{name}: {:#?}", r.mismatches);
         assert!(r.witnesses > 1);
     }
@@ -278,15 +408,30 @@ fn check_passes_on_programs_with_exceptions_loops_and_calls() {
 
 #[test]
 fn check_finds_the_books_non_exhaustive_while() {
-    let r = check_snippet("\nwhile idx >= x:\n    idx = idx - 1\n", "x:int idx:int", 2, 100);
+    let r = check_snippet(
+        "\nwhile idx >= x:\n    idx = idx - 1\n",
+        "x:int idx:int",
+        2,
+        100,
+    );
     assert!(!r.exhaustive);
     assert!(r.precise, "{:#?}", r.counterexamples);
     let c = &r.counterexamples[0];
     assert_eq!(c.property, Property::Exhaustive);
     assert!(matches!(c.expected, check::Prediction::Bound(_)), "{c:?}");
-    let value = |n: &str| c.inputs.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
-    let (Some(crate::python::PyValue::Int(x)), Some(crate::python::PyValue::Int(idx))) = (value("x"), value("idx")) else {
+    let value = |n: &str| {
+        c.inputs
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.clone())
+    };
+    let (Some(crate::python::PyValue::Int(x)), Some(crate::python::PyValue::Int(idx))) =
+        (value("x"), value("idx"))
+    else {
         panic!("{c:?}")
     };
-    assert!(idx - x >= num_bigint::BigInt::from(2), "the loop runs more than twice");
+    assert!(
+        idx - x >= num_bigint::BigInt::from(2),
+        "the loop runs more than twice"
+    );
 }

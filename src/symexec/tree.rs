@@ -16,7 +16,10 @@ pub enum Value {
     Term(Term),
     None,
     /// The key of a prepared function and its name.
-    Function { key: String, name: String },
+    Function {
+        key: String,
+        name: String,
+    },
     Exception(Exc),
 }
 
@@ -152,7 +155,10 @@ impl Outcome {
 impl Tree {
     /// Paths cut by a bound (each is a `bound` leaf).
     pub fn cut_paths(&self) -> usize {
-        self.leaves.iter().filter(|l| matches!(l.outcome, Outcome::Bound(_))).count()
+        self.leaves
+            .iter()
+            .filter(|l| matches!(l.outcome, Outcome::Bound(_)))
+            .count()
     }
 
     /// Solver checks of every kind.

@@ -14,7 +14,8 @@ use crate::python::PyValue;
 use crate::render::html::{escape, table, text_table};
 use crate::render::set::outcome_json;
 use crate::symexec::check::{
-    CheckError, CheckOptions, Concrete, Prediction, Report, Runnable, SEED, check, snippet_variables,
+    CheckError, CheckOptions, Concrete, Prediction, Report, Runnable, SEED, check,
+    snippet_variables,
 };
 use crate::symexec::{Entry, Tree};
 
@@ -55,11 +56,15 @@ apart.";
 /// Runs `%check` / `%%check`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let runs = match inv.option("--runs") {
-        Some(v) => v.parse::<usize>().map_err(|_| CellError::usage(format!("--runs takes a whole number, got {v:?}")))?,
+        Some(v) => v
+            .parse::<usize>()
+            .map_err(|_| CellError::usage(format!("--runs takes a whole number, got {v:?}")))?,
         None => usize::try_from(session.config.check_runs).unwrap_or(usize::MAX),
     };
     let seed = match inv.option("--seed") {
-        Some(v) => v.parse::<u64>().map_err(|_| CellError::usage(format!("--seed takes a whole number, got {v:?}")))?,
+        Some(v) => v
+            .parse::<u64>()
+            .map_err(|_| CellError::usage(format!("--seed takes a whole number, got {v:?}")))?,
         None => SEED,
     };
     let built = build(session, inv, ctx)?;
@@ -74,7 +79,14 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
         cpython: true,
     };
-    let report = check(&built.tree, &built.program.input_env, &runnable, &options, ctx.cancel).map_err(|e| match e {
+    let report = check(
+        &built.tree,
+        &built.program.input_env,
+        &runnable,
+        &options,
+        ctx.cancel,
+    )
+    .map_err(|e| match e {
         CheckError::Interrupted => CellError::interrupted(),
         other => CellError::new("CheckError", other.to_string()),
     })?;
@@ -87,7 +99,12 @@ fn runnable(session: &Session, inv: &Invocation, built: &Built) -> Runnable {
     let own: Vec<String> = built
         .module
         .as_ref()
-        .map(|m| m.functions().filter(|f| !f.qualname.contains('.')).map(|f| f.qualname.clone()).collect())
+        .map(|m| {
+            m.functions()
+                .filter(|f| !f.qualname.contains('.'))
+                .map(|f| f.qualname.clone())
+                .collect()
+        })
         .unwrap_or_default();
     let mut definitions: Vec<String> = session_functions(session)
         .iter()
@@ -117,18 +134,28 @@ fn runnable(session: &Session, inv: &Invocation, built: &Built) -> Runnable {
 }
 
 fn inputs_text(inputs: &[(String, PyValue)]) -> String {
-    inputs.iter().map(|(n, v)| format!("{n}={}", v.repr())).collect::<Vec<_>>().join(", ")
+    inputs
+        .iter()
+        .map(|(n, v)| format!("{n}={}", v.repr()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn store_text(store: &[(String, PyValue)]) -> String {
-    let parts: Vec<String> = store.iter().map(|(n, v)| format!("{n}: {}", v.repr())).collect();
+    let parts: Vec<String> = store
+        .iter()
+        .map(|(n, v)| format!("{n}: {}", v.repr()))
+        .collect();
     format!("{{{}}}", parts.join(", "))
 }
 
 fn prediction_text(p: &Prediction) -> String {
     match p {
         Prediction::Return(v) => format!("return {}", v.repr()),
-        Prediction::Raised { type_name, message: Some(m) } if !m.is_empty() => format!("{type_name}: {m}"),
+        Prediction::Raised {
+            type_name,
+            message: Some(m),
+        } if !m.is_empty() => format!("{type_name}: {m}"),
         Prediction::Raised { type_name, .. } => type_name.clone(),
         Prediction::Normal(store) => format!("normal end {}", store_text(store)),
         Prediction::Bound(why) => format!("bound reached ({why})"),
@@ -158,7 +185,9 @@ fn store_json(store: &[(String, PyValue)]) -> Json {
 fn prediction_json(p: &Prediction) -> Json {
     match p {
         Prediction::Return(v) => json!({"kind": "return", "value": v.repr()}),
-        Prediction::Raised { type_name, message } => json!({"kind": "exception", "type": type_name, "message": message}),
+        Prediction::Raised { type_name, message } => {
+            json!({"kind": "exception", "type": type_name, "message": message})
+        }
         Prediction::Normal(store) => json!({"kind": "normal", "store": store_json(store)}),
         Prediction::Bound(why) => json!({"kind": "bound", "reason": why}),
         Prediction::NoLeaf => json!({"kind": "no leaf"}),
@@ -169,7 +198,9 @@ fn prediction_json(p: &Prediction) -> Json {
 fn concrete_json(c: &Concrete) -> Json {
     match c {
         Concrete::Return(v) => json!({"kind": "return", "value": v.repr()}),
-        Concrete::Raised { type_name, message } => json!({"kind": "exception", "type": type_name, "message": message}),
+        Concrete::Raised { type_name, message } => {
+            json!({"kind": "exception", "type": type_name, "message": message})
+        }
         Concrete::Normal(store) => json!({"kind": "normal", "store": store_json(store)}),
         Concrete::NoResult(why) => json!({"kind": "no result", "reason": why}),
     }
@@ -212,7 +243,10 @@ pub fn report_json(r: &Report, tree: &Tree) -> Json {
         .collect();
     let mut hits = Map::new();
     for leaf in &tree.leaves {
-        hits.insert(leaf.node.to_string(), json!(r.hits.get(&leaf.node).copied().unwrap_or(0)));
+        hits.insert(
+            leaf.node.to_string(),
+            json!(r.hits.get(&leaf.node).copied().unwrap_or(0)),
+        );
     }
     let leaves: Vec<Json> = tree
         .leaves
@@ -252,8 +286,16 @@ fn verdict(ok: bool, what: &str, n: usize) -> String {
 
 fn view(r: &Report, tree: &Tree) -> View {
     let count = |p| r.counterexamples.iter().filter(|c| c.property == p).count();
-    let oracle = if r.cpython { "CPython" } else { "the kernel's interpreter (python3 not found)" };
-    let subject = if r.function == "<cell>" { "the cell".to_string() } else { format!("{}()", r.function) };
+    let oracle = if r.cpython {
+        "CPython"
+    } else {
+        "the kernel's interpreter (python3 not found)"
+    };
+    let subject = if r.function == "<cell>" {
+        "the cell".to_string()
+    } else {
+        format!("{}()", r.function)
+    };
     let mut lines = vec![
         format!(
             "%check of {subject} (unroll {}, {} leaves): {} random runs and {} leaf witnesses, judged by {oracle}",
@@ -262,11 +304,22 @@ fn view(r: &Report, tree: &Tree) -> View {
             r.runs,
             r.witnesses
         ),
-        verdict(r.exhaustive, "exhaustive", count(crate::symexec::check::Property::Exhaustive)),
-        verdict(r.precise, "precise", count(crate::symexec::check::Property::Precise)),
+        verdict(
+            r.exhaustive,
+            "exhaustive",
+            count(crate::symexec::check::Property::Exhaustive),
+        ),
+        verdict(
+            r.precise,
+            "precise",
+            count(crate::symexec::check::Property::Precise),
+        ),
     ];
     if r.unresolved > 0 {
-        lines.push(format!("{} runs could not be placed in the tree by the solver.", r.unresolved));
+        lines.push(format!(
+            "{} runs could not be placed in the tree by the solver.",
+            r.unresolved
+        ));
     }
     if tree.truncated {
         lines.push(format!("The tree was cut at {} nodes (node_limit): runs in the unexplored part count as counterexamples.", tree.node_limit));
@@ -277,7 +330,14 @@ fn view(r: &Report, tree: &Tree) -> View {
             r.mismatches.len()
         ));
     }
-    let headers = ["property", "inputs", "leaf", "expected (tree)", "observed", "why"];
+    let headers = [
+        "property",
+        "inputs",
+        "leaf",
+        "expected (tree)",
+        "observed",
+        "why",
+    ];
     let rows: Vec<Vec<String>> = r
         .counterexamples
         .iter()
@@ -295,7 +355,10 @@ fn view(r: &Report, tree: &Tree) -> View {
         .collect();
     let more = r.counterexamples.len().saturating_sub(SHOWN);
     let mut text = lines.join("\n");
-    let mut html: String = lines.iter().map(|l| format!("<div>{}</div>", escape(l))).collect();
+    let mut html: String = lines
+        .iter()
+        .map(|l| format!("<div>{}</div>", escape(l)))
+        .collect();
     if !rows.is_empty() {
         text.push_str("\n\nCounterexamples:\n");
         text.push_str(&text_table(&headers, &rows));

@@ -70,9 +70,16 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         Some(n) => parse_count("--paths", n)?,
         None => usize::try_from(session.config.path_limit).unwrap_or(usize::MAX),
     };
-    let selected = inv.option("--path").map(|k| parse_count("--path", k)).transpose()?;
+    let selected = inv
+        .option("--path")
+        .map(|k| parse_count("--path", k))
+        .transpose()?;
     let options = Options {
-        mode: if inv.flag("--pyta") { Mode::Pyta } else { Mode::Precise },
+        mode: if inv.flag("--pyta") {
+            Mode::Pyta
+        } else {
+            Mode::Precise
+        },
         path_limit,
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
     };
@@ -199,7 +206,11 @@ fn signature(a: &Analysis) -> String {
 /// The text rendering.
 pub fn text(a: &Analysis, selected: Option<usize>) -> String {
     let mut out = format!("constraints of {} ({})\n", signature(a), mode_text(a));
-    let params: Vec<String> = a.parameters.iter().map(|(n, s)| format!("{n}: {s}")).collect();
+    let params: Vec<String> = a
+        .parameters
+        .iter()
+        .map(|(n, s)| format!("{n}: {s}"))
+        .collect();
     out.push_str(&format!("parameters: {}\n", or_none(&params)));
     for (n, reason) in &a.unsupported_parameters {
         out.push_str(&format!("  not modelled: {n} ({reason})\n"));
@@ -228,7 +239,10 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
             ]
         })
         .collect();
-    out.push_str(&text_table(&["id", "nodes", "feasible", "witness", "constraints"], &rows));
+    out.push_str(&text_table(
+        &["id", "nodes", "feasible", "witness", "constraints"],
+        &rows,
+    ));
     out.push('\n');
     for p in &a.paths {
         for d in &p.dropped {
@@ -256,17 +270,29 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
                 format!("{} -> {}", e.source.index(), e.target.index()),
                 e.kind.describe().unwrap_or_default(),
                 feasible_word(&e.feasible).into(),
-                e.paths.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(","),
+                e.paths
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
                 adds.join("; "),
             ]
         })
         .collect();
-    out.push_str(&text_table(&["edge", "label", "feasible", "paths", "adds"], &rows));
+    out.push_str(&text_table(
+        &["edge", "label", "feasible", "paths", "adds"],
+        &rows,
+    ));
     out.push('\n');
     if !a.conditions.is_empty() {
         out.push_str("\nconditions:\n");
         for c in &a.conditions {
-            out.push_str(&format!("  L{} {}: {}\n", c.line, c.test, verdict_text(&c.verdict)));
+            out.push_str(&format!(
+                "  L{} {}: {}\n",
+                c.line,
+                c.test,
+                verdict_text(&c.verdict)
+            ));
         }
     }
     if let Some(k) = selected
@@ -275,7 +301,11 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
         out.push_str(&format!("\npath {k}, edge by edge:\n"));
         for (i, &e) in p.edges.iter().enumerate() {
             let info = &a.dag.edges[e];
-            let label = info.kind.describe().map(|l| format!(" [{l}]")).unwrap_or_default();
+            let label = info
+                .kind
+                .describe()
+                .map(|l| format!(" [{l}]"))
+                .unwrap_or_default();
             let list = shown(p, p.at_edge[i].iter().copied());
             out.push_str(&format!(
                 "  {} -> {}{label}: {}\n",
@@ -329,7 +359,10 @@ fn html(a: &Analysis, selected: Option<usize>) -> String {
             ]
         })
         .collect();
-    out.push_str(&table(&["path", "nodes", "feasible", "witness", "constraints"], &rows));
+    out.push_str(&table(
+        &["path", "nodes", "feasible", "witness", "constraints"],
+        &rows,
+    ));
     if !a.conditions.is_empty() {
         let rows: Vec<Vec<String>> = a
             .conditions
@@ -359,11 +392,12 @@ pub fn json(a: &Analysis) -> Value {
     );
     map.insert(
         "ignored_preconditions".into(),
-        json!(a
-            .ignored_preconditions
-            .iter()
-            .map(|i| json!({"text": i.text, "reason": i.reason}))
-            .collect::<Vec<_>>()),
+        json!(
+            a.ignored_preconditions
+                .iter()
+                .map(|i| json!({"text": i.text, "reason": i.reason}))
+                .collect::<Vec<_>>()
+        ),
     );
     let paths: Vec<Value> = a
         .paths
@@ -426,37 +460,48 @@ pub fn json(a: &Analysis) -> Value {
         .collect();
     map.insert("edges".into(), Value::Array(edges));
     map.insert("truncated".into(), json!(a.truncated));
-    map.insert("mode".into(), json!(match a.mode { Mode::Precise => "precise", Mode::Pyta => "pyta" }));
-    let count = u64::try_from(&a.path_count).map_or_else(|_| json!(a.path_count.to_string()), |n| json!(n));
+    map.insert(
+        "mode".into(),
+        json!(match a.mode {
+            Mode::Precise => "precise",
+            Mode::Pyta => "pyta",
+        }),
+    );
+    let count =
+        u64::try_from(&a.path_count).map_or_else(|_| json!(a.path_count.to_string()), |n| json!(n));
     map.insert("path_count".into(), count);
     map.insert(
         "unsupported_parameters".into(),
-        json!(a
-            .unsupported_parameters
-            .iter()
-            .map(|(n, r)| json!({"name": n, "reason": r}))
-            .collect::<Vec<_>>()),
+        json!(
+            a.unsupported_parameters
+                .iter()
+                .map(|(n, r)| json!({"name": n, "reason": r}))
+                .collect::<Vec<_>>()
+        ),
     );
     map.insert(
         "conditions".into(),
-        json!(a
-            .conditions
-            .iter()
-            .map(|c| {
-                let mut m = json!({
-                    "node": c.node.index().to_string(),
-                    "line": c.line,
-                    "test": c.test,
-                    "verdict": verdict_name(&c.verdict),
-                    "redundant": c.verdict == Verdict::Redundant,
-                    "impossible": c.verdict == Verdict::Impossible,
-                });
-                if let (Value::Object(m), Verdict::Unknown(r) | Verdict::Untranslated(r)) = (&mut m, &c.verdict) {
-                    m.insert("reason".into(), json!(r));
-                }
-                m
-            })
-            .collect::<Vec<_>>()),
+        json!(
+            a.conditions
+                .iter()
+                .map(|c| {
+                    let mut m = json!({
+                        "node": c.node.index().to_string(),
+                        "line": c.line,
+                        "test": c.test,
+                        "verdict": verdict_name(&c.verdict),
+                        "redundant": c.verdict == Verdict::Redundant,
+                        "impossible": c.verdict == Verdict::Impossible,
+                    });
+                    if let (Value::Object(m), Verdict::Unknown(r) | Verdict::Untranslated(r)) =
+                        (&mut m, &c.verdict)
+                    {
+                        m.insert("reason".into(), json!(r));
+                    }
+                    m
+                })
+                .collect::<Vec<_>>()
+        ),
     );
     map.insert(
         "nodes".into(),
@@ -506,7 +551,10 @@ pub fn dot(a: &Analysis, selected: Option<usize>) -> String {
                     && a.dag.nodes(&p.edges).contains(&n)
                     && node.kind != NodeKind::Join
                 {
-                    out.push_str(&format!("  c0_{} [penwidth=2 color=\"{PATH_COLOUR}\"];\n", n.index()));
+                    out.push_str(&format!(
+                        "  c0_{} [penwidth=2 color=\"{PATH_COLOUR}\"];\n",
+                        n.index()
+                    ));
                 }
             }
             out.push_str("}\n");
@@ -527,18 +575,37 @@ fn is_edge_line(line: &str) -> bool {
     digits > 0 && rest[digits..].starts_with(" -> c0_")
 }
 
-fn edge_line(a: &Analysis, e: &crate::constraints::EdgeReport, line: &str, path: Option<&PathReport>) -> String {
-    let head = line.split(" [").next().unwrap_or(line).trim_end_matches(';');
+fn edge_line(
+    a: &Analysis,
+    e: &crate::constraints::EdgeReport,
+    line: &str,
+    path: Option<&PathReport>,
+) -> String {
+    let head = line
+        .split(" [")
+        .next()
+        .unwrap_or(line)
+        .trim_end_matches(';');
     let mut attrs: Vec<String> = Vec::new();
     let label_word = e.kind.describe();
     let mut label_lines: Vec<String> = label_word.iter().cloned().collect();
     let on_path = path.and_then(|p| p.edges.iter().position(|&x| x == e.id).map(|i| (p, i)));
     match (path, on_path) {
         (Some(_), Some((p, i))) => {
-            let before: Vec<usize> = if i == 0 { Vec::new() } else { p.at_edge[i - 1].clone() };
-            let new: Vec<usize> = p.at_edge[i].iter().copied().filter(|c| !before.contains(c)).collect();
+            let before: Vec<usize> = if i == 0 {
+                Vec::new()
+            } else {
+                p.at_edge[i - 1].clone()
+            };
+            let new: Vec<usize> = p.at_edge[i]
+                .iter()
+                .copied()
+                .filter(|c| !before.contains(c))
+                .collect();
             label_lines.extend(shown(p, new).iter().map(|t| shorten(t)));
-            attrs.push(format!("penwidth=2.5 color=\"{PATH_COLOUR}\" fontcolor=\"{PATH_COLOUR}\""));
+            attrs.push(format!(
+                "penwidth=2.5 color=\"{PATH_COLOUR}\" fontcolor=\"{PATH_COLOUR}\""
+            ));
         }
         (Some(_), None) => attrs.push(format!("color=\"{GREY}\" fontcolor=\"{GREY_TEXT}\"")),
         (None, _) => {
@@ -549,7 +616,9 @@ fn edge_line(a: &Analysis, e: &crate::constraints::EdgeReport, line: &str, path:
                     .map(|c| shorten(&c.term.to_string())),
             );
             match &e.feasible {
-                Feasible::No => attrs.push(format!("color=\"{GREY}\" fontcolor=\"{GREY_TEXT}\" style=dashed")),
+                Feasible::No => attrs.push(format!(
+                    "color=\"{GREY}\" fontcolor=\"{GREY_TEXT}\" style=dashed"
+                )),
                 Feasible::Unknown(_) => attrs.push("style=dotted".into()),
                 Feasible::Yes => attrs.push(colour_of(&e.kind)),
             }
@@ -569,7 +638,9 @@ fn colour_of(edge: &Edge) -> String {
         Edge::False => "color=\"#c62828\" fontcolor=\"#c62828\"".into(),
         Edge::Exception(_) => "style=dashed color=\"#b35c00\" fontcolor=\"#b35c00\"".into(),
         Edge::Normal => String::new(),
-        Edge::Return | Edge::Break | Edge::Continue => "color=\"#666666\" fontcolor=\"#666666\"".into(),
+        Edge::Return | Edge::Break | Edge::Continue => {
+            "color=\"#666666\" fontcolor=\"#666666\"".into()
+        }
     }
 }
 
@@ -592,7 +663,10 @@ fn tooltip(a: &Analysis, e: &crate::constraints::EdgeReport) -> String {
         }
     }
     if e.paths.len() > MAX_TOOLTIP_PATHS {
-        lines.push(format!("… and {} more paths", e.paths.len() - MAX_TOOLTIP_PATHS));
+        lines.push(format!(
+            "… and {} more paths",
+            e.paths.len() - MAX_TOOLTIP_PATHS
+        ));
     }
     lines.join("\n")
 }

@@ -12,7 +12,9 @@ use crate::python::ir::{Function, Module};
 use crate::python::lower_module;
 use crate::render::graphviz::{GraphvizError, dot_to_svg};
 use crate::render::html::escape;
-use crate::render::set::{dot, json, leaf_table_html, leaf_table_text, legend_html, legend_text, notes, summary, text};
+use crate::render::set::{
+    dot, json, leaf_table_html, leaf_table_text, legend_html, legend_text, notes, summary, text,
+};
 use crate::symexec::{Options, Program, SymexecError, Tree, execute, parse_specs};
 
 pub const OPTIONS: &[OptionSpec] = &[
@@ -35,7 +37,8 @@ pub const OPTIONS: &[OptionSpec] = &[
 
 pub const USAGE: &str = "%set NAME [--unroll N] [--leaves] [--unsat] [ARG:TYPE ...]\n%%set [--unroll N] [--leaves] [--unsat] ARG:TYPE ...\n<Python code>";
 
-pub const SUMMARY: &str = "symbolic execution tree: path conditions, stores, outcomes, a witness per leaf";
+pub const SUMMARY: &str =
+    "symbolic execution tree: path conditions, stores, outcomes, a witness per leaf";
 
 pub const HELP: &str = "Executes a function (its annotated parameters are the symbolic inputs: int, bool, float, str, \
 tuple/list of int, list[T], tuple[T, ...], tuple[A, B]) or the rest of the cell (inputs given as ARG:TYPE, e.g. \
@@ -62,7 +65,10 @@ pub struct Built {
 
 /// The session's functions (top level, nested and methods).
 pub fn session_functions(session: &Session) -> Vec<Arc<Function>> {
-    session.functions().filter_map(|f| session.lowered(&f.name).cloned()).collect()
+    session
+        .functions()
+        .filter_map(|f| session.lowered(&f.name).cloned())
+        .collect()
 }
 
 /// Builds the tree that `%set`/`%check` (line or cell form) asks for.
@@ -76,11 +82,15 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
     let functions = session_functions(session);
     let (program, module) = if inv.cell {
         if inv.body.trim().is_empty() {
-            return Err(CellError::usage(format!("%%{} needs Python code in the rest of the cell", inv.name)));
+            return Err(CellError::usage(format!(
+                "%%{} needs Python code in the rest of the cell",
+                inv.name
+            )));
         }
         let module = lower_module(&inv.body)?;
         let given = parse_specs(&inv.args).map_err(|e| error(e, inv))?;
-        let program = Program::snippet(&module, functions.iter().map(|f| f.as_ref()), &given).map_err(|e| error(e, inv))?;
+        let program = Program::snippet(&module, functions.iter().map(|f| f.as_ref()), &given)
+            .map_err(|e| error(e, inv))?;
         (program, Some(module))
     } else {
         let Some((name, specs)) = inv.args.split_first() else {
@@ -91,7 +101,8 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         };
         session.require_lowered(name)?;
         let given = parse_specs(specs).map_err(|e| error(e, inv))?;
-        let program = Program::function(name, functions.iter().map(|f| f.as_ref()), &given).map_err(|e| error(e, inv))?;
+        let program = Program::function(name, functions.iter().map(|f| f.as_ref()), &given)
+            .map_err(|e| error(e, inv))?;
         (program, None)
     };
     let options = Options {
@@ -102,7 +113,11 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         keep_unsat: inv.flag("--unsat"),
     };
     let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
-    Ok(Built { program, tree, module })
+    Ok(Built {
+        program,
+        tree,
+        module,
+    })
 }
 
 /// A symbolic-execution failure as a cell error (pointing at the cell line for `%%`).
@@ -118,7 +133,11 @@ pub fn error(e: SymexecError, inv: &Invocation) -> CellError {
     let err = CellError::new(ename, e.to_string());
     match e.line() {
         Some(line) if inv.cell => {
-            let text = inv.body.lines().nth(line.saturating_sub(1) as usize).unwrap_or("");
+            let text = inv
+                .body
+                .lines()
+                .nth(line.saturating_sub(1) as usize)
+                .unwrap_or("");
             let column = (text.len() - text.trim_start().len() + 1) as u32;
             err.at_cell_line(line, text, column)
         }
@@ -141,9 +160,18 @@ fn notes_html(tree: &Tree) -> String {
         .collect()
 }
 
-fn view(tree: &Tree, leaves_only: bool, session: &Session, ctx: &Ctx<'_>) -> Result<View, CellError> {
+fn view(
+    tree: &Tree,
+    leaves_only: bool,
+    session: &Session,
+    ctx: &Ctx<'_>,
+) -> Result<View, CellError> {
     let table_text = leaf_table_text(tree);
-    let head = format!("<div class=\"analysis-kernel-summary\">{}</div>{}", escape(&summary(tree)), notes_html(tree));
+    let head = format!(
+        "<div class=\"analysis-kernel-summary\">{}</div>{}",
+        escape(&summary(tree)),
+        notes_html(tree)
+    );
     if leaves_only {
         let mut text = summary(tree);
         for n in notes(tree) {
@@ -177,7 +205,11 @@ fn view(tree: &Tree, leaves_only: bool, session: &Session, ctx: &Ctx<'_>) -> Res
     Ok(View {
         kind: "set",
         text: format!("{}\n{table_text}\n{}", text(tree), legend_text()),
-        html: format!("{figure_note}{}{head}{}", legend_html(), leaf_table_html(tree)),
+        html: format!(
+            "{figure_note}{}{head}{}",
+            legend_html(),
+            leaf_table_html(tree)
+        ),
         svg,
         dot: Some(source),
         json: json(tree),

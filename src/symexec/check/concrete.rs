@@ -27,7 +27,10 @@ pub struct Runnable {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Concrete {
     Return(PyValue),
-    Raised { type_name: String, message: String },
+    Raised {
+        type_name: String,
+        message: String,
+    },
     /// A snippet ran to its end: its variables.
     Normal(Vec<(String, PyValue)>),
     /// The run gave no result (a step budget, a timeout, a value with no `PyValue`).
@@ -45,9 +48,17 @@ impl Runnable {
     }
 
     /// Runs `body` with `inputs` as parameters, reporting the variables `captured` at its end.
-    pub fn snippet(definitions: &[String], body: &str, inputs: &[String], captured: &[String]) -> Runnable {
+    pub fn snippet(
+        definitions: &[String],
+        body: &str,
+        inputs: &[String],
+        captured: &[String],
+    ) -> Runnable {
         let mut source = definitions.join("\n\n");
-        source.push_str(&format!("\n\ndef {SNIPPET_FUNCTION}({}):\n", inputs.join(", ")));
+        source.push_str(&format!(
+            "\n\ndef {SNIPPET_FUNCTION}({}):\n",
+            inputs.join(", ")
+        ));
         for line in body.lines() {
             if !line.trim().is_empty() {
                 source.push_str("    ");

@@ -59,7 +59,10 @@ for _args in _INPUTS:
 
 /// The batch script: the program, the inputs, the driver.
 fn script(r: &Runnable, inputs: &[Vec<PyValue>]) -> String {
-    let encoded: Vec<Vec<Json>> = inputs.iter().map(|args| args.iter().map(encode).collect()).collect();
+    let encoded: Vec<Vec<Json>> = inputs
+        .iter()
+        .map(|args| args.iter().map(encode).collect())
+        .collect();
     let data = serde_json::to_string(&encoded).unwrap_or_else(|_| "[]".into());
     // A JSON string is a valid Python string literal.
     let literal = serde_json::to_string(&data).unwrap_or_else(|_| "\"[]\"".into());
@@ -70,7 +73,11 @@ fn script(r: &Runnable, inputs: &[Vec<PyValue>]) -> String {
 }
 
 /// Runs the batch; `None` when `python3` is not installed.
-pub fn run(r: &Runnable, inputs: &[Vec<PyValue>], cancel: &Cancel) -> Result<Option<Vec<Concrete>>, CheckError> {
+pub fn run(
+    r: &Runnable,
+    inputs: &[Vec<PyValue>],
+    cancel: &Cancel,
+) -> Result<Option<Vec<Concrete>>, CheckError> {
     if inputs.is_empty() {
         return Ok(Some(Vec::new()));
     }
@@ -85,7 +92,10 @@ pub fn run(r: &Runnable, inputs: &[Vec<PyValue>], cancel: &Cancel) -> Result<Opt
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(CheckError::Python(e.to_string())),
     };
-    let mut stdin = child.stdin.take().ok_or_else(|| CheckError::Python("no stdin".into()))?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| CheckError::Python("no stdin".into()))?;
     let text = script(r, inputs);
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(text.as_bytes());
@@ -116,7 +126,14 @@ pub fn run(r: &Runnable, inputs: &[Vec<PyValue>], cancel: &Cancel) -> Result<Opt
     let stderr = err_reader.join().unwrap_or_default();
     let lines: Vec<&str> = stdout.lines().collect();
     if lines.len() != inputs.len() {
-        let tail: Vec<&str> = stderr.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect();
+        let tail: Vec<&str> = stderr
+            .lines()
+            .rev()
+            .take(3)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         return Err(CheckError::Python(format!(
             "python3 gave {} results for {} runs: {}",
             lines.len(),
@@ -135,7 +152,9 @@ fn parse(r: &Runnable, line: &str) -> Concrete {
     match v.get("kind").and_then(Json::as_str) {
         Some("return") => match v.get("value").map(decode) {
             Some(Ok(value)) => r.outcome(value),
-            Some(Err(repr)) => Concrete::NoResult(format!("returned {repr}, not a plain data value")),
+            Some(Err(repr)) => {
+                Concrete::NoResult(format!("returned {repr}, not a plain data value"))
+            }
             None => Concrete::NoResult("no value".into()),
         },
         Some("exception") => Concrete::Raised {

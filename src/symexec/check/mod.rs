@@ -17,7 +17,9 @@ mod values;
 
 use std::collections::BTreeMap;
 
-pub use concrete::{Concrete, NORMAL_END, Runnable, SNIPPET_FUNCTION, interpret, snippet_variables};
+pub use concrete::{
+    Concrete, NORMAL_END, Runnable, SNIPPET_FUNCTION, interpret, snippet_variables,
+};
 pub use predict::{Prediction, Predictor, agrees};
 pub use random::{Rng, SEED};
 pub use values::{decode, encode, literal, py_str, same};
@@ -111,7 +113,12 @@ impl Property {
 fn ordered(tree: &Tree, values: &[(String, PyValue)]) -> Option<Vec<(String, PyValue)>> {
     tree.inputs
         .iter()
-        .map(|(n, _)| values.iter().find(|(k, _)| k == n).map(|(_, v)| (n.clone(), v.clone())))
+        .map(|(n, _)| {
+            values
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| (n.clone(), v.clone()))
+        })
         .collect()
 }
 
@@ -126,7 +133,12 @@ pub fn check(
 ) -> Result<Report, CheckError> {
     let mut rng = Rng::new(options.seed);
     let mut runs: Vec<Vec<(String, PyValue)>> = (0..options.runs)
-        .map(|_| tree.inputs.iter().map(|(n, s)| (n.clone(), rng.value(s))).collect())
+        .map(|_| {
+            tree.inputs
+                .iter()
+                .map(|(n, s)| (n.clone(), rng.value(s)))
+                .collect()
+        })
         .collect();
     let random = runs.len();
     let mut witnessed: Vec<NodeId> = Vec::new();
@@ -139,9 +151,16 @@ pub fn check(
             witnessed.push(leaf.node);
         }
     }
-    let args: Vec<Vec<PyValue>> = runs.iter().map(|r| r.iter().map(|(_, v)| v.clone()).collect()).collect();
+    let args: Vec<Vec<PyValue>> = runs
+        .iter()
+        .map(|r| r.iter().map(|(_, v)| v.clone()).collect())
+        .collect();
     let interpreted = interpret(runnable, &args, options.limits, cancel)?;
-    let python = if options.cpython { cpython::run(runnable, &args, cancel)? } else { None };
+    let python = if options.cpython {
+        cpython::run(runnable, &args, cancel)?
+    } else {
+        None
+    };
     let mut report = Report {
         function: tree.function.clone(),
         runs: random,
@@ -177,7 +196,9 @@ pub fn check(
                 report.unresolved += 1;
                 continue;
             }
-            Prediction::NoLeaf if tree.truncated => "the run goes where the node limit stopped the tree".to_string(),
+            Prediction::NoLeaf if tree.truncated => {
+                "the run goes where the node limit stopped the tree".to_string()
+            }
             Prediction::NoLeaf => "no leaf's path condition holds for the run".to_string(),
             Prediction::Bound(why) => format!("the run goes beyond the bound ({why})"),
             p if agrees(p, seen) => {
@@ -202,7 +223,9 @@ pub fn check(
         });
     }
     for ((inputs, seen), node) in runs.iter().zip(&observed).skip(random).zip(&witnessed) {
-        let Some(leaf) = tree.leaf_of(*node) else { continue };
+        let Some(leaf) = tree.leaf_of(*node) else {
+            continue;
+        };
         let expected = predictor.at_leaf(leaf, inputs)?;
         if agrees(&expected, seen) {
             continue;

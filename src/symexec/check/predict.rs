@@ -14,7 +14,10 @@ use crate::symexec::{Leaf, Message, NodeId, Outcome, Tree, Value};
 pub enum Prediction {
     Return(PyValue),
     /// `message` is `None` when the tree does not know it.
-    Raised { type_name: String, message: Option<String> },
+    Raised {
+        type_name: String,
+        message: Option<String>,
+    },
     Normal(Vec<(String, PyValue)>),
     Bound(String),
     /// No leaf's path condition holds.
@@ -31,7 +34,12 @@ pub struct Predictor<'t> {
 }
 
 impl<'t> Predictor<'t> {
-    pub fn new(tree: &'t Tree, env: &'t Env, timeout_ms: u32, cancel: &crate::cancel::Cancel) -> Predictor<'t> {
+    pub fn new(
+        tree: &'t Tree,
+        env: &'t Env,
+        timeout_ms: u32,
+        cancel: &crate::cancel::Cancel,
+    ) -> Predictor<'t> {
         Predictor {
             tree,
             env,
@@ -45,11 +53,19 @@ impl<'t> Predictor<'t> {
         let mut result = Ok(None);
         for (name, value) in inputs {
             let (Some(var), Some(lit)) = (self.env.get(name), literal(value)) else {
-                result = Err(CheckError::Program(format!("the input {name}={} has no term", value.repr())));
+                result = Err(CheckError::Program(format!(
+                    "the input {name}={} has no term",
+                    value.repr()
+                )));
                 break;
             };
-            let eq = Term::compare(CompareOp::Eq, var.clone(), lit).map_err(|e| CheckError::Program(e.0));
-            match eq.and_then(|t| self.solver.assert(&t).map_err(|e| CheckError::Program(e.to_string()))) {
+            let eq = Term::compare(CompareOp::Eq, var.clone(), lit)
+                .map_err(|e| CheckError::Program(e.0));
+            match eq.and_then(|t| {
+                self.solver
+                    .assert(&t)
+                    .map_err(|e| CheckError::Program(e.to_string()))
+            }) {
                 Ok(()) => {}
                 Err(e) => {
                     result = Err(e);
@@ -67,14 +83,22 @@ impl<'t> Predictor<'t> {
                 _ => None,
             });
         }
-        self.solver.pop().map_err(|e| CheckError::Program(e.to_string()))?;
+        self.solver
+            .pop()
+            .map_err(|e| CheckError::Program(e.to_string()))?;
         result
     }
 
     /// The leaf `inputs` land in (unsat leaves do not count) and its outcome there.
-    pub fn predict(&mut self, inputs: &[(String, PyValue)]) -> Result<(Option<NodeId>, Prediction), CheckError> {
+    pub fn predict(
+        &mut self,
+        inputs: &[(String, PyValue)],
+    ) -> Result<(Option<NodeId>, Prediction), CheckError> {
         let Some(model) = self.model(inputs)? else {
-            return Ok((None, Prediction::Unknown("the solver found no model of the inputs".into())));
+            return Ok((
+                None,
+                Prediction::Unknown("the solver found no model of the inputs".into()),
+            ));
         };
         let mut landed = Vec::new();
         for leaf in &self.tree.leaves {
@@ -92,13 +116,23 @@ impl<'t> Predictor<'t> {
             [leaf] => Ok((Some(leaf.node), self.outcome(leaf, &model))),
             several => {
                 let ids: Vec<String> = several.iter().map(|l| l.node.to_string()).collect();
-                Ok((None, Prediction::Unknown(format!("the input satisfies the path conditions of leaves {}", ids.join(", ")))))
+                Ok((
+                    None,
+                    Prediction::Unknown(format!(
+                        "the input satisfies the path conditions of leaves {}",
+                        ids.join(", ")
+                    )),
+                ))
             }
         }
     }
 
     /// `leaf`'s outcome at `inputs` (whether or not they satisfy its path condition).
-    pub fn at_leaf(&mut self, leaf: &Leaf, inputs: &[(String, PyValue)]) -> Result<Prediction, CheckError> {
+    pub fn at_leaf(
+        &mut self,
+        leaf: &Leaf,
+        inputs: &[(String, PyValue)],
+    ) -> Result<Prediction, CheckError> {
         Ok(match self.model(inputs)? {
             Some(model) => self.outcome(leaf, &model),
             None => Prediction::Unknown("the solver found no model of the inputs".into()),
@@ -118,16 +152,24 @@ impl<'t> Predictor<'t> {
             Outcome::Exception(e) => {
                 let message = match &e.message {
                     Message::Known(m) => Ok(Some(m.clone())),
-                    Message::Of(t) => model.value(t).map(|v| Some(py_str(&v))).map_err(|e| e.to_string()),
+                    Message::Of(t) => model
+                        .value(t)
+                        .map(|v| Some(py_str(&v)))
+                        .map_err(|e| e.to_string()),
                     Message::Unknown => Ok(None),
                 };
-                message.map(|message| Prediction::Raised { type_name: e.type_name.clone(), message })
+                message.map(|message| Prediction::Raised {
+                    type_name: e.type_name.clone(),
+                    message,
+                })
             }
             Outcome::Normal => {
                 let store = &self.tree.nodes[leaf.node].store;
                 store
                     .iter()
-                    .filter(|(n, v)| !n.starts_with('$') && matches!(v, Value::Term(_) | Value::None))
+                    .filter(|(n, v)| {
+                        !n.starts_with('$') && matches!(v, Value::Term(_) | Value::None)
+                    })
                     .map(|(n, v)| value(v).map(|x| (n.clone(), x)))
                     .collect::<Result<Vec<_>, _>>()
                     .map(Prediction::Normal)
@@ -143,12 +185,17 @@ impl<'t> Predictor<'t> {
 pub fn agrees(p: &Prediction, c: &Concrete) -> bool {
     match (p, c) {
         (Prediction::Return(a), Concrete::Return(b)) => same(a, b),
-        (Prediction::Raised { type_name, message }, Concrete::Raised { type_name: t, message: m }) => {
-            type_name == t && message.as_ref().is_none_or(|x| x == m)
-        }
+        (
+            Prediction::Raised { type_name, message },
+            Concrete::Raised {
+                type_name: t,
+                message: m,
+            },
+        ) => type_name == t && message.as_ref().is_none_or(|x| x == m),
         (Prediction::Normal(a), Concrete::Normal(b)) => {
             a.len() == b.len()
-                && a.iter().all(|(n, x)| b.iter().any(|(k, y)| k == n && same(x, y)))
+                && a.iter()
+                    .all(|(n, x)| b.iter().any(|(k, y)| k == n && same(x, y)))
         }
         _ => false,
     }

@@ -50,7 +50,11 @@ impl Rng {
             Sort::Real => PyValue::Float(self.int() as f64 / 4.0),
             Sort::Str => {
                 let n = self.range(0, 3) as usize;
-                PyValue::Str((0..n).map(|_| ['a', 'b', 'c'][self.range(0, 2) as usize]).collect())
+                PyValue::Str(
+                    (0..n)
+                        .map(|_| ['a', 'b', 'c'][self.range(0, 2) as usize])
+                        .collect(),
+                )
             }
             Sort::Seq(kind, item) => {
                 let n = self.range(0, 6) as usize;
@@ -86,12 +90,23 @@ mod tests {
         let mut r = Rng::new(SEED);
         let b: Vec<PyValue> = (0..50).map(|_| r.value(&sort)).collect();
         assert_eq!(a, b);
-        let lengths: Vec<usize> = a.iter().map(|v| match v { PyValue::Tuple(x) => x.len(), _ => 99 }).collect();
+        let lengths: Vec<usize> = a
+            .iter()
+            .map(|v| match v {
+                PyValue::Tuple(x) => x.len(),
+                _ => 99,
+            })
+            .collect();
         assert!(lengths.iter().all(|n| *n <= 6));
         assert!(lengths.contains(&0) && lengths.contains(&6), "{lengths:?}");
         let mut r = Rng::new(SEED);
         let ints: Vec<PyValue> = (0..200).map(|_| r.value(&Sort::Int)).collect();
-        assert!(ints.contains(&PyValue::Int(BigInt::from(-100))) && ints.contains(&PyValue::Int(BigInt::from(0))));
-        assert!(ints.iter().all(|v| matches!(v, PyValue::Int(i) if *i >= BigInt::from(-100) && *i <= BigInt::from(100))));
+        assert!(
+            ints.contains(&PyValue::Int(BigInt::from(-100)))
+                && ints.contains(&PyValue::Int(BigInt::from(0)))
+        );
+        assert!(ints.iter().all(
+            |v| matches!(v, PyValue::Int(i) if *i >= BigInt::from(-100) && *i <= BigInt::from(100))
+        ));
     }
 }

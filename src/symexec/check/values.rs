@@ -18,7 +18,11 @@ pub fn literal(v: &PyValue) -> Option<Term> {
         PyValue::Float(f) => Term::real(*f).ok()?,
         PyValue::Str(s) => Term::str(s.clone()).ok()?,
         PyValue::Tuple(items) | PyValue::List(items) => {
-            let kind = if matches!(v, PyValue::List(_)) { SeqKind::List } else { SeqKind::Tuple };
+            let kind = if matches!(v, PyValue::List(_)) {
+                SeqKind::List
+            } else {
+                SeqKind::Tuple
+            };
             let parts = items.iter().map(literal).collect::<Option<Vec<_>>>()?;
             Term::items(kind, parts).ok()?
         }
@@ -34,8 +38,12 @@ pub fn encode(v: &PyValue) -> Json {
         PyValue::Int(i) => json!({"t": "int", "v": i.to_string()}),
         PyValue::Float(f) => json!({"t": "float", "v": crate::python::value::float_repr(*f)}),
         PyValue::Str(s) => json!({"t": "str", "v": s}),
-        PyValue::Tuple(items) => json!({"t": "tuple", "v": items.iter().map(encode).collect::<Vec<_>>()}),
-        PyValue::List(items) => json!({"t": "list", "v": items.iter().map(encode).collect::<Vec<_>>()}),
+        PyValue::Tuple(items) => {
+            json!({"t": "tuple", "v": items.iter().map(encode).collect::<Vec<_>>()})
+        }
+        PyValue::List(items) => {
+            json!({"t": "list", "v": items.iter().map(encode).collect::<Vec<_>>()})
+        }
     }
 }
 
@@ -43,9 +51,16 @@ pub fn encode(v: &PyValue) -> Json {
 pub fn decode(v: &Json) -> Result<PyValue, String> {
     let tag = v.get("t").and_then(Json::as_str).unwrap_or("");
     let x = v.get("v");
-    let text = || x.and_then(Json::as_str).ok_or_else(|| format!("bad {tag} {v}"));
+    let text = || {
+        x.and_then(Json::as_str)
+            .ok_or_else(|| format!("bad {tag} {v}"))
+    };
     let items = || -> Result<Vec<PyValue>, String> {
-        x.and_then(Json::as_array).ok_or("bad items")?.iter().map(decode).collect()
+        x.and_then(Json::as_array)
+            .ok_or("bad items")?
+            .iter()
+            .map(decode)
+            .collect()
     };
     Ok(match tag {
         "none" => PyValue::None,
@@ -93,10 +108,17 @@ mod tests {
         let v = PyValue::Tuple(vec![
             PyValue::Int(BigInt::from(10).pow(30)),
             PyValue::Float(0.1),
-            PyValue::List(vec![PyValue::Str("a'b".into()), PyValue::Bool(true), PyValue::None]),
+            PyValue::List(vec![
+                PyValue::Str("a'b".into()),
+                PyValue::Bool(true),
+                PyValue::None,
+            ]),
         ]);
         assert_eq!(decode(&encode(&v)).unwrap(), v);
-        assert!(same(&PyValue::Float(0.30000000000000004), &PyValue::Float(0.3)));
+        assert!(same(
+            &PyValue::Float(0.30000000000000004),
+            &PyValue::Float(0.3)
+        ));
         assert!(!same(&PyValue::Tuple(vec![]), &PyValue::List(vec![])));
         assert_eq!(py_str(&PyValue::Str("x".into())), "x");
         assert_eq!(py_str(&PyValue::Int(BigInt::from(-3))), "-3");
