@@ -4,62 +4,206 @@ use super::*;
 use crate::cancel::Cancel;
 use crate::python::lower_module;
 
-fn run(source: &str, mode: Mode) -> Analysis {
+fn run_with(source: &str, mode: Mode, path_limit: usize) -> Analysis {
     let module = lower_module(source).unwrap();
     let f = module.functions().next().unwrap();
     let options = Options {
         mode,
-        path_limit: 64,
+        path_limit,
         timeout_ms: 5_000,
     };
     analyze(f, &options, &Cancel::new()).unwrap()
 }
 
-fn summary(a: &Analysis) -> String {
-    let mut out = String::new();
-    for p in &a.paths {
-        let nodes: Vec<String> = a
-            .dag
-            .nodes(&p.edges)
-            .iter()
-            .map(|n| n.index().to_string())
-            .collect();
-        let cs: Vec<String> = p
-            .constraints
-            .iter()
-            .filter(|c| c.kind != Kind::Internal)
-            .map(|c| c.term.to_string())
-            .collect();
-        out.push_str(&format!(
-            "path {} [{}] {:?} {:?} | {}\n",
-            p.id,
-            nodes.join(" "),
-            p.feasible,
-            p.witness.as_ref().map(|w| w
-                .iter()
-                .map(|(n, v)| format!("{n}={}", v.repr()))
-                .collect::<Vec<_>>()),
-            cs.join("; ")
-        ));
-    }
-    for e in &a.edges {
-        out.push_str(&format!(
-            "edge {}->{} {:?} {:?}\n",
-            e.source.index(),
-            e.target.index(),
-            e.kind.label(),
-            e.feasible
-        ));
-    }
-    for c in &a.conditions {
-        out.push_str(&format!("cond L{} {} {:?}\n", c.line, c.test, c.verdict));
-    }
-    out
+fn run(source: &str, mode: Mode) -> Analysis {
+    run_with(source, mode, 64)
+}
+
+/// The shown constraints of path `k`.
+fn constraints(a: &Analysis, k: usize) -> Vec<String> {
+    a.paths[k]
+        .constraints
+        .iter()
+        .filter(|c| c.kind != Kind::Internal)
+        .map(|c| c.term.to_string())
+        .collect()
+}
+
+fn nodes(a: &Analysis, k: usize) -> Vec<usize> {
+    a.dag
+        .nodes(&a.paths[k].edges)
+        .iter()
+        .map(|n| n.index())
+        .collect()
+}
+
+const LOOP: &str = "def func(x: int, y: int) -> None:\n    '''\n    Preconditions:\n        - x > 5\n        - y > 10\n    '''\n    while x + y > 15:\n        x -= 1\n        y -= 1\n    print(x + y)\n";
+
+#[test]
+fn reassignment_keeps_ssa_versions_or_drops_as_pythonta() {
+    let precise = run(LOOP, Mode::Precise);
+    assert_eq!(nodes(&precise, 0), [0, 1, 2, 3, 1]);
+    assert_eq!(
+        constraints(&precise, 0),
+        [
+            "x > 5",
+            "y > 10",
+            "x + y > 15",
+            "x_1 == x - 1",
+            "y_1 == y - 1"
+        ]
+    );
+    let w = precise.paths[0].witness.as_ref().unwrap();
+    assert_eq!(
+        w.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["x", "y"]
+    );
+    // PythonTA's rule: on the back edge, every constraint on x or y is gone.
+    let pyta = run(LOOP, Mode::Pyta);
+    let p = &pyta.paths[0];
+    assert!(p.at_edge.last().unwrap().is_empty());
+    assert_eq!(p.at_edge[1].len(), 3);
 }
 
 #[test]
-fn debug_print() {
-    let src = "def func(x: int, y: int) -> None:\n    '''\n    Preconditions:\n        - x > 5\n        - y > 10\n    '''\n    while x + y > 15:\n        x -= 1\n        y -= 1\n    print(x + y)\n";
-    println!("{}", summary(&run(src, Mode::Precise)));
-    println!("{}", summary(&run(src, Mode::Pyta)));
+fn loop_exits_are_found_after_iterations() {
+    let a = run(LOOP, Mode::Precise);
+    // The once-through path with the False edge is infeasible (x + y > 15 at first) ...
+    assert_eq!(a.paths[1].feasible, Feasible::No);
+    // ... but the loop ends after an iteration, so its exit edge and print are feasible.
+    let exit = a
+        .edges
+        .iter()
+        .find(|e| e.kind == crate::cfg::Edge::False)
+        .unwrap();
+    assert_eq!(exit.feasible, Feasible::Yes);
+    // A loop never entered: its body cannot be reached, whatever later iterations do.
+    let never = "def f(x: int, y: int):\n    '''Precondition: x > 10 and y > 10'''\n    while x + y < 15:\n        x -= 1\n    return x\n";
+    let b = run(never, Mode::Precise);
+    let body = b
+        .edges
+        .iter()
+        .find(|e| e.kind == crate::cfg::Edge::True)
+        .unwrap();
+    assert_eq!(body.feasible, Feasible::No);
+    assert_eq!(b.conditions[0].verdict, Verdict::Impossible);
+}
+
+#[test]
+fn redundant_impossible_and_unreachable_conditions() {
+    let src = "def f(x: int):\n    '''\n    Preconditions:\n        - x in {1, 2, 3}\n    '''\n    if x == 1:\n        print(1)\n    elif x == 2:\n        print(2)\n    elif x != 2:\n        print(2)\n    elif x == 3:\n        print(3)\n";
+    let a = run(src, Mode::Precise);
+    let verdicts: Vec<(u32, Verdict)> = a
+        .conditions
+        .iter()
+        .map(|c| (c.line, c.verdict.clone()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            (6, Verdict::Neither),
+            (8, Verdict::Neither),
+            (10, Verdict::Redundant),
+            (12, Verdict::Unreachable),
+        ]
+    );
+    // The node only the infeasible edge reaches is infeasible too.
+    let print3 = a
+        .cfg
+        .nodes()
+        .find(|&n| a.cfg.node(n).label == "print(3)")
+        .unwrap();
+    assert_eq!(a.nodes[print3.index()], Feasible::No);
+}
+
+#[test]
+fn preconditions_and_parameters_not_modelled_are_listed() {
+    let src = "def f(x: int, d: dict, g):\n    '''\n    Preconditions:\n        - x > 5\n        - a > 5\n        - bad precondition\n    '''\n    return x\n";
+    let a = run(src, Mode::Precise);
+    assert_eq!(a.parameters.len(), 1);
+    let skipped: Vec<&str> = a
+        .unsupported_parameters
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(skipped, ["d", "g"]);
+    assert_eq!(a.preconditions.len(), 1);
+    let ignored: Vec<&str> = a
+        .ignored_preconditions
+        .iter()
+        .map(|i| i.text.as_str())
+        .collect();
+    assert_eq!(ignored, ["a > 5", "bad precondition"]);
+    assert!(a.ignored_preconditions[0].reason.contains("no known type"));
+    assert!(a.ignored_preconditions[1].reason.starts_with("SyntaxError"));
+}
+
+#[test]
+fn untranslated_conditions_make_paths_unknown() {
+    let src = "def f(x: int, s: str):\n    if isinstance(x, int):\n        return s.upper()\n    return s\n";
+    let a = run(src, Mode::Precise);
+    for p in &a.paths {
+        assert!(
+            matches!(p.feasible, Feasible::Unknown(_)),
+            "{:?}",
+            p.feasible
+        );
+        assert!(p.witness.is_none());
+        assert_eq!(p.dropped.len(), 1);
+    }
+    assert!(matches!(a.conditions[0].verdict, Verdict::Untranslated(_)));
+    // PythonTA's rule ignores what it cannot parse.
+    let b = run(src, Mode::Pyta);
+    assert!(b.paths.iter().all(|p| p.feasible == Feasible::Yes));
+}
+
+#[test]
+fn paths_are_listed_up_to_the_limit_and_counted_exactly() {
+    let mut src = String::from("def f(x: int):\n");
+    for i in 0..30 {
+        src.push_str(&format!("    if x > {i}:\n        x = x + 1\n"));
+    }
+    let a = run_with(&src, Mode::Precise, 5);
+    assert_eq!(a.paths.len(), 5);
+    assert!(a.truncated);
+    assert_eq!(a.path_count, num_bigint::BigUint::from(1u64 << 30));
+    assert!(a.edges.iter().all(|e| e.feasible == Feasible::Yes));
+}
+
+#[test]
+fn finally_is_left_the_way_it_was_entered() {
+    let src = "def f(x: int) -> int:\n    try:\n        if x > 3:\n            return 1\n        x = x + 1\n    finally:\n        x = x - 1\n    return x\n";
+    let a = run(src, Mode::Precise);
+    for p in &a.paths {
+        // 3 is `return 1` (entering the finally to return), 7 the `return x` after it.
+        let through_return = nodes(&a, p.id).contains(&3);
+        let ends_after_finally = nodes(&a, p.id).contains(&7);
+        if through_return && ends_after_finally {
+            assert_eq!(p.feasible, Feasible::No, "path {}", p.id);
+        }
+    }
+    assert!(
+        a.paths
+            .iter()
+            .filter(|p| p.feasible == Feasible::Yes)
+            .count()
+            >= 2
+    );
+}
+
+#[test]
+fn an_interrupt_stops_the_analysis() {
+    let module = lower_module(LOOP).unwrap();
+    let f = module.functions().next().unwrap();
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let options = Options {
+        mode: Mode::Precise,
+        path_limit: 64,
+        timeout_ms: 5_000,
+    };
+    assert_eq!(
+        analyze(f, &options, &cancel).unwrap_err(),
+        ConstraintsError::Interrupted
+    );
 }

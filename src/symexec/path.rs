@@ -138,10 +138,12 @@ impl Oracle {
                 parent: path.chain.clone(),
             })),
         };
+        // A constraint can only imply one over its own variables (up to degenerate ones
+        // like `0 * x == 0`, which then stay shown): the others are not asked about.
         let new_vars = vars(&c);
         for old in &path.shown {
-            let shares = vars(old).iter().any(|v| new_vars.contains(v));
-            if shares && self.implies(&c, old)? {
+            let within = vars(old).iter().all(|v| new_vars.contains(v));
+            if within && self.implies(&c, old)? {
                 continue;
             }
             next.shown.push(old.clone());

@@ -65,7 +65,7 @@ pub fn refine_truth<D: AbstractDomain>(
                     lhs = rhs;
                     continue;
                 };
-                let op = if truth { op } else { op };
+                let op = if truth { op } else { op.negate() };
                 out = compare(scope, &out, lhs, op, rhs);
                 lhs = rhs;
             }
