@@ -42,14 +42,21 @@ fn program(nodes: usize, vars: u64) -> String {
     }
     let mut count = vars as usize + 2;
     let mut loops = 0;
-    let ops = ["+", "-", "*", "//", "%"];
+    // Divisions by positive constants only, so that no division certainly raises and the
+    // whole program stays reachable for the interval analysis; products are taken modulo
+    // 97, since chains of products would make the bounds (like Python's ints) grow
+    // exponentially in size.
     let mut assign = |rng: &mut Rng, indent: &str, out: &mut String| {
         let (a, b, c) = (rng.below(vars), rng.below(vars), rng.below(vars));
-        let op = ops[rng.below(ops.len() as u64) as usize];
-        out.push_str(&format!(
-            "{indent}v{a} = v{b} {op} (v{c} + {})\n",
-            rng.below(5) + 1
-        ));
+        let k = rng.below(5) + 1;
+        let rhs = match rng.below(5) {
+            0 => format!("v{b} + v{c}"),
+            1 => format!("v{b} - {k}"),
+            2 => format!("v{b} * v{c} % 97"),
+            3 => format!("v{b} // {k}"),
+            _ => format!("(v{b} + v{c}) % {}", k + 1),
+        };
+        out.push_str(&format!("{indent}v{a} = {rhs}\n"));
     };
     while count < nodes {
         for _ in 0..3 {

@@ -5,20 +5,21 @@
 use num_bigint::BigUint;
 use petgraph::graph::NodeIndex;
 
-use super::dag::{Dag, EdgeId};
+use super::dag::{Dag, EdgeId, Path};
 use super::docstring;
-use super::encode::Encoding;
 use super::encode::loop_assignments;
+use super::encode::{Encoding, Merge};
 use super::feasibility::{self, Feasible, Interrupted};
 use super::negate::negate;
 use super::paths::{self, PathReport};
+use super::pool;
 use super::pyta::Pyta;
 use super::semantics::{self, Arrival, Constraint, Dropped, Kind, Names, Semantics, Visit, env_of};
 use super::unroll::unroll;
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
 use crate::python::ir::{Function, StmtKind};
-use crate::symbolic::{Solver, Sort, translate_condition};
+use crate::symbolic::{Solver, Sort, Var, translate_condition};
 use std::collections::HashMap;
 
 /// How constraints are kept when a variable is reassigned.
@@ -137,6 +138,19 @@ pub struct Analysis {
     /// For each node: can it be reached (from its incoming edges' verdicts).
     pub nodes: Vec<Feasible>,
     pub conditions: Vec<ConditionReport>,
+    /// The φ-variables where paths meet (precise mode).
+    pub merges: Vec<Merge>,
+}
+
+/// What the solver decides for a function: edge verdicts with each edge's own constraints,
+/// the φ-variables, the listed paths, and PythonTA's condition verdicts (`--pyta`).
+struct Decided {
+    verdicts: Vec<Feasible>,
+    adds: Vec<(Vec<Constraint>, Vec<Dropped>)>,
+    merges: Vec<Merge>,
+    paths: Vec<PathReport>,
+    truncated: bool,
+    pyta_conditions: HashMap<NodeIndex, Verdict>,
 }
 
 /// Analyses function `f`.
@@ -154,90 +168,19 @@ pub fn analyze(
         .iter()
         .flat_map(|p| p.constraints.clone())
         .collect();
-    let mut solver = Solver::new(options.timeout_ms).with_cancel(cancel.clone());
-
-    let (edge_verdicts, guards, pyta) = match options.mode {
-        Mode::Precise => {
-            for c in &pre {
-                let _ = solver.assert(&c.term);
-            }
-            let first = |e: EdgeId, env: &Names| sem.step(&dag.edges[e], env, Visit::FIRST);
-            let mut enc = Encoding::new(&dag, &first, &inputs, &HashMap::new(), "");
-            feasibility::assert_encoding(&mut solver, &mut enc);
-            let mut verdicts = feasibility::edges(&mut solver, &enc, &dag, cancel)?;
-            let loops = dag.edges.iter().any(|e| e.back);
-            if loops && verdicts.contains(&Feasible::No) {
-                later_iterations(&dag, &sem, &inputs, &pre, options, &mut verdicts, cancel)?;
-            }
-            let guards: Vec<(Vec<Constraint>, Vec<Dropped>)> = enc
-                .steps
-                .iter()
-                .map(|s| {
-                    s.as_ref()
-                        .map(|s| {
-                            let adds = s.defs.iter().chain(&s.guards).cloned().collect();
-                            (adds, s.dropped.clone())
-                        })
-                        .unwrap_or_default()
-                })
-                .collect();
-            (verdicts, guards, None)
-        }
-        Mode::Pyta => {
-            let pyta = Pyta::new(&cfg, &dag, &sem, &inputs, &pre);
-            let encoded = pyta.encode(&dag, &mut solver);
-            let verdicts = pyta.edges(&dag, &encoded, &mut solver, cancel)?;
-            let guards = pyta
-                .adds
-                .iter()
-                .zip(&pyta.dropped)
-                .map(|(ids, dropped)| {
-                    let own = ids
-                        .iter()
-                        .map(|&c| pyta.pool[c].constraint.clone())
-                        .collect();
-                    (own, dropped.clone())
-                })
-                .collect();
-            (verdicts, guards, Some((pyta, encoded)))
-        }
+    let work = Work {
+        dag: &dag,
+        sem: &sem,
+        inputs: &inputs,
+        parameters: &parameters,
+        pre: &pre,
+        options,
+        cancel,
     };
-
-    let mut paths_out = Vec::new();
-    let mut listing = dag.paths();
-    let mut truncated = false;
-    while let Some(path) = listing.next() {
-        if paths_out.len() == options.path_limit {
-            truncated = true;
-            break;
-        }
-        feasibility::check_cancel(cancel)?;
-        let (constraints, at_edge, dropped) = match &pyta {
-            None => paths::precise(&dag, &sem, &inputs, &pre, &path),
-            Some((p, _)) => paths::pyta(&dag, p, &path),
-        };
-        let (feasible, witness) = paths::decide(
-            &mut solver,
-            &constraints,
-            &dropped,
-            &parameters,
-            &inputs,
-            pyta.is_some(),
-        );
-        paths_out.push(PathReport {
-            id: paths_out.len(),
-            end: paths::end_of(&dag, path.edges.last().copied()),
-            smtlib: paths::smtlib(&constraints),
-            edges: path.edges,
-            constraints,
-            at_edge,
-            dropped,
-            feasible,
-            witness,
-        });
-    }
-    feasibility::check_cancel(cancel)?;
-
+    let decided = pool::with_solver(options.timeout_ms, cancel, |solver| match options.mode {
+        Mode::Precise => work.precise(solver),
+        Mode::Pyta => work.pyta(solver),
+    })?;
     let edges: Vec<EdgeReport> = dag
         .edges
         .iter()
@@ -248,25 +191,22 @@ pub fn analyze(
             target: e.target,
             kind: e.kind.clone(),
             back: e.back,
-            feasible: edge_verdicts[id].clone(),
-            paths: paths_out
+            feasible: decided.verdicts[id].clone(),
+            paths: decided
+                .paths
                 .iter()
                 .filter(|p| p.edges.contains(&id))
                 .map(|p| p.id)
                 .collect(),
-            adds: guards[id].0.clone(),
-            dropped: guards[id].1.clone(),
+            adds: decided.adds[id].0.clone(),
+            dropped: decided.adds[id].1.clone(),
         })
         .collect();
     let nodes = node_verdicts(&dag, &edges);
     let mut conditions = condition_verdicts(&cfg, &sem, &dag, &edges, &nodes);
-    if let Some((p, encoded)) = &pyta {
-        for c in &mut conditions {
-            let test = match sem.stmt(c.node).map(|s| &s.kind) {
-                Some(StmtKind::If { test, .. } | StmtKind::While { test, .. }) => test,
-                _ => continue,
-            };
-            c.verdict = p.condition(&dag, encoded, &mut solver, c.node, test, &inputs, cancel)?;
+    for c in &mut conditions {
+        if let Some(v) = decided.pyta_conditions.get(&c.node) {
+            c.verdict = v.clone();
         }
     }
     Ok(Analysis {
@@ -278,77 +218,220 @@ pub fn analyze(
         unsupported_parameters,
         preconditions,
         ignored_preconditions,
-        paths: paths_out,
-        truncated,
+        paths: decided.paths,
+        truncated: decided.truncated,
         edges,
         nodes,
         conditions,
+        merges: decided.merges,
     })
 }
 
-/// Edges no once-through path takes: refuted when even loop heads reached after any number
-/// of iterations cannot take them, else looked for within `UNROLL` iterations of each loop;
-/// the rest stay "unknown".
-fn later_iterations(
-    dag: &Dag,
-    sem: &Semantics<'_>,
-    inputs: &Names,
-    pre: &[Constraint],
-    options: &Options,
-    verdicts: &mut [Feasible],
-    cancel: &Cancel,
-) -> Result<(), Interrupted> {
-    let fresh_solver = || {
-        let mut s = Solver::new(options.timeout_ms).with_cancel(cancel.clone());
-        for c in pre {
-            let _ = s.assert(&c.term);
+/// The parts of one analysis the solver work reads.
+struct Work<'a> {
+    dag: &'a Dag,
+    sem: &'a Semantics<'a>,
+    inputs: &'a Names,
+    parameters: &'a [(String, Sort)],
+    pre: &'a [Constraint],
+    options: &'a Options,
+    cancel: &'a Cancel,
+}
+
+impl Work<'_> {
+    /// SSA semantics: preconditions in the base scope, each encoding in a scope of its own.
+    fn precise(&self, solver: &mut Solver) -> Result<Decided, ConstraintsError> {
+        let (dag, sem) = (self.dag, self.sem);
+        for c in self.pre {
+            let _ = solver.assert(&c.term);
         }
-        s
-    };
-    let mut solver = fresh_solver();
-    let any = |e: EdgeId, env: &Names| {
-        let visit = Visit {
-            arrival: Arrival::Any,
-            copy: 0,
-        };
-        sem.step(&dag.edges[e], env, visit)
-    };
-    // A loop head is reached again only if an iteration can end (its back edge), or if an
-    // enclosing loop can bring the run back to it.
-    let loops = dag.loops();
-    let mut havoc = loop_assignments(dag, sem);
-    havoc.retain(|head, _| {
-        let nested = loops
+        let first = |e: EdgeId, env: &Names| sem.step(&dag.edges[e], env, Visit::FIRST);
+        let phi = |name: &str, n: NodeIndex| sem.phi_var(name, n);
+        let mut enc = Encoding::new(dag, &first, self.inputs, &HashMap::new(), "", &phi);
+        solver.push();
+        feasibility::assert_encoding(solver, &mut enc);
+        let verdicts = feasibility::edges(solver, &enc, dag, self.cancel);
+        let _ = solver.pop();
+        let mut verdicts = verdicts?;
+        if dag.edges.iter().any(|e| e.back) && verdicts.contains(&Feasible::No) {
+            self.later_iterations(solver, &mut verdicts)?;
+        }
+        let adds = enc
+            .steps
             .iter()
-            .any(|(h, body)| h != head && body.contains(head));
-        let iterates = dag
-            .edges
-            .iter()
-            .enumerate()
-            .any(|(e, info)| info.back && info.target == *head && verdicts[e] != Feasible::No);
-        nested || iterates
-    });
-    let mut over = Encoding::new(dag, &any, inputs, &havoc, "h");
-    feasibility::assert_encoding(&mut solver, &mut over);
-    let open = feasibility::confirm(&mut solver, &over, verdicts, cancel)?;
-    if open.is_empty() {
-        return Ok(());
+            .map(|s| {
+                s.as_ref()
+                    .map(|s| {
+                        let adds = s.defs.iter().chain(&s.guards).cloned().collect();
+                        (adds, s.dropped.clone())
+                    })
+                    .unwrap_or_default()
+            })
+            .collect();
+        let (paths, truncated) = self.list(
+            solver,
+            |path| paths::precise(dag, sem, self.inputs, self.pre, path),
+            false,
+        )?;
+        Ok(Decided {
+            verdicts,
+            adds,
+            merges: enc.merges,
+            paths,
+            truncated,
+            pyta_conditions: HashMap::new(),
+        })
     }
-    let Some(unrolled) = unroll(dag, sem, UNROLL, UNROLL_NODES) else {
-        return Ok(());
-    };
-    let mut solver = fresh_solver();
-    let copy = |u: EdgeId, env: &Names| {
-        let (e, visit) = unrolled.origin[u];
-        sem.step(&dag.edges[e], env, visit)
-    };
-    let mut enc = Encoding::new(&unrolled.dag, &copy, inputs, &HashMap::new(), "u");
-    feasibility::assert_encoding(&mut solver, &mut enc);
-    let origin: Vec<EdgeId> = unrolled.origin.iter().map(|(e, _)| *e).collect();
-    let still = format!(
-        "no path taking each loop at most {UNROLL} times reaches it, and later iterations may"
-    );
-    feasibility::settle(&mut solver, &enc, &origin, &open, verdicts, &still, cancel)
+
+    /// PythonTA's rules: nothing in the base scope (its constraints come and go).
+    fn pyta(&self, solver: &mut Solver) -> Result<Decided, ConstraintsError> {
+        let dag = self.dag;
+        let pyta = Pyta::new(self.sem.cfg(), dag, self.sem, self.inputs, self.pre);
+        solver.push();
+        let encoded = pyta.encode(dag, solver);
+        let verdicts = pyta.edges(dag, &encoded, solver, self.cancel)?;
+        let mut pyta_conditions = HashMap::new();
+        for n in dag.order.iter().copied() {
+            let test = match self.sem.stmt(n).map(|s| &s.kind) {
+                Some(StmtKind::If { test, .. } | StmtKind::While { test, .. })
+                    if self.sem.cfg().node(n).kind == NodeKind::Condition =>
+                {
+                    test
+                }
+                _ => continue,
+            };
+            let v = pyta.condition(dag, &encoded, solver, n, test, self.inputs, self.cancel)?;
+            pyta_conditions.insert(n, v);
+        }
+        let _ = solver.pop();
+        let adds = pyta
+            .adds
+            .iter()
+            .zip(&pyta.dropped)
+            .map(|(ids, dropped)| {
+                let own = ids
+                    .iter()
+                    .map(|&c| pyta.pool[c].constraint.clone())
+                    .collect();
+                (own, dropped.clone())
+            })
+            .collect();
+        let (paths, truncated) = self.list(solver, |path| paths::pyta(dag, &pyta, path), true)?;
+        Ok(Decided {
+            verdicts,
+            adds,
+            merges: Vec::new(),
+            paths,
+            truncated,
+            pyta_conditions,
+        })
+    }
+
+    /// Lists paths up to the limit, each decided in a scope of its own.
+    fn list(
+        &self,
+        solver: &mut Solver,
+        constraints_of: impl Fn(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
+        lenient: bool,
+    ) -> Result<(Vec<PathReport>, bool), ConstraintsError> {
+        let mut out = Vec::new();
+        for path in self.dag.paths() {
+            if out.len() == self.options.path_limit {
+                return Ok((out, true));
+            }
+            feasibility::check_cancel(self.cancel)?;
+            let (constraints, at_edge, dropped) = constraints_of(&path);
+            let (feasible, witness) = paths::decide(
+                solver,
+                &constraints,
+                &dropped,
+                self.parameters,
+                self.inputs,
+                lenient,
+            );
+            out.push(PathReport {
+                id: out.len(),
+                end: paths::end_of(self.dag, path.edges.last().copied()),
+                smtlib: paths::smtlib(&constraints),
+                edges: path.edges,
+                constraints,
+                at_edge,
+                dropped,
+                feasible,
+                witness,
+            });
+        }
+        feasibility::check_cancel(self.cancel)?;
+        Ok((out, false))
+    }
+
+    /// Edges no once-through path takes: refuted when even loop heads reached after any
+    /// number of iterations cannot take them, else looked for within `UNROLL` iterations of
+    /// each loop; the rest stay "unknown".
+    fn later_iterations(
+        &self,
+        solver: &mut Solver,
+        verdicts: &mut [Feasible],
+    ) -> Result<(), Interrupted> {
+        let (dag, sem) = (self.dag, self.sem);
+        let any = |e: EdgeId, env: &Names| {
+            let visit = Visit {
+                arrival: Arrival::Any,
+                copy: 0,
+            };
+            sem.step(&dag.edges[e], env, visit)
+        };
+        // A loop head is reached again only if an iteration can end (its back edge), or if
+        // an enclosing loop can bring the run back to it.
+        let loops = dag.loops();
+        let mut havoc = loop_assignments(dag, sem);
+        havoc.retain(|head, _| {
+            let nested = loops
+                .iter()
+                .any(|(h, body)| h != head && body.contains(head));
+            let iterates =
+                dag.edges.iter().enumerate().any(|(e, info)| {
+                    info.back && info.target == *head && verdicts[e] != Feasible::No
+                });
+            nested || iterates
+        });
+        let phi = |name: &str, n: NodeIndex| Var::input(format!("{name}@hphi{}", n.index()));
+        let mut over = Encoding::new(dag, &any, self.inputs, &havoc, "h", &phi);
+        solver.push();
+        feasibility::assert_encoding(solver, &mut over);
+        let open = feasibility::confirm(solver, &over, verdicts, self.cancel);
+        let _ = solver.pop();
+        let open = open?;
+        if open.is_empty() {
+            return Ok(());
+        }
+        let Some(unrolled) = unroll(dag, sem, UNROLL, UNROLL_NODES) else {
+            return Ok(());
+        };
+        let copy = |u: EdgeId, env: &Names| {
+            let (e, visit) = unrolled.origin[u];
+            sem.step(&dag.edges[e], env, visit)
+        };
+        let phi = |name: &str, n: NodeIndex| Var::input(format!("{name}@uphi{}", n.index()));
+        let mut enc = Encoding::new(
+            &unrolled.dag,
+            &copy,
+            self.inputs,
+            &HashMap::new(),
+            "u",
+            &phi,
+        );
+        let origin: Vec<EdgeId> = unrolled.origin.iter().map(|(e, _)| *e).collect();
+        let still = format!(
+            "no path taking each loop at most {UNROLL} times reaches it, and later iterations may"
+        );
+        solver.push();
+        feasibility::assert_encoding(solver, &mut enc);
+        let settled =
+            feasibility::settle(solver, &enc, &origin, &open, verdicts, &still, self.cancel);
+        let _ = solver.pop();
+        settled
+    }
 }
 
 /// Iterations of each loop the bounded unrolling covers, and its size bound.

@@ -35,7 +35,21 @@ pub struct Encoding {
     /// Every guard of the edge was translated.
     pub exact: Vec<bool>,
     pub assertions: Vec<(Term, Owner)>,
+    /// The φ-variables made where paths meet.
+    pub merges: Vec<Merge>,
 }
+
+/// A φ-variable: at `node`, `value` is the value of its variable on the way in taken.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merge {
+    pub node: NodeIndex,
+    pub value: Term,
+    /// For each edge in, the value it brings.
+    pub inputs: Vec<(EdgeId, Term)>,
+}
+
+/// Names the φ-variable of a name at a merge node.
+pub type PhiVar<'a> = dyn Fn(&str, NodeIndex) -> Var + 'a;
 
 /// The Boolean variable `name`.
 fn flag(name: String) -> Term {
@@ -114,13 +128,14 @@ pub type StepFn<'s> = dyn Fn(EdgeId, &Names) -> (Step, Names) + 's;
 impl Encoding {
     /// Encodes `dag` with `step` for its edges and the inputs `params`. At the loop heads of
     /// `havoc`, the names listed there get fresh values (any number of iterations). `tag`
-    /// keeps the variables of two encodings apart.
+    /// keeps the variables of two encodings apart; `phi_var` names the φ-variables.
     pub fn new(
         dag: &Dag,
         step: &StepFn<'_>,
         params: &Names,
         havoc: &HashMap<NodeIndex, Vec<String>>,
         tag: &str,
+        phi_var: &PhiVar<'_>,
     ) -> Encoding {
         let edges = dag.edges.len();
         let sk = Skeleton::new(dag, tag);
@@ -128,6 +143,7 @@ impl Encoding {
             taken: sk.taken,
             steps: vec![None; edges],
             exact: vec![true; edges],
+            merges: Vec::new(),
             assertions: sk
                 .assertions
                 .into_iter()
@@ -140,7 +156,7 @@ impl Encoding {
             let mut env = if n == dag.entry {
                 params.clone()
             } else {
-                enc.merge(n, &dag.forward_in[n.index()], &env_out, tag)
+                enc.merge(n, &dag.forward_in[n.index()], &env_out, phi_var)
             };
             if let Some(names) = havoc.get(&n) {
                 for name in names {
@@ -188,7 +204,7 @@ impl Encoding {
         n: NodeIndex,
         ins: &[EdgeId],
         env_out: &[Option<Names>],
-        tag: &str,
+        phi_var: &PhiVar<'_>,
     ) -> Names {
         let envs: Vec<(EdgeId, &Names)> = ins
             .iter()
@@ -211,7 +227,7 @@ impl Encoding {
             if none_somewhere || others.iter().any(|t| t.sort() != term.sort()) {
                 continue;
             }
-            let var = Var::input(format!("{name}@{tag}phi{}", n.index()));
+            let var = phi_var(name, n);
             let Ok(phi) = Term::input(var.clone(), term.sort()) else {
                 continue;
             };
@@ -229,6 +245,14 @@ impl Encoding {
                 }
             }
             if ok {
+                self.merges.push(Merge {
+                    node: n,
+                    value: phi.clone(),
+                    inputs: envs
+                        .iter()
+                        .filter_map(|(e, env)| env.get(name).map(|v| (*e, v.clone())))
+                        .collect(),
+                });
                 merged.insert(name.clone(), phi);
             }
         }

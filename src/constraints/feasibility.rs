@@ -107,8 +107,10 @@ pub fn edges(
     }
     let _ = solver.pop();
     check_cancel(cancel)?;
-    // Round 2: what round 1 could not show, with every edge allowed.
+    // Round 2: what round 1 could not show, with every edge allowed; a model's path makes
+    // every edge it takes "unknown" at once.
     let inexact = enc.has_inexact();
+    let depends = "it depends on conditions that could not be translated";
     for e in 0..dag.edges.len() {
         if out[e].is_some() {
             continue;
@@ -119,13 +121,27 @@ pub fn edges(
         }
         let Some(t) = &enc.taken[e] else { continue };
         check_cancel(cancel)?;
-        out[e] = Some(match query(solver, t) {
-            Check::Sat(_) => {
-                Feasible::Unknown("it depends on conditions that could not be translated".into())
+        solver.push();
+        let answer = match solver.assert(t) {
+            Ok(()) => solver.check(),
+            Err(err) => Check::Unknown(err.to_string()),
+        };
+        match answer {
+            Check::Sat(model) => {
+                out[e] = Some(Feasible::Unknown(depends.into()));
+                for (f, slot) in out.iter_mut().enumerate() {
+                    if slot.is_none()
+                        && let Some(tf) = &enc.taken[f]
+                        && model.holds(tf) == Ok(true)
+                    {
+                        *slot = Some(Feasible::Unknown(depends.into()));
+                    }
+                }
             }
-            Check::Unsat => Feasible::No,
-            Check::Unknown(reason) => Feasible::Unknown(reason),
-        });
+            Check::Unsat => out[e] = Some(Feasible::No),
+            Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason)),
+        }
+        let _ = solver.pop();
     }
     Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect())
 }

@@ -22,6 +22,7 @@ mod feasibility;
 mod negate;
 mod none;
 mod paths;
+mod pool;
 mod pyta;
 mod semantics;
 mod smt;
@@ -32,6 +33,7 @@ pub use analysis::{
     Verdict, analyze,
 };
 pub use dag::{Dag, EdgeId, EdgeInfo};
+pub use encode::Merge;
 pub use feasibility::Feasible;
 pub use paths::{End, PathReport};
 pub use semantics::{Constraint, Dropped, Kind};

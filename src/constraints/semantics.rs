@@ -101,6 +101,8 @@ pub struct Semantics<'a> {
     subjects: HashMap<StmtId, &'a Expr>,
     /// Definition-site versions: (node, name) → version (1, 2, … per name).
     versions: HashMap<(NodeIndex, String), u32>,
+    /// The last definition-site version of each name.
+    last_version: HashMap<String, u32>,
     /// The first node of each `finally` body → its join node.
     finally_first: HashMap<NodeIndex, NodeIndex>,
 }
@@ -215,6 +217,7 @@ impl<'a> Semantics<'a> {
             items,
             subjects,
             versions: HashMap::new(),
+            last_version: HashMap::new(),
             finally_first: HashMap::new(),
         };
         sem.number_definitions();
@@ -222,6 +225,17 @@ impl<'a> Semantics<'a> {
             sem.register_finally(body);
         }
         sem
+    }
+
+    /// The φ-variable of `name` where paths meet at node `n`: a version after all of the
+    /// name's definition sites (so `x_5` never clashes with a definition's `x_1`).
+    pub fn phi_var(&self, name: &str, n: NodeIndex) -> Var {
+        let defs = self.last_version.get(name).copied().unwrap_or(0);
+        Var {
+            name: name.to_string(),
+            version: defs + 1 + n.index() as u32,
+            path: Vec::new(),
+        }
     }
 
     /// Numbers the definition sites of every name in node order.
@@ -234,6 +248,7 @@ impl<'a> Semantics<'a> {
                 self.versions.insert((n, name), *v);
             }
         }
+        self.last_version = next;
     }
 
     /// A `finally` body's first node and its join: the node made right after everything
@@ -300,6 +315,11 @@ impl<'a> Semantics<'a> {
             Some(Item::Case(c)) => c.defined_names(),
             None => Vec::new(),
         }
+    }
+
+    /// The CFG whose edges this describes.
+    pub fn cfg(&self) -> &'a Cfg {
+        self.cfg
     }
 
     /// The names node `n` may change: those it binds, and lists it may change in place.

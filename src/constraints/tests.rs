@@ -174,14 +174,17 @@ fn paths_are_listed_up_to_the_limit_and_counted_exactly() {
 fn finally_is_left_the_way_it_was_entered() {
     let src = "def f(x: int) -> int:\n    try:\n        if x > 3:\n            return 1\n        x = x + 1\n    finally:\n        x = x - 1\n    return x\n";
     let a = run(src, Mode::Precise);
+    let mut checked = 0;
     for p in &a.paths {
         // 3 is `return 1` (entering the finally to return), 7 the `return x` after it.
         let through_return = nodes(&a, p.id).contains(&3);
         let ends_after_finally = nodes(&a, p.id).contains(&7);
         if through_return && ends_after_finally {
             assert_eq!(p.feasible, Feasible::No, "path {}", p.id);
+            checked += 1;
         }
     }
+    assert_eq!(checked, 1);
     assert!(
         a.paths
             .iter()

@@ -426,6 +426,25 @@ impl Machine {
             Target::Var(var, name) => {
                 let cur = self.load(f, *var, name)?;
                 let rhs = self.eval(f, value)?;
+                if let (BinOp::Add, Value::Str(a), Value::Str(b)) = (op, &cur, &rhs) {
+                    ops::check_len(a.len() + b.len())?;
+                    // `s += t`: append in place when the variable holds the only reference,
+                    // as CPython does, so building a string in a loop is not quadratic.
+                    let held = Rc::as_ptr(a);
+                    drop(cur);
+                    if let Some(Value::Str(slot)) = self.slot_mut(f, *var) {
+                        if Rc::as_ptr(slot) == held {
+                            if let Some(s) = Rc::get_mut(slot) {
+                                s.push_str(b.as_str());
+                                return Ok(());
+                            }
+                        }
+                    }
+                    let cur = self.load(f, *var, name)?;
+                    let new = ops::binary(op, &cur, &rhs)?;
+                    self.store(f, *var, new);
+                    return Ok(());
+                }
                 let new = self.inplace(op, cur, rhs)?;
                 self.store(f, *var, new);
                 Ok(())

@@ -40,6 +40,11 @@ impl Globals {
         }
     }
 
+    /// The global's own value (not a builtin), for updating in place.
+    pub fn get_mut(&mut self, slot: u32) -> Option<&mut Value> {
+        self.values.get_mut(slot as usize)?.as_mut()
+    }
+
     pub fn set(&mut self, slot: u32, value: Value) {
         if let Some(v) = self.values.get_mut(slot as usize) {
             *v = Some(value);

@@ -256,6 +256,16 @@ impl Machine {
         }
     }
 
+    /// The value a local or global variable holds, for updating in place (not cells: a
+    /// closure may hold the same value).
+    pub fn slot_mut<'a>(&'a mut self, f: &'a mut Frame, var: Var) -> Option<&'a mut Value> {
+        match var {
+            Var::Local(i) => f.locals.get_mut(i as usize)?.as_mut(),
+            Var::Global(g) => self.globals.get_mut(g),
+            Var::Cell(_) => None,
+        }
+    }
+
     /// `del name`.
     pub fn unbind(&mut self, f: &mut Frame, var: Var, name: &str) -> R<()> {
         let was_set = match var {

@@ -665,3 +665,21 @@ fn deep_data_does_not_overflow_the_caller() {
         r.result
     );
 }
+
+#[test]
+fn strings_grow_in_place_without_aliasing() {
+    assert_eq!(out("a = 'x'\nb = a\na += 'y'\nprint(a, b)"), "xy x\n");
+    assert_eq!(
+        out(
+            "def f():\n    s = ''\n    for i in range(5):\n        s += str(i)\n    return s\nprint(f())"
+        ),
+        "01234\n"
+    );
+    // Quadratic copying would take minutes here.
+    let start = std::time::Instant::now();
+    assert_eq!(
+        out("s = ''\nfor i in range(300000):\n    s += 'ab'\nprint(len(s))"),
+        "600000\n"
+    );
+    assert!(start.elapsed().as_secs() < 20);
+}

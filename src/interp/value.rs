@@ -259,6 +259,15 @@ impl Str {
         }
     }
 
+    pub fn push_str(&mut self, more: &str) {
+        self.chars += if more.is_ascii() {
+            more.len()
+        } else {
+            more.chars().count()
+        };
+        self.text.push_str(more);
+    }
+
     /// The characters, indexable (for slicing non-ASCII text).
     pub fn chars_vec(&self) -> Vec<char> {
         self.text.chars().collect()

@@ -20,7 +20,8 @@ pub const LEAF_FILL: &str = "#aeeeee";
 pub const EXCEPTION_FILL: &str = "#ffaeb9";
 /// lightgreen, the book's unsatisfiable node.
 pub const UNSAT_FILL: &str = "#90ee90";
-const BOUND_STRIPE: &str = "#d3d3d3";
+const BOUND_STRIPE: &str = "#dcdcdc";
+const BOUND_GAP: &str = "#f4f4f4";
 const NOTE_COLOUR: &str = "#666666";
 /// Constraints longer than this (together) are shown one per line in the figure.
 const WRAP: usize = 48;
@@ -280,7 +281,7 @@ fn style(node: &Node) -> String {
         Status::Exception => format!("style=\"filled{dashed}\", fillcolor=\"{EXCEPTION_FILL}\""),
         Status::Unsat => format!("style=\"filled\", fillcolor=\"{UNSAT_FILL}\""),
         Status::Bound => {
-            let stripes = vec![format!("{BOUND_STRIPE}:white"); 12].join(":");
+            let stripes = vec![format!("{BOUND_STRIPE}:{BOUND_GAP}"); 24].join(":");
             format!("style=\"striped, dashed\", fillcolor=\"{stripes}\"")
         }
     }

@@ -260,18 +260,31 @@ impl<'p> Explorer<'p> {
                 None => Ok(()),
             };
         }
-        // Check from the last alternative (usually the exceptions, usually infeasible) to
-        // the first, which needs no check when every other one is infeasible.
+        // The path's model, when at hand, shows one alternative feasible without a check.
+        // The others are checked from the last (usually the exceptions, usually infeasible)
+        // to the first, which needs no check when every other one is infeasible.
         let n = alts.len();
         let mut answers: Vec<Option<Answer>> = (0..n).map(|_| None).collect();
-        for i in (1..n).rev() {
+        let known = witness
+            .as_ref()
+            .and_then(|m| alts.iter().position(|(c, _)| m.holds(c).unwrap_or(false)));
+        if let (Some(i), Some(m)) = (known, &witness) {
+            answers[i] = Some(Answer::Sat(m.clone()));
+        }
+        let unknown: Vec<usize> = (0..n).filter(|i| Some(*i) != known).collect();
+        let (first, rest) = match (known, unknown.split_first()) {
+            (None, Some((first, rest))) => (Some(*first), rest),
+            _ => (None, unknown.as_slice()),
+        };
+        for &i in rest.iter().rev() {
             answers[i] = Some(self.oracle.check(&path, &alts[i].0)?);
         }
-        if !answers[1..]
-            .iter()
-            .all(|a| matches!(a, Some(Answer::Unsat)))
+        if let Some(first) = first
+            && !rest
+                .iter()
+                .all(|&i| matches!(answers[i], Some(Answer::Unsat)))
         {
-            answers[0] = Some(self.oracle.check(&path, &alts[0].0)?);
+            answers[first] = Some(self.oracle.check(&path, &alts[first].0)?);
         }
         let feasible = answers
             .iter()
@@ -303,7 +316,7 @@ impl<'p> Explorer<'p> {
                 None => self.resolve(b, path.clone(), witness.clone(), undecided, out)?,
                 Some(Answer::Sat(m)) => {
                     let next = self.oracle.extend(&path, c, implied)?;
-                    self.resolve(b, next, Some(Rc::new(m)), undecided, out)?;
+                    self.resolve(b, next, Some(m), undecided, out)?;
                 }
                 Some(Answer::Unknown) => {
                     let next = self.oracle.extend(&path, c, false)?;

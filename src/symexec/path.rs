@@ -18,6 +18,8 @@ use crate::symbolic::{Check, Model, Solver, Term, Var};
 pub struct Link {
     term: Term,
     parent: Option<Rc<Link>>,
+    /// Constraints in the chain up to this one (the root has 1).
+    depth: usize,
 }
 
 /// A path condition.
@@ -30,7 +32,7 @@ pub struct Path {
 
 /// The solver's answer about one branch.
 pub enum Answer {
-    Sat(Model),
+    Sat(Rc<Model>),
     Unsat,
     Unknown,
 }
@@ -66,31 +68,37 @@ impl Oracle {
         }
     }
 
-    /// Makes the solver hold exactly `path`'s chain.
+    /// Makes the solver hold exactly `path`'s chain: pops to the longest prefix it shares
+    /// with what is asserted and pushes the rest (walking only the links that differ).
     fn sync(&mut self, path: &Path) -> Result<(), SymexecError> {
-        let mut chain: Vec<Rc<Link>> = Vec::new();
+        let mut missing: Vec<Rc<Link>> = Vec::new();
         let mut at = path.chain.clone();
-        while let Some(link) = at {
-            at = link.parent.clone();
-            chain.push(link);
-        }
-        chain.reverse();
-        let common = self
-            .asserted
-            .iter()
-            .zip(&chain)
-            .take_while(|(a, b)| Rc::ptr_eq(a, b))
-            .count();
+        let common = loop {
+            match at {
+                None => break 0,
+                Some(link) => {
+                    if self
+                        .asserted
+                        .get(link.depth - 1)
+                        .is_some_and(|a| Rc::ptr_eq(a, &link))
+                    {
+                        break link.depth;
+                    }
+                    at = link.parent.clone();
+                    missing.push(link);
+                }
+            }
+        };
         while self.asserted.len() > common {
             self.solver.pop().map_err(SymexecError::Solver)?;
             self.asserted.pop();
         }
-        for link in &chain[common..] {
+        for link in missing.into_iter().rev() {
             self.solver.push();
             self.solver
                 .assert(&link.term)
                 .map_err(SymexecError::Solver)?;
-            self.asserted.push(link.clone());
+            self.asserted.push(link);
         }
         Ok(())
     }
@@ -103,7 +111,7 @@ impl Oracle {
         let answer = self.solver.assert(extra).map(|()| self.solver.check());
         self.solver.pop().map_err(SymexecError::Solver)?;
         Ok(match answer.map_err(SymexecError::Solver)? {
-            Check::Sat(m) => Answer::Sat(m),
+            Check::Sat(m) => Answer::Sat(Rc::new(m)),
             Check::Unsat => Answer::Unsat,
             Check::Unknown(reason) if reason == "cancelled" => {
                 return Err(SymexecError::Interrupted);
@@ -136,6 +144,7 @@ impl Oracle {
             chain: Some(Rc::new(Link {
                 term: c.clone(),
                 parent: path.chain.clone(),
+                depth: path.chain.as_ref().map_or(1, |l| l.depth + 1),
             })),
         };
         // A constraint can only imply one over its own variables (up to degenerate ones

@@ -46,7 +46,7 @@ impl Folder {
         use TermKind as K;
         Some(match t.kind() {
             K::Literal(_) | K::Var(_) => return None,
-            K::Neg(a) => Term::neg(self.fold(a)).ok()?,
+            K::Neg(a) => negative(self.fold(a))?,
             K::Invert(a) => Term::invert(self.fold(a)).ok()?,
             K::Not(a) => negate(self.fold(a))?,
             K::Arith(op, a, b) => arith(*op, self.fold(a), self.fold(b))?,
@@ -152,6 +152,17 @@ fn offset(x: Term, c: BigInt) -> Term {
         (ArithOp::Add, c)
     };
     Term::arith(op, x.clone(), Term::int(magnitude)).unwrap_or(x)
+}
+
+/// `-(2 * y)` is `-2 * y`.
+fn negative(a: Term) -> Option<Term> {
+    if let TermKind::Arith(ArithOp::Mul, c, x) = a.kind()
+        && let Some(c) = int_of(c)
+        && *x.sort() == Sort::Int
+    {
+        return Term::arith(ArithOp::Mul, Term::int(-c), x.clone()).ok();
+    }
+    Term::neg(a).ok()
 }
 
 /// `not (a < b)` is `a >= b` (numbers and strings are totally ordered; `not (a == b)` is
@@ -304,6 +315,8 @@ mod tests {
         assert_eq!(simplify(&item).to_string(), "2");
         let member = Term::contains(Term::int(3), t).unwrap();
         assert_eq!(simplify(&member).bool_literal(), Some(true));
+        let twice = Term::arith(ArithOp::Mul, Term::int(2), x.clone()).unwrap();
+        assert_eq!(simplify(&Term::neg(twice).unwrap()).to_string(), "-2 * x");
         let lt = Term::compare(CompareOp::Lt, x.clone(), Term::int(0)).unwrap();
         assert_eq!(simplify(&Term::not(lt).unwrap()).to_string(), "x >= 0");
         let b = var("b", Sort::Bool);

@@ -389,6 +389,16 @@ fn check_passes_on_programs_with_exceptions_loops_and_calls() {
             "h",
             4,
         ),
+        (
+            "def skip_odd(t: tuple[int, int, int]) -> int:\n    s = 0\n    for x in t:\n        if x % 2 == 1:\n            continue\n        try:\n            s = s + 10 // x\n        except ZeroDivisionError:\n            s = s - 1\n            break\n        finally:\n            s = s + 1\n    else:\n        s = s * 2\n    return s\n",
+            "skip_odd",
+            4,
+        ),
+        (
+            "def dec(n: int) -> int:\n    return n - 1\n\ndef pos(n: int) -> bool:\n    return n > 0\n\ndef down(n: int) -> int:\n    c = 0\n    while dec(n) > 0 and c < 3:\n        n = dec(n)\n        c += 1\n    else:\n        c = c + 100\n    ok = n > 5 and pos(n - 7)\n    return c if ok else -c\n",
+            "down",
+            4,
+        ),
     ];
     for (src, name, unroll) in cases {
         let r = check_function(src, name, unroll, 60);

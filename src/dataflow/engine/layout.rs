@@ -86,7 +86,10 @@ impl Layout {
     }
 }
 
-/// Depth-first postorder from the entry, successors taken in `Cfg::successors` order.
+/// Depth-first postorder from the entry. Successors are explored last-first (exception
+/// edges, then False, then True): a loop's exit is explored before its body, so in reverse
+/// postorder the body follows its head directly instead of coming after the rest of the
+/// program, which the worklist would otherwise revisit once per loop.
 fn postorder(cfg: &Cfg) -> Vec<NodeIndex> {
     let count = cfg.graph.node_count();
     let mut seen = vec![false; count];
@@ -115,7 +118,11 @@ fn postorder(cfg: &Cfg) -> Vec<NodeIndex> {
 }
 
 fn successor_nodes(cfg: &Cfg, n: NodeIndex) -> Vec<NodeIndex> {
-    cfg.successors(n).into_iter().map(|(t, _)| t).collect()
+    cfg.successors(n)
+        .into_iter()
+        .rev()
+        .map(|(t, _)| t)
+        .collect()
 }
 
 /// The targets (in flow direction) of retreating edges: edges whose flow goes from a node to
@@ -260,9 +267,12 @@ mod tests {
                 assert_eq!(l.chain_of[n.index()], i);
             }
         }
-        // The RPO visits the entry first and every reachable node once.
+        // The RPO visits the entry first and every reachable node once, the loop body right
+        // after its head and before the code after the loop.
         assert_eq!(l.rpo.first(), Some(&cfg.entry));
         assert_eq!(l.rpo.len(), cfg.graph.node_count());
+        let lines: Vec<u32> = l.rpo.iter().map(|&n| line_of(&cfg, n)).collect();
+        assert_eq!(&lines[..7], [1, 2, 3, 4, 5, 6, 7], "{lines:?}");
     }
 
     #[test]

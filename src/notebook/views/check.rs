@@ -158,7 +158,7 @@ fn prediction_text(p: &Prediction) -> String {
         } if !m.is_empty() => format!("{type_name}: {m}"),
         Prediction::Raised { type_name, .. } => type_name.clone(),
         Prediction::Normal(store) => format!("normal end {}", store_text(store)),
-        Prediction::Bound(why) => format!("bound reached ({why})"),
+        Prediction::Bound(_) => "bound reached".into(),
         Prediction::NoLeaf => "no leaf".into(),
         Prediction::Unknown(why) => format!("unknown ({why})"),
     }

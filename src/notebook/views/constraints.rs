@@ -284,6 +284,12 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
         &rows,
     ));
     out.push('\n');
+    if !a.merges.is_empty() {
+        out.push_str("\nmerges (SSA φ: the value of the way in taken):\n");
+        for m in &a.merges {
+            out.push_str(&format!("  {}\n", merge_text(a, m)));
+        }
+    }
     if !a.conditions.is_empty() {
         out.push_str("\nconditions:\n");
         for c in &a.conditions {
@@ -316,6 +322,21 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
         }
     }
     out.trim_end().to_string()
+}
+
+/// `x_5 = x_1 from 2, x from 1 (node 3)`.
+fn merge_text(a: &Analysis, m: &crate::constraints::Merge) -> String {
+    let inputs: Vec<String> = m
+        .inputs
+        .iter()
+        .map(|(e, v)| format!("{v} from {}", a.dag.edges[*e].source.index()))
+        .collect();
+    format!(
+        "{} = {} (node {})",
+        m.value,
+        inputs.join(", "),
+        m.node.index()
+    )
 }
 
 fn or_none(items: &[String]) -> String {
@@ -504,6 +525,22 @@ pub fn json(a: &Analysis) -> Value {
         ),
     );
     map.insert(
+        "merges".into(),
+        json!(
+            a.merges
+                .iter()
+                .map(|m| json!({
+                    "node": m.node.index().to_string(),
+                    "value": m.value.to_string(),
+                    "inputs": m.inputs.iter().map(|(e, v)| json!({
+                        "from": a.dag.edges[*e].source.index().to_string(),
+                        "value": v.to_string(),
+                    })).collect::<Vec<_>>(),
+                }))
+                .collect::<Vec<_>>()
+        ),
+    );
+    map.insert(
         "nodes".into(),
         Value::Object(
             a.cfg
@@ -627,6 +664,7 @@ fn edge_line(
     if !label_lines.is_empty() {
         attrs.insert(0, format!("label={}", quote(&label_lines.join("\n"))));
     }
+    attrs.retain(|a| !a.is_empty());
     let tip = tooltip(a, e);
     attrs.push(format!("tooltip={0} labeltooltip={0}", quote(&tip)));
     format!("{head} [{}];\n", attrs.join(" "))

@@ -215,3 +215,79 @@ fn view(
         json: json(tree),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cancel::Cancel;
+    use crate::notebook::output::{CellError, Output};
+    use crate::notebook::session::{Ctx, Session};
+
+    fn run(s: &mut Session, code: &str) -> Result<Vec<Output>, CellError> {
+        let mut out: Vec<Output> = Vec::new();
+        let cancel = Cancel::new();
+        s.execute(
+            code,
+            &mut Ctx {
+                sink: &mut out,
+                cancel: &cancel,
+            },
+        )
+        .map(|()| out)
+    }
+
+    #[test]
+    fn bad_input_gets_clear_errors() {
+        let mut s = Session::default();
+        assert_eq!(run(&mut s, "%set").unwrap_err().ename, "UsageError");
+        assert_eq!(run(&mut s, "%set nosuch").unwrap_err().ename, "NameError");
+        run(&mut s, "def g(a, b: int) -> int:\n    return a + b\n").unwrap();
+        let e = run(&mut s, "%set g").unwrap_err();
+        assert_eq!(e.ename, "UsageError");
+        assert!(
+            e.evalue.contains("parameter a of g has no type") && e.evalue.contains("a:TYPE"),
+            "{}",
+            e.evalue
+        );
+        assert!(run(&mut s, "%set g a:int").is_ok());
+        assert_eq!(run(&mut s, "%set g c:int").unwrap_err().ename, "UsageError");
+        assert_eq!(
+            run(&mut s, "%%set y:complex\nx = y\n").unwrap_err().ename,
+            "UsageError"
+        );
+        assert_eq!(
+            run(&mut s, "%set g a:int --unroll x").unwrap_err().ename,
+            "UsageError"
+        );
+        let e = run(
+            &mut s,
+            "%%set y:int\nx = 1\nwith open('f') as h:\n    pass\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.ename, "UnsupportedError");
+        assert_eq!(
+            e.traceback[0], "  Cell line 3, column 1",
+            "{:?}",
+            e.traceback
+        );
+    }
+
+    #[test]
+    fn leaves_only_has_no_figure() {
+        let mut s = Session::default();
+        run(
+            &mut s,
+            "def f(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n",
+        )
+        .unwrap();
+        let out = run(&mut s, "%set f --leaves").unwrap();
+        let Some(Output::Display(b)) = out.last() else {
+            panic!("{out:?}")
+        };
+        assert!(!b.data.contains_key("image/svg+xml"));
+        let text = b.plain_text().unwrap_or("");
+        assert!(
+            text.contains("leaf  path condition") && text.contains("x > 0"),
+            "{text}"
+        );
+    }
+}

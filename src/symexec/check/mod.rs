@@ -207,7 +207,7 @@ pub fn check(
                 }
                 continue;
             }
-            _ => "the run's result differs from its leaf's outcome".to_string(),
+            _ => "its result differs from its leaf's outcome".to_string(),
         };
         if let Some(l) = leaf {
             *report.hits.entry(l).or_default() += 1;
@@ -241,7 +241,7 @@ pub fn check(
             leaf: Some(*node),
             expected,
             observed: seen.clone(),
-            reason: "the leaf's witness does not reproduce its outcome".to_string(),
+            reason: "the witness does not reproduce its leaf's outcome".to_string(),
         });
     }
     Ok(report)
