@@ -38,18 +38,22 @@ fn text_of_a_reassignment() {
 
         edges:
         edge    label  feasible  paths    adds
-        ------  -----  --------  -------  ----------------
+        ------  -----  --------  -------  -------------
         0 -> 1         yes       0,1,2,3
         1 -> 2  True   yes       0,1      not y
         1 -> 3  False  yes       2,3      y
         2 -> 3         yes       0,1      x_1 == -1
-        3 -> 4  True   yes       0,2      x@phi3 < 0
-        3 -> 5  False  yes       1,3      not (x@phi3 < 0)
+        3 -> 4  True   yes       0,2      x_5 < 0
+        3 -> 5  False  yes       1,3      not (x_5 < 0)
         4 -> 5         yes       0,2
+
+        merges (SSA φ: the value of the way in taken):
+          x_5 = x from 1, x_1 from 2 (node 3)
 
         conditions:
           L7 not y: can be True and False
-          L9 x < 0: can be True and False"#]].assert_eq(&text(&analysis(REASSIGN, Mode::Precise), None));
+          L9 x < 0: can be True and False"#]]
+    .assert_eq(&text(&analysis(REASSIGN, Mode::Precise), None));
 }
 
 #[test]
@@ -87,7 +91,8 @@ fn text_with_pythonta_rule_and_a_selected_path() {
           0 -> 1: x > 10
           1 -> 2 [True]: x > 10; not y
           2 -> 3: not y
-          3 -> 5 [False]: not y"#]].assert_eq(&text(&analysis(REASSIGN, Mode::Pyta), Some(1)));
+          3 -> 5 [False]: not y"#]]
+    .assert_eq(&text(&analysis(REASSIGN, Mode::Pyta), Some(1)));
 }
 
 #[test]
@@ -105,10 +110,10 @@ fn figure_of_a_loop() {
           c0_3 [label="9: if y < 3:" shape=diamond];
           c0_4 [label="10: print(y)" shape=box];
           c0_5 [label="10: exit: func(x, y)" shape=oval peripheries=2];
-          c0_0 -> c0_1 [ tooltip="0 -> 1: feasible yes\npath 0: x > 5; y > 10\npath 1: x > 5; y > 10\npath 2: x > 5; y > 10" labeltooltip="0 -> 1: feasible yes\npath 0: x > 5; y > 10\npath 1: x > 5; y > 10\npath 2: x > 5; y > 10"];
+          c0_0 -> c0_1 [tooltip="0 -> 1: feasible yes\npath 0: x > 5; y > 10\npath 1: x > 5; y > 10\npath 2: x > 5; y > 10" labeltooltip="0 -> 1: feasible yes\npath 0: x > 5; y > 10\npath 1: x > 5; y > 10\npath 2: x > 5; y > 10"];
           c0_1 -> c0_2 [label="True\nx + y > 15" color="#1f5fbf" fontcolor="#1f5fbf" tooltip="1 -> 2: feasible yes\npath 0: x > 5; y > 10; x + y > 15" labeltooltip="1 -> 2: feasible yes\npath 0: x > 5; y > 10; x + y > 15"];
           c0_1 -> c0_3 [label="False\nnot (x + y > 15)" color="#c62828" fontcolor="#c62828" tooltip="1 -> 3: feasible yes\npath 1: x > 5; y > 10; not (x + y > 15)\npath 2: x > 5; y > 10; not (x + y > 15)" labeltooltip="1 -> 3: feasible yes\npath 1: x > 5; y > 10; not (x + y > 15)\npath 2: x > 5; y > 10; not (x + y > 15)"];
-          c0_2 -> c0_1 [label="x_1 == x - 1"  tooltip="2 -> 1: feasible yes\npath 0: x > 5; y > 10; x + y > 15; x_1 == x - 1" labeltooltip="2 -> 1: feasible yes\npath 0: x > 5; y > 10; x + y > 15; x_1 == x - 1"];
+          c0_2 -> c0_1 [label="x_1 == x - 1" tooltip="2 -> 1: feasible yes\npath 0: x > 5; y > 10; x + y > 15; x_1 == x - 1" labeltooltip="2 -> 1: feasible yes\npath 0: x > 5; y > 10; x + y > 15; x_1 == x - 1"];
           c0_3 -> c0_4 [label="True\ny < 3" color="#bdbdbd" fontcolor="#9e9e9e" style=dashed tooltip="3 -> 4: feasible no\npath 1: x > 5; y > 10; not (x + y > 15); y < 3" labeltooltip="3 -> 4: feasible no\npath 1: x > 5; y > 10; not (x + y > 15); y < 3"];
           c0_3 -> c0_5 [label="False\nnot (y < 3)" color="#c62828" fontcolor="#c62828" tooltip="3 -> 5: feasible yes\npath 2: x > 5; y > 10; not (x + y > 15); not (y < 3)" labeltooltip="3 -> 5: feasible yes\npath 2: x > 5; y > 10; not (x + y > 15); not (y < 3)"];
           c0_4 -> c0_5 [color="#bdbdbd" fontcolor="#9e9e9e" style=dashed tooltip="4 -> 5: feasible no\npath 1: x > 5; y > 10; not (x + y > 15); y < 3" labeltooltip="4 -> 5: feasible no\npath 1: x > 5; y > 10; not (x + y > 15); y < 3"];
@@ -278,7 +283,11 @@ mod notebook {
             assert!(data.contains_key(mime), "{mime} missing");
         }
         let svg = data["image/svg+xml"].as_str().expect("a figure");
-        assert!(svg.contains("x_1 == -1"), "the figure shows the constraints");
+        // Graphviz writes `-` as `&#45;` in SVG text.
+        assert!(
+            svg.contains("x_1 == &#45;1"),
+            "the figure shows the constraints: {svg}"
+        );
         let text = data["text/plain"].as_str().unwrap_or_default();
         assert!(text.contains("path 0, edge by edge:"), "{text}");
         assert_eq!(data[MIME]["mode"], "precise");
@@ -314,7 +323,10 @@ mod notebook {
         })
         .collect();
         let names: Vec<&str> = errors.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["UsageError", "NameError", "UsageError", "UsageError"]);
+        assert_eq!(
+            names,
+            ["UsageError", "NameError", "UsageError", "UsageError"]
+        );
         assert!(errors[2].1.contains("4 listed paths"), "{:?}", errors[2]);
     }
 }

@@ -46,7 +46,7 @@ fn program(nodes: usize, vars: u64) -> String {
     // whole program stays reachable for the interval analysis; products are taken modulo
     // 97, since chains of products would make the bounds (like Python's ints) grow
     // exponentially in size.
-    let mut assign = |rng: &mut Rng, indent: &str, out: &mut String| {
+    let assign = |rng: &mut Rng, indent: &str, out: &mut String| {
         let (a, b, c) = (rng.below(vars), rng.below(vars), rng.below(vars));
         let k = rng.below(5) + 1;
         let rhs = match rng.below(5) {

@@ -175,7 +175,7 @@ impl Machine {
     }
 
     /// Enters a frame of `code`: checks the recursion limit and the native stack.
-    pub fn enter(&mut self, code: &Code) -> R<()> {
+    pub fn enter(&mut self, _code: &Code) -> R<()> {
         if self.depth >= self.limits.recursion_limit
             || self.stack_base.abs_diff(stack_address()) > self.stack_room
         {

@@ -675,11 +675,10 @@ fn strings_grow_in_place_without_aliasing() {
         ),
         "01234\n"
     );
-    // Quadratic copying would take minutes here.
-    let start = std::time::Instant::now();
+    // Appending in place: 300,000 appends (quadratic copying would take minutes; the
+    // speed itself is measured by `bench_interp`, not asserted here).
     assert_eq!(
         out("s = ''\nfor i in range(300000):\n    s += 'ab'\nprint(len(s))"),
         "600000\n"
     );
-    assert!(start.elapsed().as_secs() < 20);
 }

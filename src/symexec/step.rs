@@ -534,6 +534,9 @@ impl<'p> Machine<'p> {
             }),
             (StmtKind::For { target, body, .. }, Some((source, k))) => {
                 let (more, item) = next_item(&source, k)?;
+                let Some(item) = item else {
+                    return self.exit_loop(s);
+                };
                 let go = self
                     .enter_body(s.clone(), stmt, body)?
                     .and_then(&mut |s| self.assign(s, target, Value::Term(item.clone())))?;
@@ -647,8 +650,9 @@ impl<'p> Machine<'p> {
     }
 }
 
-/// Whether the `for` loop has another item (and which) at position `k`.
-fn next_item(source: &Source, k: u64) -> Result<(Term, Term)> {
+/// Whether the loop over `source` has an item `k`, and that item (none when it has not,
+/// for certain).
+fn next_item(source: &Source, k: u64) -> Result<(Term, Option<Term>)> {
     match source {
         Source::Range { start, stop, step } => {
             let offset = Term::arith(ArithOp::Mul, step.clone(), Term::int(k)).map_err(sort_err)?;
@@ -667,13 +671,17 @@ fn next_item(source: &Source, k: u64) -> Result<(Term, Term)> {
                     simplify(&Term::or(vec![a, b]).map_err(sort_err)?)
                 }
             };
-            Ok((more, cur))
+            Ok((more, Some(cur)))
         }
         Source::Items(seq) => {
             let len = Term::len(seq.clone()).map_err(sort_err)?;
             let more = compare(CompareOp::Lt, Term::int(k), len)?;
+            if more.bool_literal() == Some(false) {
+                // A fixed-length sequence is exhausted: there is no item `k` to build.
+                return Ok((more, None));
+            }
             let item = simplify(&Term::index(seq.clone(), Term::int(k)).map_err(sort_err)?);
-            Ok((more, item))
+            Ok((more, Some(item)))
         }
     }
 }

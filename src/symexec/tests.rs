@@ -120,13 +120,13 @@ fn abs_double_tree_text() {
         [0] L1: x = 2 * y  |  {}  |  {y: y}
           [1] L2: if x < 0:  |  {}  |  {y: y, x: 2 * y}
             [2] L3: x = -x  |  {2 * y < 0}  |  {y: y, x: 2 * y}
-              [3] ⇒ normal end  |  {2 * y < 0}  |  {y: y, x: -(2 * y)}
+              [3] ⇒ normal end  |  {2 * y < 0}  |  {y: y, x: -2 * y}
             [4] ⇒ normal end  |  {2 * y >= 0}  |  {y: y, x: 2 * y}
 
-        leaf  path condition  outcome     final store          witness
-        ----  --------------  ----------  -------------------  -------
-        3     2 * y < 0       normal end  {y: y, x: -(2 * y)}  y=-1
-        4     2 * y >= 0      normal end  {y: y, x: 2 * y}     y=0"#]]
+        leaf  path condition  outcome     final store        witness
+        ----  --------------  ----------  -----------------  -------
+        3     2 * y < 0       normal end  {y: y, x: -2 * y}  y=-1
+        4     2 * y >= 0      normal end  {y: y, x: 2 * y}   y=0"#]]
     .assert_eq(&render(&snippet(
         "x = 2 * y\nif x < 0:\n    x = -x\n",
         "y:int",

@@ -303,7 +303,7 @@ mod tests {
     #[test]
     fn zero_analysis_table() {
         expect_test::expect![[r#"
-            zero analysis of f (14 node visits, widenings: 0, narrowing rounds: 1)
+            zero analysis of f (13 node visits, widenings: 0, narrowing rounds: 1)
 
             node  lines  statement      IN                  OUT
             ----  -----  -------------  ------------------  ------------------
@@ -328,7 +328,7 @@ mod tests {
     #[test]
     fn interval_table_with_trace() {
         expect_test::expect![[r#"
-            interval analysis of f (18 node visits, widenings: 1, narrowing rounds: 1)
+            interval analysis of f (12 node visits, widenings: 1, narrowing rounds: 1)
 
             node  lines  statement       IN                       OUT
             ----  -----  --------------  -----------------------  -----------------------
@@ -343,26 +343,20 @@ mod tests {
             - Possible division by zero in line 5
 
             Worklist trace
-            step  node  lines  changed by       IN changes                                               OUT changes
-            ----  ----  -----  ---------------  -------------------------------------------------------  -------------------------------------------------------
-            1     0     L1     start            unreachable → reachable; n: ⊥ → [-∞, +∞]                 unreachable → reachable; n: ⊥ → [-∞, +∞]
-            2     1     L2     from 0           unreachable → reachable; n: ⊥ → [-∞, +∞]                 unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, +∞]
-            3     2     L3     from 1           unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, +∞]  unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, +∞]
-            4     4     L5     from 2 (False)   unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, 0]   ·
-            5     5     L5     from 4           ·                                                        ·
-            6     3     L4     from 2 (True)    unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [1, +∞]   unreachable → reachable; i: ⊥ → [1, 1]; n: ⊥ → [1, +∞]
-            7     2     L3     from 3           i: [0, 0] → [0, 1]                                       i: [0, 0] → [0, 1]
-            8     4     L5     from 2 (False)   i: [0, 0] → [0, 1]; n: [-∞, 0] → [-∞, 1]                 unreachable → reachable; i: ⊥ → [0, 1]; n: ⊥ → [-∞, 1]
-            9     5     L5     from 4           unreachable → reachable; i: ⊥ → [0, 1]; n: ⊥ → [-∞, 1]   unreachable → reachable; i: ⊥ → [0, 1]; n: ⊥ → [-∞, 1]
-            10    3     L4     from 2 (True)    i: [0, 0] → [0, 1]                                       i: [1, 1] → [1, 2]
-            11    2     L3     from 3           i: [0, 1] → [0, 2]                                       i: [0, 1] → [0, 2]
-            12    4     L5     from 2 (False)   i: [0, 1] → [0, 2]; n: [-∞, 1] → [-∞, 2]                 i: [0, 1] → [0, 2]; n: [-∞, 1] → [-∞, 2]
-            13    5     L5     from 4           i: [0, 1] → [0, 2]; n: [-∞, 1] → [-∞, 2]                 i: [0, 1] → [0, 2]; n: [-∞, 1] → [-∞, 2]
-            14    3     L4     from 2 (True)    i: [0, 1] → [0, 2]                                       i: [1, 2] → [1, 3]
-            15    2     L3     from 3, widened  i: [0, 2] → [0, +∞]                                      i: [0, 2] → [0, +∞]
-            16    4     L5     from 2 (False)   i: [0, 2] → [0, +∞]; n: [-∞, 2] → [-∞, +∞]               i: [0, 2] → [0, +∞]; n: [-∞, 2] → [-∞, +∞]
-            17    5     L5     from 4           i: [0, 2] → [0, +∞]; n: [-∞, 2] → [-∞, +∞]               i: [0, 2] → [0, +∞]; n: [-∞, 2] → [-∞, +∞]
-            18    3     L4     from 2 (True)    i: [0, 2] → [0, +∞]                                      i: [1, 3] → [1, +∞]"#]].assert_eq(&report(
+            step  node  lines  changed by       IN changes                                                OUT changes
+            ----  ----  -----  ---------------  --------------------------------------------------------  --------------------------------------------------------
+            1     0     L1     start            unreachable → reachable; n: ⊥ → [-∞, +∞]                  unreachable → reachable; n: ⊥ → [-∞, +∞]
+            2     1     L2     from 0           unreachable → reachable; n: ⊥ → [-∞, +∞]                  unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, +∞]
+            3     2     L3     from 1           unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, +∞]   unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [-∞, +∞]
+            4     3     L4     from 2 (True)    unreachable → reachable; i: ⊥ → [0, 0]; n: ⊥ → [1, +∞]    unreachable → reachable; i: ⊥ → [1, 1]; n: ⊥ → [1, +∞]
+            5     2     L3     from 3           i: [0, 0] → [0, 1]                                        i: [0, 0] → [0, 1]
+            6     3     L4     from 2 (True)    i: [0, 0] → [0, 1]                                        i: [1, 1] → [1, 2]
+            7     2     L3     from 3           i: [0, 1] → [0, 2]                                        i: [0, 1] → [0, 2]
+            8     3     L4     from 2 (True)    i: [0, 1] → [0, 2]                                        i: [1, 2] → [1, 3]
+            9     2     L3     from 3, widened  i: [0, 2] → [0, +∞]                                       i: [0, 2] → [0, +∞]
+            10    3     L4     from 2 (True)    i: [0, 2] → [0, +∞]                                       i: [1, 3] → [1, +∞]
+            11    4     L5     from 2 (False)   unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]  unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]
+            12    5     L5     from 4           unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]  unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]"#]].assert_eq(&report(
             "def f(n: int):\n    i = 0\n    while i < n:\n        i = i + 1\n    return 10 // i\n",
             DomainKind::Interval,
             true,

@@ -286,7 +286,7 @@ mod tests {
     #[test]
     fn reaching_definitions_table() {
         expect_test::expect![[r#"
-            reaching definitions of f (forward, may; 16 node visits)
+            reaching definitions of f (forward, may; 14 node visits)
             x@L3 is the definition of x at line 3 (parameters: the def line); IN = definitions that may reach the statement.
 
             node  lines  statement         IN                                OUT
@@ -318,14 +318,14 @@ mod tests {
             4     L4     exit: f(a, b)   {}                        {}
 
             Worklist trace
-            step  node  lines  changed by      IN changes               OUT changes
-            ----  ----  -----  --------------  -----------------------  -----------------------
-            1     2     L3     start           +a@L3 +b@L3              ·
-            2     4     L4     start           ·                        ·
-            3     3     L4     from 4          +a@L4                    ·
-            4     1     L2     from 3 (False)  +a@L2 +a@L3 +a@L4 +b@L3  +a@L3 +a@L4 +b@L3
-            5     2     L3     from 1          ·                        +a@L2 +a@L3 +a@L4 +b@L3
-            6     0     L1     from 1          ·                        +a@L2 +a@L3 +a@L4 +b@L3"#]].assert_eq(&report(
+            step  node  lines  changed by     IN changes               OUT changes
+            ----  ----  -----  -------------  -----------------------  -----------------------
+            1     4     L4     start          ·                        ·
+            2     3     L4     from 4         +a@L4                    ·
+            3     2     L3     start          +a@L3 +b@L3              ·
+            4     1     L2     from 2 (True)  +a@L2 +a@L3 +a@L4 +b@L3  +a@L3 +a@L4 +b@L3
+            5     2     L3     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3
+            6     0     L1     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3"#]].assert_eq(&report(
             "def f(a, b):\n    while a > 0:\n        a = a - b\n    return a\n",
             AnalysisKind::Live,
             true,
