@@ -33,6 +33,18 @@ class AnalysisKernelTests(jupyter_kernel_test.KernelTests):
     ]
     code_inspect_sample = "len"
 
+    # Python cells run in the kernel's own interpreter.
+    code_hello_world = "print('hello, world')"
+    code_stderr = "import sys\nprint('test', file=sys.stderr)"
+    code_execute_result = [
+        {"code": "6*7", "result": "42"},
+        {"code": "-7 // 2, -7 % 2", "result": "(-4, 1)"},
+        {"code": "'ab'[-1]", "result": "'b'"},
+        {"code": "[1, 2, 3][::-2]", "result": "[3, 1]"},
+    ]
+    supported_history_operations = ("tail", "range", "search")
+    code_history_pattern = "6*?"
+
 
 if __name__ == "__main__":
     unittest.main()
