@@ -30,7 +30,7 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            step_budget: 10_000_000,
+            step_budget: 100_000_000,
             recursion_limit: 200,
             max_int_bits: 1 << 22,
             max_len: 1 << 24,

@@ -40,7 +40,7 @@ impl Default for Config {
             z3_timeout_ms: 5_000,
             path_limit: 64,
             node_limit: 400,
-            step_budget: 10_000_000,
+            step_budget: 100_000_000,
             recursion_limit: 200,
             check_runs: 100,
             dot_timeout_s: 60,

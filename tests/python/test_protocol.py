@@ -275,3 +275,47 @@ def test_save_writes_a_file(kernel, tmp_path):
     reply, _ = run(kc, f"%%dot --save {target}\ndigraph {{ a -> b }}")
     assert reply["status"] == "ok"
     assert target.read_text().lstrip().startswith("<?xml") or "<svg" in target.read_text()
+
+
+def test_python_runtime_error_names_the_exception_and_line(kernel):
+    _, kc = kernel
+    reply, msgs = run(kc, "def f(x):\n    return 10 // x\n\nprint('before')\nf(0)\n")
+    assert reply["status"] == "error"
+    assert reply["ename"] == "ZeroDivisionError"
+    assert reply["evalue"] == "integer division or modulo by zero"
+    tb = "\n".join(reply["traceback"])
+    assert "line 5" in tb and "line 2" in tb, tb
+    streams = [m["content"]["text"] for m in msgs if m["msg_type"] == "stream"]
+    assert "".join(streams) == "before\n"
+    errors = [m for m in msgs if m["msg_type"] == "error"]
+    assert [e["content"]["ename"] for e in errors] == ["ZeroDivisionError"]
+
+
+def test_interrupt_stops_an_infinite_python_loop(kernel):
+    km, kc = kernel
+    # Only the interrupt can end this loop: the step budget is out of its reach.
+    run(kc, "%config step_budget=1000000000000000")
+    run(kc, "n = 41")
+    msg_id = kc.execute("while True:\n    n = n + 1\n")
+    time.sleep(0.5)
+    started = time.time()
+    km.interrupt_kernel()
+    reply = kc.get_shell_msg(timeout=TIMEOUT)
+    assert reply["parent_header"]["msg_id"] == msg_id
+    assert reply["content"]["ename"] == "KeyboardInterrupt"
+    assert time.time() - started < 5
+    # The session lives on, with the globals the loop left behind.
+    reply, msgs = run(kc, "n > 41")
+    results = [m["content"]["data"]["text/plain"] for m in msgs if m["msg_type"] == "execute_result"]
+    assert results == ["True"]
+
+
+def test_the_step_budget_stops_a_runaway_cell(kernel):
+    _, kc = kernel
+    reply, _ = run(kc, "%config step_budget=1000")
+    assert reply["status"] == "ok"
+    reply, _ = run(kc, "i = 0\nwhile i >= 0:\n    i += 1\n")
+    assert reply["status"] == "error"
+    assert "1000" in reply["evalue"] or "budget" in reply["evalue"], reply
+    reply, _ = run(kc, "print(i)")
+    assert reply["status"] == "ok"
