@@ -2,8 +2,14 @@
 //! reaching definitions (dense bit sets over every definition) and interval analysis
 //! (a map of intervals per node, widening and narrowing), plus liveness for comparison.
 //!
+//! The generated program is deterministic (a fixed seed): straight-line runs, `if`/`else`
+//! diamonds and counted `while` loops over `v0..v{V-1}`. Like real code, the loops reuse their
+//! counters, drawn from a pool of [`COUNTERS`] names (`k0..k7`), so a program has `V + 8`
+//! variables whatever its size.
+//!
 //! `bench_dataflow [--nodes N] [--vars V] [--repeat R]`: N defaults to 100000, V to 64; each
-//! time is the best of R runs (default 3). Prints one JSON line per phase, then a summary.
+//! time is the best of R runs (default 3). Prints one JSON line per phase, then a summary
+//! with the peak resident memory (`VmHWM`).
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -32,8 +38,11 @@ impl Rng {
     }
 }
 
+/// How many loop counters the generated loops share (`k0..k7`).
+const COUNTERS: u64 = 8;
+
 /// A function of straight-line runs, `if`/`else` diamonds and counted `while` loops over
-/// `vars` variables, with at least `nodes` statements.
+/// `vars` variables and [`COUNTERS`] loop counters, with at least `nodes` statements.
 fn program(nodes: usize, vars: u64) -> String {
     let mut rng = Rng(42);
     let mut out = String::from("def big(p):\n");
@@ -74,10 +83,11 @@ fn program(nodes: usize, vars: u64) -> String {
                 count += 4;
             }
             1 => {
+                let k = loops % COUNTERS;
                 loops += 1;
-                out.push_str(&format!("    k{loops} = 0\n    while k{loops} < 10:\n"));
+                out.push_str(&format!("    k{k} = 0\n    while k{k} < 10:\n"));
                 assign(&mut rng, "        ", &mut out);
-                out.push_str(&format!("        k{loops} = k{loops} + 1\n"));
+                out.push_str(&format!("        k{k} = k{k} + 1\n"));
                 count += 4;
             }
             _ => {
@@ -126,6 +136,13 @@ fn report<A: analysis_kernel::dataflow::engine::Analysis>(
             "narrowing_rounds": r.stats.narrowing_rounds,
         })
     );
+}
+
+/// The peak resident set size in KiB (`VmHWM` in /proc/self/status), where Linux gives it.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn arg(args: &[String], name: &str) -> Result<Option<u64>, String> {
@@ -229,7 +246,12 @@ fn main() -> ExitCode {
     total += took;
     println!(
         "{}",
-        json!({"phase": "total", "reaching_plus_interval_seconds": total.as_secs_f64(), "target_seconds": 1.0})
+        json!({
+            "phase": "total",
+            "reaching_plus_interval_seconds": total.as_secs_f64(),
+            "target_seconds": 1.0,
+            "peak_rss_mib": peak_rss_kib().map(|k| k / 1024),
+        })
     );
     ExitCode::SUCCESS
 }
