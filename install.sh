@@ -6,9 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
-# 1. System packages: Graphviz (figures), Z3 (constraints), libclang (z3's bindings), venv.
+# 1. System packages: Graphviz (figures), Z3 (constraints), libclang (z3's bindings), venv,
+#    and headless Chromium with a font for the tests' browser check of the exported pages.
 need=()
-for pkg in graphviz libz3-dev libclang-dev pkg-config; do
+for pkg in graphviz libz3-dev libclang-dev pkg-config chromium fonts-dejavu-core; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
@@ -47,5 +48,6 @@ cargo build --release --locked
 # 5. The tour, executed headless and exported to HTML.
 say "executing notebooks/tour.ipynb -> tour.html"
 .venv/bin/jupyter nbconvert --to html --execute --ExecutePreprocessor.kernel_name=analysis \
+  --TemplateExporter.extra_template_basedirs=kernel/nbconvert --template analysis \
   --output-dir . --output tour notebooks/tour.ipynb
 say "done: open tour.html, or start JupyterLab with .venv/bin/jupyter lab and pick \"Program Analysis (Python)\""

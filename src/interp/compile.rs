@@ -520,7 +520,7 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Tuple(es) => Expr::Tuple(self.exprs(es)?),
             ExprKind::List(es) => Expr::List(self.exprs(es)?),
-            ExprKind::Set(_) => Expr::Unsupported(self.unsupported("sets")?),
+            ExprKind::Set(_) => Expr::Unsupported(self.unsupported("a set display")?),
             ExprKind::Dict { keys, values } => {
                 let mut items = Vec::new();
                 for (k, v) in keys.iter().zip(values) {
@@ -749,7 +749,7 @@ impl<'a> Compiler<'a> {
             ComprehensionKind::Dict => "<dictcomp>",
             ComprehensionKind::Generator => "<genexpr>",
             ComprehensionKind::Set => {
-                return Ok(Expr::Unsupported(self.unsupported("set comprehensions")?));
+                return Ok(Expr::Unsupported(self.unsupported("a set comprehension")?));
             }
         };
         let Some(first) = generators.first() else {

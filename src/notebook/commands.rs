@@ -298,12 +298,18 @@ pub fn overview(_session: &Session) -> String {
          \x20 `%%name args` applies the command to the rest of the cell.\n\n\
          Commands\n",
     );
+    const USAGE_WIDTH: usize = 28;
     for c in COMMANDS {
-        text.push_str(&format!(
-            "  {:<28} {}\n",
-            c.usage.lines().next().unwrap_or(c.usage),
-            c.summary
-        ));
+        let usage = c.usage.lines().next().unwrap_or(c.usage);
+        if usage.chars().count() <= USAGE_WIDTH {
+            text.push_str(&format!("  {usage:<USAGE_WIDTH$} {}\n", c.summary));
+        } else {
+            // A long usage line gets the summary on its own line, indented under it.
+            text.push_str(&format!(
+                "  {usage}\n  {:<USAGE_WIDTH$} {}\n",
+                "", c.summary
+            ));
+        }
     }
     text.push_str(
         "\nEvery view also accepts --save FILE. `%help COMMAND` shows a command's options.\n\n",
@@ -315,11 +321,16 @@ pub fn overview(_session: &Session) -> String {
 /// The supported Python subset, as `%help` and the README state it.
 pub const SUBSET: &str = "Supported Python\n\
   Parsing and control-flow graphs: all of Python 3.12 syntax.\n\
-  Values: unbounded int, bool, float, str, None, tuples and lists.\n\
-  Expressions: + - * / // % ** with Python's rules, comparisons (chained too), and/or/not with\n\
-  short-circuit, conditional expressions, subscripts and slices (negative indices, clamping,\n\
-  steps), in / not in, calls of user functions and of len abs min max range int bool str\n\
-  print sum sorted isinstance.\n";
+  Analyses (%constraints, %set, %check, %absint): unbounded int, bool, float, str, None,\n\
+  tuples and lists; + - * / // % ** with Python's rules, comparisons (chained too),\n\
+  and/or/not with short-circuit, conditional expressions, subscripts and slices (negative\n\
+  indices, clamping, steps), in / not in, calls of user functions and of len abs min max\n\
+  range int bool str print sum sorted isinstance.\n\
+  Plain cells run in the kernel's interpreter, which also has dicts, lambdas and closures,\n\
+  comprehensions and generator expressions, enumerate zip map filter reversed, string and\n\
+  list methods, f-strings, exception classes (class E(Exception): pass), try/except/finally,\n\
+  import sys and math. It refuses, naming the construct and line: other classes, sets,\n\
+  bytes, yield, with, match, async.\n";
 
 fn run_lsmagic(_: &mut Session, _: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let line: Vec<String> = COMMANDS

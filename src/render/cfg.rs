@@ -11,8 +11,8 @@ use crate::cfg::{Cfg, Edge, Granularity, Node, NodeKind};
 
 const CODE_FONT: &str = "Menlo,Consolas,DejaVu Sans Mono,monospace";
 const TEXT_FONT: &str = "Helvetica,Arial,sans-serif";
-const TRUE_COLOUR: &str = "#1f5fbf";
-const FALSE_COLOUR: &str = "#c62828";
+pub const TRUE_COLOUR: &str = "#1f5fbf";
+pub const FALSE_COLOUR: &str = "#c62828";
 const EXCEPTION_COLOUR: &str = "#b35c00";
 const JUMP_COLOUR: &str = "#666666";
 const GREY_FILL: &str = "#e6e6e6";

@@ -20,15 +20,16 @@ pub fn escape(text: &str) -> String {
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut html = String::from("<table class=\"analysis-kernel-table\">\n<thead><tr>");
     for h in headers {
-        html.push_str(&format!("<th>{}</th>", escape(h)));
+        html.push_str(&format!("<th style=\"text-align:left\">{}</th>", escape(h)));
     }
     html.push_str("</tr></thead>\n<tbody>\n");
     for row in rows {
         html.push_str("<tr>");
         for cell in row {
+            // A line break in a cell (one constraint per line, say) stays one in HTML.
             html.push_str(&format!(
                 "<td style=\"text-align:left\">{}</td>",
-                escape(cell)
+                escape(cell).replace('\n', "<br>")
             ));
         }
         html.push_str("</tr>\n");

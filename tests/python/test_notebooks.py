@@ -1,52 +1,61 @@
 """Every notebook under notebooks/ runs headless with nbclient and exports to self-contained HTML."""
 
-import os
 import pathlib
+import re
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
-from nbconvert import HTMLExporter
 
-from conftest import KERNEL_NAME, ROOT
+from conftest import NOTEBOOKS, ROOT, execute
 
-NOTEBOOKS = sorted(pathlib.Path(ROOT, "notebooks").glob("*.ipynb"))
+VIEW_MIMES = {
+    "cfg": "application/vnd.analysis-kernel.cfg+json",
+    "constraints": "application/vnd.analysis-kernel.constraints+json",
+    "set": "application/vnd.analysis-kernel.set+json",
+    "check": "application/vnd.analysis-kernel.check+json",
+    "lattice": "application/vnd.analysis-kernel.lattice+json",
+    "dataflow": "application/vnd.analysis-kernel.dataflow+json",
+    "absint": "application/vnd.analysis-kernel.absint+json",
+}
 
 
-def execute(path):
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name=KERNEL_NAME, resources={"metadata": {"path": str(path.parent)}}).execute()
-    return nb
+def outputs(nb):
+    return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_executes_and_exports(path, tmp_path):
-    nb = execute(path)
-    for cell in nb.cells:
+@pytest.mark.parametrize("stem", [p.stem for p in NOTEBOOKS])
+def test_notebook_executes_and_exports(stem, exported):
+    e = exported[stem]
+    for cell in e.nb.cells:
         if cell.cell_type != "code":
             continue
         errors = [o for o in cell.outputs if o.output_type == "error"]
         expected = "raises-exception" in cell.metadata.get("tags", [])
         assert bool(errors) == expected, f"cell {cell.source[:60]!r}: errors {errors}"
-    html, _ = HTMLExporter().from_notebook_node(nb)
-    out = tmp_path / f"{path.stem}.html"
-    out.write_text(html)
+    html = e.html_path.read_text(encoding="utf-8")
     assert "<svg" in html, "figures are inline SVG"
-    assert 'src="http' not in html.split("<body")[-1].split("<script")[0], "no external images"
+    assert "<script" not in html, "the page needs no JavaScript"
+    assert not re.search(r'(src|href)="(https?:)?//', html), "the page loads nothing from the network"
+    # Every figure has a legend line under it explaining its colours.
+    figures = sum(1 for o in outputs(e.nb) if "image/svg+xml" in o.get("data", {}) and not o.get("data", {}).get("application/vnd.analysis-kernel.dot+json"))
+    legends = sum(1 for o in outputs(e.nb) if "analysis-kernel-legend" in o.get("data", {}).get("text/html", ""))
+    assert legends >= figures, f"{figures} figures but {legends} legends"
 
 
-def test_tour_shows_every_promised_view():
-    nb = execute(pathlib.Path(ROOT, "notebooks", "tour.ipynb"))
-    mimes = {m for c in nb.cells if c.cell_type == "code" for o in c.outputs for m in o.get("data", {})}
-    assert "application/vnd.analysis-kernel.dot+json" in mimes
+def test_tour_shows_every_promised_view(exported):
+    nb = exported["tour"].nb
+    mimes = {m for o in outputs(nb) for m in o.get("data", {})}
+    for view, mime in VIEW_MIMES.items():
+        assert mime in mimes, f"the tour shows no {view} view"
     assert "image/svg+xml" in mimes
-    enames = {o.ename for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"}
+    results = [o["data"]["text/plain"] for o in outputs(nb) if o.output_type == "execute_result"]
+    assert results, "the tour runs Python and shows a value"
+    enames = {o.ename for o in outputs(nb) if o.output_type == "error"}
     assert {"SyntaxError", "UsageError"} <= enames
 
 
-def test_outputs_are_deterministic():
-    """Two runs of the tour give identical outputs, so exported HTML is stable."""
-    path = pathlib.Path(ROOT, "notebooks", "tour.ipynb")
-    first, second = execute(path), execute(path)
+def test_outputs_are_deterministic(exported):
+    """A second run of the tour gives identical outputs, so exported HTML is stable."""
+    first = exported["tour"].nb
+    second = execute(pathlib.Path(ROOT, "notebooks", "tour.ipynb"))
     strip = lambda nb: [[{k: v for k, v in o.items() if k != "execution_count"} for o in c.get("outputs", [])] for c in nb.cells]
     assert strip(first) == strip(second)

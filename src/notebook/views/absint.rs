@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::annotate::{Note, annotated_dot, figure};
+use super::annotate::{Note, annotated_dot, figure, legend_html};
 use super::dataflow::fixpoint_error;
 use super::flowtext::{cause, cause_json, lines, statement};
 use super::subject::request;
@@ -268,8 +268,9 @@ fn view(
         format!("<ul class=\"analysis-kernel-warnings\">{items}</ul>")
     };
     let mut html = format!(
-        "{}{warnings_html}{}",
+        "{}{}{warnings_html}{}",
         fig.note_html,
+        legend_html("Warnings: red = certain, orange = possible."),
         table(&HEADERS, &rows(program, r))
     );
     if trace {

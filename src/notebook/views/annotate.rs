@@ -32,6 +32,17 @@ pub struct Figure {
     pub note_html: String,
 }
 
+/// The line under an annotated figure: what the two colours of facts mean, then `extra`.
+pub fn legend_html(extra: &str) -> String {
+    format!(
+        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin:4px 0\">\
+         Each node shows <span style=\"color:{IN_COLOUR}\">IN (the facts before the statement)</span> above it \
+         and <span style=\"color:{OUT_COLOUR}\">OUT (after it)</span> below; edges as in <code>%cfg</code>: \
+         blue True, red False, dashed exception. {}</div>",
+        escape(extra)
+    )
+}
+
 /// The DOT of `cfg` with `notes` (by node index) in its nodes and `title` above it.
 pub fn annotated_dot(cfg: &Cfg, notes: &[Note], title: &str) -> String {
     let base = dot(&[cfg], false);

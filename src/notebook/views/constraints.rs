@@ -14,7 +14,7 @@ use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View};
 use crate::notebook::session::{Ctx, Session};
-use crate::render::cfg::dot as cfg_dot;
+use crate::render::cfg::{FALSE_COLOUR, TRUE_COLOUR, dot as cfg_dot};
 use crate::render::graphviz::{GraphvizError, dot_to_svg};
 use crate::render::html::{escape, table, text_table};
 
@@ -349,7 +349,7 @@ fn or_none(items: &[String]) -> String {
 
 /// The HTML under the figure: the paths table and the conditions.
 fn html(a: &Analysis, selected: Option<usize>) -> String {
-    let mut out = String::new();
+    let mut out = legend_html(selected.is_some());
     out.push_str(&format!(
         "<p class=\"analysis-kernel-caption\">{}: {} paths, {} listed{}. {}</p>",
         escape(&signature(a)),
@@ -393,6 +393,24 @@ fn html(a: &Analysis, selected: Option<usize>) -> String {
         out.push_str(&table(&["line", "condition", "verdict"], &rows));
     }
     out
+}
+
+/// The line under the figure explaining its colours.
+fn legend_html(path_selected: bool) -> String {
+    let path = if path_selected {
+        format!(
+            " <span style=\"color:{PATH_COLOUR}\">Green, thick: the selected path</span>, its constraints on its edges."
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin:4px 0\">\
+         Edges: <span style=\"color:{TRUE_COLOUR}\">blue = True</span>, <span style=\"color:{FALSE_COLOUR}\">red = False</span>, \
+         each with the constraint it adds; <span style=\"color:{GREY_TEXT}\">grey dashed = infeasible</span>, \
+         and <span style=\"background:{GREY_FILL};color:{GREY_TEXT}\">grey nodes</span> are reached by infeasible edges only. \
+         Hover over an edge for its constraints on every path.{path}</div>"
+    )
 }
 
 /// The `constraints` JSON payload (spec fields, then extras).
@@ -672,8 +690,8 @@ fn edge_line(
 
 fn colour_of(edge: &Edge) -> String {
     match edge {
-        Edge::True => "color=\"#1f5fbf\" fontcolor=\"#1f5fbf\"".into(),
-        Edge::False => "color=\"#c62828\" fontcolor=\"#c62828\"".into(),
+        Edge::True => format!("color=\"{TRUE_COLOUR}\" fontcolor=\"{TRUE_COLOUR}\""),
+        Edge::False => format!("color=\"{FALSE_COLOUR}\" fontcolor=\"{FALSE_COLOUR}\""),
         Edge::Exception(_) => "style=dashed color=\"#b35c00\" fontcolor=\"#b35c00\"".into(),
         Edge::Normal => String::new(),
         Edge::Return | Edge::Break | Edge::Continue => {

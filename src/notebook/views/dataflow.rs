@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::annotate::{Note, annotated_dot, figure};
+use super::annotate::{Note, annotated_dot, figure, legend_html};
 use super::flowtext::{cause, cause_json, diff, diff_text, lines, set, statement};
 use super::subject::request;
 use crate::dataflow::analyses::{self, AnalysisKind, FactReport, Program};
@@ -13,7 +13,7 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
 use crate::notebook::session::{Ctx, Session};
 use crate::notebook::suggest;
-use crate::render::html::{escape, table, text_table};
+use crate::render::html::{table, text_table};
 
 pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "--trace",
@@ -245,9 +245,9 @@ fn view(
         ctx,
     )?;
     let mut html = format!(
-        "{}<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin:4px 0\">{}</div>{}",
+        "{}{}{}",
         fig.note_html,
-        escape(r.kind.legend()),
+        legend_html(r.kind.legend()),
         table(&HEADERS, &rows(program, r))
     );
     if trace {
