@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::annotate::{Note, annotated_dot, figure, legend_html};
+use super::annotate::{FactsView, Note, facts_view};
 use super::dataflow::fixpoint_error;
 use super::flowtext::{cause, cause_json, lines, statement};
 use super::subject::request;
@@ -248,12 +248,6 @@ fn view(
             after: n.after.text(),
         })
         .collect();
-    let fig = figure(
-        annotated_dot(&program.cfg, &notes, &title(r)),
-        &text,
-        session,
-        ctx,
-    )?;
     let warnings_html = if r.warnings.is_empty() {
         "<div class=\"analysis-kernel-warnings\">No warnings.</div>".to_string()
     } else {
@@ -267,24 +261,18 @@ fn view(
             .collect();
         format!("<ul class=\"analysis-kernel-warnings\">{items}</ul>")
     };
-    let mut html = format!(
-        "{}{}{warnings_html}{}",
-        fig.note_html,
-        legend_html("Warnings: red = certain, orange = possible."),
-        table(&HEADERS, &rows(program, r))
-    );
-    if trace {
-        html.push_str("<div style=\"margin-top:8px\"><b>Worklist trace</b></div>");
-        html.push_str(&table(&TRACE_HEADERS, &trace_rows(program, r)));
-    }
-    Ok(View {
+    let facts = FactsView {
         kind: "absint",
-        text,
-        html,
-        svg: fig.svg,
-        dot: Some(fig.dot),
+        notes,
+        title: title(r),
+        legend: "Warnings: red = certain, orange = possible.".to_string(),
+        middle_html: warnings_html,
+        table_html: table(&HEADERS, &rows(program, r)),
+        trace_html: trace.then(|| table(&TRACE_HEADERS, &trace_rows(program, r))),
         json: json(program, r, trace),
-    })
+        text,
+    };
+    facts_view(&program.cfg, facts, session, ctx)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::annotate::{Note, annotated_dot, figure, legend_html};
+use super::annotate::{FactsView, Note, facts_view};
 use super::flowtext::{cause, cause_json, diff, diff_text, lines, set, statement};
 use super::subject::request;
 use crate::dataflow::analyses::{self, AnalysisKind, FactReport, Program};
@@ -238,30 +238,18 @@ fn view(
             after: set(&n.after),
         })
         .collect();
-    let fig = figure(
-        annotated_dot(&program.cfg, &notes, &title(r)),
-        &text,
-        session,
-        ctx,
-    )?;
-    let mut html = format!(
-        "{}{}{}",
-        fig.note_html,
-        legend_html(r.kind.legend()),
-        table(&HEADERS, &rows(program, r))
-    );
-    if trace {
-        html.push_str("<div style=\"margin-top:8px\"><b>Worklist trace</b></div>");
-        html.push_str(&table(&TRACE_HEADERS, &trace_rows(program, r)));
-    }
-    Ok(View {
+    let facts = FactsView {
         kind: "dataflow",
-        text,
-        html,
-        svg: fig.svg,
-        dot: Some(fig.dot),
+        notes,
+        title: title(r),
+        legend: r.kind.legend().to_string(),
+        middle_html: String::new(),
+        table_html: table(&HEADERS, &rows(program, r)),
+        trace_html: trace.then(|| table(&TRACE_HEADERS, &trace_rows(program, r))),
         json: json(program, r, trace),
-    })
+        text,
+    };
+    facts_view(&program.cfg, facts, session, ctx)
 }
 
 #[cfg(test)]
