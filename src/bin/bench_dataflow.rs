@@ -134,6 +134,7 @@ fn report<A: analysis_kernel::dataflow::engine::Analysis>(
             "chain_visits": r.stats.chain_visits,
             "widenings": r.stats.widenings,
             "narrowing_rounds": r.stats.narrowing_rounds,
+            "peak_rss_mib_so_far": peak_rss_kib().map(|k| k / 1024),
         })
     );
 }
@@ -205,6 +206,7 @@ fn main() -> ExitCode {
             "lines": source.lines().count(),
             "parse_seconds": parse.as_secs_f64(),
             "cfg_and_facts_seconds": build.as_secs_f64(),
+            "peak_rss_mib_so_far": peak_rss_kib().map(|k| k / 1024),
         })
     );
     let options = Options::default();

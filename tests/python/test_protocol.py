@@ -101,7 +101,8 @@ def test_interrupt_during_a_long_cell_keeps_state(kernel):
     assert reply["parent_header"]["msg_id"] == msg_id
     assert reply["content"]["status"] == "error"
     assert reply["content"]["ename"] == "KeyboardInterrupt"
-    assert time.time() - started < 5
+    # Well before the 60 s sleep would end: the interrupt cut it short.
+    assert time.time() - started < 30
     _, msgs = run(kc, "%who")
     text = "".join(m["content"].get("data", {}).get("text/plain", "") for m in msgs)
     assert "keep(x)" in text
@@ -303,7 +304,7 @@ def test_interrupt_stops_an_infinite_python_loop(kernel):
     reply = kc.get_shell_msg(timeout=TIMEOUT)
     assert reply["parent_header"]["msg_id"] == msg_id
     assert reply["content"]["ename"] == "KeyboardInterrupt"
-    assert time.time() - started < 5
+    assert time.time() - started < 30
     # The session lives on, with the globals the loop left behind.
     reply, msgs = run(kc, "n > 41")
     results = [m["content"]["data"]["text/plain"] for m in msgs if m["msg_type"] == "execute_result"]
