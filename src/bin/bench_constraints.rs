@@ -97,6 +97,8 @@ struct Args {
     stdlib: Option<PathBuf>,
     mode: Mode,
     timeout_ms: u32,
+    /// Print every stdlib function's results (to compare two builds).
+    dump: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -105,6 +107,7 @@ fn parse_args() -> Result<Args, String> {
         stdlib: stdlib_dir(),
         mode: Mode::Precise,
         timeout_ms: 5_000,
+        dump: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -120,6 +123,7 @@ fn parse_args() -> Result<Args, String> {
             "--stdlib" => args.stdlib = Some(PathBuf::from(it.next().ok_or("--stdlib needs DIR")?)),
             "--no-stdlib" => args.stdlib = None,
             "--pyta" => args.mode = Mode::Pyta,
+            "--dump" => args.dump = true,
             "--timeout" => {
                 args.timeout_ms = it
                     .next()
@@ -190,6 +194,45 @@ fn synthetic(args: &Args) {
     }
 }
 
+/// Everything an analysis decides, as text: edge and node verdicts, paths with their
+/// constraints, verdicts, witnesses and SMT-LIB, conditions, φ-variables.
+fn results(a: &Analysis) -> String {
+    let edges: Vec<_> = a
+        .edges
+        .iter()
+        .map(|e| (&e.feasible, &e.paths, &e.adds, &e.dropped))
+        .collect();
+    let paths: Vec<_> = a
+        .paths
+        .iter()
+        .map(|p| {
+            (
+                &p.edges,
+                p.end,
+                &p.constraints,
+                &p.at_edge,
+                &p.dropped,
+                &p.feasible,
+                &p.witness,
+                &p.smtlib,
+            )
+        })
+        .collect();
+    format!(
+        "{:?}",
+        (
+            &a.preconditions,
+            &a.ignored_preconditions,
+            edges,
+            &a.nodes,
+            paths,
+            a.truncated,
+            &a.conditions,
+            &a.merges
+        )
+    )
+}
+
 /// Totals over the stdlib corpus.
 #[derive(Default)]
 struct Totals {
@@ -238,6 +281,12 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
             }
             match result {
                 Ok(Ok(a)) => {
+                    if args.dump {
+                        println!(
+                            "{}",
+                            json!({"function": format!("{name}:{}", f.qualname), "results": results(&a)})
+                        );
+                    }
                     totals.ok += 1;
                     edges += a.edges.len();
                     infeasible += count(&a, |f| *f == Feasible::No);
