@@ -16,7 +16,7 @@ use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use analysis_kernel::cancel::Cancel;
-use analysis_kernel::constraints::{Analysis, Feasible, Mode, Options, analyze};
+use analysis_kernel::constraints::{Analysis, Feasible, Mode, Options, Stats, analyze};
 use analysis_kernel::python::lower_module;
 use serde_json::json;
 
@@ -247,6 +247,7 @@ struct Totals {
     truncated: usize,
     seconds: f64,
     slowest: (f64, String),
+    stats: Stats,
 }
 
 fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
@@ -292,6 +293,7 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
                     infeasible += count(&a, |f| *f == Feasible::No);
                     totals.unknown += count(&a, |f| matches!(f, Feasible::Unknown(_)));
                     totals.paths_listed += a.paths.len();
+                    totals.stats += a.stats;
                     totals.truncated += usize::from(a.truncated);
                 }
                 Ok(Err(_)) => errors += 1,
@@ -323,6 +325,28 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
     totals
 }
 
+/// Where the analyses' time went, and the solver checks they made.
+fn breakdown(s: &Stats) -> String {
+    let ms = |d: Duration| format!("{:.0}", d.as_secs_f64() * 1e3);
+    format!(
+        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}); Z3 checks: {} for edges, {} for paths ({} fell back on a fresh solver)",
+        ms(s.cfg),
+        ms(s.semantics),
+        ms(s.encoding),
+        ms(s.solver_setup),
+        ms(s.lowering),
+        ms(s.checking),
+        ms(s.models),
+        ms(s.path_constraints),
+        ms(s.smtlib),
+        ms(s.other()),
+        ms(s.total),
+        s.edge_checks,
+        s.path_checks,
+        s.fallbacks,
+    )
+}
+
 fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
@@ -351,6 +375,7 @@ fn main() -> ExitCode {
             t.slowest.0,
             t.slowest.1
         );
+        println!("{}", breakdown(&t.stats));
     }
     ExitCode::SUCCESS
 }

@@ -15,12 +15,14 @@ use super::paths::{self, PathReport};
 use super::pool;
 use super::pyta::Pyta;
 use super::semantics::{self, Arrival, Constraint, Dropped, Kind, Names, Semantics, Visit, env_of};
+use super::stats::{Stats, timed};
 use super::unroll::unroll;
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
 use crate::python::ir::{Function, StmtKind};
 use crate::symbolic::{Solver, Sort, Var, translate_condition};
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 /// How constraints are kept when a variable is reassigned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +142,8 @@ pub struct Analysis {
     pub conditions: Vec<ConditionReport>,
     /// The φ-variables where paths meet (precise mode).
     pub merges: Vec<Merge>,
+    /// Where the time went.
+    pub stats: Stats,
 }
 
 /// What the solver decides for a function: edge verdicts with each edge's own constraints,
@@ -159,8 +163,14 @@ pub fn analyze(
     options: &Options,
     cancel: &Cancel,
 ) -> Result<Analysis, ConstraintsError> {
-    let cfg = function_cfg(f)?;
-    let dag = Dag::new(&cfg);
+    let started = Instant::now();
+    let mut stats = Stats::default();
+    let (cfg, dag) = timed(&mut stats.cfg, || {
+        let cfg = function_cfg(f)?;
+        let dag = Dag::new(&cfg);
+        Ok::<_, CfgError>((cfg, dag))
+    })?;
+    let semantics_started = Instant::now();
     let sem = Semantics::new(&cfg, f);
     let (inputs, parameters, unsupported_parameters) = semantics::inputs(f);
     let (preconditions, ignored_preconditions) = read_preconditions(f, &inputs);
@@ -168,6 +178,7 @@ pub fn analyze(
         .iter()
         .flat_map(|p| p.constraints.clone())
         .collect();
+    stats.semantics = semantics_started.elapsed();
     let work = Work {
         dag: &dag,
         sem: &sem,
@@ -177,10 +188,18 @@ pub fn analyze(
         options,
         cancel,
     };
-    let decided = pool::with_solver(options.timeout_ms, cancel, |solver| match options.mode {
-        Mode::Precise => work.precise(solver),
-        Mode::Pyta => work.pyta(solver),
+    let solver_started = Instant::now();
+    let mut working = Duration::ZERO;
+    let decided = pool::with_solver(options.timeout_ms, cancel, |solver| {
+        let before = solver.usage();
+        let decided = timed(&mut working, || match options.mode {
+            Mode::Precise => work.precise(solver, &mut stats),
+            Mode::Pyta => work.pyta(solver, &mut stats),
+        });
+        stats.add_solver(before, solver.usage());
+        decided
     })?;
+    stats.solver_setup = solver_started.elapsed().saturating_sub(working);
     let edges: Vec<EdgeReport> = dag
         .edges
         .iter()
@@ -224,6 +243,10 @@ pub fn analyze(
         nodes,
         conditions,
         merges: decided.merges,
+        stats: Stats {
+            total: started.elapsed(),
+            ..stats
+        },
     })
 }
 
@@ -240,22 +263,26 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// SSA semantics: preconditions in the base scope, each encoding in a scope of its own.
-    fn precise(&self, solver: &mut Solver) -> Result<Decided, ConstraintsError> {
+    fn precise(&self, solver: &mut Solver, stats: &mut Stats) -> Result<Decided, ConstraintsError> {
         let (dag, sem) = (self.dag, self.sem);
+        let checks = solver.usage().checks;
         for c in self.pre {
             let _ = solver.assert(&c.term);
         }
         let first = |e: EdgeId, env: &Names| sem.step(&dag.edges[e], env, Visit::FIRST);
         let phi = |name: &str, n: NodeIndex| sem.phi_var(name, n);
-        let mut enc = Encoding::new(dag, &first, self.inputs, &HashMap::new(), "", &phi);
+        let mut enc = timed(&mut stats.encoding, || {
+            Encoding::new(dag, &first, self.inputs, &HashMap::new(), "", &phi)
+        });
         solver.push();
         feasibility::assert_encoding(solver, &mut enc);
         let verdicts = feasibility::edges(solver, &enc, dag, self.cancel);
         let _ = solver.pop();
         let mut verdicts = verdicts?;
         if dag.edges.iter().any(|e| e.back) && verdicts.contains(&Feasible::No) {
-            self.later_iterations(solver, &mut verdicts)?;
+            self.later_iterations(solver, &mut verdicts, stats)?;
         }
+        stats.edge_checks += solver.usage().checks - checks;
         let adds = enc
             .steps
             .iter()
@@ -272,6 +299,7 @@ impl Work<'_> {
             solver,
             |path| paths::precise(dag, sem, self.inputs, self.pre, path),
             false,
+            stats,
         )?;
         Ok(Decided {
             verdicts,
@@ -284,11 +312,19 @@ impl Work<'_> {
     }
 
     /// PythonTA's rules: nothing in the base scope (its constraints come and go).
-    fn pyta(&self, solver: &mut Solver) -> Result<Decided, ConstraintsError> {
+    fn pyta(&self, solver: &mut Solver, stats: &mut Stats) -> Result<Decided, ConstraintsError> {
         let dag = self.dag;
-        let pyta = Pyta::new(self.sem.cfg(), dag, self.sem, self.inputs, self.pre);
+        let checks = solver.usage().checks;
+        let pyta = timed(&mut stats.encoding, || {
+            Pyta::new(self.sem.cfg(), dag, self.sem, self.inputs, self.pre)
+        });
         solver.push();
+        // Encoding time without the lowering it asks of the solver (counted there).
+        let (started, lowering) = (Instant::now(), solver.usage().lowering);
         let encoded = pyta.encode(dag, solver);
+        stats.encoding += started
+            .elapsed()
+            .saturating_sub(solver.usage().lowering - lowering);
         let verdicts = pyta.edges(dag, &encoded, solver, self.cancel)?;
         let mut pyta_conditions = HashMap::new();
         for n in dag.order.iter().copied() {
@@ -304,6 +340,7 @@ impl Work<'_> {
             pyta_conditions.insert(n, v);
         }
         let _ = solver.pop();
+        stats.edge_checks += solver.usage().checks - checks;
         let adds = pyta
             .adds
             .iter()
@@ -316,7 +353,8 @@ impl Work<'_> {
                 (own, dropped.clone())
             })
             .collect();
-        let (paths, truncated) = self.list(solver, |path| paths::pyta(dag, &pyta, path), true)?;
+        let (paths, truncated) =
+            self.list(solver, |path| paths::pyta(dag, &pyta, path), true, stats)?;
         Ok(Decided {
             verdicts,
             adds,
@@ -333,6 +371,20 @@ impl Work<'_> {
         solver: &mut Solver,
         constraints_of: impl Fn(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
         lenient: bool,
+        stats: &mut Stats,
+    ) -> Result<(Vec<PathReport>, bool), ConstraintsError> {
+        let checks = solver.usage().checks;
+        let listed = self.list_counted(solver, constraints_of, lenient, stats);
+        stats.path_checks += solver.usage().checks - checks;
+        listed
+    }
+
+    fn list_counted(
+        &self,
+        solver: &mut Solver,
+        constraints_of: impl Fn(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
+        lenient: bool,
+        stats: &mut Stats,
     ) -> Result<(Vec<PathReport>, bool), ConstraintsError> {
         let mut out = Vec::new();
         for path in self.dag.paths() {
@@ -340,7 +392,8 @@ impl Work<'_> {
                 return Ok((out, true));
             }
             feasibility::check_cancel(self.cancel)?;
-            let (constraints, at_edge, dropped) = constraints_of(&path);
+            let (constraints, at_edge, dropped) =
+                timed(&mut stats.path_constraints, || constraints_of(&path));
             let (feasible, witness) = paths::decide(
                 solver,
                 &constraints,
@@ -352,7 +405,7 @@ impl Work<'_> {
             out.push(PathReport {
                 id: out.len(),
                 end: paths::end_of(self.dag, path.edges.last().copied()),
-                smtlib: paths::smtlib(&constraints),
+                smtlib: timed(&mut stats.smtlib, || paths::smtlib(&constraints)),
                 edges: path.edges,
                 constraints,
                 at_edge,
@@ -372,6 +425,7 @@ impl Work<'_> {
         &self,
         solver: &mut Solver,
         verdicts: &mut [Feasible],
+        stats: &mut Stats,
     ) -> Result<(), Interrupted> {
         let (dag, sem) = (self.dag, self.sem);
         let any = |e: EdgeId, env: &Names| {
@@ -396,7 +450,9 @@ impl Work<'_> {
             nested || iterates
         });
         let phi = |name: &str, n: NodeIndex| Var::input(format!("{name}@hphi{}", n.index()));
-        let mut over = Encoding::new(dag, &any, self.inputs, &havoc, "h", &phi);
+        let mut over = timed(&mut stats.encoding, || {
+            Encoding::new(dag, &any, self.inputs, &havoc, "h", &phi)
+        });
         solver.push();
         feasibility::assert_encoding(solver, &mut over);
         let open = feasibility::confirm(solver, &over, verdicts, self.cancel);
@@ -405,7 +461,9 @@ impl Work<'_> {
         if open.is_empty() {
             return Ok(());
         }
-        let Some(unrolled) = unroll(dag, sem, UNROLL, UNROLL_NODES) else {
+        let Some(unrolled) = timed(&mut stats.encoding, || {
+            unroll(dag, sem, UNROLL, UNROLL_NODES)
+        }) else {
             return Ok(());
         };
         let copy = |u: EdgeId, env: &Names| {
@@ -413,14 +471,16 @@ impl Work<'_> {
             sem.step(&dag.edges[e], env, visit)
         };
         let phi = |name: &str, n: NodeIndex| Var::input(format!("{name}@uphi{}", n.index()));
-        let mut enc = Encoding::new(
-            &unrolled.dag,
-            &copy,
-            self.inputs,
-            &HashMap::new(),
-            "u",
-            &phi,
-        );
+        let mut enc = timed(&mut stats.encoding, || {
+            Encoding::new(
+                &unrolled.dag,
+                &copy,
+                self.inputs,
+                &HashMap::new(),
+                "u",
+                &phi,
+            )
+        });
         let origin: Vec<EdgeId> = unrolled.origin.iter().map(|(e, _)| *e).collect();
         let still = format!(
             "no path taking each loop at most {UNROLL} times reaches it, and later iterations may"

@@ -26,6 +26,7 @@ mod pool;
 mod pyta;
 mod semantics;
 mod smt;
+mod stats;
 mod unroll;
 
 pub use analysis::{
@@ -37,6 +38,7 @@ pub use encode::Merge;
 pub use feasibility::Feasible;
 pub use paths::{End, PathReport};
 pub use semantics::{Constraint, Dropped, Kind};
+pub use stats::Stats;
 
 #[cfg(test)]
 mod tests;

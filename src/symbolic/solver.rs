@@ -21,8 +21,9 @@
 //! `Unknown("cancelled")`. A check does not start once the flag is set. (Z3's own `timeout`
 //! parameter is not used: in Z3 4.8.12 its timer can deadlock.)
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
@@ -85,6 +86,35 @@ pub struct Solver {
     checks: u32,
     cancel: Option<Cancel>,
     timeout_ms: u32,
+    usage: Usage,
+    /// Time spent reading this solver's models (shared with them).
+    reading: Rc<Cell<Duration>>,
+}
+
+/// What a solver has done so far: Z3 checks (a check that falls back on a fresh solver
+/// counts twice) and the time spent lowering terms to Z3, checking and reading models.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub checks: u32,
+    /// Checks the incremental solver left to a fresh one.
+    pub fallbacks: u32,
+    pub lowering: Duration,
+    pub checking: Duration,
+    pub reading: Duration,
+}
+
+impl std::ops::Sub for Usage {
+    type Output = Usage;
+
+    fn sub(self, earlier: Usage) -> Usage {
+        Usage {
+            checks: self.checks - earlier.checks,
+            fallbacks: self.fallbacks - earlier.fallbacks,
+            lowering: self.lowering.saturating_sub(earlier.lowering),
+            checking: self.checking.saturating_sub(earlier.checking),
+            reading: self.reading.saturating_sub(earlier.reading),
+        }
+    }
 }
 
 /// The answer to a check.
@@ -100,6 +130,8 @@ pub enum Check {
 /// A satisfying assignment, read as Python values.
 pub struct Model {
     model: z3::Model,
+    /// The solver's time spent reading models, which this model's reads add to.
+    reading: Rc<Cell<Duration>>,
 }
 
 impl fmt::Debug for Solver {
@@ -134,6 +166,16 @@ impl Solver {
             checks: 0,
             cancel: None,
             timeout_ms,
+            usage: Usage::default(),
+            reading: Rc::default(),
+        }
+    }
+
+    /// What this solver has done since it was made.
+    pub fn usage(&self) -> Usage {
+        Usage {
+            reading: self.reading.get(),
+            ..self.usage
         }
     }
 
@@ -181,6 +223,13 @@ impl Solver {
         if *t.sort() != Sort::Bool {
             return Err(SolverError::NotCondition(t.sort().to_string()));
         }
+        let started = Instant::now();
+        let out = self.lower_and_assert(t);
+        self.usage.lowering += started.elapsed();
+        out
+    }
+
+    fn lower_and_assert(&mut self, t: &Term) -> Result<(), SolverError> {
         let mut low = Lowerer::new();
         let b = low.boolean(t)?;
         // Simplified first: after a `push`, Z3 solves incrementally without its
@@ -204,6 +253,16 @@ impl Solver {
         if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
             return Check::Unknown("cancelled".into());
         }
+        let started = Instant::now();
+        let (answer, fell_back) = self.check_counted();
+        self.usage.checks += 1 + u32::from(fell_back);
+        self.usage.fallbacks += u32::from(fell_back);
+        self.usage.checking += started.elapsed();
+        answer
+    }
+
+    /// [`Solver::check`], and whether it fell back on a fresh solver.
+    fn check_counted(&mut self) -> (Check, bool) {
         if self.checks >= RECYCLE_AFTER {
             self.recycle();
         }
@@ -212,6 +271,8 @@ impl Solver {
         let budget = Duration::from_millis(u64::from(self.timeout_ms));
         let first = self.watched_check(&self.z3, started + budget / INCREMENTAL_SHARE);
         let fresh;
+        let fell_back =
+            matches!(first, (z3::SatResult::Unknown, stopped) if stopped != Some(CANCELLED));
         let (solver, result, stopped) = match first {
             (z3::SatResult::Unknown, stopped) if stopped != Some(CANCELLED) => {
                 fresh = z3::Solver::new();
@@ -223,9 +284,12 @@ impl Solver {
             }
             (result, stopped) => (&self.z3, result, stopped),
         };
-        match (result, stopped) {
+        let answer = match (result, stopped) {
             (z3::SatResult::Sat, _) => match solver.get_model() {
-                Some(model) => Check::Sat(Model { model }),
+                Some(model) => Check::Sat(Model {
+                    model,
+                    reading: Rc::clone(&self.reading),
+                }),
                 None => Check::Unknown("no model".into()),
             },
             (z3::SatResult::Unsat, _) => Check::Unsat,
@@ -237,7 +301,8 @@ impl Solver {
                     .filter(|r| !r.is_empty())
                     .unwrap_or_else(|| "unknown".into()),
             ),
-        }
+        };
+        (answer, fell_back)
     }
 
     /// Runs `solver`'s check on this thread while a scoped watcher interrupts it at
@@ -351,6 +416,13 @@ impl Model {
     /// The value of any term in this model (variables the model leaves open take Z3's
     /// default values).
     pub fn value(&self, t: &Term) -> Result<PyValue, SolverError> {
+        let started = Instant::now();
+        let out = self.read(t);
+        self.reading.set(self.reading.get() + started.elapsed());
+        out
+    }
+
+    fn read(&self, t: &Term) -> Result<PyValue, SolverError> {
         let mut low = Lowerer::evaluating(&self.model);
         let z = low.lower(t)?;
         convert::value(&self.model, &z, t.sort())

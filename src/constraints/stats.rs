@@ -1,0 +1,89 @@
+//! Where one analysis spends its time, for `bench_constraints`: each kind of work counted
+//! once, and the solver checks of edge feasibility and of path listing.
+
+use std::ops::AddAssign;
+use std::time::{Duration, Instant};
+
+use crate::symbolic::Usage;
+
+/// Time per kind of work, and solver checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// The CFG and its DAG.
+    pub cfg: Duration,
+    /// SSA numbering, parameters, preconditions.
+    pub semantics: Duration,
+    /// The terms of the path encodings: edge steps, φ-variables, PythonTA's lists.
+    pub encoding: Duration,
+    /// Taking a solver from the pool (making one when needed) and clearing it afterwards.
+    pub solver_setup: Duration,
+    /// Lowering terms to Z3 and asserting them.
+    pub lowering: Duration,
+    /// Z3 checks.
+    pub checking: Duration,
+    /// Reading models: the edges a model settles, witnesses.
+    pub models: Duration,
+    /// Each listed path's constraints.
+    pub path_constraints: Duration,
+    /// The SMT-LIB text of each listed path.
+    pub smtlib: Duration,
+    /// The whole analysis.
+    pub total: Duration,
+    /// Z3 checks deciding edges (once through and in later iterations).
+    pub edge_checks: u32,
+    /// Z3 checks deciding listed paths.
+    pub path_checks: u32,
+    /// Checks the incremental solver left to a fresh one (counted in the two above).
+    pub fallbacks: u32,
+}
+
+impl Stats {
+    /// What no other field accounts for.
+    pub fn other(&self) -> Duration {
+        let counted = self.cfg
+            + self.semantics
+            + self.encoding
+            + self.solver_setup
+            + self.lowering
+            + self.checking
+            + self.models
+            + self.path_constraints
+            + self.smtlib;
+        self.total.saturating_sub(counted)
+    }
+
+    /// Adds the solver's work since `before` (of the same solver).
+    pub fn add_solver(&mut self, before: Usage, after: Usage) {
+        let spent = after - before;
+        self.lowering += spent.lowering;
+        self.checking += spent.checking;
+        self.models += spent.reading;
+        self.fallbacks += spent.fallbacks;
+    }
+}
+
+impl AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.cfg += o.cfg;
+        self.semantics += o.semantics;
+        self.encoding += o.encoding;
+        self.solver_setup += o.solver_setup;
+        self.lowering += o.lowering;
+        self.checking += o.checking;
+        self.models += o.models;
+        self.path_constraints += o.path_constraints;
+        self.smtlib += o.smtlib;
+        self.total += o.total;
+        self.edge_checks += o.edge_checks;
+        self.path_checks += o.path_checks;
+        self.fallbacks += o.fallbacks;
+    }
+}
+
+/// Runs `f`, adding its time to `slot`.
+pub fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = f();
+    *slot += started.elapsed();
+    out
+}
