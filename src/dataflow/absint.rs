@@ -1,8 +1,11 @@
 //! Abstract interpretation of small Python functions (or a cell's code) over the numeric
 //! domains: zero, sign, constant and interval.
 //!
-//! The state at a program point is `MaybeReachable<MapLattice<var, D>>`: unreachable, or one
-//! abstract value per bound variable (an absent variable is unbound). Parameters start at
+//! The state at a program point is `MaybeReachable` of one abstract value per bound variable
+//! (an absent variable is unbound): the map lattice `var → D`, which the analysis holds as a
+//! dense [`Frame`] over the program's variable table ([`Names`]) with values shared between
+//! states; [`Env`], keyed by name, is the same lattice in its reference form ([`Bindings`]
+//! abstracts over both). Parameters start at
 //! `⊤` (`0..1` when annotated `bool`); assignments evaluate IR expressions abstractly
 //! ([`eval`]); True/False edges refine the state with their condition ([`refine`]), and a
 //! condition refined to `⊥` makes its branch unreachable. Loops are widened at their heads
@@ -15,7 +18,10 @@
 //! strings, results of calls) are `⊤` and never refined by conditions, so a float cannot be
 //! mistaken for the ints below it.
 
+pub mod bindings;
 mod eval;
+pub mod frame;
+pub mod names;
 mod refine;
 mod report;
 pub mod scope;
@@ -28,15 +34,18 @@ use crate::dataflow::engine::{FixpointError, Options, iterate_to_fixpoint};
 use crate::dataflow::lattice::MaybeReachable;
 use crate::dataflow::map::MapLattice;
 
+pub use bindings::Bindings;
 pub use eval::exact_constants;
+pub use frame::Frame;
+pub use names::Names;
 pub use report::{AbsNode, AbsReport, AbsStep, StateView, ValueView};
 pub use transfer::AbsInt;
 pub use warnings::{Warning, WarningKind};
 
-/// One abstract value per bound variable.
+/// One abstract value per bound variable, keyed by name.
 pub type Env<D> = MapLattice<String, D>;
 
-/// The abstract state at a program point.
+/// An abstract state over [`Env`].
 pub type State<D> = MaybeReachable<Env<D>>;
 
 /// Loop-head visits joined before widening starts.

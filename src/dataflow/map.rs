@@ -39,6 +39,14 @@ impl<K: Ord + Clone, V: HasBottom + Clone> MapLattice<K, V> {
         self.map.get(key)
     }
 
+    /// The stored value of a key given in borrowed form (`&str` for `String` keys).
+    pub fn get_by<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.map.get(key)
+    }
+
     /// Sets `key` to `value` (strong update); returns whether the map changed.
     pub fn set(&mut self, key: K, value: V) -> bool
     where

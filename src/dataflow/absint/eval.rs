@@ -7,7 +7,7 @@
 
 use num_bigint::BigInt;
 
-use super::State;
+use super::bindings::Bindings;
 use super::refine::refine_truth;
 use super::scope::{Scope, literal_length};
 use super::warnings::{Warning, WarningKind};
@@ -62,7 +62,11 @@ impl<'s> Eval<'s> {
     }
 
     /// Evaluates `e` in a part of the statement that may not run.
-    fn maybe<D: AbstractDomain>(&mut self, e: &Expr, state: &mut State<D>) -> Option<D> {
+    fn maybe<D: AbstractDomain, B: Bindings<D>>(
+        &mut self,
+        e: &Expr,
+        state: &mut MaybeReachable<B>,
+    ) -> Option<D> {
         self.conditional += 1;
         let v = self.expr(e, state);
         self.conditional -= 1;
@@ -71,7 +75,11 @@ impl<'s> Eval<'s> {
 
     /// The value of `e` in `state`; `None` when evaluating it always raises (or the state is
     /// unreachable). A `Some` value is never `⊥`.
-    pub fn expr<D: AbstractDomain>(&mut self, e: &Expr, state: &mut State<D>) -> Option<D> {
+    pub fn expr<D: AbstractDomain, B: Bindings<D>>(
+        &mut self,
+        e: &Expr,
+        state: &mut MaybeReachable<B>,
+    ) -> Option<D> {
         if !state.is_reachable() {
             return None;
         }
@@ -187,9 +195,13 @@ impl<'s> Eval<'s> {
     }
 
     /// A name's value: `⊤` for a global or builtin, `None` for an unbound local.
-    pub fn lookup<D: AbstractDomain>(&self, name: &str, state: &State<D>) -> Option<D> {
+    pub fn lookup<D: AbstractDomain, B: Bindings<D>>(
+        &self,
+        name: &str,
+        state: &MaybeReachable<B>,
+    ) -> Option<D> {
         let env = state.as_reachable()?;
-        match env.get_ref(&name.to_string()) {
+        match env.value(name) {
             Some(v) => Some(v.clone()),
             None if self.scope.locals.contains(name) => None,
             None => Some(D::TOP),
@@ -221,11 +233,11 @@ impl<'s> Eval<'s> {
 
     /// `a and b and c` / `a or b`: each operand in the state where the previous ones let
     /// evaluation continue; the value and state are the joins over the ways out.
-    fn bool_op<D: AbstractDomain>(
+    fn bool_op<D: AbstractDomain, B: Bindings<D>>(
         &mut self,
         op: BoolOp,
         values: &[Expr],
-        state: &mut State<D>,
+        state: &mut MaybeReachable<B>,
     ) -> Option<D> {
         let continue_when = op == BoolOp::And;
         let mut cur = state.clone();
@@ -332,8 +344,8 @@ pub fn boolean<D: AbstractDomain>() -> D {
 }
 
 /// Binds `name` to `value` (a strong update; `⊥` unbinds).
-pub fn set<D: AbstractDomain>(state: &mut State<D>, name: &str, value: D) {
+pub fn set<D: AbstractDomain, B: Bindings<D>>(state: &mut MaybeReachable<B>, name: &str, value: D) {
     if let MaybeReachable::Reachable(env) = state {
-        env.set(name.to_string(), value);
+        env.bind(name, value);
     }
 }

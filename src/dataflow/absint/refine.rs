@@ -5,7 +5,9 @@
 
 use num_bigint::BigInt;
 
+#[cfg(test)]
 use super::State;
+use super::bindings::Bindings;
 use super::eval::{Eval, set};
 use super::scope::Scope;
 use crate::dataflow::domains::{AbstractDomain, CmpOp as DomCmp, refine_pair};
@@ -13,12 +15,12 @@ use crate::dataflow::lattice::{JoinSemiLattice, MaybeReachable};
 use crate::python::ir::{BoolOp, CmpOp, Constant, Expr, ExprKind, UnaryOp};
 
 /// The part of `state` in which `e` has truth value `truth` (an over-approximation).
-pub fn refine_truth<D: AbstractDomain>(
+pub fn refine_truth<D: AbstractDomain, B: Bindings<D>>(
     scope: &Scope,
-    state: &State<D>,
+    state: &MaybeReachable<B>,
     e: &Expr,
     truth: bool,
-) -> State<D> {
+) -> MaybeReachable<B> {
     if !state.is_reachable() {
         return MaybeReachable::Unreachable;
     }
@@ -76,13 +78,13 @@ pub fn refine_truth<D: AbstractDomain>(
 }
 
 /// Refines `state` by `lhs op rhs` holding.
-fn compare<D: AbstractDomain>(
+fn compare<D: AbstractDomain, B: Bindings<D>>(
     scope: &Scope,
-    state: &State<D>,
+    state: &MaybeReachable<B>,
     lhs: &Expr,
     op: DomCmp,
     rhs: &Expr,
-) -> State<D> {
+) -> MaybeReachable<B> {
     let mut probe = state.clone();
     let mut ev = Eval::replay(scope);
     let (Some(l), Some(r)) = (ev.expr(lhs, &mut probe), ev.expr(rhs, &mut probe)) else {
@@ -102,12 +104,12 @@ fn compare<D: AbstractDomain>(
 }
 
 /// `if x:` — an int is true when it is not 0.
-fn test_against_zero<D: AbstractDomain>(
+fn test_against_zero<D: AbstractDomain, B: Bindings<D>>(
     scope: &Scope,
-    state: &State<D>,
+    state: &MaybeReachable<B>,
     e: &Expr,
     truth: bool,
-) -> State<D> {
+) -> MaybeReachable<B> {
     let mut probe = state.clone();
     let Some(v) = Eval::replay(scope).expr(e, &mut probe) else {
         return MaybeReachable::Unreachable;

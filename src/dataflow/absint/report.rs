@@ -6,12 +6,13 @@ use std::collections::BTreeSet;
 use petgraph::graph::NodeIndex;
 use serde_json::{Map, Value};
 
-use super::State;
+use super::bindings::Bindings;
 use super::transfer::AbsInt;
 use super::warnings::Warning;
 use crate::dataflow::analyses::Program;
 use crate::dataflow::domains::AbstractDomain;
 use crate::dataflow::engine::{Cause, NodeStates, Phase, Results};
+use crate::dataflow::lattice::MaybeReachable;
 
 /// One abstract value, printed and as JSON.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,22 +96,26 @@ impl StateView {
     }
 }
 
-pub(super) fn build<D: AbstractDomain>(
+pub(super) fn build<D: AbstractDomain, B: Bindings<D>>(
     program: &Program<'_>,
-    results: &Results<'_, AbsInt<'_, D>>,
-    states: &[NodeStates<State<D>>],
+    results: &Results<'_, AbsInt<'_, D, B>>,
+    states: &[NodeStates<MaybeReachable<B>>],
     warnings: Vec<Warning>,
 ) -> AbsReport {
     let mut names: BTreeSet<String> = program.variables().into_iter().collect();
     for s in states {
         for state in [&s.before, &s.after] {
             if let Some(env) = state.as_reachable() {
-                names.extend(env.iter().map(|(k, _)| k.clone()));
+                env.each(&mut |k, _| {
+                    if !names.contains(k) {
+                        names.insert(k.to_string());
+                    }
+                });
             }
         }
     }
     let variables: Vec<String> = names.into_iter().collect();
-    let show = |s: &State<D>| view(&variables, s);
+    let show = |s: &MaybeReachable<B>| view(&variables, s);
     let nodes = states
         .iter()
         .enumerate()
@@ -149,12 +154,15 @@ pub(super) fn build<D: AbstractDomain>(
     }
 }
 
-fn view<D: AbstractDomain>(variables: &[String], state: &State<D>) -> StateView {
+fn view<D: AbstractDomain, B: Bindings<D>>(
+    variables: &[String],
+    state: &MaybeReachable<B>,
+) -> StateView {
     let env = state.as_reachable();
     let values = variables
         .iter()
         .map(|v| {
-            let value = env.map_or(D::BOTTOM, |e| e.get(v));
+            let value = env.and_then(|e| e.value(v)).cloned().unwrap_or(D::BOTTOM);
             let shown = ValueView {
                 text: value.to_string(),
                 json: value.to_json(),

@@ -1,18 +1,21 @@
-//! The abstract interpreter as an engine analysis: the state is `MaybeReachable` of a map
-//! from variables to domain values; statements update it, True/False edges refine it with
+//! The abstract interpreter as an engine analysis: the state is `MaybeReachable` of the
+//! variables' values (a dense [`Frame`] by default); statements update it, True/False edges refine it with
 //! their condition, a `for`'s True edge binds its target, an `assert` refines its normal
 //! successor.
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use num_bigint::BigInt;
 use petgraph::graph::NodeIndex;
 
+use super::bindings::Bindings;
 use super::eval::{Eval, boolean, set};
+use super::frame::Frame;
+use super::names::Names;
 use super::refine::refine_truth;
 use super::scope::Scope;
 use super::warnings::Warning;
-use super::{Env, State};
 use crate::cfg::{Edge, Item, NodeKind, Role};
 use crate::dataflow::analyses::Program;
 use crate::dataflow::domains::{AbstractDomain, CmpOp as DomCmp, decide};
@@ -20,11 +23,14 @@ use crate::dataflow::engine::{Analysis, Direction};
 use crate::dataflow::lattice::{HasBottom, MaybeReachable};
 use crate::python::ir::{Expr, ExprKind, ParamKind, Stmt, StmtKind};
 
-/// Abstract interpretation of one program in domain `D`.
-pub struct AbsInt<'p, D> {
+/// Abstract interpretation of one program in domain `D`, its states holding the variables'
+/// values as `B` (the dense [`Frame`] unless a test asks for the name-keyed `Env`).
+pub struct AbsInt<'p, D, B = Frame<D>> {
     pub program: &'p Program<'p>,
     pub scope: Scope,
-    domain: PhantomData<D>,
+    /// The variables a state has a slot for.
+    pub names: Arc<Names>,
+    domain: PhantomData<(D, B)>,
 }
 
 /// The right-hand side of an assignment: one value, or the items of a tuple or list literal.
@@ -33,17 +39,25 @@ enum Rhs<D> {
     Items(Vec<D>),
 }
 
-impl<'p, D: AbstractDomain> AbsInt<'p, D> {
+impl<'p, D: AbstractDomain, B: Bindings<D>> AbsInt<'p, D, B> {
     pub fn new(program: &'p Program<'p>) -> Self {
+        let scope = Scope::new(program);
+        let names = Arc::new(Names::of(program, &scope));
         AbsInt {
             program,
-            scope: Scope::new(program),
+            scope,
+            names,
             domain: PhantomData,
         }
     }
 
     /// Runs `node` on `state`, adding the warnings it raises to `warnings` when given.
-    pub fn exec(&self, node: NodeIndex, state: &mut State<D>, warnings: Option<&mut Vec<Warning>>) {
+    pub fn exec(
+        &self,
+        node: NodeIndex,
+        state: &mut MaybeReachable<B>,
+        warnings: Option<&mut Vec<Warning>>,
+    ) {
         if !state.is_reachable() {
             return;
         }
@@ -75,7 +89,7 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
     }
 
     /// One statement (the header of a compound one); `None` when it always raises.
-    fn stmt(&self, ev: &mut Eval<'_>, s: &Stmt, state: &mut State<D>) -> Option<()> {
+    fn stmt(&self, ev: &mut Eval<'_>, s: &Stmt, state: &mut MaybeReachable<B>) -> Option<()> {
         match &s.kind {
             StmtKind::Assign { targets, value } => {
                 let rhs = self.rhs(ev, value, state)?;
@@ -163,7 +177,12 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
     }
 
     /// Evaluates an assignment's right-hand side, item by item for a tuple or list literal.
-    fn rhs(&self, ev: &mut Eval<'_>, value: &Expr, state: &mut State<D>) -> Option<Rhs<D>> {
+    fn rhs(
+        &self,
+        ev: &mut Eval<'_>,
+        value: &Expr,
+        state: &mut MaybeReachable<B>,
+    ) -> Option<Rhs<D>> {
         match &value.kind {
             ExprKind::Tuple(items) | ExprKind::List(items)
                 if !items.iter().any(|e| matches!(e.kind, ExprKind::Starred(_))) =>
@@ -185,7 +204,7 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
         ev: &mut Eval<'_>,
         target: &Expr,
         rhs: &Rhs<D>,
-        state: &mut State<D>,
+        state: &mut MaybeReachable<B>,
     ) -> Option<()> {
         match (&target.kind, rhs) {
             (ExprKind::Name(n), Rhs::Value(v)) => set(state, n, v.clone()),
@@ -215,7 +234,7 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
 
     /// The values a `for` over `iter` binds: `range(...)` bounds, the items of an int
     /// tuple or list literal (`⊥` when it is surely empty), or `None` when unknown.
-    fn items(&self, iter: &Expr, state: &State<D>) -> Option<D> {
+    fn items(&self, iter: &Expr, state: &MaybeReachable<B>) -> Option<D> {
         let mut probe = state.clone();
         let mut ev = Eval::replay(&self.scope);
         match &iter.kind {
@@ -271,7 +290,7 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
     }
 
     /// The state entering a `for` body: the target bound to the next item.
-    fn bind_for(&self, target: &Expr, iter: &Expr, state: &State<D>) -> State<D> {
+    fn bind_for(&self, target: &Expr, iter: &Expr, state: &MaybeReachable<B>) -> MaybeReachable<B> {
         let items = self.items(iter, state);
         if items.as_ref().is_some_and(HasBottom::is_bottom) {
             return MaybeReachable::Unreachable;
@@ -292,32 +311,32 @@ impl<'p, D: AbstractDomain> AbsInt<'p, D> {
     }
 
     /// The parameters' starting values: `⊤`, or 0 and 1 for a `bool` annotation.
-    fn entry_env(&self) -> Env<D> {
-        let mut env = Env::new();
+    fn entry_env(&self) -> B {
+        let mut env = B::unbound(&self.names);
         for p in self.program.params {
             let bool_like = matches!(
                 p.kind,
                 ParamKind::PositionalOnly | ParamKind::Positional | ParamKind::KeywordOnly
             ) && p.annotation_text.as_deref() == Some("bool");
-            env.set(p.name.clone(), if bool_like { boolean() } else { D::TOP });
+            env.bind(&p.name, if bool_like { boolean() } else { D::TOP });
         }
         env
     }
 }
 
-impl<D: AbstractDomain> Analysis for AbsInt<'_, D> {
-    type Domain = State<D>;
+impl<D: AbstractDomain, B: Bindings<D>> Analysis for AbsInt<'_, D, B> {
+    type Domain = MaybeReachable<B>;
     const DIRECTION: Direction = Direction::Forward;
 
-    fn bottom(&self) -> State<D> {
+    fn bottom(&self) -> MaybeReachable<B> {
         MaybeReachable::Unreachable
     }
 
-    fn boundary(&self) -> State<D> {
+    fn boundary(&self) -> MaybeReachable<B> {
         MaybeReachable::Reachable(self.entry_env())
     }
 
-    fn transfer(&self, node: NodeIndex, state: &mut State<D>) {
+    fn transfer(&self, node: NodeIndex, state: &mut MaybeReachable<B>) {
         self.exec(node, state, None);
     }
 
@@ -326,8 +345,8 @@ impl<D: AbstractDomain> Analysis for AbsInt<'_, D> {
         source: NodeIndex,
         edge: &Edge,
         _: NodeIndex,
-        state: &State<D>,
-    ) -> Option<State<D>> {
+        state: &MaybeReachable<B>,
+    ) -> Option<MaybeReachable<B>> {
         if !state.is_reachable() {
             return None;
         }

@@ -1,0 +1,102 @@
+//! The variable table of one program: every name the abstract interpreter may bind, sorted,
+//! each with a slot number, so that a state can be a dense vector indexed by slot.
+
+use std::collections::BTreeSet;
+
+use super::scope::Scope;
+use crate::cfg::Item;
+use crate::dataflow::analyses::Program;
+use crate::python::ir::{Expr, ExprKind};
+
+/// Sorted, distinct names; a name's slot is its position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    names: Vec<String>,
+}
+
+impl Names {
+    /// The table of `names` (sorted, duplicates dropped).
+    pub fn new(names: impl IntoIterator<Item = String>) -> Names {
+        let set: BTreeSet<String> = names.into_iter().collect();
+        Names {
+            names: set.into_iter().collect(),
+        }
+    }
+
+    /// Every name `program` can bind or refine: parameters, the names its statements bind
+    /// (targets, `:=`, imports, `def`s, handlers, patterns), every name its expressions
+    /// mention (a branch condition may refine a global at top level), and the names calls
+    /// may rebind.
+    pub fn of(program: &Program<'_>, scope: &Scope) -> Names {
+        let mut out: BTreeSet<String> = program.params.iter().map(|p| p.name.clone()).collect();
+        out.extend(scope.clobbered.iter().cloned());
+        let mut mention = |e: &Expr| {
+            e.walk(&mut |x| match &x.kind {
+                ExprKind::Name(n) | ExprKind::NamedExpr { target: n, .. } => {
+                    if !out.contains(n) {
+                        out.insert(n.clone());
+                    }
+                }
+                _ => {}
+            })
+        };
+        let mut defined = Vec::new();
+        for n in program.cfg.nodes() {
+            match program.item(n) {
+                Some(Item::Stmt(s)) => {
+                    s.exprs().into_iter().for_each(&mut mention);
+                    defined.extend(s.defined_names());
+                }
+                Some(Item::Handler(h)) => defined.extend(h.name.iter().cloned()),
+                Some(Item::Case(c)) => defined.extend(c.defined_names()),
+                None => {}
+            }
+        }
+        out.extend(defined);
+        Names {
+            names: out.into_iter().collect(),
+        }
+    }
+
+    /// The slot of `name`, if the table has it.
+    pub fn slot(&self, name: &str) -> Option<usize> {
+        self.names.binary_search_by(|n| n.as_str().cmp(name)).ok()
+    }
+
+    /// The name in `slot`.
+    pub fn name(&self, slot: usize) -> Option<&str> {
+        self.names.get(slot).map(String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::lower_module;
+
+    #[test]
+    fn every_name_that_may_be_bound_has_a_slot() {
+        let src = "def f(a, *rest):\n    global g\n    b, (c, d) = a, (1, 2)\n    if (w := a) > h:\n        pass\n    try:\n        del b\n    except ValueError as e:\n        pass\n    match a:\n        case [x, *ys]:\n            pass\n    import os.path as p\n    for i in range(a):\n        k = [j for j in rest if (m := j)]\n    def inner():\n        nonlocal c\n    return g\n";
+        let m = lower_module(src).unwrap_or_else(|e| panic!("{e}"));
+        let f = m.function("f").unwrap_or_else(|| panic!("no f"));
+        let p = Program::function(f).unwrap_or_else(|e| panic!("{e}"));
+        let names = Names::of(&p, &Scope::new(&p));
+        let expected = "a rest b c d w h e x ys p i k m inner g range";
+        for n in expected.split(' ') {
+            assert!(names.slot(n).is_some(), "{n} has no slot");
+        }
+        let all: Vec<&str> = (0..names.len()).filter_map(|i| names.name(i)).collect();
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(all, sorted);
+        assert_eq!(names.slot("nope"), None);
+    }
+}
