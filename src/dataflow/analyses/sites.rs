@@ -97,9 +97,7 @@ impl Sites {
 
     /// Removes every site of `var` from `set`.
     pub fn kill(&self, set: &mut BitSet, var: &str) {
-        for i in self.range(var) {
-            set.remove(i);
-        }
+        set.remove_range(self.range(var));
     }
 }
 
