@@ -285,7 +285,7 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
                     if args.dump {
                         println!(
                             "{}",
-                            json!({"function": format!("{name}:{}", f.qualname), "results": results(&a)})
+                            json!({"function": format!("{name}:{}", f.qualname), "results": results(&a), "seconds": took, "checks": [a.stats.edge_checks, a.stats.path_checks]})
                         );
                     }
                     totals.ok += 1;

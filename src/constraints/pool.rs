@@ -14,8 +14,8 @@ thread_local! {
     static POOL: RefCell<Option<(Solver, u32)>> = const { RefCell::new(None) };
 }
 
-/// Runs `work` with a solver of the given timeout that watches `cancel`, in a fresh scope
-/// popped afterwards.
+/// Runs `work` with a solver of the given timeout that watches `cancel` (one watcher thread
+/// for all its checks), in a fresh scope popped afterwards.
 pub fn with_solver<T>(timeout_ms: u32, cancel: &Cancel, work: impl FnOnce(&mut Solver) -> T) -> T {
     let pooled = POOL.with(|p| p.borrow_mut().take());
     let (solver, uses) = match pooled {
@@ -23,10 +23,13 @@ pub fn with_solver<T>(timeout_ms: u32, cancel: &Cancel, work: impl FnOnce(&mut S
         _ => (Solver::new(timeout_ms), 1),
     };
     let mut solver = solver.with_cancel(cancel.clone());
-    solver.push();
-    let out = work(&mut solver);
-    // Back to the base scope (pop fails once no scope is left).
-    while solver.pop().is_ok() {}
+    let out = solver.watching(|solver| {
+        solver.push();
+        let out = work(solver);
+        // Back to the base scope (pop fails once no scope is left).
+        while solver.pop().is_ok() {}
+        out
+    });
     POOL.with(|p| *p.borrow_mut() = Some((solver, uses)));
     out
 }

@@ -24,7 +24,7 @@
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::sort::Sort;
@@ -37,8 +37,10 @@ use z3::ast::Ast;
 mod convert;
 mod lower;
 mod slice;
+mod watch;
 
 use lower::Lowerer;
+use watch::{QuitOnDrop, Stopped, Watch};
 
 pub use convert::ratio_to_f64;
 pub use slice::UNROLL_LIMIT;
@@ -49,16 +51,8 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 5_000;
 /// Checks after which a `Solver` starts over with a fresh Z3 solver.
 const RECYCLE_AFTER: u32 = 200;
 
-/// How often a check's watcher looks at the cancel flag.
-const POLL: Duration = Duration::from_millis(2);
-
 /// The incremental solver gets `1 / INCREMENTAL_SHARE` of a check's time.
 const INCREMENTAL_SHARE: u32 = 4;
-
-/// Why a check's watcher stopped it.
-const RUNNING: u8 = 0;
-const TIMED_OUT: u8 = 1;
-const CANCELLED: u8 = 2;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolverError {
@@ -87,6 +81,8 @@ pub struct Solver {
     cancel: Option<Cancel>,
     timeout_ms: u32,
     usage: Usage,
+    /// The watcher serving a batch of checks (`watching`).
+    watch: Option<Arc<Watch>>,
     /// Time spent reading this solver's models (shared with them).
     reading: Rc<Cell<Duration>>,
 }
@@ -167,6 +163,7 @@ impl Solver {
             cancel: None,
             timeout_ms,
             usage: Usage::default(),
+            watch: None,
             reading: Rc::default(),
         }
     }
@@ -271,10 +268,9 @@ impl Solver {
         let budget = Duration::from_millis(u64::from(self.timeout_ms));
         let first = self.watched_check(&self.z3, started + budget / INCREMENTAL_SHARE);
         let fresh;
-        let fell_back =
-            matches!(first, (z3::SatResult::Unknown, stopped) if stopped != Some(CANCELLED));
+        let fell_back = matches!(first, (z3::SatResult::Unknown, stopped) if stopped != Some(Stopped::Cancelled));
         let (solver, result, stopped) = match first {
-            (z3::SatResult::Unknown, stopped) if stopped != Some(CANCELLED) => {
+            (z3::SatResult::Unknown, stopped) if stopped != Some(Stopped::Cancelled) => {
                 fresh = z3::Solver::new();
                 for b in self.frames.iter().flatten() {
                     fresh.assert(b);
@@ -293,8 +289,10 @@ impl Solver {
                 None => Check::Unknown("no model".into()),
             },
             (z3::SatResult::Unsat, _) => Check::Unsat,
-            (z3::SatResult::Unknown, Some(CANCELLED)) => Check::Unknown("cancelled".into()),
-            (z3::SatResult::Unknown, Some(_)) => Check::Unknown("timeout".into()),
+            (z3::SatResult::Unknown, Some(Stopped::Cancelled)) => {
+                Check::Unknown("cancelled".into())
+            }
+            (z3::SatResult::Unknown, Some(Stopped::TimedOut)) => Check::Unknown("timeout".into()),
             (z3::SatResult::Unknown, None) => Check::Unknown(
                 solver
                     .get_reason_unknown()
@@ -305,53 +303,48 @@ impl Solver {
         (answer, fell_back)
     }
 
-    /// Runs `solver`'s check on this thread while a scoped watcher interrupts it at
-    /// `deadline` or when the cancel flag is set; returns why it was stopped, if it was.
-    /// (Z3's own `timeout` parameter is not used: its timer thread pool can deadlock in
-    /// Z3 4.8.12, Z3Prover/z3#5369.)
-    fn watched_check(&self, solver: &z3::Solver, deadline: Instant) -> (z3::SatResult, Option<u8>) {
-        let done = AtomicBool::new(false);
-        let stopped = AtomicU8::new(RUNNING);
-        let cancel = self.cancel.as_ref();
-        let result = std::thread::scope(|scope| {
-            let handle = self.ctx.handle();
-            let (done, stopped) = (&done, &stopped);
-            let watcher = scope.spawn(move || {
-                // Interrupt until the check returns: an interrupt that lands before Z3
-                // starts listening is lost.
-                while !done.load(Ordering::SeqCst) {
-                    let now = Instant::now();
-                    if cancel.is_some_and(Cancel::is_cancelled) {
-                        stopped.store(CANCELLED, Ordering::SeqCst);
-                    } else if now >= deadline {
-                        stopped.store(TIMED_OUT, Ordering::SeqCst);
-                    }
-                    if stopped.load(Ordering::SeqCst) != RUNNING {
-                        handle.interrupt();
-                    }
-                    let wait = deadline.saturating_duration_since(now);
-                    let wait = if cancel.is_some() {
-                        wait.min(POLL)
-                    } else {
-                        wait
-                    };
-                    std::thread::park_timeout(wait.max(Duration::from_millis(1)));
-                }
-            });
-            let result = solver.check();
-            done.store(true, Ordering::SeqCst);
-            watcher.thread().unpark();
-            result
-        });
-        match stopped.load(Ordering::SeqCst) {
-            RUNNING => (result, None),
-            why => {
-                // An interrupt outlives the check it was meant for (Z3 4.8 keeps the
-                // context interrupted, failing e.g. `simplify`) until a check clears it.
-                z3::Solver::new().check();
-                (result, Some(why))
-            }
+    /// Runs `solver`'s check on this thread while a watcher interrupts it at `deadline` or
+    /// when the cancel flag is set; returns why it was stopped, if it was. (Z3's own
+    /// `timeout` parameter is not used: its timer thread pool can deadlock in Z3 4.8.12,
+    /// Z3Prover/z3#5369.)
+    fn watched_check(
+        &self,
+        solver: &z3::Solver,
+        deadline: Instant,
+    ) -> (z3::SatResult, Option<Stopped>) {
+        let (result, stopped) = match &self.watch {
+            Some(watch) if watch.serving() => watch.check(deadline, || solver.check()),
+            _ => watch::check_alone(&self.ctx.handle(), self.cancel.as_ref(), deadline, || {
+                solver.check()
+            }),
+        };
+        if stopped.is_some() {
+            // An interrupt outlives the check it was meant for (Z3 4.8 keeps the context
+            // interrupted, failing e.g. `simplify`) until a check clears it.
+            z3::Solver::new().check();
         }
+        (result, stopped)
+    }
+
+    /// Runs `work` with one watcher thread serving all its checks, instead of a thread per
+    /// check. Within `work`, the watcher is the solver's.
+    pub fn watching<T>(&mut self, work: impl FnOnce(&mut Solver) -> T) -> T {
+        if self.watch.as_ref().is_some_and(|w| w.serving()) {
+            return work(self);
+        }
+        let watch = Arc::new(Watch::default());
+        let ctx = self.ctx.clone();
+        let handle = ctx.handle();
+        let cancel = self.cancel.clone();
+        std::thread::scope(|scope| {
+            let _quit = QuitOnDrop(&watch);
+            let served = Arc::clone(&watch);
+            scope.spawn(move || served.serve(&handle, cancel.as_ref()));
+            self.watch = Some(Arc::clone(&watch));
+            let out = work(self);
+            self.watch = None;
+            out
+        })
     }
 
     /// Whether `t` is satisfiable together with the assertions.
