@@ -10,7 +10,6 @@
 mod sorted;
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
@@ -438,8 +437,8 @@ impl fmt::Debug for BitSet {
 /// The facts a powerset ranges over, numbered in sorted order so ids are stable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Universe<T: Ord> {
+    /// Sorted, without duplicates: an element's id is its position.
     elements: Vec<T>,
-    index: BTreeMap<T, usize>,
 }
 
 impl<T: Ord + Clone> Universe<T> {
@@ -448,13 +447,17 @@ impl<T: Ord + Clone> Universe<T> {
         let mut elements: Vec<T> = elements.into_iter().collect();
         elements.sort();
         elements.dedup();
-        let index = elements
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, e)| (e, i))
-            .collect();
-        Universe { elements, index }
+        Universe { elements }
+    }
+
+    /// The universe of elements already sorted without duplicates (others are dropped).
+    pub fn from_sorted(mut elements: Vec<T>) -> Universe<T> {
+        elements.dedup();
+        if !elements.is_sorted() {
+            elements.sort();
+            elements.dedup();
+        }
+        Universe { elements }
     }
 
     pub fn len(&self) -> usize {
@@ -466,7 +469,7 @@ impl<T: Ord + Clone> Universe<T> {
     }
 
     pub fn index_of(&self, element: &T) -> Option<usize> {
-        self.index.get(element).copied()
+        self.elements.binary_search(element).ok()
     }
 
     pub fn get(&self, index: usize) -> Option<&T> {

@@ -1,12 +1,10 @@
 //! The variable table of one program: every name the abstract interpreter may bind, sorted,
 //! each with a slot number, so that a state can be a dense vector indexed by slot.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use super::scope::Scope;
-use crate::cfg::Item;
 use crate::dataflow::analyses::Program;
-use crate::python::ir::{Expr, ExprKind};
 
 /// Sorted, distinct names; a name's slot is its position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -23,39 +21,20 @@ impl Names {
         }
     }
 
-    /// Every name `program` can bind or refine: parameters, the names its statements bind
-    /// (targets, `:=`, imports, `def`s, handlers, patterns), every name its expressions
-    /// mention (a branch condition may refine a global at top level), and the names calls
+    /// Every name `program` can bind or refine: parameters, the names its nodes bind, delete
+    /// or read (a branch condition may refine a global at top level), and the names calls
     /// may rebind.
     pub fn of(program: &Program<'_>, scope: &Scope) -> Names {
-        let mut out: BTreeSet<String> = program.params.iter().map(|p| p.name.clone()).collect();
-        out.extend(scope.clobbered.iter().cloned());
-        let mut mention = |e: &Expr| {
-            e.walk(&mut |x| match &x.kind {
-                ExprKind::Name(n) | ExprKind::NamedExpr { target: n, .. } => {
-                    if !out.contains(n) {
-                        out.insert(n.clone());
-                    }
-                }
-                _ => {}
-            })
-        };
-        let mut defined = Vec::new();
-        for n in program.cfg.nodes() {
-            match program.item(n) {
-                Some(Item::Stmt(s)) => {
-                    s.exprs().into_iter().for_each(&mut mention);
-                    defined.extend(s.defined_names());
-                }
-                Some(Item::Handler(h)) => defined.extend(h.name.iter().cloned()),
-                Some(Item::Case(c)) => defined.extend(c.defined_names()),
-                None => {}
+        let mut out: HashSet<&str> = program.params.iter().map(|p| p.name.as_str()).collect();
+        out.extend(scope.clobbered.iter().map(String::as_str));
+        for info in &program.nodes {
+            for n in [&info.uses, &info.defs, &info.deletes, &info.branch_defs] {
+                out.extend(n.iter().map(String::as_str));
             }
         }
-        out.extend(defined);
-        Names {
-            names: out.into_iter().collect(),
-        }
+        let mut names: Vec<String> = out.into_iter().map(str::to_string).collect();
+        names.sort();
+        Names { names }
     }
 
     /// The slot of `name`, if the table has it.

@@ -97,15 +97,26 @@ impl Scope {
             .filter_map(|(name, sites)| Some((name.clone(), common_length(sites)?)))
             .collect();
         let mut clobbered = BTreeSet::new();
-        let own: BTreeSet<_> = program
+        let defs: Vec<_> = program
             .cfg
             .nodes()
-            .filter_map(|n| program.cfg.node(n).stmts.first().map(|s| s.id))
+            .filter_map(|n| match program.item(n) {
+                Some(Item::Stmt(s)) => Some(s),
+                _ => None,
+            })
+            .filter(|s| matches!(s.kind, StmtKind::FunctionDef(_)))
             .collect();
-        for n in program.cfg.nodes() {
-            if let Some(Item::Stmt(s)) = program.item(n)
-                && let StmtKind::FunctionDef(f) = &s.kind
-            {
+        let own: BTreeSet<_> = if defs.is_empty() {
+            BTreeSet::new()
+        } else {
+            program
+                .cfg
+                .nodes()
+                .filter_map(|n| program.cfg.node(n).stmts.first().map(|s| s.id))
+                .collect()
+        };
+        for s in defs {
+            if let StmtKind::FunctionDef(f) = &s.kind {
                 for inner in &f.body {
                     inner.walk(&mut |x| {
                         if let StmtKind::Global(names) | StmtKind::Nonlocal(names) = &x.kind
@@ -134,7 +145,12 @@ impl Scope {
 }
 
 fn collect_bindings<'a>(s: &'a Stmt, out: &mut BTreeMap<String, Vec<Binding<'a>>>) {
-    let mut add = |name: &str, b: Binding<'a>| out.entry(name.to_string()).or_default().push(b);
+    let mut add = |name: &str, b: Binding<'a>| match out.get_mut(name) {
+        Some(sites) => sites.push(b),
+        None => {
+            out.insert(name.to_string(), vec![b]);
+        }
+    };
     for e in s.exprs() {
         e.walk(&mut |x| {
             if let ExprKind::NamedExpr { target, value } = &x.kind {

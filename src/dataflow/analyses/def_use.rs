@@ -29,7 +29,7 @@ impl fmt::Display for DefUse {
 
 /// The chains of `program`, given the reaching definitions before each node (by index),
 /// sorted by use node, variable and definition.
-pub fn chains(program: &Program<'_>, rd: &ReachingDefinitions<'_>, ins: &[BitSet]) -> Vec<DefUse> {
+pub fn chains(program: &Program<'_>, rd: &ReachingDefinitions, ins: &[BitSet]) -> Vec<DefUse> {
     let mut out = Vec::new();
     for n in program.cfg.nodes() {
         let Some(reaching) = ins.get(n.index()) else {

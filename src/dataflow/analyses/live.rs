@@ -2,10 +2,14 @@
 //! `x@L5` is the use of `x` at line 5, live where some path reaches it before `x` is bound
 //! again; the live variables at a point are the names of its facts.
 
+use std::collections::BTreeSet;
+use std::ops::Range;
+
 use petgraph::graph::NodeIndex;
 
+use super::per_node::PerNode;
 use super::program::Program;
-use super::sites::{Site, Sites};
+use super::sites::{SiteKey, Sites};
 use crate::cfg::Edge;
 use crate::dataflow::bitset::BitSet;
 use crate::dataflow::engine::{Analysis, Direction};
@@ -14,43 +18,57 @@ use crate::dataflow::engine::{Analysis, Direction};
 pub struct LiveVariables<'p> {
     pub sites: Sites,
     program: &'p Program<'p>,
-    /// Per node: the uses it makes.
-    gens: Vec<Vec<usize>>,
+    /// Per node: the uses it makes, and the ranges of uses it kills first (those of the
+    /// names it binds or deletes).
+    gens: PerNode<usize>,
+    kills: PerNode<Range<usize>>,
+    /// Per node: the ranges of uses its True edge kills (a `for` target, a `case` pattern).
+    branch_kills: PerNode<Range<usize>>,
 }
 
 impl<'p> LiveVariables<'p> {
     pub fn new(program: &'p Program<'p>) -> Self {
-        let site = |n: NodeIndex, var: &str| Site {
-            var: var.to_string(),
-            line: program.line(n),
-            node: n.index() as u32,
-        };
         let locals = program.locals();
-        let tracked = |v: &String| !program.is_function || locals.contains(v);
-        let sites = Sites::new(program.cfg.nodes().flat_map(|n| {
-            program
-                .info(n)
-                .uses
-                .iter()
-                .filter(|v| tracked(v))
-                .map(move |v| site(n, v))
-        }));
-        let gens = program
-            .cfg
-            .nodes()
-            .map(|n| {
+        let locals: BTreeSet<&str> = locals.iter().map(String::as_str).collect();
+        let tracked = |v: &String| !program.is_function || locals.contains(v.as_str());
+        let mut all = Vec::new();
+        for n in program.cfg.nodes() {
+            all.extend(
                 program
                     .info(n)
                     .uses
                     .iter()
-                    .filter_map(|v| sites.index(&site(n, v)))
+                    .filter(|v| tracked(v))
+                    .map(|v| SiteKey {
+                        var: v,
+                        line: program.line(n),
+                        node: n.index() as u32,
+                    }),
+            );
+        }
+        let (sites, number) = Sites::numbered(&all);
+        let mut numbers = number.into_iter();
+        let (mut gens, mut kills, mut branch_kills) =
+            (PerNode::default(), PerNode::default(), PerNode::default());
+        for n in program.cfg.nodes() {
+            let info = program.info(n);
+            let count = info.uses.iter().filter(|v| tracked(v)).count();
+            gens.push(numbers.by_ref().take(count));
+            let ranges = |vars: &[String]| -> Vec<Range<usize>> {
+                vars.iter()
+                    .map(|v| sites.range(v))
+                    .filter(|r| !r.is_empty())
                     .collect()
-            })
-            .collect();
+            };
+            kills.push(ranges(&info.defs).into_iter().chain(ranges(&info.deletes)));
+            branch_kills.push(ranges(&info.branch_defs));
+        }
         LiveVariables {
             sites,
             program,
             gens,
+            kills,
+            branch_kills,
         }
     }
 
@@ -79,11 +97,11 @@ impl Analysis for LiveVariables<'_> {
 
     /// `IN = uses ∪ (OUT − uses of the names bound or deleted here)`.
     fn transfer(&self, node: NodeIndex, state: &mut BitSet) {
-        let info = self.program.info(node);
-        for v in info.defs.iter().chain(&info.deletes) {
-            self.sites.kill(state, v);
+        let n = node.index();
+        for r in self.kills.get(n) {
+            state.remove_range(r.clone());
         }
-        for &i in &self.gens[node.index()] {
+        for &i in self.gens.get(n) {
             state.insert(i);
         }
     }
@@ -96,13 +114,12 @@ impl Analysis for LiveVariables<'_> {
         _: NodeIndex,
         state: &BitSet,
     ) -> Option<BitSet> {
-        let bound = &self.program.info(source).branch_defs;
-        if *edge != Edge::True || bound.is_empty() {
+        if *edge != Edge::True || self.program.info(source).branch_defs.is_empty() {
             return None;
         }
         let mut out = state.clone();
-        for v in bound {
-            self.sites.kill(&mut out, v);
+        for r in self.branch_kills.get(source.index()) {
+            out.remove_range(r.clone());
         }
         Some(out)
     }

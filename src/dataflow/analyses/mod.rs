@@ -15,6 +15,7 @@ pub mod def_use;
 pub mod expr_sets;
 pub mod expressions;
 pub mod live;
+pub mod per_node;
 pub mod program;
 pub mod reaching;
 pub mod sites;

@@ -1,7 +1,7 @@
 //! The code an analysis runs on: a function's (or a cell's) statement-level CFG, the IR
 //! behind each node, and what each node reads, binds and evaluates.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use petgraph::graph::NodeIndex;
 
@@ -35,7 +35,8 @@ pub struct Program<'a> {
     pub is_function: bool,
     /// Per node, by index.
     pub nodes: Vec<NodeInfo>,
-    items: HashMap<StmtId, Item<'a>>,
+    /// The IR item behind each node, by index.
+    items: Vec<Option<Item<'a>>>,
 }
 
 impl<'a> Program<'a> {
@@ -69,6 +70,10 @@ impl<'a> Program<'a> {
             .nodes()
             .map(|n| node_info(&cfg, &items, params, n))
             .collect();
+        let items = cfg
+            .nodes()
+            .map(|n| items.get(&cfg.node(n).stmts.first()?.id).copied())
+            .collect();
         Program {
             cfg,
             params,
@@ -81,8 +86,7 @@ impl<'a> Program<'a> {
 
     /// The IR statement, `except` clause or `case` behind a node.
     pub fn item(&self, n: NodeIndex) -> Option<Item<'a>> {
-        let id = self.cfg.node(n).stmts.first()?.id;
-        self.items.get(&id).copied()
+        self.items.get(n.index()).copied().flatten()
     }
 
     pub fn info(&self, n: NodeIndex) -> &NodeInfo {
@@ -96,7 +100,12 @@ impl<'a> Program<'a> {
 
     /// Every name the code binds (parameters included), sorted.
     pub fn variables(&self) -> Vec<String> {
-        let mut names: BTreeSet<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
+        self.bound().into_iter().map(str::to_string).collect()
+    }
+
+    /// Every name the code binds (parameters included).
+    fn bound(&self) -> BTreeSet<&str> {
+        let mut names: HashSet<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
         for info in &self.nodes {
             for n in info
                 .defs
@@ -107,7 +116,7 @@ impl<'a> Program<'a> {
                 names.insert(n);
             }
         }
-        names.into_iter().map(str::to_string).collect()
+        names.into_iter().collect()
     }
 
     /// The function's local variables: its parameters and every name it binds, less those
@@ -124,18 +133,11 @@ impl<'a> Program<'a> {
                 declared.extend(names.iter().map(String::as_str));
             }
         }
-        let mut out: BTreeSet<String> = self.params.iter().map(|p| p.name.clone()).collect();
-        for info in &self.nodes {
-            out.extend(
-                info.defs
-                    .iter()
-                    .chain(&info.deletes)
-                    .chain(&info.branch_defs)
-                    .cloned(),
-            );
-        }
-        out.retain(|n| !declared.contains(n.as_str()));
-        out
+        self.bound()
+            .into_iter()
+            .filter(|n| !declared.contains(n))
+            .map(str::to_string)
+            .collect()
     }
 }
 

@@ -1,79 +1,81 @@
 //! Reaching definitions: forward, may (union). A fact `x@L3` is the definition of `x` at line
 //! 3; parameters are definitions at the `def` line (the entry node).
 
+use std::ops::Range;
+
 use petgraph::graph::NodeIndex;
 
+use super::per_node::PerNode;
 use super::program::Program;
-use super::sites::{Site, Sites};
+use super::sites::{SiteKey, Sites};
 use crate::cfg::Edge;
 use crate::dataflow::bitset::BitSet;
 use crate::dataflow::engine::{Analysis, Direction};
 
 /// Reaching definitions over a program's CFG.
-pub struct ReachingDefinitions<'p> {
+pub struct ReachingDefinitions {
     pub sites: Sites,
-    program: &'p Program<'p>,
-    /// Per node: the sites it defines whenever it completes.
-    gens: Vec<Vec<usize>>,
-    /// Per node: the sites its True edge defines (a `for` target, a `case` pattern).
-    branch_gens: Vec<Vec<usize>>,
+    /// Per node: the sites it defines whenever it completes, and the ranges of sites it kills
+    /// first (those of the variables it deletes or defines).
+    gens: PerNode<usize>,
+    kills: PerNode<Range<usize>>,
+    /// Per node: the sites its True edge defines (a `for` target, a `case` pattern), and the
+    /// ranges they kill.
+    branch_gens: PerNode<usize>,
+    branch_kills: PerNode<Range<usize>>,
 }
 
-impl<'p> ReachingDefinitions<'p> {
-    pub fn new(program: &'p Program<'p>) -> Self {
-        let site = |n: NodeIndex, var: &str| Site {
-            var: var.to_string(),
-            line: program.line(n),
-            node: n.index() as u32,
-        };
+impl ReachingDefinitions {
+    pub fn new(program: &Program<'_>) -> Self {
         let mut all = Vec::new();
         for n in program.cfg.nodes() {
             let info = program.info(n);
-            all.extend(
-                info.defs
-                    .iter()
-                    .chain(&info.branch_defs)
-                    .map(|v| site(n, v)),
-            );
+            all.extend(info.defs.iter().chain(&info.branch_defs).map(|v| SiteKey {
+                var: v,
+                line: program.line(n),
+                node: n.index() as u32,
+            }));
         }
-        let sites = Sites::new(all);
-        let index = |n: NodeIndex, vars: &[String]| -> Vec<usize> {
-            vars.iter()
-                .filter_map(|v| sites.index(&site(n, v)))
-                .collect()
-        };
-        let gens = program
-            .cfg
-            .nodes()
-            .map(|n| index(n, &program.info(n).defs))
-            .collect();
-        let branch_gens = program
-            .cfg
-            .nodes()
-            .map(|n| index(n, &program.info(n).branch_defs))
-            .collect();
+        let (sites, number) = Sites::numbered(&all);
+        let mut numbers = number.into_iter();
+        let (mut gens, mut kills) = (PerNode::default(), PerNode::default());
+        let (mut branch_gens, mut branch_kills) = (PerNode::default(), PerNode::default());
+        for n in program.cfg.nodes() {
+            let info = program.info(n);
+            let defined: Vec<usize> = numbers.by_ref().take(info.defs.len()).collect();
+            let branch: Vec<usize> = numbers.by_ref().take(info.branch_defs.len()).collect();
+            let ranges = |vars: &[String]| -> Vec<Range<usize>> {
+                vars.iter()
+                    .map(|v| sites.range(v))
+                    .filter(|r| !r.is_empty())
+                    .collect()
+            };
+            kills.push(ranges(&info.deletes).into_iter().chain(ranges(&info.defs)));
+            gens.push(defined);
+            branch_kills.push(ranges(&info.branch_defs));
+            branch_gens.push(branch);
+        }
         ReachingDefinitions {
             sites,
-            program,
             gens,
+            kills,
             branch_gens,
-        }
-    }
-
-    /// Kills every definition of the variables of `new` and adds `new`.
-    fn define(&self, state: &mut BitSet, new: &[usize]) {
-        for &i in new {
-            if let Some(s) = self.sites.get(i) {
-                self.sites.kill(state, &s.var);
-            }
-        }
-        for &i in new {
-            state.insert(i);
+            branch_kills,
         }
     }
 }
 
-impl Analysis for ReachingDefinitions<'_> {
+/// Kills the ranges, then adds the new sites.
+fn define(state: &mut BitSet, kills: &[Range<usize>], new: &[usize]) {
+    for r in kills {
+        state.remove_range(r.clone());
+    }
+    for &i in new {
+        state.insert(i);
+    }
+}
+
+impl Analysis for ReachingDefinitions {
     type Domain = BitSet;
     const DIRECTION: Direction = Direction::Forward;
 
@@ -86,10 +88,8 @@ impl Analysis for ReachingDefinitions<'_> {
     }
 
     fn transfer(&self, node: NodeIndex, state: &mut BitSet) {
-        for v in &self.program.info(node).deletes {
-            self.sites.kill(state, v);
-        }
-        self.define(state, &self.gens[node.index()]);
+        let n = node.index();
+        define(state, self.kills.get(n), self.gens.get(n));
     }
 
     fn edge_effect(
@@ -99,12 +99,13 @@ impl Analysis for ReachingDefinitions<'_> {
         _: NodeIndex,
         state: &BitSet,
     ) -> Option<BitSet> {
-        let new = &self.branch_gens[source.index()];
+        let n = source.index();
+        let new = self.branch_gens.get(n);
         if *edge != Edge::True || new.is_empty() {
             return None;
         }
         let mut out = state.clone();
-        self.define(&mut out, new);
+        define(&mut out, self.branch_kills.get(n), new);
         Some(out)
     }
 }

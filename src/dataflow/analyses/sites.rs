@@ -1,9 +1,10 @@
 //! Facts about a variable at a node — a definition (reaching definitions) or a use
 //! (liveness) — numbered so that the sites of one variable are contiguous.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::dataflow::bitset::{BitSet, Universe};
 
@@ -15,12 +16,21 @@ pub struct Site {
     pub node: u32,
 }
 
+/// A site given by reference, for numbering sites without building them first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiteKey<'a> {
+    pub var: &'a str,
+    pub line: u32,
+    pub node: u32,
+}
+
 /// The sites of one analysis, with their labels and each variable's index range.
 #[derive(Clone, Debug)]
 pub struct Sites {
     pub universe: Universe<Site>,
     ranges: BTreeMap<String, Range<usize>>,
-    labels: Vec<String>,
+    /// Each site's label, made when first asked for.
+    labels: Vec<OnceLock<String>>,
 }
 
 impl fmt::Display for Site {
@@ -32,37 +42,74 @@ impl fmt::Display for Site {
 impl Sites {
     /// Numbers `sites` in (variable, line, node) order.
     pub fn new(sites: impl IntoIterator<Item = Site>) -> Sites {
-        let universe = Universe::new(sites);
-        let mut ranges: BTreeMap<String, Range<usize>> = BTreeMap::new();
-        for (i, s) in universe.elements().iter().enumerate() {
-            ranges
-                .entry(s.var.clone())
-                .and_modify(|r| r.end = i + 1)
-                .or_insert(i..i + 1);
-        }
-        let elements = universe.elements();
-        // `x@L3`, or `x@L3#7` (node 7) when another site of x is on line 3 too.
-        let labels = elements
+        let sites: Vec<Site> = sites.into_iter().collect();
+        let keys: Vec<SiteKey<'_>> = sites
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let twin = |j: usize| {
-                    elements
-                        .get(j)
-                        .is_some_and(|o| o.var == s.var && o.line == s.line)
-                };
-                if twin(i + 1) || (i > 0 && twin(i - 1)) {
-                    format!("{s}#{}", s.node)
-                } else {
-                    s.to_string()
-                }
+            .map(|s| SiteKey {
+                var: &s.var,
+                line: s.line,
+                node: s.node,
             })
             .collect();
-        Sites {
-            universe,
+        Sites::numbered(&keys).0
+    }
+
+    /// Numbers the sites `keys` stand for in (variable, line, node) order, and gives each
+    /// key's number.
+    pub fn numbered(keys: &[SiteKey<'_>]) -> (Sites, Vec<usize>) {
+        // Sort by the rank of the variable's name: integer keys instead of string compares.
+        let mut vars: Vec<&str> = keys
+            .iter()
+            .map(|k| k.var)
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        vars.sort_unstable();
+        let rank: HashMap<&str, u32> = vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (*v, i as u32))
+            .collect();
+        let sort_key = |k: &SiteKey<'_>| (rank.get(k.var).copied().unwrap_or(0), k.line, k.node);
+        let mut order: Vec<(u32, u32, u32, usize)> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let (r, line, node) = sort_key(k);
+                (r, line, node, i)
+            })
+            .collect();
+        order.sort_unstable();
+        let mut number = vec![0; keys.len()];
+        let mut elements: Vec<Site> = Vec::with_capacity(keys.len());
+        let mut last = None;
+        for (r, line, node, i) in order {
+            if last != Some((r, line, node)) {
+                last = Some((r, line, node));
+                elements.push(Site {
+                    var: keys[i].var.to_string(),
+                    line,
+                    node,
+                });
+            }
+            number[i] = elements.len() - 1;
+        }
+        // Each variable's sites are contiguous.
+        let mut ranges: BTreeMap<String, Range<usize>> = BTreeMap::new();
+        let mut start = 0;
+        for i in 1..=elements.len() {
+            if elements.get(i).map(|s| &s.var) != elements.get(start).map(|s| &s.var) {
+                ranges.insert(elements[start].var.clone(), start..i);
+                start = i;
+            }
+        }
+        let labels = (0..elements.len()).map(|_| OnceLock::new()).collect();
+        let sites = Sites {
+            universe: Universe::from_sorted(elements),
             ranges,
             labels,
-        }
+        };
+        (sites, number)
     }
 
     pub fn len(&self) -> usize {
@@ -86,8 +133,24 @@ impl Sites {
         self.universe.get(i)
     }
 
+    /// `x@L3`, or `x@L3#7` (node 7) when another site of x is on line 3 too.
     pub fn label(&self, i: usize) -> &str {
-        self.labels.get(i).map_or("?", String::as_str)
+        let (Some(cell), Some(site)) = (self.labels.get(i), self.get(i)) else {
+            return "?";
+        };
+        cell.get_or_init(|| {
+            let elements = self.universe.elements();
+            let twin = |j: usize| {
+                elements
+                    .get(j)
+                    .is_some_and(|o| o.var == site.var && o.line == site.line)
+            };
+            if twin(i + 1) || (i > 0 && twin(i - 1)) {
+                format!("{site}#{}", site.node)
+            } else {
+                site.to_string()
+            }
+        })
     }
 
     /// The labels of the members of `set`, in order.
