@@ -5,11 +5,13 @@
 use num_bigint::BigUint;
 use petgraph::graph::NodeIndex;
 
-use super::dag::{Dag, EdgeId, Path};
+use super::dag::{Dag, EdgeId};
 use super::docstring;
 use super::encode::loop_assignments;
 use super::encode::{Encoding, Merge};
 use super::feasibility::{self, Feasible, Interrupted};
+use super::free::Free;
+use super::listing::{Listing, Pending};
 use super::negate::negate;
 use super::paths::{self, PathReport};
 use super::pool;
@@ -188,18 +190,12 @@ pub fn analyze(
         options,
         cancel,
     };
-    let solver_started = Instant::now();
-    let mut working = Duration::ZERO;
-    let decided = pool::with_solver(options.timeout_ms, cancel, |solver| {
-        let before = solver.usage();
-        let decided = timed(&mut working, || match options.mode {
-            Mode::Precise => work.precise(solver, &mut stats),
-            Mode::Pyta => work.pyta(solver, &mut stats),
-        });
-        stats.add_solver(before, solver.usage());
-        decided
-    })?;
-    stats.solver_setup = solver_started.elapsed().saturating_sub(working);
+    let decided = match options.mode {
+        Mode::Precise => work.precise(&mut stats),
+        Mode::Pyta => with_pooled(options, cancel, &mut stats, |solver, stats| {
+            work.pyta(solver, stats)
+        }),
+    }?;
     let edges: Vec<EdgeReport> = dag
         .edges
         .iter()
@@ -250,6 +246,26 @@ pub fn analyze(
     })
 }
 
+/// Runs `work` with the pooled solver, adding the solver's work and the time taken to get
+/// and clear the solver to `stats`.
+fn with_pooled<T>(
+    options: &Options,
+    cancel: &Cancel,
+    stats: &mut Stats,
+    work: impl FnOnce(&mut Solver, &mut Stats) -> T,
+) -> T {
+    let started = Instant::now();
+    let mut working = Duration::ZERO;
+    let out = pool::with_solver(options.timeout_ms, cancel, |solver| {
+        let before = solver.usage();
+        let out = timed(&mut working, || work(solver, stats));
+        stats.add_solver(before, solver.usage());
+        out
+    });
+    stats.solver_setup += started.elapsed().saturating_sub(working);
+    out
+}
+
 /// The parts of one analysis the solver work reads.
 struct Work<'a> {
     dag: &'a Dag,
@@ -263,26 +279,102 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// SSA semantics: preconditions in the base scope, each encoding in a scope of its own.
-    fn precise(&self, solver: &mut Solver, stats: &mut Stats) -> Result<Decided, ConstraintsError> {
+    /// The solver is taken only if some edge or path needs a query.
+    fn precise(&self, stats: &mut Stats) -> Result<Decided, ConstraintsError> {
         let (dag, sem) = (self.dag, self.sem);
-        let checks = solver.usage().checks;
-        for c in self.pre {
-            let _ = solver.assert(&c.term);
-        }
         let first = |e: EdgeId, env: &Names| sem.step(&dag.edges[e], env, Visit::FIRST);
         let phi = |name: &str, n: NodeIndex| sem.phi_var(name, n);
-        let mut enc = timed(&mut stats.encoding, || {
+        let enc = timed(&mut stats.encoding, || {
             Encoding::new(dag, &first, self.inputs, &HashMap::new(), "", &phi)
         });
-        solver.push();
-        feasibility::assert_encoding(solver, &mut enc);
-        let verdicts = feasibility::edges(solver, &enc, dag, self.cancel);
-        let _ = solver.pop();
-        let mut verdicts = verdicts?;
-        if dag.edges.iter().any(|e| e.back) && verdicts.contains(&Feasible::No) {
+        let listing = self.listing(false);
+        let (pending, truncated) = listing.gather(
+            self.options.path_limit,
+            |path| paths::precise(dag, sem, self.inputs, self.pre, path),
+            stats,
+        )?;
+        // Without preconditions or anything asserted beyond the skeleton, every edge is
+        // decided by following guard-free edges (see `free`).
+        let constrained = !self.pre.is_empty() || enc.constrains();
+        let needed = constrained || pending.iter().any(|p| listing.needs_solver(p));
+        let decide = |solver: Option<&mut Solver>, stats: &mut Stats| {
+            self.precise_with(solver, enc, constrained, &listing, pending, stats)
+        };
+        let (verdicts, adds, merges, paths) = if needed {
+            with_pooled(self.options, self.cancel, stats, |solver, stats| {
+                decide(Some(solver), stats)
+            })
+        } else {
+            decide(None, stats)
+        }?;
+        Ok(Decided {
+            verdicts,
+            adds,
+            merges,
+            paths,
+            truncated,
+            pyta_conditions: HashMap::new(),
+        })
+    }
+
+    /// The decisions of [`Work::precise`]; `solver` is `None` only when nothing needs it.
+    #[allow(clippy::type_complexity)]
+    fn precise_with(
+        &self,
+        mut solver: Option<&mut Solver>,
+        mut enc: Encoding,
+        constrained: bool,
+        listing: &Listing<'_>,
+        pending: Vec<Pending>,
+        stats: &mut Stats,
+    ) -> Result<
+        (
+            Vec<Feasible>,
+            Vec<(Vec<Constraint>, Vec<Dropped>)>,
+            Vec<Merge>,
+            Vec<PathReport>,
+        ),
+        ConstraintsError,
+    > {
+        let dag = self.dag;
+        if let Some(solver) = solver.as_deref_mut() {
+            for c in self.pre {
+                let _ = solver.assert(&c.term);
+            }
+        }
+        let free = Free::new(&enc, self.pre);
+        let checks = solver.as_ref().map(|s| s.usage().checks);
+        let mut verdicts = match solver.as_deref_mut() {
+            Some(solver) if constrained => {
+                solver.push();
+                feasibility::assert_encoding(solver, &mut enc);
+                let verdicts = feasibility::edges(
+                    Some(&mut *solver),
+                    &enc,
+                    dag,
+                    &free,
+                    self.pre.is_empty(),
+                    self.cancel,
+                );
+                let _ = solver.pop();
+                verdicts?
+            }
+            _ => feasibility::edges(None, &enc, dag, &free, true, self.cancel)?,
+        };
+        // Later iterations can only reopen refuted edges that the entry reaches.
+        let refuted = verdicts
+            .iter()
+            .zip(&enc.taken)
+            .any(|(v, t)| *v == Feasible::No && t.is_some());
+        if dag.edges.iter().any(|e| e.back)
+            && refuted
+            && let Some(solver) = solver.as_deref_mut()
+        {
             self.later_iterations(solver, &mut verdicts, stats)?;
         }
-        stats.edge_checks += solver.usage().checks - checks;
+        if let (Some(before), Some(solver)) = (checks, solver.as_deref()) {
+            stats.edge_checks += solver.usage().checks - before;
+        }
         let adds = enc
             .steps
             .iter()
@@ -295,20 +387,19 @@ impl Work<'_> {
                     .unwrap_or_default()
             })
             .collect();
-        let (paths, truncated) = self.list(
-            solver,
-            |path| paths::precise(dag, sem, self.inputs, self.pre, path),
-            false,
-            stats,
-        )?;
-        Ok(Decided {
-            verdicts,
-            adds,
-            merges: enc.merges,
-            paths,
-            truncated,
-            pyta_conditions: HashMap::new(),
-        })
+        let paths = listing.decide(solver, pending, stats)?;
+        Ok((verdicts, adds, enc.merges, paths))
+    }
+
+    /// How paths are listed and decided.
+    fn listing(&self, lenient: bool) -> Listing<'_> {
+        Listing {
+            dag: self.dag,
+            params: self.parameters,
+            inputs: self.inputs,
+            lenient,
+            cancel: self.cancel,
+        }
     }
 
     /// PythonTA's rules: nothing in the base scope (its constraints come and go).
@@ -353,8 +444,13 @@ impl Work<'_> {
                 (own, dropped.clone())
             })
             .collect();
-        let (paths, truncated) =
-            self.list(solver, |path| paths::pyta(dag, &pyta, path), true, stats)?;
+        let listing = self.listing(true);
+        let (pending, truncated) = listing.gather(
+            self.options.path_limit,
+            |path| paths::pyta(dag, &pyta, path),
+            stats,
+        )?;
+        let paths = listing.decide(Some(solver), pending, stats)?;
         Ok(Decided {
             verdicts,
             adds,
@@ -363,59 +459,6 @@ impl Work<'_> {
             truncated,
             pyta_conditions,
         })
-    }
-
-    /// Lists paths up to the limit, each decided in a scope of its own.
-    fn list(
-        &self,
-        solver: &mut Solver,
-        constraints_of: impl Fn(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
-        lenient: bool,
-        stats: &mut Stats,
-    ) -> Result<(Vec<PathReport>, bool), ConstraintsError> {
-        let checks = solver.usage().checks;
-        let listed = self.list_counted(solver, constraints_of, lenient, stats);
-        stats.path_checks += solver.usage().checks - checks;
-        listed
-    }
-
-    fn list_counted(
-        &self,
-        solver: &mut Solver,
-        constraints_of: impl Fn(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
-        lenient: bool,
-        stats: &mut Stats,
-    ) -> Result<(Vec<PathReport>, bool), ConstraintsError> {
-        let mut out = Vec::new();
-        for path in self.dag.paths() {
-            if out.len() == self.options.path_limit {
-                return Ok((out, true));
-            }
-            feasibility::check_cancel(self.cancel)?;
-            let (constraints, at_edge, dropped) =
-                timed(&mut stats.path_constraints, || constraints_of(&path));
-            let (feasible, witness) = paths::decide(
-                solver,
-                &constraints,
-                &dropped,
-                self.parameters,
-                self.inputs,
-                lenient,
-            );
-            out.push(PathReport {
-                id: out.len(),
-                end: paths::end_of(self.dag, path.edges.last().copied()),
-                smtlib: timed(&mut stats.smtlib, || paths::smtlib(&constraints)),
-                edges: path.edges,
-                constraints,
-                at_edge,
-                dropped,
-                feasible,
-                witness,
-            });
-        }
-        feasibility::check_cancel(self.cancel)?;
-        Ok((out, false))
     }
 
     /// Edges no once-through path takes: refuted when even loop heads reached after any

@@ -35,6 +35,8 @@ pub struct Encoding {
     /// Every guard of the edge was translated.
     pub exact: Vec<bool>,
     pub assertions: Vec<(Term, Owner)>,
+    /// How many of the assertions, first, are the skeleton's.
+    pub skeleton: usize,
     /// The φ-variables made where paths meet.
     pub merges: Vec<Merge>,
 }
@@ -139,7 +141,9 @@ impl Encoding {
     ) -> Encoding {
         let edges = dag.edges.len();
         let sk = Skeleton::new(dag, tag);
+        let skeleton = sk.assertions.len();
         let mut enc = Encoding {
+            skeleton,
             taken: sk.taken,
             steps: vec![None; edges],
             exact: vec![true; edges],
@@ -257,6 +261,11 @@ impl Encoding {
             }
         }
         merged
+    }
+
+    /// Whether anything beyond the skeleton is asserted: definitions, φ, guards.
+    pub fn constrains(&self) -> bool {
+        self.assertions.len() > self.skeleton
     }
 
     /// Whether this encoding has inexact edges.

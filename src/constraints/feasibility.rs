@@ -4,10 +4,13 @@
 //! "yes" is a real path; a second round tells "no" from "depends on what was not
 //! translated".
 
+use petgraph::graph::NodeIndex;
+
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, Owner};
+use super::free::Free;
 use crate::cancel::Cancel;
-use crate::symbolic::{Check, Solver, Term};
+use crate::symbolic::{Check, Model, Solver, Term};
 
 /// Whether something can happen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,52 +54,79 @@ pub fn assert_encoding(solver: &mut Solver, enc: &mut Encoding) {
     }
 }
 
-/// The feasibility of every edge of `dag` under the asserted `enc`.
+/// Why an edge that only paths through untranslated conditions take is "unknown".
+pub const DEPENDS: &str = "it depends on conditions that could not be translated";
+
+/// The feasibility of every edge of `dag` under `enc`, asserted on `solver`. Guard-free
+/// edges reached from a feasible path need no query (`free`); `solver` may be `None` when
+/// none is needed: no preconditions and nothing asserted beyond the skeleton.
 pub fn edges(
-    solver: &mut Solver,
+    mut solver: Option<&mut Solver>,
     enc: &Encoding,
     dag: &Dag,
+    free: &Free,
+    base_feasible: bool,
     cancel: &Cancel,
 ) -> Result<Vec<Feasible>, Interrupted> {
     let mut out: Vec<Option<Feasible>> = enc
         .taken
         .iter()
-        .map(|t| {
-            if t.is_none() {
-                Some(Feasible::No)
-            } else {
-                None
-            }
-        })
+        .map(|t| t.is_none().then_some(Feasible::No))
         .collect();
+    let nodes = dag.out.len();
+    // Nodes that end a feasible path (of exact edges, then of any edges).
+    let (mut exact_reach, mut any_reach) = (vec![false; nodes], vec![false; nodes]);
+    let spreads = free.definitional;
     // Round 1: only exactly translated edges may be taken.
-    solver.push();
-    for (e, t) in enc.taken.iter().enumerate() {
-        if let Some(t) = t
-            && !enc.exact[e]
-            && let Ok(not) = Term::not(t.clone())
-        {
-            let _ = solver.assert(&not);
+    let settle_yes = |out: &mut [Option<Feasible>], e: EdgeId| {
+        if out[e].is_none() {
+            out[e] = Some(Feasible::Yes);
         }
+    };
+    if spreads && base_feasible {
+        free.spread(dag, enc, true, &mut exact_reach, [dag.entry], |e| {
+            settle_yes(&mut out, e)
+        });
     }
+    // Round 1 paths take exact edges only: a source they cannot reach refutes the edge.
+    let exact_graph = exact_sources(dag, enc);
+    let mut restricted = false;
     for e in 0..dag.edges.len() {
-        if out[e].is_some() || !enc.exact[e] {
+        if out[e].is_some() || !enc.exact[e] || !exact_graph[dag.edges[e].source.index()] {
             continue;
         }
         let Some(t) = &enc.taken[e] else { continue };
         check_cancel(cancel)?;
+        let Some(solver) = solver.as_deref_mut() else {
+            out[e] = Some(Feasible::Unknown(NO_SOLVER.into()));
+            continue;
+        };
+        if !restricted {
+            restricted = true;
+            solver.push();
+            for (f, t) in enc.taken.iter().enumerate() {
+                if let Some(t) = t
+                    && !enc.exact[f]
+                    && let Ok(not) = Term::not(t.clone())
+                {
+                    let _ = solver.assert(&not);
+                }
+            }
+        }
         solver.push();
         let answer = solver.assert(t).map(|()| solver.check());
         match answer {
             Ok(Check::Sat(model)) => {
                 out[e] = Some(Feasible::Yes);
-                for (f, slot) in out.iter_mut().enumerate() {
-                    if slot.is_none()
-                        && let Some(tf) = &enc.taken[f]
-                        && model.holds(tf) == Ok(true)
-                    {
-                        *slot = Some(Feasible::Yes);
-                    }
+                let path = model_path(&model, dag, enc);
+                for &f in &path {
+                    settle_yes(&mut out, f);
+                }
+                if spreads {
+                    let ends = path_nodes(dag, &path);
+                    free.spread(dag, enc, true, &mut exact_reach, ends, |f| {
+                        settle_yes(&mut out, f)
+                    });
                 }
             }
             Ok(Check::Unsat) => {}
@@ -105,22 +135,39 @@ pub fn edges(
         }
         let _ = solver.pop();
     }
-    let _ = solver.pop();
+    if restricted && let Some(solver) = solver.as_deref_mut() {
+        let _ = solver.pop();
+    }
     check_cancel(cancel)?;
     // Round 2: what round 1 could not show, with every edge allowed; a model's path makes
     // every edge it takes "unknown" at once.
-    let inexact = enc.has_inexact();
-    let depends = "it depends on conditions that could not be translated";
+    if !enc.has_inexact() {
+        return Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect());
+    }
+    let settle_unknown = |out: &mut [Option<Feasible>], e: EdgeId| {
+        if out[e].is_none() {
+            out[e] = Some(Feasible::Unknown(DEPENDS.into()));
+        }
+    };
+    if spreads {
+        let seeds: Vec<NodeIndex> = (0..nodes)
+            .filter(|&n| exact_reach[n])
+            .map(NodeIndex::new)
+            .collect();
+        free.spread(dag, enc, false, &mut any_reach, seeds, |e| {
+            settle_unknown(&mut out, e)
+        });
+    }
     for e in 0..dag.edges.len() {
         if out[e].is_some() {
             continue;
         }
-        if !inexact {
-            out[e] = Some(Feasible::No);
-            continue;
-        }
         let Some(t) = &enc.taken[e] else { continue };
         check_cancel(cancel)?;
+        let Some(solver) = solver.as_deref_mut() else {
+            out[e] = Some(Feasible::Unknown(NO_SOLVER.into()));
+            continue;
+        };
         solver.push();
         let answer = match solver.assert(t) {
             Ok(()) => solver.check(),
@@ -128,14 +175,16 @@ pub fn edges(
         };
         match answer {
             Check::Sat(model) => {
-                out[e] = Some(Feasible::Unknown(depends.into()));
-                for (f, slot) in out.iter_mut().enumerate() {
-                    if slot.is_none()
-                        && let Some(tf) = &enc.taken[f]
-                        && model.holds(tf) == Ok(true)
-                    {
-                        *slot = Some(Feasible::Unknown(depends.into()));
-                    }
+                out[e] = Some(Feasible::Unknown(DEPENDS.into()));
+                let path = model_path(&model, dag, enc);
+                for &f in &path {
+                    settle_unknown(&mut out, f);
+                }
+                if spreads {
+                    let ends = path_nodes(dag, &path);
+                    free.spread(dag, enc, false, &mut any_reach, ends, |f| {
+                        settle_unknown(&mut out, f)
+                    });
                 }
             }
             Check::Unsat => out[e] = Some(Feasible::No),
@@ -144,6 +193,57 @@ pub fn edges(
         let _ = solver.pop();
     }
     Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect())
+}
+
+/// Why something that needed a query when there was no solver is "unknown" (a bug).
+pub const NO_SOLVER: &str = "internal error: no solver for a query";
+
+/// The nodes the entry reaches along exact edges, whatever their guards.
+fn exact_sources(dag: &Dag, enc: &Encoding) -> Vec<bool> {
+    let mut reach = vec![false; dag.out.len()];
+    reach[dag.entry.index()] = true;
+    let mut stack = vec![dag.entry];
+    while let Some(n) = stack.pop() {
+        for &e in &dag.out[n.index()] {
+            let info = &dag.edges[e];
+            if enc.exact[e] && enc.taken[e].is_some() && !info.back && !reach[info.target.index()] {
+                reach[info.target.index()] = true;
+                stack.push(info.target);
+            }
+        }
+    }
+    reach
+}
+
+/// The edges a model takes: one path from the entry (the skeleton allows no other).
+fn model_path(model: &Model, dag: &Dag, enc: &Encoding) -> Vec<EdgeId> {
+    let mut path = Vec::new();
+    let mut n = dag.entry;
+    loop {
+        let next = dag.out[n.index()].iter().copied().find(|&e| {
+            enc.taken[e]
+                .as_ref()
+                .is_some_and(|t| model.holds(t) == Ok(true))
+        });
+        let Some(e) = next else { return path };
+        path.push(e);
+        let info = &dag.edges[e];
+        if info.back || path.len() > dag.edges.len() {
+            return path;
+        }
+        n = info.target;
+    }
+}
+
+/// The nodes of a path from the entry (not the target of a closing back edge).
+fn path_nodes(dag: &Dag, path: &[EdgeId]) -> Vec<NodeIndex> {
+    std::iter::once(dag.entry)
+        .chain(
+            path.iter()
+                .filter(|&&e| !dag.edges[e].back)
+                .map(|&e| dag.edges[e].target),
+        )
+        .collect()
 }
 
 /// Why an edge left undecided by the once-through paths may still be feasible.

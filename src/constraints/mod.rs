@@ -19,6 +19,8 @@ mod docstring;
 mod effects;
 mod encode;
 mod feasibility;
+mod free;
+mod listing;
 mod negate;
 mod none;
 mod paths;

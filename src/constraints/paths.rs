@@ -2,7 +2,7 @@
 //! a witness input read from the model.
 
 use super::dag::{Dag, EdgeId, Path};
-use super::feasibility::Feasible;
+use super::feasibility::{DEPENDS, Feasible};
 use super::pyta::Pyta;
 use super::semantics::{Constraint, Dropped, Names, Semantics, Visit};
 use super::smt;
@@ -94,6 +94,30 @@ pub fn pyta(
     (constraints, at_edge, dropped)
 }
 
+/// A path's verdict, and its witness if it is feasible.
+pub type Decision = (Feasible, Option<Vec<(String, PyValue)>>);
+
+/// A path's verdict and witness when no query is needed: nothing to assert (preconditions
+/// included) is satisfiable, and the witness reads no parameter. `None` otherwise.
+pub fn decided_without_solver(
+    constraints: &[Constraint],
+    dropped: &[Dropped],
+    params: &[(String, Sort)],
+    inputs: &Names,
+    lenient: bool,
+) -> Option<Decision> {
+    if !constraints.is_empty() {
+        return None;
+    }
+    if !dropped.is_empty() && !lenient {
+        return Some((Feasible::Unknown(DEPENDS.into()), None));
+    }
+    if params.iter().any(|(name, _)| inputs.contains_key(name)) {
+        return None;
+    }
+    Some((Feasible::Yes, Some(Vec::new())))
+}
+
 /// Decides a path's constraints and reads a witness for the parameters. Paths that drop
 /// untranslated conditions are at best "unknown"; `lenient` (PythonTA's rules) ignores them.
 pub fn decide(
@@ -103,7 +127,7 @@ pub fn decide(
     params: &[(String, Sort)],
     inputs: &Names,
     lenient: bool,
-) -> (Feasible, Option<Vec<(String, PyValue)>>) {
+) -> Decision {
     solver.push();
     let mut failure = None;
     for c in constraints {
@@ -117,10 +141,9 @@ pub fn decide(
         None => match solver.check() {
             Check::Unsat => (Feasible::No, None),
             Check::Unknown(reason) => (Feasible::Unknown(reason), None),
-            Check::Sat(_) if !dropped.is_empty() && !lenient => (
-                Feasible::Unknown("it depends on conditions that could not be translated".into()),
-                None,
-            ),
+            Check::Sat(_) if !dropped.is_empty() && !lenient => {
+                (Feasible::Unknown(DEPENDS.into()), None)
+            }
             Check::Sat(model) => {
                 let witness: Result<Vec<_>, _> = params
                     .iter()

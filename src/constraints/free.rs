@@ -1,0 +1,177 @@
+//! What needs no solver query: edges without guards, under an encoding whose definitions
+//! only define.
+//!
+//! An encoding is *definitional* when each SSA definition `x_k == e` and each φ-variable
+//! (`t_e ⇒ x_φ == v`) gives a variable of its own a value computed from the inputs and
+//! earlier variables, never twice and never in a cycle, and the preconditions mention none
+//! of them. Every Z3 function the lowering uses is total, so any input values extend to all
+//! those variables, whichever path is taken: only guards and preconditions can make a path
+//! infeasible. Then a feasible path to node `n` followed by a guard-free edge out of `n` is
+//! a feasible path too, so one model (or, without preconditions, the entry itself) settles
+//! every edge reached from its path along guard-free edges.
+
+use std::collections::{HashMap, HashSet};
+
+use petgraph::graph::NodeIndex;
+
+use super::dag::{Dag, EdgeId};
+use super::encode::Encoding;
+use super::semantics::Constraint;
+use crate::symbolic::{CompareOp, Term, TermKind, Var};
+
+/// The guard-free edges of an encoding, and whether it is definitional.
+#[derive(Clone, Debug)]
+pub struct Free {
+    /// The edge is taken without a condition (none, or only literal `True`s).
+    pub guard_free: Vec<bool>,
+    /// See the module documentation.
+    pub definitional: bool,
+}
+
+impl Free {
+    pub fn new(enc: &Encoding, pre: &[Constraint]) -> Free {
+        let guard_free = enc
+            .steps
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .is_some_and(|s| s.guards.iter().all(|g| g.term.bool_literal() == Some(true)))
+            })
+            .collect();
+        Free {
+            guard_free,
+            definitional: definitional(enc, pre),
+        }
+    }
+
+    /// Marks `from` and every node reached from it along guard-free edges (`exact_only`:
+    /// exactly translated ones) in `reach`, calling `found` for each such edge. Back edges
+    /// end a path: their targets are not reached through them.
+    pub fn spread(
+        &self,
+        dag: &Dag,
+        enc: &Encoding,
+        exact_only: bool,
+        reach: &mut [bool],
+        from: impl IntoIterator<Item = NodeIndex>,
+        mut found: impl FnMut(EdgeId),
+    ) {
+        let mut stack: Vec<NodeIndex> = Vec::new();
+        for n in from {
+            if !reach[n.index()] {
+                reach[n.index()] = true;
+                stack.push(n);
+            }
+        }
+        while let Some(n) = stack.pop() {
+            for &e in &dag.out[n.index()] {
+                let open =
+                    enc.taken[e].is_some() && self.guard_free[e] && (!exact_only || enc.exact[e]);
+                if !open {
+                    continue;
+                }
+                found(e);
+                let info = &dag.edges[e];
+                if !info.back && !reach[info.target.index()] {
+                    reach[info.target.index()] = true;
+                    stack.push(info.target);
+                }
+            }
+        }
+    }
+}
+
+/// The variables of a definition's left side: a variable, or the items of a tuple of them.
+fn pattern_vars(t: &Term, out: &mut Vec<Var>) -> bool {
+    match t.kind() {
+        TermKind::Var(v) => {
+            out.push(v.clone());
+            true
+        }
+        TermKind::Items(_, items) => items.iter().all(|i| pattern_vars(i, out)),
+        _ => false,
+    }
+}
+
+/// Whether the encoding's definitions and φ-variables only define (see the module docs).
+fn definitional(enc: &Encoding, pre: &[Constraint]) -> bool {
+    // Each defined variable, with the variables its value reads.
+    let mut reads: HashMap<Var, Vec<Var>> = HashMap::new();
+    let mut define = |lhs: &Term, rhs: Vec<Var>| -> bool {
+        let mut vars = Vec::new();
+        if !pattern_vars(lhs, &mut vars) {
+            return false;
+        }
+        vars.into_iter()
+            .all(|v| reads.insert(v, rhs.clone()).is_none())
+    };
+    let mut seen: HashSet<String> = HashSet::new();
+    for step in enc.steps.iter().flatten() {
+        for d in &step.defs {
+            // The encoding asserts each definition once.
+            if !seen.insert(d.term.to_string()) {
+                continue;
+            }
+            let TermKind::Compare(CompareOp::Eq, lhs, rhs) = d.term.kind() else {
+                return false;
+            };
+            let rhs = rhs.vars().into_iter().map(|(v, _)| v).collect();
+            if !define(lhs, rhs) {
+                return false;
+            }
+        }
+    }
+    for m in &enc.merges {
+        let rhs = m
+            .inputs
+            .iter()
+            .flat_map(|(_, v)| v.vars())
+            .map(|(v, _)| v)
+            .collect();
+        if !define(&m.value, rhs) {
+            return false;
+        }
+    }
+    let in_pre = pre
+        .iter()
+        .flat_map(|c| c.term.vars())
+        .any(|(v, _)| reads.contains_key(&v));
+    !in_pre && acyclic(&reads)
+}
+
+/// Whether no defined variable reads itself, directly or not.
+fn acyclic(reads: &HashMap<Var, Vec<Var>>) -> bool {
+    // 0 unvisited, 1 on the stack, 2 done.
+    let mut state: HashMap<&Var, u8> = HashMap::new();
+    for root in reads.keys() {
+        if state.contains_key(root) {
+            continue;
+        }
+        let mut stack: Vec<(&Var, usize)> = vec![(root, 0)];
+        state.insert(root, 1);
+        while let Some((v, next)) = stack.last_mut() {
+            let deps = &reads[*v];
+            match deps.get(*next) {
+                Some(d) => {
+                    *next += 1;
+                    if !reads.contains_key(d) {
+                        continue;
+                    }
+                    match state.get(d) {
+                        Some(1) => return false,
+                        Some(_) => {}
+                        None => {
+                            state.insert(d, 1);
+                            stack.push((d, 0));
+                        }
+                    }
+                }
+                None => {
+                    state.insert(*v, 2);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    true
+}

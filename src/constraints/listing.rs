@@ -1,0 +1,114 @@
+//! Listing paths up to the limit: first every listed path's constraints (so the analysis
+//! knows whether it needs a solver at all), then each path decided, by a query in a scope
+//! of its own unless nothing is asserted on it.
+
+use super::dag::{Dag, Path};
+use super::feasibility::{Feasible, Interrupted, NO_SOLVER, check_cancel};
+use super::paths::{self, PathReport};
+use super::semantics::{Constraint, Dropped, Names};
+use super::stats::{Stats, timed};
+use crate::cancel::Cancel;
+use crate::symbolic::{Solver, Sort};
+
+/// A listed path with its constraints, not decided yet.
+pub struct Pending {
+    path: Path,
+    constraints: Vec<Constraint>,
+    at_edge: Vec<Vec<usize>>,
+    dropped: Vec<Dropped>,
+}
+
+/// What deciding paths reads.
+pub struct Listing<'a> {
+    pub dag: &'a Dag,
+    pub params: &'a [(String, Sort)],
+    pub inputs: &'a Names,
+    /// PythonTA's rules: untranslated conditions do not make a path "unknown".
+    pub lenient: bool,
+    pub cancel: &'a Cancel,
+}
+
+impl Listing<'_> {
+    /// The first `limit` paths with their constraints, and whether there are more.
+    pub fn gather(
+        &self,
+        limit: usize,
+        constraints_of: impl Fn(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
+        stats: &mut Stats,
+    ) -> Result<(Vec<Pending>, bool), Interrupted> {
+        let mut out = Vec::new();
+        for path in self.dag.paths() {
+            if out.len() == limit {
+                return Ok((out, true));
+            }
+            check_cancel(self.cancel)?;
+            let (constraints, at_edge, dropped) =
+                timed(&mut stats.path_constraints, || constraints_of(&path));
+            out.push(Pending {
+                path,
+                constraints,
+                at_edge,
+                dropped,
+            });
+        }
+        check_cancel(self.cancel)?;
+        Ok((out, false))
+    }
+
+    /// Whether deciding `p` takes a query.
+    pub fn needs_solver(&self, p: &Pending) -> bool {
+        self.without_solver(p).is_none()
+    }
+
+    fn without_solver(&self, p: &Pending) -> Option<paths::Decision> {
+        paths::decided_without_solver(
+            &p.constraints,
+            &p.dropped,
+            self.params,
+            self.inputs,
+            self.lenient,
+        )
+    }
+
+    /// Decides the paths; `solver` (holding the preconditions) may be `None` when no path
+    /// needs it.
+    pub fn decide(
+        &self,
+        mut solver: Option<&mut Solver>,
+        pending: Vec<Pending>,
+        stats: &mut Stats,
+    ) -> Result<Vec<PathReport>, Interrupted> {
+        let checks = solver.as_ref().map(|s| s.usage().checks);
+        let mut out = Vec::with_capacity(pending.len());
+        for p in pending {
+            check_cancel(self.cancel)?;
+            let (feasible, witness) = match (self.without_solver(&p), solver.as_deref_mut()) {
+                (Some(decided), _) => decided,
+                (None, Some(solver)) => paths::decide(
+                    solver,
+                    &p.constraints,
+                    &p.dropped,
+                    self.params,
+                    self.inputs,
+                    self.lenient,
+                ),
+                (None, None) => (Feasible::Unknown(NO_SOLVER.into()), None),
+            };
+            out.push(PathReport {
+                id: out.len(),
+                end: paths::end_of(self.dag, p.path.edges.last().copied()),
+                smtlib: timed(&mut stats.smtlib, || paths::smtlib(&p.constraints)),
+                edges: p.path.edges,
+                constraints: p.constraints,
+                at_edge: p.at_edge,
+                dropped: p.dropped,
+                feasible,
+                witness,
+            });
+        }
+        if let (Some(before), Some(solver)) = (checks, solver) {
+            stats.path_checks += solver.usage().checks - before;
+        }
+        Ok(out)
+    }
+}
