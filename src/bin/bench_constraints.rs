@@ -329,7 +329,7 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
 fn breakdown(s: &Stats) -> String {
     let ms = |d: Duration| format!("{:.0}", d.as_secs_f64() * 1e3);
     format!(
-        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}); Z3 checks: {} for edges, {} for paths ({} fell back on a fresh solver)",
+        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}; later loop iterations {} of it); Z3 checks: {} for edges ({} in later loop iterations), {} for paths ({} fell back on a fresh solver)",
         ms(s.cfg),
         ms(s.semantics),
         ms(s.encoding),
@@ -341,7 +341,9 @@ fn breakdown(s: &Stats) -> String {
         ms(s.smtlib),
         ms(s.other()),
         ms(s.total),
+        ms(s.later_iterations),
         s.edge_checks,
+        s.later_iteration_checks,
         s.path_checks,
         s.fallbacks,
     )

@@ -7,22 +7,21 @@ use petgraph::graph::NodeIndex;
 
 use super::dag::{Dag, EdgeId};
 use super::docstring;
-use super::encode::loop_assignments;
 use super::encode::{Encoding, Merge};
 use super::feasibility::{self, Feasible, Interrupted};
 use super::free::Free;
+use super::iterations::Loops;
 use super::listing::{Listing, Pending};
 use super::negate::negate;
 use super::paths::{self, PathReport};
 use super::pool;
 use super::pyta::Pyta;
-use super::semantics::{self, Arrival, Constraint, Dropped, Kind, Names, Semantics, Visit, env_of};
+use super::semantics::{self, Constraint, Dropped, Kind, Names, Semantics, Visit, env_of};
 use super::stats::{Stats, timed};
-use super::unroll::unroll;
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
 use crate::python::ir::{Function, StmtKind};
-use crate::symbolic::{Solver, Sort, Var, translate_condition};
+use crate::symbolic::{Solver, Sort, translate_condition};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -370,7 +369,18 @@ impl Work<'_> {
             && refuted
             && let Some(solver) = solver.as_deref_mut()
         {
-            self.later_iterations(solver, &mut verdicts, stats)?;
+            let (started, checks) = (Instant::now(), solver.usage().checks);
+            let loops = Loops {
+                dag,
+                sem: self.sem,
+                inputs: self.inputs,
+                pre: self.pre,
+                cancel: self.cancel,
+            };
+            let done = loops.revise(solver, &mut verdicts, stats);
+            stats.later_iterations += started.elapsed();
+            stats.later_iteration_checks += solver.usage().checks - checks;
+            done?;
         }
         if let (Some(before), Some(solver)) = (checks, solver.as_deref()) {
             stats.edge_checks += solver.usage().checks - before;
@@ -460,86 +470,7 @@ impl Work<'_> {
             pyta_conditions,
         })
     }
-
-    /// Edges no once-through path takes: refuted when even loop heads reached after any
-    /// number of iterations cannot take them, else looked for within `UNROLL` iterations of
-    /// each loop; the rest stay "unknown".
-    fn later_iterations(
-        &self,
-        solver: &mut Solver,
-        verdicts: &mut [Feasible],
-        stats: &mut Stats,
-    ) -> Result<(), Interrupted> {
-        let (dag, sem) = (self.dag, self.sem);
-        let any = |e: EdgeId, env: &Names| {
-            let visit = Visit {
-                arrival: Arrival::Any,
-                copy: 0,
-            };
-            sem.step(&dag.edges[e], env, visit)
-        };
-        // A loop head is reached again only if an iteration can end (its back edge), or if
-        // an enclosing loop can bring the run back to it.
-        let loops = dag.loops();
-        let mut havoc = loop_assignments(dag, sem);
-        havoc.retain(|head, _| {
-            let nested = loops
-                .iter()
-                .any(|(h, body)| h != head && body.contains(head));
-            let iterates =
-                dag.edges.iter().enumerate().any(|(e, info)| {
-                    info.back && info.target == *head && verdicts[e] != Feasible::No
-                });
-            nested || iterates
-        });
-        let phi = |name: &str, n: NodeIndex| Var::input(format!("{name}@hphi{}", n.index()));
-        let mut over = timed(&mut stats.encoding, || {
-            Encoding::new(dag, &any, self.inputs, &havoc, "h", &phi)
-        });
-        solver.push();
-        feasibility::assert_encoding(solver, &mut over);
-        let open = feasibility::confirm(solver, &over, verdicts, self.cancel);
-        let _ = solver.pop();
-        let open = open?;
-        if open.is_empty() {
-            return Ok(());
-        }
-        let Some(unrolled) = timed(&mut stats.encoding, || {
-            unroll(dag, sem, UNROLL, UNROLL_NODES)
-        }) else {
-            return Ok(());
-        };
-        let copy = |u: EdgeId, env: &Names| {
-            let (e, visit) = unrolled.origin[u];
-            sem.step(&dag.edges[e], env, visit)
-        };
-        let phi = |name: &str, n: NodeIndex| Var::input(format!("{name}@uphi{}", n.index()));
-        let mut enc = timed(&mut stats.encoding, || {
-            Encoding::new(
-                &unrolled.dag,
-                &copy,
-                self.inputs,
-                &HashMap::new(),
-                "u",
-                &phi,
-            )
-        });
-        let origin: Vec<EdgeId> = unrolled.origin.iter().map(|(e, _)| *e).collect();
-        let still = format!(
-            "no path taking each loop at most {UNROLL} times reaches it, and later iterations may"
-        );
-        solver.push();
-        feasibility::assert_encoding(solver, &mut enc);
-        let settled =
-            feasibility::settle(solver, &enc, &origin, &open, verdicts, &still, self.cancel);
-        let _ = solver.pop();
-        settled
-    }
 }
-
-/// Iterations of each loop the bounded unrolling covers, and its size bound.
-const UNROLL: u32 = 12;
-const UNROLL_NODES: usize = 4_000;
 
 /// The docstring's preconditions, translated over the parameters; the others with reasons.
 fn read_preconditions(f: &Function, inputs: &Names) -> (Vec<Precondition>, Vec<Ignored>) {

@@ -89,10 +89,14 @@ pub fn edges(
         });
     }
     // Round 1 paths take exact edges only: a source they cannot reach refutes the edge.
-    let exact_graph = exact_sources(dag, enc);
+    let exact_graph = exact_sources(dag, enc, &free.blocked);
     let mut restricted = false;
     for e in 0..dag.edges.len() {
-        if out[e].is_some() || !enc.exact[e] || !exact_graph[dag.edges[e].source.index()] {
+        if out[e].is_some()
+            || !enc.exact[e]
+            || free.blocked[e]
+            || !exact_graph[dag.edges[e].source.index()]
+        {
             continue;
         }
         let Some(t) = &enc.taken[e] else { continue };
@@ -163,6 +167,10 @@ pub fn edges(
             continue;
         }
         let Some(t) = &enc.taken[e] else { continue };
+        if free.blocked[e] {
+            out[e] = Some(Feasible::No);
+            continue;
+        }
         check_cancel(cancel)?;
         let Some(solver) = solver.as_deref_mut() else {
             out[e] = Some(Feasible::Unknown(NO_SOLVER.into()));
@@ -198,15 +206,17 @@ pub fn edges(
 /// Why something that needed a query when there was no solver is "unknown" (a bug).
 pub const NO_SOLVER: &str = "internal error: no solver for a query";
 
-/// The nodes the entry reaches along exact edges, whatever their guards.
-fn exact_sources(dag: &Dag, enc: &Encoding) -> Vec<bool> {
+/// The nodes the entry reaches along exact edges, whatever their guards (but literal
+/// `False`).
+fn exact_sources(dag: &Dag, enc: &Encoding, blocked: &[bool]) -> Vec<bool> {
     let mut reach = vec![false; dag.out.len()];
     reach[dag.entry.index()] = true;
     let mut stack = vec![dag.entry];
     while let Some(n) = stack.pop() {
         for &e in &dag.out[n.index()] {
             let info = &dag.edges[e];
-            if enc.exact[e] && enc.taken[e].is_some() && !info.back && !reach[info.target.index()] {
+            let open = enc.exact[e] && enc.taken[e].is_some() && !blocked[e];
+            if open && !info.back && !reach[info.target.index()] {
                 reach[info.target.index()] = true;
                 stack.push(info.target);
             }
@@ -216,7 +226,7 @@ fn exact_sources(dag: &Dag, enc: &Encoding) -> Vec<bool> {
 }
 
 /// The edges a model takes: one path from the entry (the skeleton allows no other).
-fn model_path(model: &Model, dag: &Dag, enc: &Encoding) -> Vec<EdgeId> {
+pub fn model_path(model: &Model, dag: &Dag, enc: &Encoding) -> Vec<EdgeId> {
     let mut path = Vec::new();
     let mut n = dag.entry;
     loop {
@@ -236,7 +246,7 @@ fn model_path(model: &Model, dag: &Dag, enc: &Encoding) -> Vec<EdgeId> {
 }
 
 /// The nodes of a path from the entry (not the target of a closing back edge).
-fn path_nodes(dag: &Dag, path: &[EdgeId]) -> Vec<NodeIndex> {
+pub fn path_nodes(dag: &Dag, path: &[EdgeId]) -> Vec<NodeIndex> {
     std::iter::once(dag.entry)
         .chain(
             path.iter()
@@ -244,90 +254,6 @@ fn path_nodes(dag: &Dag, path: &[EdgeId]) -> Vec<NodeIndex> {
                 .map(|&e| dag.edges[e].target),
         )
         .collect()
-}
-
-/// Why an edge left undecided by the once-through paths may still be feasible.
-pub const LATER_ITERATIONS: &str =
-    "no path taking each loop at most once reaches it, and later iterations may";
-
-/// Re-examines the edges `first` says are infeasible under an over-approximating encoding
-/// (loop heads reached after any number of iterations): those it cannot refute become
-/// "unknown". Returns them.
-pub fn confirm(
-    solver: &mut Solver,
-    enc: &Encoding,
-    first: &mut [Feasible],
-    cancel: &Cancel,
-) -> Result<Vec<EdgeId>, Interrupted> {
-    let mut reopened = Vec::new();
-    for (e, verdict) in first.iter_mut().enumerate() {
-        if *verdict != Feasible::No {
-            continue;
-        }
-        let Some(t) = &enc.taken[e] else { continue };
-        check_cancel(cancel)?;
-        match query(solver, t) {
-            Check::Unsat => {}
-            Check::Sat(_) => {
-                *verdict = Feasible::Unknown(LATER_ITERATIONS.into());
-                reopened.push(e);
-            }
-            Check::Unknown(reason) => *verdict = Feasible::Unknown(reason),
-        }
-    }
-    Ok(reopened)
-}
-
-/// Settles `open` edges on an unrolled encoding whose edge `u` copies edge `origin[u]`: an
-/// edge with a feasible exact copy is feasible (and so is every edge the model's path
-/// copies). The rest keep `still`'s reason.
-pub fn settle(
-    solver: &mut Solver,
-    enc: &Encoding,
-    origin: &[EdgeId],
-    open: &[EdgeId],
-    verdicts: &mut [Feasible],
-    still: &str,
-    cancel: &Cancel,
-) -> Result<(), Interrupted> {
-    solver.push();
-    for (u, t) in enc.taken.iter().enumerate() {
-        if let Some(t) = t
-            && !enc.exact[u]
-            && let Ok(not) = Term::not(t.clone())
-        {
-            let _ = solver.assert(&not);
-        }
-    }
-    for &e in open {
-        if verdicts[e] == Feasible::Yes {
-            continue;
-        }
-        let copies: Vec<Term> = origin
-            .iter()
-            .enumerate()
-            .filter(|&(_, &o)| o == e)
-            .filter_map(|(u, _)| enc.taken[u].clone())
-            .collect();
-        let Ok(any) = Term::or(copies) else { continue };
-        check_cancel(cancel)?;
-        solver.push();
-        let answer = solver.assert(&any).map(|()| solver.check());
-        if let Ok(Check::Sat(model)) = answer {
-            for (u, t) in enc.taken.iter().enumerate() {
-                if let Some(t) = t
-                    && model.holds(t) == Ok(true)
-                {
-                    verdicts[origin[u]] = Feasible::Yes;
-                }
-            }
-        } else if let Feasible::Unknown(r) = &mut verdicts[e] {
-            *r = still.to_string();
-        }
-        let _ = solver.pop();
-    }
-    let _ = solver.pop();
-    Ok(())
 }
 
 /// Checks `t` in a scope of its own.

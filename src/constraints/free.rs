@@ -16,7 +16,7 @@ use petgraph::graph::NodeIndex;
 
 use super::dag::{Dag, EdgeId};
 use super::encode::Encoding;
-use super::semantics::Constraint;
+use super::semantics::{Constraint, Kind};
 use crate::symbolic::{CompareOp, Term, TermKind, Var};
 
 /// The guard-free edges of an encoding, and whether it is definitional.
@@ -24,6 +24,8 @@ use crate::symbolic::{CompareOp, Term, TermKind, Var};
 pub struct Free {
     /// The edge is taken without a condition (none, or only literal `True`s).
     pub guard_free: Vec<bool>,
+    /// A guard of the edge is literal `False`: it is never taken.
+    pub blocked: Vec<bool>,
     /// See the module documentation.
     pub definitional: bool,
 }
@@ -38,8 +40,20 @@ impl Free {
                     .is_some_and(|s| s.guards.iter().all(|g| g.term.bool_literal() == Some(true)))
             })
             .collect();
+        let blocked = enc
+            .steps
+            .iter()
+            .map(|s| {
+                s.as_ref().is_some_and(|s| {
+                    s.guards
+                        .iter()
+                        .any(|g| g.term.bool_literal() == Some(false))
+                })
+            })
+            .collect();
         Free {
             guard_free,
+            blocked,
             definitional: definitional(enc, pre),
         }
     }
@@ -93,50 +107,69 @@ fn pattern_vars(t: &Term, out: &mut Vec<Var>) -> bool {
     }
 }
 
-/// Whether the encoding's definitions and φ-variables only define (see the module docs).
-fn definitional(enc: &Encoding, pre: &[Constraint]) -> bool {
-    // Each defined variable, with the variables its value reads.
-    let mut reads: HashMap<Var, Vec<Var>> = HashMap::new();
-    let mut define = |lhs: &Term, rhs: Vec<Var>| -> bool {
+/// Defined variables, each with the variables its value reads.
+#[derive(Default)]
+struct Definitions(HashMap<Var, Vec<Var>>);
+
+impl Definitions {
+    /// Records `lhs == value`; false unless `lhs` is a pattern of variables not defined yet.
+    fn define(&mut self, lhs: &Term, value: &[&Term]) -> bool {
         let mut vars = Vec::new();
         if !pattern_vars(lhs, &mut vars) {
             return false;
         }
+        let reads: Vec<Var> = value
+            .iter()
+            .flat_map(|t| t.vars())
+            .map(|(v, _)| v)
+            .collect();
         vars.into_iter()
-            .all(|v| reads.insert(v, rhs.clone()).is_none())
-    };
+            .all(|v| self.0.insert(v, reads.clone()).is_none())
+    }
+
+    /// Records a definition `lhs == value` given as a constraint.
+    fn define_eq(&mut self, d: &Term) -> bool {
+        match d.kind() {
+            TermKind::Compare(CompareOp::Eq, lhs, rhs) => self.define(lhs, &[rhs]),
+            _ => false,
+        }
+    }
+
+    /// Whether the definitions only define, none of their variables being read by `other`.
+    fn only_define<'t>(&self, mut other: impl Iterator<Item = &'t Term>) -> bool {
+        !other.any(|t| t.vars().iter().any(|(v, _)| self.0.contains_key(v))) && acyclic(&self.0)
+    }
+}
+
+/// Whether the encoding's definitions and φ-variables only define (see the module docs).
+fn definitional(enc: &Encoding, pre: &[Constraint]) -> bool {
+    let mut defs = Definitions::default();
     let mut seen: HashSet<String> = HashSet::new();
     for step in enc.steps.iter().flatten() {
         for d in &step.defs {
             // The encoding asserts each definition once.
-            if !seen.insert(d.term.to_string()) {
-                continue;
-            }
-            let TermKind::Compare(CompareOp::Eq, lhs, rhs) = d.term.kind() else {
-                return false;
-            };
-            let rhs = rhs.vars().into_iter().map(|(v, _)| v).collect();
-            if !define(lhs, rhs) {
+            if seen.insert(d.term.to_string()) && !defs.define_eq(&d.term) {
                 return false;
             }
         }
     }
     for m in &enc.merges {
-        let rhs = m
-            .inputs
-            .iter()
-            .flat_map(|(_, v)| v.vars())
-            .map(|(v, _)| v)
-            .collect();
-        if !define(&m.value, rhs) {
+        let values: Vec<&Term> = m.inputs.iter().map(|(_, v)| v).collect();
+        if !defs.define(&m.value, &values) {
             return false;
         }
     }
-    let in_pre = pre
+    defs.only_define(pre.iter().map(|c| &c.term))
+}
+
+/// Whether a path's constraints are all definitions that only define: then any input
+/// values satisfy them.
+pub fn only_definitions(constraints: &[Constraint]) -> bool {
+    let mut defs = Definitions::default();
+    constraints
         .iter()
-        .flat_map(|c| c.term.vars())
-        .any(|(v, _)| reads.contains_key(&v));
-    !in_pre && acyclic(&reads)
+        .all(|c| c.kind == Kind::Definition && defs.define_eq(&c.term))
+        && defs.only_define(std::iter::empty())
 }
 
 /// Whether no defined variable reads itself, directly or not.

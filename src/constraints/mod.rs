@@ -20,6 +20,7 @@ mod effects;
 mod encode;
 mod feasibility;
 mod free;
+mod iterations;
 mod listing;
 mod negate;
 mod none;

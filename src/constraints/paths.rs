@@ -3,10 +3,12 @@
 
 use super::dag::{Dag, EdgeId, Path};
 use super::feasibility::{DEPENDS, Feasible};
+use super::free::only_definitions;
 use super::pyta::Pyta;
 use super::semantics::{Constraint, Dropped, Names, Semantics, Visit};
 use super::smt;
 use crate::python::PyValue;
+use crate::symbolic::solver::assertable;
 use crate::symbolic::{Check, Solver, Sort};
 
 /// How a path ends.
@@ -97,8 +99,10 @@ pub fn pyta(
 /// A path's verdict, and its witness if it is feasible.
 pub type Decision = (Feasible, Option<Vec<(String, PyValue)>>);
 
-/// A path's verdict and witness when no query is needed: nothing to assert (preconditions
-/// included) is satisfiable, and the witness reads no parameter. `None` otherwise.
+/// A path's verdict and witness when no query is needed, `None` otherwise: nothing to
+/// assert (preconditions included) is satisfiable, and then the witness reads no
+/// parameter; definitions that only define are satisfiable too, which is all that
+/// matters for a path that depends on untranslated conditions (it has no witness).
 pub fn decided_without_solver(
     constraints: &[Constraint],
     dropped: &[Dropped],
@@ -106,11 +110,15 @@ pub fn decided_without_solver(
     inputs: &Names,
     lenient: bool,
 ) -> Option<Decision> {
+    let depends = !dropped.is_empty() && !lenient;
+    if depends
+        && only_definitions(constraints)
+        && constraints.iter().all(|c| assertable(&c.term).is_ok())
+    {
+        return Some((Feasible::Unknown(DEPENDS.into()), None));
+    }
     if !constraints.is_empty() {
         return None;
-    }
-    if !dropped.is_empty() && !lenient {
-        return Some((Feasible::Unknown(DEPENDS.into()), None));
     }
     if params.iter().any(|(name, _)| inputs.contains_key(name)) {
         return None;

@@ -29,6 +29,10 @@ pub struct Stats {
     pub smtlib: Duration,
     /// The whole analysis.
     pub total: Duration,
+    /// Deciding edges in later loop iterations: all of the above that it does.
+    pub later_iterations: Duration,
+    /// Z3 checks deciding edges in later loop iterations (counted in `edge_checks`).
+    pub later_iteration_checks: u32,
     /// Z3 checks deciding edges (once through and in later iterations).
     pub edge_checks: u32,
     /// Z3 checks deciding listed paths.
@@ -74,6 +78,8 @@ impl AddAssign for Stats {
         self.path_constraints += o.path_constraints;
         self.smtlib += o.smtlib;
         self.total += o.total;
+        self.later_iterations += o.later_iterations;
+        self.later_iteration_checks += o.later_iteration_checks;
         self.edge_checks += o.edge_checks;
         self.path_checks += o.path_checks;
         self.fallbacks += o.fallbacks;
