@@ -217,9 +217,7 @@ impl Solver {
 
     /// Asserts a condition (with the definitions of the auxiliary values it needs).
     pub fn assert(&mut self, t: &Term) -> Result<(), SolverError> {
-        if *t.sort() != Sort::Bool {
-            return Err(SolverError::NotCondition(t.sort().to_string()));
-        }
+        condition_sort(t)?;
         let started = Instant::now();
         let out = self.lower_and_assert(t);
         self.usage.lowering += started.elapsed();
@@ -231,9 +229,11 @@ impl Solver {
         let b = low.boolean(t)?;
         // Simplified first: after a `push`, Z3 solves incrementally without its
         // preprocessing, and unsimplified ground string terms can stall the string theory.
+        // (Connectives of Boolean variables have nothing to simplify worth the time.)
+        let simplify = !propositional(t);
         let frame = self.frames.last_mut().ok_or(SolverError::NoScope)?;
         for b in low.definitions.iter().chain([&b]) {
-            let b = b.simplify();
+            let b = if simplify { b.simplify() } else { b.clone() };
             self.z3.assert(&b);
             frame.push(b);
         }
@@ -399,6 +399,30 @@ impl Solver {
         self.pop()?;
         answer
     }
+}
+
+/// Whether `t` only combines Boolean variables and literals with `not`, `and`, `or`.
+fn propositional(t: &Term) -> bool {
+    use super::term::TermKind::*;
+    match t.kind() {
+        Literal(_) | Var(_) => *t.sort() == Sort::Bool,
+        Not(a) => propositional(a),
+        And(xs) | Or(xs) => xs.iter().all(propositional),
+        _ => false,
+    }
+}
+
+fn condition_sort(t: &Term) -> Result<(), SolverError> {
+    if *t.sort() != Sort::Bool {
+        return Err(SolverError::NotCondition(t.sort().to_string()));
+    }
+    Ok(())
+}
+
+/// Whether [`Solver::assert`] accepts `t`, and if not why (without a solver).
+pub fn assertable(t: &Term) -> Result<(), SolverError> {
+    condition_sort(t)?;
+    Lowerer::new().boolean(t).map(|_| ())
 }
 
 fn sort_error(e: super::term::SortError) -> SolverError {
