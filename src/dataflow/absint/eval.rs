@@ -319,6 +319,17 @@ impl<'s> Eval<'s> {
     }
 }
 
+/// Whether evaluating `e` leaves the state as it is: names, constants and arithmetic on
+/// them (`:=`, calls, conditional and short-circuit parts may change it).
+pub fn is_pure(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(_) | ExprKind::Constant(_) => true,
+        ExprKind::BinOp { left, right, .. } => is_pure(left) && is_pure(right),
+        ExprKind::UnaryOp { operand, .. } => is_pure(operand),
+        _ => false,
+    }
+}
+
 /// Whether `alpha` of an int stands for that int alone (intervals, constants), so that
 /// comparisons with a bound are exact.
 pub fn exact_constants<D: AbstractDomain>() -> bool {

@@ -68,8 +68,14 @@ impl<D: AbstractDomain> Frame<D> {
     }
 
     /// Applies `f` slot by slot (`⊥` for unbound), skipping slots where both sides hold the
-    /// same value: every operator used here leaves `x` unchanged on `(x, x)`.
-    fn combine(&mut self, other: &Self, f: impl Fn(&mut D, &D) -> bool) -> bool {
+    /// same value (every operator used here leaves `x` unchanged on `(x, x)`) and those where
+    /// `unchanged` tells without copying the value that `f` would not change it.
+    fn combine(
+        &mut self,
+        other: &Self,
+        f: impl Fn(&mut D, &D) -> bool,
+        unchanged: impl Fn(&D, &D) -> bool,
+    ) -> bool {
         let bottom = D::BOTTOM;
         let mut changed = false;
         for (mine, theirs) in self.values.iter_mut().zip(&other.values) {
@@ -83,8 +89,12 @@ impl<D: AbstractDomain> Frame<D> {
                 }
                 _ => {}
             }
+            let theirs_value = theirs.as_deref().unwrap_or(&bottom);
+            if unchanged(mine.as_deref().unwrap_or(&bottom), theirs_value) {
+                continue;
+            }
             let mut value = mine.as_deref().cloned().unwrap_or_else(|| bottom.clone());
-            if f(&mut value, theirs.as_deref().unwrap_or(&bottom)) {
+            if f(&mut value, theirs_value) {
                 changed = true;
                 *mine = if value.is_bottom() {
                     None
@@ -118,7 +128,8 @@ impl<D: AbstractDomain> Eq for Frame<D> {}
 
 impl<D: AbstractDomain> JoinSemiLattice for Frame<D> {
     fn join(&mut self, other: &Self) -> bool {
-        self.combine(other, D::join)
+        // `b ⊑ a` means `a ⊔ b = a`.
+        self.combine(other, D::join, |a, b| b.leq(a))
     }
 
     fn leq(&self, other: &Self) -> bool {
@@ -135,17 +146,18 @@ impl<D: AbstractDomain> JoinSemiLattice for Frame<D> {
 
 impl<D: AbstractDomain> MeetSemiLattice for Frame<D> {
     fn meet(&mut self, other: &Self) -> bool {
-        self.combine(other, D::meet)
+        // `a ⊑ b` means `a ⊓ b = a`.
+        self.combine(other, D::meet, |a, b| a.leq(b))
     }
 }
 
 impl<D: AbstractDomain> Widening for Frame<D> {
     fn widen(&mut self, next: &Self) -> bool {
-        self.combine(next, D::widen)
+        self.combine(next, D::widen, |_, _| false)
     }
 
     fn narrow(&mut self, next: &Self) -> bool {
-        self.combine(next, D::narrow)
+        self.combine(next, D::narrow, |_, _| false)
     }
 }
 

@@ -1,24 +1,43 @@
 //! The variable table of one program: every name the abstract interpreter may bind, sorted,
 //! each with a slot number, so that a state can be a dense vector indexed by slot.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::scope::Scope;
 use crate::dataflow::analyses::Program;
 
 /// Sorted, distinct names; a name's slot is its position.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Names {
     names: Vec<String>,
+    /// Each name's slot: looked up on every read and write of a variable.
+    slots: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
 }
+
+impl PartialEq for Names {
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names
+    }
+}
+
+impl Eq for Names {}
 
 impl Names {
     /// The table of `names` (sorted, duplicates dropped).
     pub fn new(names: impl IntoIterator<Item = String>) -> Names {
         let set: BTreeSet<String> = names.into_iter().collect();
-        Names {
-            names: set.into_iter().collect(),
-        }
+        Names::sorted(set.into_iter().collect())
+    }
+
+    /// The table of sorted, distinct `names`.
+    fn sorted(names: Vec<String>) -> Names {
+        let slots = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i))
+            .collect();
+        Names { names, slots }
     }
 
     /// Every name `program` can bind or refine: parameters, the names its nodes bind, delete
@@ -34,12 +53,12 @@ impl Names {
         }
         let mut names: Vec<String> = out.into_iter().map(str::to_string).collect();
         names.sort();
-        Names { names }
+        Names::sorted(names)
     }
 
     /// The slot of `name`, if the table has it.
     pub fn slot(&self, name: &str) -> Option<usize> {
-        self.names.binary_search_by(|n| n.as_str().cmp(name)).ok()
+        self.slots.get(name).copied()
     }
 
     /// The name in `slot`.
@@ -53,6 +72,39 @@ impl Names {
 
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
+    }
+}
+
+/// The multiply-rotate hash of rustc (FxHash): a few cycles for a short name, where the
+/// default SipHash costs more than the binary search it replaces.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 

@@ -8,7 +8,7 @@ use num_bigint::BigInt;
 #[cfg(test)]
 use super::State;
 use super::bindings::Bindings;
-use super::eval::{Eval, set};
+use super::eval::{Eval, is_pure, set};
 use super::scope::Scope;
 use crate::dataflow::domains::{AbstractDomain, CmpOp as DomCmp, refine_pair};
 use crate::dataflow::lattice::{JoinSemiLattice, MaybeReachable};
@@ -68,7 +68,7 @@ pub fn refine_truth<D: AbstractDomain, B: Bindings<D>>(
                     continue;
                 };
                 let op = if truth { op } else { op.negate() };
-                out = compare(scope, &out, lhs, op, rhs);
+                out = compare(scope, out, lhs, op, rhs);
                 lhs = rhs;
             }
             out
@@ -80,21 +80,26 @@ pub fn refine_truth<D: AbstractDomain, B: Bindings<D>>(
 /// Refines `state` by `lhs op rhs` holding.
 fn compare<D: AbstractDomain, B: Bindings<D>>(
     scope: &Scope,
-    state: &MaybeReachable<B>,
+    state: MaybeReachable<B>,
     lhs: &Expr,
     op: DomCmp,
     rhs: &Expr,
 ) -> MaybeReachable<B> {
-    let mut probe = state.clone();
+    let mut out = state;
     let mut ev = Eval::replay(scope);
-    let (Some(l), Some(r)) = (ev.expr(lhs, &mut probe), ev.expr(rhs, &mut probe)) else {
+    let values = if is_pure(lhs) && is_pure(rhs) {
+        (ev.expr(lhs, &mut out), ev.expr(rhs, &mut out))
+    } else {
+        let mut probe = out.clone();
+        (ev.expr(lhs, &mut probe), ev.expr(rhs, &mut probe))
+    };
+    let (Some(l), Some(r)) = values else {
         return MaybeReachable::Unreachable;
     };
     let (l, r) = refine_pair(op, &l, &r);
     if l.is_bottom() || r.is_bottom() {
         return MaybeReachable::Unreachable;
     }
-    let mut out = state.clone();
     for (side, value) in [(lhs, l), (rhs, r)] {
         if let Some(name) = refinable_name(scope, side) {
             set(&mut out, name, value);
@@ -110,8 +115,14 @@ fn test_against_zero<D: AbstractDomain, B: Bindings<D>>(
     e: &Expr,
     truth: bool,
 ) -> MaybeReachable<B> {
-    let mut probe = state.clone();
-    let Some(v) = Eval::replay(scope).expr(e, &mut probe) else {
+    let mut out = state.clone();
+    let mut ev = Eval::replay(scope);
+    let value = if is_pure(e) {
+        ev.expr(e, &mut out)
+    } else {
+        ev.expr(e, &mut state.clone())
+    };
+    let Some(v) = value else {
         return MaybeReachable::Unreachable;
     };
     if !matches!(
@@ -121,14 +132,13 @@ fn test_against_zero<D: AbstractDomain, B: Bindings<D>>(
             | ExprKind::BinOp { .. }
             | ExprKind::UnaryOp { .. }
     ) {
-        return state.clone();
+        return out;
     }
     let zero = D::alpha(&BigInt::ZERO);
     let refined = v.refine(if truth { DomCmp::Ne } else { DomCmp::Eq }, &zero);
     if refined.is_bottom() {
         return MaybeReachable::Unreachable;
     }
-    let mut out = state.clone();
     if let Some(name) = refinable_name(scope, e) {
         set(&mut out, name, refined);
     }

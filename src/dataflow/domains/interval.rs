@@ -253,16 +253,24 @@ impl Interval {
 
 impl JoinSemiLattice for Interval {
     fn join(&mut self, other: &Self) -> bool {
-        let result = match (&*self, other) {
-            (_, Interval::Bottom) => return false,
-            (Interval::Bottom, _) => other.clone(),
-            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => {
-                Interval::new(a.min(c).clone(), b.max(d).clone())
+        match (&mut *self, other) {
+            (_, Interval::Bottom) => false,
+            (Interval::Bottom, _) => {
+                *self = other.clone();
+                true
             }
-        };
-        let changed = result != *self;
-        *self = result;
-        changed
+            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => {
+                let lower = c < a;
+                let higher = d > b;
+                if lower {
+                    *a = c.clone();
+                }
+                if higher {
+                    *b = d.clone();
+                }
+                lower || higher
+            }
+        }
     }
 
     fn leq(&self, other: &Self) -> bool {
@@ -278,17 +286,45 @@ impl JoinSemiLattice for Interval {
 
 impl MeetSemiLattice for Interval {
     fn meet(&mut self, other: &Self) -> bool {
-        let result = match (&*self, other) {
-            (Interval::Bottom, _) => return false,
-            (_, Interval::Bottom) => Interval::Bottom,
-            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => {
-                Interval::new(a.max(c).clone(), b.min(d).clone())
+        match (&*self, other) {
+            (Interval::Bottom, _) => false,
+            (_, Interval::Bottom) => {
+                *self = Interval::Bottom;
+                true
             }
-        };
-        let changed = result != *self;
-        *self = result;
+            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => {
+                let (raise, lower) = (c > a, d < b);
+                let (lo, hi) = (if raise { c } else { a }, if lower { d } else { b });
+                if empty(lo, hi) {
+                    *self = Interval::Bottom;
+                    return true;
+                }
+                let (lo, hi) = (raise.then(|| c.clone()), lower.then(|| d.clone()));
+                self.set_bounds(lo, hi)
+            }
+        }
+    }
+}
+
+impl Interval {
+    /// Replaces the bounds given (the range stays non-empty); returns whether any was given.
+    fn set_bounds(&mut self, new_lo: Option<Bound>, new_hi: Option<Bound>) -> bool {
+        let changed = new_lo.is_some() || new_hi.is_some();
+        if let Interval::Range { lo, hi } = self {
+            if let Some(l) = new_lo {
+                *lo = l;
+            }
+            if let Some(h) = new_hi {
+                *hi = h;
+            }
+        }
         changed
     }
+}
+
+/// Whether `[lo, hi]` is empty (what [`Interval::new`] turns into `⊥`).
+fn empty(lo: &Bound, hi: &Bound) -> bool {
+    *lo == Bound::PosInf || *hi == Bound::NegInf || lo > hi
 }
 
 impl HasBottom for Interval {
@@ -311,40 +347,45 @@ impl HasTop for Interval {
 impl Widening for Interval {
     /// The standard widening: a bound that moved jumps to infinity.
     fn widen(&mut self, next: &Self) -> bool {
-        let result = match (&*self, next) {
-            (_, Interval::Bottom) => return false,
-            (Interval::Bottom, _) => next.clone(),
-            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => Interval::new(
-                if c < a { Bound::NegInf } else { a.clone() },
-                if d > b { Bound::PosInf } else { b.clone() },
-            ),
-        };
-        let changed = result != *self;
-        *self = result;
-        changed
+        match (&mut *self, next) {
+            (_, Interval::Bottom) => false,
+            (Interval::Bottom, _) => {
+                *self = next.clone();
+                true
+            }
+            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => {
+                let (lower, higher) = (c < a, d > b);
+                if lower {
+                    *a = Bound::NegInf;
+                }
+                if higher {
+                    *b = Bound::PosInf;
+                }
+                lower || higher
+            }
+        }
     }
 
     /// The standard narrowing: only infinite bounds are replaced by the next iterate's.
     fn narrow(&mut self, next: &Self) -> bool {
-        let result = match (&*self, next) {
-            (Interval::Bottom, _) => return false,
-            (_, Interval::Bottom) => Interval::Bottom,
-            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => Interval::new(
-                if *a == Bound::NegInf {
-                    c.clone()
-                } else {
-                    a.clone()
-                },
-                if *b == Bound::PosInf {
-                    d.clone()
-                } else {
-                    b.clone()
-                },
-            ),
-        };
-        let changed = result != *self;
-        *self = result;
-        changed
+        match (&*self, next) {
+            (Interval::Bottom, _) => false,
+            (_, Interval::Bottom) => {
+                *self = Interval::Bottom;
+                true
+            }
+            (Interval::Range { lo: a, hi: b }, Interval::Range { lo: c, hi: d }) => {
+                let raise = *a == Bound::NegInf && c != a;
+                let lower = *b == Bound::PosInf && d != b;
+                let (lo, hi) = (if raise { c } else { a }, if lower { d } else { b });
+                if empty(lo, hi) {
+                    *self = Interval::Bottom;
+                    return true;
+                }
+                let (lo, hi) = (raise.then(|| c.clone()), lower.then(|| d.clone()));
+                self.set_bounds(lo, hi)
+            }
+        }
     }
 }
 
@@ -556,6 +597,71 @@ mod tests {
             Interval::at_least(0)
         );
         assert_eq!(x.refine(CmpOp::Lt, &Interval::Bottom), Interval::Bottom);
+    }
+
+    /// The in-place lattice operators give what rebuilding the interval from its new bounds
+    /// gives, and say "changed" exactly when the value changed.
+    #[test]
+    fn in_place_operators_match_their_definitions() {
+        type Rebuild = fn(&Bound, &Bound, &Bound, &Bound) -> Interval;
+        let ops: [(&str, fn(&mut Interval, &Interval) -> bool, Rebuild); 4] = [
+            ("join", Interval::join, |a, b, c, d| {
+                Interval::new(a.min(c).clone(), b.max(d).clone())
+            }),
+            ("meet", Interval::meet, |a, b, c, d| {
+                Interval::new(a.max(c).clone(), b.min(d).clone())
+            }),
+            ("widen", Interval::widen, |a, b, c, d| {
+                Interval::new(
+                    if c < a { Bound::NegInf } else { a.clone() },
+                    if d > b { Bound::PosInf } else { b.clone() },
+                )
+            }),
+            ("narrow", Interval::narrow, |a, b, c, d| {
+                Interval::new(
+                    if *a == Bound::NegInf {
+                        c.clone()
+                    } else {
+                        a.clone()
+                    },
+                    if *b == Bound::PosInf {
+                        d.clone()
+                    } else {
+                        b.clone()
+                    },
+                )
+            }),
+        ];
+        let mut elems = vec![Interval::Bottom, Interval::TOP];
+        for a in -3..=3 {
+            elems.push(Interval::at_least(a));
+            elems.push(Interval::at_most(a));
+            for b in a..=3 {
+                elems.push(Interval::range(a, b));
+            }
+        }
+        for (name, op, rebuild) in ops {
+            for x in &elems {
+                for y in &elems {
+                    let want = match (x.bounds(), y.bounds()) {
+                        (Some((a, b)), Some((c, d))) => rebuild(a, b, c, d),
+                        _ => {
+                            let mut r = x.clone();
+                            match name {
+                                "join" | "widen" if !y.is_bottom() => r = y.clone(),
+                                "meet" | "narrow" if !x.is_bottom() => r = Interval::Bottom,
+                                _ => {}
+                            }
+                            r
+                        }
+                    };
+                    let mut got = x.clone();
+                    let changed = op(&mut got, y);
+                    assert_eq!(got, want, "{x} {name} {y}");
+                    assert_eq!(changed, want != *x, "{x} {name} {y}");
+                }
+            }
+        }
     }
 
     /// `i = 0; while True: i = i + 1` — the join chain [0,0] ⊑ [0,1] ⊑ … never ends; widening

@@ -52,6 +52,8 @@ struct Run<'r, 'o, A: Analysis> {
     states: Vec<A::Domain>,
     /// Per chain, backward: the join of the INs of its last node's exception successors.
     exc: Vec<Option<A::Domain>>,
+    /// Per chain, when narrowing follows: what its last walk left, from its current state.
+    exits: Vec<Option<Exit<A::Domain>>>,
     visits: Vec<u32>,
     queue: BinaryHeap<Reverse<(usize, usize)>>,
     queued: Vec<bool>,
@@ -88,6 +90,7 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
             options,
             states,
             exc: vec![None; count],
+            exits: Vec::new(),
             visits: vec![0; count],
             queue: BinaryHeap::new(),
             queued: vec![false; count],
@@ -155,6 +158,10 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
         for c in order {
             self.enqueue(c);
         }
+        let keep_exits = self.options.narrowing_rounds > 0;
+        if keep_exits {
+            self.exits = vec![None; self.layout.chains.len()];
+        }
         while let Some(Reverse((_, c))) = self.queue.pop() {
             self.queued[c] = false;
             self.visits[c] += 1;
@@ -163,6 +170,10 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
                 Direction::Forward => {
                     let exit = self.walk_forward(c, Phase::Ascending)?;
                     self.propagate_forward(c, &exit);
+                    if keep_exits {
+                        // A chain whose state changes later is walked again.
+                        self.exits[c] = Some(exit);
+                    }
                 }
                 Direction::Backward => self.walk_backward(c)?,
             }
@@ -309,21 +320,31 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
     }
 
     /// Descending rounds from the post-fixpoint (forward): each chain's entry state is
-    /// recomputed from its predecessors and narrowed (loop heads) or met (elsewhere).
+    /// recomputed from its predecessors and narrowed (loop heads) or met (elsewhere). A chain
+    /// none of whose predecessors changed since it was last recomputed is skipped: narrowing
+    /// and meeting with the same state again change nothing.
     fn narrow(&mut self) -> Result<(), FixpointError> {
-        let mut order: Vec<usize> = (0..self.layout.chains.len())
-            .filter(|&c| self.layout.chains[c].live)
-            .collect();
-        order.sort_by_key(|&c| self.layout.chains[c].priority);
-        let mut exits: Vec<Option<Exit<A::Domain>>> = vec![None; self.layout.chains.len()];
-        for &c in &order {
-            exits[c] = Some(self.exit_of(c));
-        }
+        let chains = &self.layout.chains;
+        let mut order: Vec<usize> = (0..chains.len()).filter(|&c| chains[c].live).collect();
+        order.sort_by_key(|&c| chains[c].priority);
+        let mut exits = std::mem::take(&mut self.exits);
+        exits.resize(chains.len(), None);
         let cfg = self.cfg;
+        // The chains each chain's exit flows into.
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); chains.len()];
+        for &c in &order {
+            for (p, _) in cfg.predecessors(chains[c].nodes[0]) {
+                dependents[self.layout.chain_of[p.index()]].push(c);
+            }
+        }
+        let mut dirty = vec![true; chains.len()];
         for _ in 0..self.options.narrowing_rounds {
             self.stats.narrowing_rounds += 1;
             let mut any = false;
             for &c in &order {
+                if !std::mem::take(&mut dirty[c]) {
+                    continue;
+                }
                 let head = self.layout.chains[c].nodes[0];
                 let mut fresh = self.analysis.bottom();
                 if head == cfg.entry {
@@ -337,16 +358,18 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
                     let effect = self.analysis.edge_effect(p, edge, head, &base);
                     fresh.join(effect.as_ref().unwrap_or(&base));
                 }
-                let mut new = self.states[c].clone();
+                // An operator that reports no change leaves the state as it was.
                 let changed = if self.layout.widening_point[head.index()] {
-                    new.narrow(&fresh)
+                    self.states[c].narrow(&fresh)
                 } else {
-                    new.meet(&fresh)
+                    self.states[c].meet(&fresh)
                 };
                 if changed {
                     any = true;
-                    self.states[c] = new;
                     exits[c] = Some(self.walk_forward(c, Phase::Narrowing)?);
+                    for &d in &dependents[c] {
+                        dirty[d] = true;
+                    }
                 }
             }
             if !any {
@@ -354,21 +377,6 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
             }
         }
         Ok(())
-    }
-
-    /// The exit of chain `c` from its current entry state, without counting or tracing.
-    fn exit_of(&self, c: usize) -> Exit<A::Domain> {
-        let nodes = &self.layout.chains[c].nodes;
-        let last = nodes.len() - 1;
-        let mut state = self.states[c].clone();
-        let mut last_in = None;
-        for (i, &n) in nodes.iter().enumerate() {
-            if i == last && has_exception_edge(self.cfg, n) {
-                last_in = Some(state.clone());
-            }
-            self.analysis.transfer(n, &mut state);
-        }
-        (last_in, state)
     }
 }
 
