@@ -287,9 +287,10 @@ impl Work<'_> {
             Encoding::new(dag, &first, self.inputs, &HashMap::new(), "", &phi)
         });
         let listing = self.listing(false);
+        let mut steps = paths::Precise::new(dag, sem, self.inputs, self.pre);
         let (pending, truncated) = listing.gather(
             self.options.path_limit,
-            |path| paths::precise(dag, sem, self.inputs, self.pre, path),
+            |path| steps.constraints(path),
             stats,
         )?;
         // Without preconditions or anything asserted beyond the skeleton, every edge is

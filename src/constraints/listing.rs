@@ -6,6 +6,7 @@ use super::dag::{Dag, Path};
 use super::feasibility::{Feasible, Interrupted, NO_SOLVER, check_cancel};
 use super::paths::{self, PathReport};
 use super::semantics::{Constraint, Dropped, Names};
+use super::smt::Scripts;
 use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
 use crate::symbolic::{Solver, Sort};
@@ -33,7 +34,7 @@ impl Listing<'_> {
     pub fn gather(
         &self,
         limit: usize,
-        constraints_of: impl Fn(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
+        mut constraints_of: impl FnMut(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
         stats: &mut Stats,
     ) -> Result<(Vec<Pending>, bool), Interrupted> {
         let mut out = Vec::new();
@@ -80,6 +81,7 @@ impl Listing<'_> {
     ) -> Result<Vec<PathReport>, Interrupted> {
         let checks = solver.as_ref().map(|s| s.usage().checks);
         let mut out = Vec::with_capacity(pending.len());
+        let mut scripts = Scripts::default();
         for p in pending {
             check_cancel(self.cancel)?;
             let (feasible, witness) = match (self.without_solver(&p), solver.as_deref_mut()) {
@@ -97,7 +99,9 @@ impl Listing<'_> {
             out.push(PathReport {
                 id: out.len(),
                 end: paths::end_of(self.dag, p.path.edges.last().copied()),
-                smtlib: timed(&mut stats.smtlib, || paths::smtlib(&p.constraints)),
+                smtlib: timed(&mut stats.smtlib, || {
+                    paths::smtlib(&mut scripts, &p.constraints)
+                }),
                 edges: p.path.edges,
                 constraints: p.constraints,
                 at_edge: p.at_edge,

@@ -5,7 +5,7 @@ use super::dag::{Dag, EdgeId, Path};
 use super::feasibility::{DEPENDS, Feasible};
 use super::free::only_definitions;
 use super::pyta::Pyta;
-use super::semantics::{Constraint, Dropped, Names, Semantics, Visit};
+use super::semantics::{Constraint, Dropped, Names, Semantics, Step, Visit};
 use super::smt;
 use crate::python::PyValue;
 use crate::symbolic::solver::assertable;
@@ -38,27 +38,59 @@ pub struct PathReport {
     pub smtlib: String,
 }
 
-/// The precise constraints of `path`: preconditions, then what each edge adds.
-pub fn precise(
-    dag: &Dag,
-    sem: &Semantics<'_>,
-    params: &Names,
-    pre: &[Constraint],
-    path: &Path,
-) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
-    let mut constraints: Vec<Constraint> = pre.to_vec();
-    let mut at_edge = Vec::with_capacity(path.edges.len());
-    let mut dropped = Vec::new();
-    let mut env = params.clone();
-    for &e in &path.edges {
-        let (step, out) = sem.step(&dag.edges[e], &env, Visit::FIRST);
-        constraints.extend(step.defs);
-        constraints.extend(step.guards);
-        dropped.extend(step.dropped);
-        at_edge.push((0..constraints.len()).collect());
-        env = out;
+/// The precise constraints of paths: preconditions, then what each edge adds. Paths come
+/// in depth-first order, so each shares a prefix with the one before: its steps are kept.
+pub struct Precise<'a> {
+    dag: &'a Dag,
+    sem: &'a Semantics<'a>,
+    params: &'a Names,
+    pre: &'a [Constraint],
+    /// The last path's edges, each with its step and the names after it.
+    prefix: Vec<(EdgeId, Step, Names)>,
+}
+
+impl<'a> Precise<'a> {
+    pub fn new(
+        dag: &'a Dag,
+        sem: &'a Semantics<'a>,
+        params: &'a Names,
+        pre: &'a [Constraint],
+    ) -> Precise<'a> {
+        Precise {
+            dag,
+            sem,
+            params,
+            pre,
+            prefix: Vec::new(),
+        }
     }
-    (constraints, at_edge, dropped)
+
+    /// The constraints of `path`, the constraints in force on each edge, and the dropped
+    /// conditions.
+    pub fn constraints(&mut self, path: &Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
+        let shared = self
+            .prefix
+            .iter()
+            .zip(&path.edges)
+            .take_while(|((e, ..), f)| e == *f)
+            .count();
+        self.prefix.truncate(shared);
+        for &e in &path.edges[shared..] {
+            let env = self.prefix.last().map_or(self.params, |(_, _, env)| env);
+            let (step, out) = self.sem.step(&self.dag.edges[e], env, Visit::FIRST);
+            self.prefix.push((e, step, out));
+        }
+        let mut constraints: Vec<Constraint> = self.pre.to_vec();
+        let mut at_edge = Vec::with_capacity(path.edges.len());
+        let mut dropped = Vec::new();
+        for (_, step, _) in &self.prefix {
+            constraints.extend(step.defs.iter().cloned());
+            constraints.extend(step.guards.iter().cloned());
+            dropped.extend(step.dropped.iter().cloned());
+            at_edge.push((0..constraints.len()).collect());
+        }
+        (constraints, at_edge, dropped)
+    }
 }
 
 /// PythonTA's constraints of `path`: the lists on its edges, and everything they hold.
@@ -168,9 +200,9 @@ pub fn decide(
 }
 
 /// The SMT-LIB script of the constraints (empty if one has no SMT-LIB form).
-pub fn smtlib(constraints: &[Constraint]) -> String {
+pub fn smtlib(scripts: &mut smt::Scripts, constraints: &[Constraint]) -> String {
     let terms: Vec<_> = constraints.iter().map(|c| &c.term).collect();
-    smt::script(&terms).unwrap_or_else(|e| format!("; {e}"))
+    scripts.script(&terms).unwrap_or_else(|e| format!("; {e}"))
 }
 
 /// How a path through `last` ends.

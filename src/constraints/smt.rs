@@ -1,31 +1,61 @@
 //! The SMT-LIB text of a path's constraints: declarations, then one `(assert …)` per
 //! constraint as Z3 prints its lowering. Written here rather than through a solver, which
-//! would cost a Z3 solver per path.
+//! would cost a Z3 solver per path; each term is printed once however many paths share it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::symbolic::solver::smtlib;
 use crate::symbolic::{SolverError, Sort, Term, Var};
 
-/// The SMT-LIB script asserting every term.
-pub fn script(terms: &[&Term]) -> Result<String, SolverError> {
-    let mut vars: BTreeMap<Var, Sort> = BTreeMap::new();
-    let mut asserts = Vec::with_capacity(terms.len());
-    for t in terms {
-        vars.extend(t.vars());
-        let text = smtlib(t)?;
-        let mut lines = text.lines();
-        if let Some(first) = lines.next() {
-            asserts.push(format!("(assert {first})"));
+/// A term's variables and `(assert …)` lines.
+type Printed = Result<(Vec<(Var, Sort)>, Vec<String>), SolverError>;
+
+/// Writes scripts, printing each term (by identity) once.
+#[derive(Default)]
+pub struct Scripts {
+    /// The term (kept, so that its identity is not reused) and its printing.
+    printed: HashMap<usize, (Term, Printed)>,
+}
+
+impl Scripts {
+    /// The SMT-LIB script asserting every term.
+    pub fn script(&mut self, terms: &[&Term]) -> Result<String, SolverError> {
+        let mut vars: BTreeMap<Var, Sort> = BTreeMap::new();
+        let mut asserts = Vec::with_capacity(terms.len());
+        for t in terms {
+            let (_, printed) = self
+                .printed
+                .entry(t.id())
+                .or_insert_with(|| ((*t).clone(), print(t)));
+            let (term_vars, lines) = printed.as_ref().map_err(Clone::clone)?;
+            vars.extend(term_vars.iter().cloned());
+            asserts.extend(lines.iter().cloned());
         }
-        asserts.extend(lines.map(str::to_string));
+        let mut out: Vec<String> = vars
+            .iter()
+            .map(|(v, s)| Ok(format!("(declare-const {} {})", symbol(v), sort_name(s)?)))
+            .collect::<Result<_, SolverError>>()?;
+        out.extend(asserts);
+        Ok(out.join("\n"))
     }
-    let mut out: Vec<String> = vars
-        .iter()
-        .map(|(v, s)| Ok(format!("(declare-const {} {})", symbol(v), sort_name(s)?)))
-        .collect::<Result<_, SolverError>>()?;
-    out.extend(asserts);
-    Ok(out.join("\n"))
+}
+
+/// A term's variables and `(assert …)` lines (with those of its auxiliary constants).
+fn print(t: &Term) -> Printed {
+    let text = smtlib(t)?;
+    let mut asserts = Vec::new();
+    let mut lines = text.lines();
+    if let Some(first) = lines.next() {
+        asserts.push(format!("(assert {first})"));
+    }
+    asserts.extend(lines.map(str::to_string));
+    Ok((t.vars(), asserts))
+}
+
+/// The SMT-LIB script asserting every term.
+#[cfg(test)]
+pub fn script(terms: &[&Term]) -> Result<String, SolverError> {
+    Scripts::default().script(terms)
 }
 
 /// The variable's Z3 name (`x`, `x@2`, `t[0]`), quoted unless it is a simple symbol.
