@@ -246,8 +246,18 @@ struct Totals {
     paths_listed: usize,
     truncated: usize,
     seconds: f64,
+    /// CPU time of this thread over the corpus (the machine may be shared).
+    cpu: Option<Duration>,
     slowest: (f64, String),
     stats: Stats,
+}
+
+/// The CPU time this thread has run (Linux), to tell the analyses' cost from waiting for a
+/// busy machine.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
@@ -271,6 +281,7 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
             }
         };
         let start = Instant::now();
+        let cpu_start = thread_cpu();
         let (mut functions, mut errors, mut crashes, mut edges, mut infeasible) = (0, 0, 0, 0, 0);
         for f in module.functions() {
             functions += 1;
@@ -301,6 +312,10 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
             }
         }
         let seconds = start.elapsed().as_secs_f64();
+        let cpu = thread_cpu()
+            .zip(cpu_start)
+            .map(|(end, start)| end.saturating_sub(start));
+        totals.cpu = totals.cpu.zip(cpu).map(|(a, b)| a + b).or(cpu);
         println!(
             "{}",
             json!({
@@ -363,7 +378,7 @@ fn main() -> ExitCode {
     if let Some(dir) = &args.stdlib {
         let t = stdlib(dir, &args);
         println!(
-            "stdlib: {} functions, {} analysed, {} errors, {} crashes, {} edges ({} infeasible, {} unknown), {} paths listed ({} functions truncated at 64), {:.1} s; slowest {:.2} s ({})",
+            "stdlib: {} functions, {} analysed, {} errors, {} crashes, {} edges ({} infeasible, {} unknown), {} paths listed ({} functions truncated at 64), {:.1} s ({} s of CPU); slowest {:.2} s ({})",
             t.functions,
             t.ok,
             t.errors,
@@ -374,6 +389,8 @@ fn main() -> ExitCode {
             t.paths_listed,
             t.truncated,
             t.seconds,
+            t.cpu
+                .map_or("?".into(), |c| format!("{:.1}", c.as_secs_f64())),
             t.slowest.0,
             t.slowest.1
         );

@@ -208,7 +208,7 @@ pub const NO_SOLVER: &str = "internal error: no solver for a query";
 
 /// The nodes the entry reaches along exact edges, whatever their guards (but literal
 /// `False`).
-fn exact_sources(dag: &Dag, enc: &Encoding, blocked: &[bool]) -> Vec<bool> {
+pub fn exact_sources(dag: &Dag, enc: &Encoding, blocked: &[bool]) -> Vec<bool> {
     let mut reach = vec![false; dag.out.len()];
     reach[dag.entry.index()] = true;
     let mut stack = vec![dag.entry];

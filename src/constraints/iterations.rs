@@ -9,7 +9,9 @@ use petgraph::graph::NodeIndex;
 
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, loop_assignments};
-use super::feasibility::{self, Feasible, Interrupted, check_cancel, model_path, path_nodes};
+use super::feasibility::{
+    self, Feasible, Interrupted, check_cancel, exact_sources, model_path, path_nodes,
+};
 use super::free::Free;
 use super::semantics::{Arrival, Constraint, Names, Semantics, Visit};
 use super::stats::{Stats, timed};
@@ -191,6 +193,7 @@ impl Loops<'_> {
             }
             is_open
         };
+        let exact_graph = exact_sources(dag, enc, &free.blocked);
         let mut reach = vec![false; dag.out.len()];
         let show_open = |u: EdgeId, verdicts: &mut [Feasible]| {
             if is_open[origin[u]] {
@@ -222,6 +225,20 @@ impl Loops<'_> {
                 .filter_map(|(u, _)| enc.taken[u].clone())
                 .collect();
             let Ok(any) = Term::or(copies) else { continue };
+            // Only exact copies may be taken: one no exact path reaches is refuted.
+            let viable = (0..origin.len()).any(|u| {
+                origin[u] == e
+                    && enc.taken[u].is_some()
+                    && enc.exact[u]
+                    && !free.blocked[u]
+                    && exact_graph[dag.edges[u].source.index()]
+            });
+            if !viable {
+                if let Feasible::Unknown(r) = &mut verdicts[e] {
+                    *r = still.clone();
+                }
+                continue;
+            }
             check_cancel(self.cancel)?;
             solver.push();
             let answer = solver.assert(&any).map(|()| solver.check());
