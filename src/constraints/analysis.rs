@@ -361,6 +361,12 @@ impl Work<'_> {
             }
             _ => feasibility::edges(None, &enc, dag, &free, true, self.cancel)?,
         };
+        // Listed paths are once-through paths: one taking a refuted edge is infeasible.
+        let refuted_edges: Vec<bool> = if free.definitional {
+            verdicts.iter().map(|v| *v == Feasible::No).collect()
+        } else {
+            Vec::new()
+        };
         // Later iterations can only reopen refuted edges that the entry reaches.
         let refuted = verdicts
             .iter()
@@ -398,7 +404,7 @@ impl Work<'_> {
                     .unwrap_or_default()
             })
             .collect();
-        let paths = listing.decide(solver, pending, stats)?;
+        let paths = listing.decide(solver, pending, &refuted_edges, stats)?;
         Ok((verdicts, adds, enc.merges, paths))
     }
 
@@ -461,7 +467,7 @@ impl Work<'_> {
             |path| paths::pyta(dag, &pyta, path),
             stats,
         )?;
-        let paths = listing.decide(Some(solver), pending, stats)?;
+        let paths = listing.decide(Some(solver), pending, &[], stats)?;
         Ok(Decided {
             verdicts,
             adds,

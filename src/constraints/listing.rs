@@ -72,11 +72,14 @@ impl Listing<'_> {
     }
 
     /// Decides the paths; `solver` (holding the preconditions) may be `None` when no path
-    /// needs it.
+    /// needs it. A path taking a `refuted` edge is infeasible without a query: `refuted`
+    /// edges are those a definitional encoding of all paths refutes (it is weaker than any
+    /// one path's constraints).
     pub fn decide(
         &self,
         mut solver: Option<&mut Solver>,
         pending: Vec<Pending>,
+        refuted: &[bool],
         stats: &mut Stats,
     ) -> Result<Vec<PathReport>, Interrupted> {
         let checks = solver.as_ref().map(|s| s.usage().checks);
@@ -84,7 +87,13 @@ impl Listing<'_> {
         let mut scripts = Scripts::default();
         for p in pending {
             check_cancel(self.cancel)?;
-            let (feasible, witness) = match (self.without_solver(&p), solver.as_deref_mut()) {
+            let through_refuted = p.path.edges.iter().any(|&e| refuted.get(e) == Some(&true));
+            let known = if through_refuted {
+                Some(paths::refuted(&p.constraints))
+            } else {
+                self.without_solver(&p)
+            };
+            let (feasible, witness) = match (known, solver.as_deref_mut()) {
                 (Some(decided), _) => decided,
                 (None, Some(solver)) => paths::decide(
                     solver,

@@ -158,6 +158,15 @@ pub fn decided_without_solver(
     Some((Feasible::Yes, Some(Vec::new())))
 }
 
+/// The decision on a path known to be infeasible: what [`decide`] answers, the failure to
+/// assert a constraint first.
+pub fn refuted(constraints: &[Constraint]) -> Decision {
+    match constraints.iter().find_map(|c| assertable(&c.term).err()) {
+        Some(e) => (Feasible::Unknown(e.to_string()), None),
+        None => (Feasible::No, None),
+    }
+}
+
 /// Decides a path's constraints and reads a witness for the parameters. Paths that drop
 /// untranslated conditions are at best "unknown"; `lenient` (PythonTA's rules) ignores them.
 pub fn decide(
