@@ -296,7 +296,7 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
                     if args.dump {
                         println!(
                             "{}",
-                            json!({"function": format!("{name}:{}", f.qualname), "results": results(&a), "seconds": took, "checks": [a.stats.edge_checks, a.stats.path_checks]})
+                            json!({"function": format!("{name}:{}", f.qualname), "results": results(&a), "seconds": took, "checks": [a.stats.edge_checks, a.stats.path_checks], "later": a.stats.later_iterations.as_secs_f64()})
                         );
                     }
                     totals.ok += 1;

@@ -345,21 +345,15 @@ impl Work<'_> {
         let free = Free::new(&enc, self.pre);
         let checks = solver.as_ref().map(|s| s.usage().checks);
         let mut verdicts = match solver.as_deref_mut() {
-            Some(solver) if constrained => {
-                solver.push();
-                feasibility::assert_encoding(solver, &mut enc);
-                let verdicts = feasibility::edges(
-                    Some(&mut *solver),
-                    &enc,
-                    dag,
-                    &free,
-                    self.pre.is_empty(),
-                    self.cancel,
-                );
-                let _ = solver.pop();
-                verdicts?
-            }
-            _ => feasibility::edges(None, &enc, dag, &free, true, self.cancel)?,
+            Some(solver) if constrained => feasibility::edges(
+                Some(solver),
+                &mut enc,
+                dag,
+                &free,
+                self.pre.is_empty(),
+                self.cancel,
+            )?,
+            _ => feasibility::edges(None, &mut enc, dag, &free, true, self.cancel)?,
         };
         // Listed paths are once-through paths: one taking a refuted edge is infeasible.
         let refuted_edges: Vec<bool> = if free.definitional {

@@ -57,12 +57,68 @@ pub fn assert_encoding(solver: &mut Solver, enc: &mut Encoding) {
 /// Why an edge that only paths through untranslated conditions take is "unknown".
 pub const DEPENDS: &str = "it depends on conditions that could not be translated";
 
-/// The feasibility of every edge of `dag` under `enc`, asserted on `solver`. Guard-free
-/// edges reached from a feasible path need no query (`free`); `solver` may be `None` when
-/// none is needed: no preconditions and nothing asserted beyond the skeleton.
+/// A solver that asserts an encoding (in a scope of its own) when first asked for: many
+/// encodings are decided without a query, and asserting one costs more than most queries.
+pub struct Lazy<'s> {
+    solver: Option<&'s mut Solver>,
+    asserted: bool,
+}
+
+impl<'s> Lazy<'s> {
+    pub fn new(solver: Option<&'s mut Solver>) -> Lazy<'s> {
+        Lazy {
+            solver,
+            asserted: false,
+        }
+    }
+
+    /// Whether `enc` is asserted (so its exactness is final).
+    pub fn asserted(&self) -> bool {
+        self.asserted
+    }
+
+    /// The solver with `enc` asserted (`None` without a solver).
+    pub fn get(&mut self, enc: &mut Encoding) -> Option<&mut Solver> {
+        let solver = self.solver.as_deref_mut()?;
+        if !self.asserted {
+            self.asserted = true;
+            solver.push();
+            assert_encoding(solver, enc);
+        }
+        Some(solver)
+    }
+
+    /// Pops the encoding's scope.
+    pub fn finish(self) {
+        if self.asserted
+            && let Some(solver) = self.solver
+        {
+            let _ = solver.pop();
+        }
+    }
+}
+
+/// The feasibility of every edge of `dag` under `enc`, asserted on `solver` when a query
+/// needs it. Guard-free edges reached from a feasible path need no query (`free`);
+/// `solver` may be `None` when none is needed: no preconditions and nothing asserted
+/// beyond the skeleton.
 pub fn edges(
-    mut solver: Option<&mut Solver>,
-    enc: &Encoding,
+    solver: Option<&mut Solver>,
+    enc: &mut Encoding,
+    dag: &Dag,
+    free: &Free,
+    base_feasible: bool,
+    cancel: &Cancel,
+) -> Result<Vec<Feasible>, Interrupted> {
+    let mut lazy = Lazy::new(solver);
+    let out = decide_edges(&mut lazy, enc, dag, free, base_feasible, cancel);
+    lazy.finish();
+    out
+}
+
+fn decide_edges(
+    lazy: &mut Lazy<'_>,
+    enc: &mut Encoding,
     dag: &Dag,
     free: &Free,
     base_feasible: bool,
@@ -74,7 +130,8 @@ pub fn edges(
         .map(|t| t.is_none().then_some(Feasible::No))
         .collect();
     let nodes = dag.out.len();
-    // Nodes that end a feasible path (of exact edges, then of any edges).
+    // Nodes that end a feasible path (of exact edges, then of any edges). Guard-free
+    // edges are exact or not before the encoding is asserted.
     let (mut exact_reach, mut any_reach) = (vec![false; nodes], vec![false; nodes]);
     let spreads = free.definitional;
     // Round 1: only exactly translated edges may be taken.
@@ -89,22 +146,31 @@ pub fn edges(
         });
     }
     // Round 1 paths take exact edges only: a source they cannot reach refutes the edge.
-    let exact_graph = exact_sources(dag, enc, &free.blocked);
+    // (Asserting can only make edges inexact.)
+    let mut exact_graph = exact_sources(dag, enc, &free.blocked);
     let mut restricted = false;
     for e in 0..dag.edges.len() {
-        if out[e].is_some()
-            || !enc.exact[e]
-            || free.blocked[e]
-            || !exact_graph[dag.edges[e].source.index()]
-        {
+        let open = |enc: &Encoding, exact_graph: &[bool]| {
+            enc.exact[e] && !free.blocked[e] && exact_graph[dag.edges[e].source.index()]
+        };
+        if out[e].is_some() || !open(enc, &exact_graph) {
             continue;
         }
-        let Some(t) = &enc.taken[e] else { continue };
+        let Some(t) = enc.taken[e].clone() else {
+            continue;
+        };
         check_cancel(cancel)?;
-        let Some(solver) = solver.as_deref_mut() else {
+        let was_asserted = lazy.asserted();
+        let Some(solver) = lazy.get(enc) else {
             out[e] = Some(Feasible::Unknown(NO_SOLVER.into()));
             continue;
         };
+        if !was_asserted {
+            exact_graph = exact_sources(dag, enc, &free.blocked);
+            if !open(enc, &exact_graph) {
+                continue;
+            }
+        }
         if !restricted {
             restricted = true;
             solver.push();
@@ -118,7 +184,7 @@ pub fn edges(
             }
         }
         solver.push();
-        let answer = solver.assert(t).map(|()| solver.check());
+        let answer = solver.assert(&t).map(|()| solver.check());
         match answer {
             Ok(Check::Sat(model)) => {
                 out[e] = Some(Feasible::Yes);
@@ -139,12 +205,17 @@ pub fn edges(
         }
         let _ = solver.pop();
     }
-    if restricted && let Some(solver) = solver.as_deref_mut() {
+    if restricted && let Some(solver) = lazy.get(enc) {
         let _ = solver.pop();
     }
     check_cancel(cancel)?;
     // Round 2: what round 1 could not show, with every edge allowed; a model's path makes
-    // every edge it takes "unknown" at once.
+    // every edge it takes "unknown" at once. Whether some edge is inexact is only final
+    // once the encoding is asserted.
+    let undecided = out.iter().any(Option::is_none);
+    if undecided && !enc.has_inexact() && enc.constrains() {
+        let _ = lazy.get(enc);
+    }
     if !enc.has_inexact() {
         return Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect());
     }
@@ -166,18 +237,20 @@ pub fn edges(
         if out[e].is_some() {
             continue;
         }
-        let Some(t) = &enc.taken[e] else { continue };
+        let Some(t) = enc.taken[e].clone() else {
+            continue;
+        };
         if free.blocked[e] {
             out[e] = Some(Feasible::No);
             continue;
         }
         check_cancel(cancel)?;
-        let Some(solver) = solver.as_deref_mut() else {
+        let Some(solver) = lazy.get(enc) else {
             out[e] = Some(Feasible::Unknown(NO_SOLVER.into()));
             continue;
         };
         solver.push();
-        let answer = match solver.assert(t) {
+        let answer = match solver.assert(&t) {
             Ok(()) => solver.check(),
             Err(err) => Check::Unknown(err.to_string()),
         };

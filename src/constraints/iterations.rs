@@ -10,7 +10,7 @@ use petgraph::graph::NodeIndex;
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, loop_assignments};
 use super::feasibility::{
-    self, Feasible, Interrupted, check_cancel, exact_sources, model_path, path_nodes,
+    Feasible, Interrupted, Lazy, check_cancel, exact_sources, model_path, path_nodes,
 };
 use super::free::Free;
 use super::semantics::{Arrival, Constraint, Names, Semantics, Visit};
@@ -71,10 +71,9 @@ impl Loops<'_> {
         let mut over = timed(&mut stats.encoding, || {
             Encoding::new(dag, &any, self.inputs, &havoc, "h", &phi)
         });
-        solver.push();
-        feasibility::assert_encoding(solver, &mut over);
-        let open = self.confirm(solver, &over, verdicts);
-        let _ = solver.pop();
+        let mut lazy = Lazy::new(Some(solver));
+        let open = self.confirm(&mut lazy, &mut over, verdicts);
+        lazy.finish();
         let open = open?;
         if open.is_empty() {
             return Ok(());
@@ -100,10 +99,9 @@ impl Loops<'_> {
             )
         });
         let origin: Vec<EdgeId> = unrolled.origin.iter().map(|(e, _)| *e).collect();
-        solver.push();
-        feasibility::assert_encoding(solver, &mut enc);
-        let settled = self.settle(solver, &unrolled.dag, &enc, &origin, &open, verdicts);
-        let _ = solver.pop();
+        let mut lazy = Lazy::new(Some(solver));
+        let settled = self.settle(&mut lazy, &unrolled.dag, &mut enc, &origin, &open, verdicts);
+        lazy.finish();
         settled
     }
 
@@ -113,8 +111,8 @@ impl Loops<'_> {
     /// from it, show every refuted edge they take satisfiable without a query of its own.
     fn confirm(
         &self,
-        solver: &mut Solver,
-        enc: &Encoding,
+        lazy: &mut Lazy<'_>,
+        enc: &mut Encoding,
         first: &mut [Feasible],
     ) -> Result<Vec<EdgeId>, Interrupted> {
         let dag = self.dag;
@@ -131,7 +129,9 @@ impl Loops<'_> {
             if first[e] != Feasible::No {
                 continue;
             }
-            let Some(t) = &enc.taken[e] else { continue };
+            let Some(t) = enc.taken[e].clone() else {
+                continue;
+            };
             if free.blocked[e] {
                 continue;
             }
@@ -139,8 +139,11 @@ impl Loops<'_> {
                 None
             } else {
                 check_cancel(self.cancel)?;
+                let Some(solver) = lazy.get(enc) else {
+                    continue;
+                };
                 solver.push();
-                let answer = match solver.assert(t) {
+                let answer = match solver.assert(&t) {
                     Ok(()) => solver.check(),
                     Err(err) => Check::Unknown(err.to_string()),
                 };
@@ -175,9 +178,9 @@ impl Loops<'_> {
     /// exact guard-free edges). The rest keep the unrolling's reason.
     fn settle(
         &self,
-        solver: &mut Solver,
+        lazy: &mut Lazy<'_>,
         dag: &Dag,
-        enc: &Encoding,
+        enc: &mut Encoding,
         origin: &[EdgeId],
         open: &[EdgeId],
         verdicts: &mut [Feasible],
@@ -193,7 +196,8 @@ impl Loops<'_> {
             }
             is_open
         };
-        let exact_graph = exact_sources(dag, enc, &free.blocked);
+        // Before the encoding is asserted, which can make edges inexact, this is too large.
+        let mut exact_graph = exact_sources(dag, enc, &free.blocked);
         let mut reach = vec![false; dag.out.len()];
         let show_open = |u: EdgeId, verdicts: &mut [Feasible]| {
             if is_open[origin[u]] {
@@ -205,15 +209,7 @@ impl Loops<'_> {
                 show_open(u, verdicts)
             });
         }
-        solver.push();
-        for (u, t) in enc.taken.iter().enumerate() {
-            if let Some(t) = t
-                && !enc.exact[u]
-                && let Ok(not) = Term::not(t.clone())
-            {
-                let _ = solver.assert(&not);
-            }
-        }
+        let mut restricted = false;
         for &e in open {
             if verdicts[e] == Feasible::Yes {
                 continue;
@@ -226,20 +222,48 @@ impl Loops<'_> {
                 .collect();
             let Ok(any) = Term::or(copies) else { continue };
             // Only exact copies may be taken: one no exact path reaches is refuted.
-            let viable = (0..origin.len()).any(|u| {
-                origin[u] == e
-                    && enc.taken[u].is_some()
-                    && enc.exact[u]
-                    && !free.blocked[u]
-                    && exact_graph[dag.edges[u].source.index()]
-            });
-            if !viable {
+            let viable = |enc: &Encoding, exact_graph: &[bool]| {
+                (0..origin.len()).any(|u| {
+                    origin[u] == e
+                        && enc.taken[u].is_some()
+                        && enc.exact[u]
+                        && !free.blocked[u]
+                        && exact_graph[dag.edges[u].source.index()]
+                })
+            };
+            let refuted = |verdicts: &mut [Feasible]| {
                 if let Feasible::Unknown(r) = &mut verdicts[e] {
                     *r = still.clone();
                 }
+            };
+            if !viable(enc, &exact_graph) {
+                refuted(verdicts);
                 continue;
             }
             check_cancel(self.cancel)?;
+            if !restricted {
+                restricted = true;
+                let Some(solver) = lazy.get(enc) else {
+                    continue;
+                };
+                exact_graph = exact_sources(dag, enc, &free.blocked);
+                solver.push();
+                for (u, t) in enc.taken.iter().enumerate() {
+                    if let Some(t) = t
+                        && !enc.exact[u]
+                        && let Ok(not) = Term::not(t.clone())
+                    {
+                        let _ = solver.assert(&not);
+                    }
+                }
+                if !viable(enc, &exact_graph) {
+                    refuted(verdicts);
+                    continue;
+                }
+            }
+            let Some(solver) = lazy.get(enc) else {
+                continue;
+            };
             solver.push();
             let answer = solver.assert(&any).map(|()| solver.check());
             if let Ok(Check::Sat(model)) = answer {
@@ -256,7 +280,9 @@ impl Loops<'_> {
             }
             let _ = solver.pop();
         }
-        let _ = solver.pop();
+        if restricted && let Some(solver) = lazy.get(enc) {
+            let _ = solver.pop();
+        }
         Ok(())
     }
 }
