@@ -1,18 +1,18 @@
 //! The variable table of one program: every name the abstract interpreter may bind, sorted,
 //! each with a slot number, so that a state can be a dense vector indexed by slot.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeSet;
 
 use super::scope::Scope;
 use crate::dataflow::analyses::Program;
+use crate::dataflow::fxhash::{FxHashMap, FxHashSet};
 
 /// Sorted, distinct names; a name's slot is its position.
 #[derive(Clone, Debug, Default)]
 pub struct Names {
     names: Vec<String>,
     /// Each name's slot: looked up on every read and write of a variable.
-    slots: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
+    slots: FxHashMap<String, usize>,
 }
 
 impl PartialEq for Names {
@@ -44,7 +44,7 @@ impl Names {
     /// or read (a branch condition may refine a global at top level), and the names calls
     /// may rebind.
     pub fn of(program: &Program<'_>, scope: &Scope) -> Names {
-        let mut out: HashSet<&str> = program.params.iter().map(|p| p.name.as_str()).collect();
+        let mut out: FxHashSet<&str> = program.params.iter().map(|p| p.name.as_str()).collect();
         out.extend(scope.clobbered.iter().map(String::as_str));
         for info in &program.nodes {
             for n in [&info.uses, &info.defs, &info.deletes, &info.branch_defs] {
@@ -72,39 +72,6 @@ impl Names {
 
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
-    }
-}
-
-/// The multiply-rotate hash of rustc (FxHash): a few cycles for a short name, where the
-/// default SipHash costs more than the binary search it replaces.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl FxHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cfg::Item;
 use crate::dataflow::analyses::Program;
+use crate::dataflow::fxhash::FxHashMap;
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind, UnaryOp};
 
 /// Calls whose result is an int (or bool) whatever their arguments.
@@ -40,7 +41,8 @@ enum Binding<'a> {
 
 impl Scope {
     pub fn new(program: &Program<'_>) -> Scope {
-        let mut bindings: BTreeMap<String, Vec<Binding<'_>>> = BTreeMap::new();
+        // Iteration order does not matter below: opacity is a fixpoint, lengths are per name.
+        let mut bindings: FxHashMap<String, Vec<Binding<'_>>> = FxHashMap::default();
         for n in program.cfg.nodes() {
             match program.item(n) {
                 Some(Item::Stmt(s)) => collect_bindings(s, &mut bindings),
@@ -144,7 +146,7 @@ impl Scope {
     }
 }
 
-fn collect_bindings<'a>(s: &'a Stmt, out: &mut BTreeMap<String, Vec<Binding<'a>>>) {
+fn collect_bindings<'a>(s: &'a Stmt, out: &mut FxHashMap<String, Vec<Binding<'a>>>) {
     let mut add = |name: &str, b: Binding<'a>| match out.get_mut(name) {
         Some(sites) => sites.push(b),
         None => {

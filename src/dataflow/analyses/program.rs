@@ -1,12 +1,13 @@
 //! The code an analysis runs on: a function's (or a cell's) statement-level CFG, the IR
 //! behind each node, and what each node reads, binds and evaluates.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use petgraph::graph::NodeIndex;
 
 use super::expressions::{Candidate, candidates};
 use crate::cfg::{Cfg, CfgError, Item, NodeKind, function_cfg, index, module_cfg};
+use crate::dataflow::fxhash::FxHashSet;
 use crate::python::ir::{ExprKind, Function, Module, Param, StmtId, StmtKind};
 
 /// What one node does with names and expressions.
@@ -105,7 +106,7 @@ impl<'a> Program<'a> {
 
     /// Every name the code binds (parameters included).
     fn bound(&self) -> BTreeSet<&str> {
-        let mut names: HashSet<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
+        let mut names: FxHashSet<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
         for info in &self.nodes {
             for n in info
                 .defs

@@ -1,12 +1,13 @@
 //! Facts about a variable at a node — a definition (reaching definitions) or a use
 //! (liveness) — numbered so that the sites of one variable are contiguous.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::dataflow::bitset::{BitSet, Universe};
+use crate::dataflow::fxhash::{FxHashMap, FxHashSet};
 
 /// Variable `var` at node `node` (on line `line`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -61,11 +62,11 @@ impl Sites {
         let mut vars: Vec<&str> = keys
             .iter()
             .map(|k| k.var)
-            .collect::<HashSet<_>>()
+            .collect::<FxHashSet<_>>()
             .into_iter()
             .collect();
         vars.sort_unstable();
-        let rank: HashMap<&str, u32> = vars
+        let rank: FxHashMap<&str, u32> = vars
             .iter()
             .enumerate()
             .map(|(i, v)| (*v, i as u32))
