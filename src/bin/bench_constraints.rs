@@ -344,13 +344,14 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
 fn breakdown(s: &Stats) -> String {
     let ms = |d: Duration| format!("{:.0}", d.as_secs_f64() * 1e3);
     format!(
-        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}; later loop iterations {} of it); Z3 checks: {} for edges ({} in later loop iterations), {} for paths ({} fell back on a fresh solver)",
+        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, push/pop {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}; later loop iterations {} of it); Z3 checks: {} for edges ({} in later loop iterations), {} for paths ({} fell back on a fresh solver)",
         ms(s.cfg),
         ms(s.semantics),
         ms(s.encoding),
         ms(s.solver_setup),
         ms(s.lowering),
         ms(s.checking),
+        ms(s.scoping),
         ms(s.models),
         ms(s.path_constraints),
         ms(s.smtlib),

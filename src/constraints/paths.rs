@@ -9,7 +9,7 @@ use super::semantics::{Constraint, Dropped, Names, Semantics, Step, Visit};
 use super::smt;
 use crate::python::PyValue;
 use crate::symbolic::solver::assertable;
-use crate::symbolic::{Check, Solver, Sort};
+use crate::symbolic::{Check, CheckSat, Solver, Sort};
 
 /// How a path ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,14 +185,18 @@ pub fn decide(
             break;
         }
     }
+    // A path that depends on untranslated conditions has no witness: no model to read.
+    let depends = !dropped.is_empty() && !lenient;
     let answer = match failure {
         Some(reason) => (Feasible::Unknown(reason), None),
+        None if depends => match solver.check_sat() {
+            CheckSat::Unsat => (Feasible::No, None),
+            CheckSat::Unknown(reason) => (Feasible::Unknown(reason), None),
+            CheckSat::Sat => (Feasible::Unknown(DEPENDS.into()), None),
+        },
         None => match solver.check() {
             Check::Unsat => (Feasible::No, None),
             Check::Unknown(reason) => (Feasible::Unknown(reason), None),
-            Check::Sat(_) if !dropped.is_empty() && !lenient => {
-                (Feasible::Unknown(DEPENDS.into()), None)
-            }
             Check::Sat(model) => {
                 let witness: Result<Vec<_>, _> = params
                     .iter()

@@ -21,6 +21,8 @@ pub struct Stats {
     pub lowering: Duration,
     /// Z3 checks.
     pub checking: Duration,
+    /// Pushing and popping solver scopes (Z3 takes in what was asserted at a push).
+    pub scoping: Duration,
     /// Reading models: the edges a model settles, witnesses.
     pub models: Duration,
     /// Each listed path's constraints.
@@ -50,6 +52,7 @@ impl Stats {
             + self.solver_setup
             + self.lowering
             + self.checking
+            + self.scoping
             + self.models
             + self.path_constraints
             + self.smtlib;
@@ -61,6 +64,7 @@ impl Stats {
         let spent = after - before;
         self.lowering += spent.lowering;
         self.checking += spent.checking;
+        self.scoping += spent.scoping;
         self.models += spent.reading;
         self.fallbacks += spent.fallbacks;
     }
@@ -74,6 +78,7 @@ impl AddAssign for Stats {
         self.solver_setup += o.solver_setup;
         self.lowering += o.lowering;
         self.checking += o.checking;
+        self.scoping += o.scoping;
         self.models += o.models;
         self.path_constraints += o.path_constraints;
         self.smtlib += o.smtlib;

@@ -88,7 +88,8 @@ pub struct Solver {
 }
 
 /// What a solver has done so far: Z3 checks (a check that falls back on a fresh solver
-/// counts twice) and the time spent lowering terms to Z3, checking and reading models.
+/// counts twice) and the time spent lowering terms to Z3, checking, reading models and
+/// opening and closing scopes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
     pub checks: u32,
@@ -97,6 +98,8 @@ pub struct Usage {
     pub lowering: Duration,
     pub checking: Duration,
     pub reading: Duration,
+    /// Pushing and popping scopes (a push makes Z3 take in what was asserted before it).
+    pub scoping: Duration,
 }
 
 impl std::ops::Sub for Usage {
@@ -109,6 +112,7 @@ impl std::ops::Sub for Usage {
             lowering: self.lowering.saturating_sub(earlier.lowering),
             checking: self.checking.saturating_sub(earlier.checking),
             reading: self.reading.saturating_sub(earlier.reading),
+            scoping: self.scoping.saturating_sub(earlier.scoping),
         }
     }
 }
@@ -120,6 +124,22 @@ pub enum Check {
     Unsat,
     /// Why Z3 could not decide (`timeout`, `cancelled`, or Z3's reason such as
     /// `(incomplete (theory arithmetic))`).
+    Unknown(String),
+}
+
+/// The answer to a check that reads no model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckSat {
+    Sat,
+    Unsat,
+    /// Why Z3 could not decide (as for [`Check::Unknown`]).
+    Unknown(String),
+}
+
+/// A check's answer, with the model if one was read.
+enum Outcome {
+    Sat(Option<Model>),
+    Unsat,
     Unknown(String),
 }
 
@@ -187,8 +207,10 @@ impl Solver {
     }
 
     pub fn push(&mut self) {
+        let started = Instant::now();
         self.z3.push();
         self.frames.push(Vec::new());
+        self.usage.scoping += started.elapsed();
     }
 
     /// Removes everything asserted since the matching `push`.
@@ -196,8 +218,10 @@ impl Solver {
         if self.frames.len() <= 1 {
             return Err(SolverError::NoScope);
         }
+        let started = Instant::now();
         self.frames.pop();
         self.z3.pop(1);
+        self.usage.scoping += started.elapsed();
         Ok(())
     }
 
@@ -247,19 +271,37 @@ impl Solver {
     /// `%` once the inputs are fixed), so when it answers `unknown`, a fresh solver holding
     /// every assertion gets the rest of the time.
     pub fn check(&mut self) -> Check {
+        match self.check_reading(true) {
+            Outcome::Sat(Some(model)) => Check::Sat(model),
+            Outcome::Sat(None) => Check::Unknown("no model".into()),
+            Outcome::Unsat => Check::Unsat,
+            Outcome::Unknown(reason) => Check::Unknown(reason),
+        }
+    }
+
+    /// [`Solver::check`] without reading a model (which takes time).
+    pub fn check_sat(&mut self) -> CheckSat {
+        match self.check_reading(false) {
+            Outcome::Sat(_) => CheckSat::Sat,
+            Outcome::Unsat => CheckSat::Unsat,
+            Outcome::Unknown(reason) => CheckSat::Unknown(reason),
+        }
+    }
+
+    fn check_reading(&mut self, model: bool) -> Outcome {
         if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-            return Check::Unknown("cancelled".into());
+            return Outcome::Unknown("cancelled".into());
         }
         let started = Instant::now();
-        let (answer, fell_back) = self.check_counted();
+        let (answer, fell_back) = self.check_counted(model);
         self.usage.checks += 1 + u32::from(fell_back);
         self.usage.fallbacks += u32::from(fell_back);
         self.usage.checking += started.elapsed();
         answer
     }
 
-    /// [`Solver::check`], and whether it fell back on a fresh solver.
-    fn check_counted(&mut self) -> (Check, bool) {
+    /// A check (reading the model if `model`), and whether it fell back on a fresh solver.
+    fn check_counted(&mut self, model: bool) -> (Outcome, bool) {
         if self.checks >= RECYCLE_AFTER {
             self.recycle();
         }
@@ -281,19 +323,20 @@ impl Solver {
             (result, stopped) => (&self.z3, result, stopped),
         };
         let answer = match (result, stopped) {
+            (z3::SatResult::Sat, _) if !model => Outcome::Sat(None),
             (z3::SatResult::Sat, _) => match solver.get_model() {
-                Some(model) => Check::Sat(Model {
+                Some(model) => Outcome::Sat(Some(Model {
                     model,
                     reading: Rc::clone(&self.reading),
-                }),
-                None => Check::Unknown("no model".into()),
+                })),
+                None => Outcome::Unknown("no model".into()),
             },
-            (z3::SatResult::Unsat, _) => Check::Unsat,
+            (z3::SatResult::Unsat, _) => Outcome::Unsat,
             (z3::SatResult::Unknown, Some(Stopped::Cancelled)) => {
-                Check::Unknown("cancelled".into())
+                Outcome::Unknown("cancelled".into())
             }
-            (z3::SatResult::Unknown, Some(Stopped::TimedOut)) => Check::Unknown("timeout".into()),
-            (z3::SatResult::Unknown, None) => Check::Unknown(
+            (z3::SatResult::Unknown, Some(Stopped::TimedOut)) => Outcome::Unknown("timeout".into()),
+            (z3::SatResult::Unknown, None) => Outcome::Unknown(
                 solver
                     .get_reason_unknown()
                     .filter(|r| !r.is_empty())
