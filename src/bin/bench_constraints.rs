@@ -344,7 +344,7 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
 fn breakdown(s: &Stats) -> String {
     let ms = |d: Duration| format!("{:.0}", d.as_secs_f64() * 1e3);
     format!(
-        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, push/pop {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}; later loop iterations {} of it); Z3 checks: {} for edges ({} in later loop iterations), {} for paths ({} fell back on a fresh solver)",
+        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, push/pop {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}; later loop iterations {} of it); Z3 checks: {} for edges ({} in later loop iterations), {} for paths ({} fell back on a fresh solver); a solver taken by {} analyses",
         ms(s.cfg),
         ms(s.semantics),
         ms(s.encoding),
@@ -362,6 +362,7 @@ fn breakdown(s: &Stats) -> String {
         s.later_iteration_checks,
         s.path_checks,
         s.fallbacks,
+        s.solver_uses,
     )
 }
 

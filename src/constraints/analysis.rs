@@ -7,23 +7,22 @@ use petgraph::graph::NodeIndex;
 
 use super::dag::{Dag, EdgeId};
 use super::docstring;
-use super::encode::{Encoding, Merge};
-use super::feasibility::{self, Feasible, Interrupted};
-use super::free::Free;
-use super::iterations::Loops;
-use super::listing::{Listing, Pending};
+use super::encode::Merge;
+use super::feasibility::{Feasible, Interrupted};
+use super::listing::Listing;
 use super::negate::negate;
 use super::paths::{self, PathReport};
 use super::pool;
+use super::precise::Precise;
 use super::pyta::Pyta;
-use super::semantics::{self, Constraint, Dropped, Kind, Names, Semantics, Visit, env_of};
+use super::semantics::{self, Constraint, Dropped, Kind, Names, Semantics, env_of};
 use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
 use crate::python::ir::{Function, StmtKind};
 use crate::symbolic::{Solver, Sort, translate_condition};
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How constraints are kept when a variable is reassigned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,9 +190,11 @@ pub fn analyze(
     };
     let decided = match options.mode {
         Mode::Precise => work.precise(&mut stats),
-        Mode::Pyta => with_pooled(options, cancel, &mut stats, |solver, stats| {
-            work.pyta(solver, stats)
-        }),
+        Mode::Pyta => {
+            pool::with_solver_counted(options.timeout_ms, cancel, &mut stats, |solver, stats| {
+                work.pyta(solver, stats)
+            })
+        }
     }?;
     let edges: Vec<EdgeReport> = dag
         .edges
@@ -245,26 +246,6 @@ pub fn analyze(
     })
 }
 
-/// Runs `work` with the pooled solver, adding the solver's work and the time taken to get
-/// and clear the solver to `stats`.
-fn with_pooled<T>(
-    options: &Options,
-    cancel: &Cancel,
-    stats: &mut Stats,
-    work: impl FnOnce(&mut Solver, &mut Stats) -> T,
-) -> T {
-    let started = Instant::now();
-    let mut working = Duration::ZERO;
-    let out = pool::with_solver(options.timeout_ms, cancel, |solver| {
-        let before = solver.usage();
-        let out = timed(&mut working, || work(solver, stats));
-        stats.add_solver(before, solver.usage());
-        out
-    });
-    stats.solver_setup += started.elapsed().saturating_sub(working);
-    out
-}
-
 /// The parts of one analysis the solver work reads.
 struct Work<'a> {
     dag: &'a Dag,
@@ -277,129 +258,33 @@ struct Work<'a> {
 }
 
 impl Work<'_> {
-    /// SSA semantics: preconditions in the base scope, each encoding in a scope of its own.
-    /// The solver is taken only if some edge or path needs a query.
+    /// SSA semantics (see `precise`).
     fn precise(&self, stats: &mut Stats) -> Result<Decided, ConstraintsError> {
-        let (dag, sem) = (self.dag, self.sem);
-        let first = |e: EdgeId, env: &Names| sem.step(&dag.edges[e], env, Visit::FIRST);
-        let phi = |name: &str, n: NodeIndex| sem.phi_var(name, n);
-        let enc = timed(&mut stats.encoding, || {
-            Encoding::new(dag, &first, self.inputs, &HashMap::new(), "", &phi)
-        });
+        let precise = Precise {
+            dag: self.dag,
+            sem: self.sem,
+            inputs: self.inputs,
+            pre: self.pre,
+            options: self.options,
+            cancel: self.cancel,
+        };
+        let enc = precise.encoding(stats);
         let listing = self.listing(false);
-        let mut steps = paths::Precise::new(dag, sem, self.inputs, self.pre);
+        let mut steps = paths::Precise::new(self.dag, self.sem, self.inputs, self.pre);
         let (pending, truncated) = listing.gather(
             self.options.path_limit,
             |path| steps.constraints(path),
             stats,
         )?;
-        // Without preconditions or anything asserted beyond the skeleton, every edge is
-        // decided by following guard-free edges (see `free`).
-        let constrained = !self.pre.is_empty() || enc.constrains();
-        let needed = constrained || pending.iter().any(|p| listing.needs_solver(p));
-        let decide = |solver: Option<&mut Solver>, stats: &mut Stats| {
-            self.precise_with(solver, enc, constrained, &listing, pending, stats)
-        };
-        let (verdicts, adds, merges, paths) = if needed {
-            with_pooled(self.options, self.cancel, stats, |solver, stats| {
-                decide(Some(solver), stats)
-            })
-        } else {
-            decide(None, stats)
-        }?;
+        let d = precise.decide(enc, &listing, pending, stats)?;
         Ok(Decided {
-            verdicts,
-            adds,
-            merges,
-            paths,
+            verdicts: d.verdicts,
+            adds: d.adds,
+            merges: d.merges,
+            paths: d.paths,
             truncated,
             pyta_conditions: HashMap::new(),
         })
-    }
-
-    /// The decisions of [`Work::precise`]; `solver` is `None` only when nothing needs it.
-    #[allow(clippy::type_complexity)]
-    fn precise_with(
-        &self,
-        mut solver: Option<&mut Solver>,
-        mut enc: Encoding,
-        constrained: bool,
-        listing: &Listing<'_>,
-        pending: Vec<Pending>,
-        stats: &mut Stats,
-    ) -> Result<
-        (
-            Vec<Feasible>,
-            Vec<(Vec<Constraint>, Vec<Dropped>)>,
-            Vec<Merge>,
-            Vec<PathReport>,
-        ),
-        ConstraintsError,
-    > {
-        let dag = self.dag;
-        if let Some(solver) = solver.as_deref_mut() {
-            for c in self.pre {
-                let _ = solver.assert(&c.term);
-            }
-        }
-        let free = Free::new(&enc, self.pre);
-        let checks = solver.as_ref().map(|s| s.usage().checks);
-        let mut verdicts = match solver.as_deref_mut() {
-            Some(solver) if constrained => feasibility::edges(
-                Some(solver),
-                &mut enc,
-                dag,
-                &free,
-                self.pre.is_empty(),
-                self.cancel,
-            )?,
-            _ => feasibility::edges(None, &mut enc, dag, &free, true, self.cancel)?,
-        };
-        // Listed paths are once-through paths: one taking a refuted edge is infeasible.
-        let refuted_edges: Vec<bool> = if free.definitional {
-            verdicts.iter().map(|v| *v == Feasible::No).collect()
-        } else {
-            Vec::new()
-        };
-        // Later iterations can only reopen refuted edges that the entry reaches.
-        let refuted = verdicts
-            .iter()
-            .zip(&enc.taken)
-            .any(|(v, t)| *v == Feasible::No && t.is_some());
-        if dag.edges.iter().any(|e| e.back)
-            && refuted
-            && let Some(solver) = solver.as_deref_mut()
-        {
-            let (started, checks) = (Instant::now(), solver.usage().checks);
-            let loops = Loops {
-                dag,
-                sem: self.sem,
-                inputs: self.inputs,
-                pre: self.pre,
-                cancel: self.cancel,
-            };
-            let done = loops.revise(solver, &mut verdicts, stats);
-            stats.later_iterations += started.elapsed();
-            stats.later_iteration_checks += solver.usage().checks - checks;
-            done?;
-        }
-        if let (Some(before), Some(solver)) = (checks, solver.as_deref()) {
-            stats.edge_checks += solver.usage().checks - before;
-        }
-        let adds = enc
-            .steps
-            .iter()
-            .map(|s| {
-                s.as_ref()
-                    .map(|s| {
-                        let adds = s.defs.iter().chain(&s.guards).cloned().collect();
-                        (adds, s.dropped.clone())
-                    })
-                    .unwrap_or_default()
-            })
-            .collect();
-        let paths = listing.decide(solver, pending, &refuted_edges, stats)?;
-        Ok((verdicts, adds, enc.merges, paths))
     }
 
     /// How paths are listed and decided.

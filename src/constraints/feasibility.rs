@@ -62,6 +62,8 @@ pub const DEPENDS: &str = "it depends on conditions that could not be translated
 pub struct Lazy<'s> {
     solver: Option<&'s mut Solver>,
     asserted: bool,
+    /// A query was wanted without a solver.
+    wanted: bool,
 }
 
 impl<'s> Lazy<'s> {
@@ -69,7 +71,13 @@ impl<'s> Lazy<'s> {
         Lazy {
             solver,
             asserted: false,
+            wanted: false,
         }
+    }
+
+    /// Whether a query was wanted without a solver (so the answers are not complete).
+    pub fn wanted(&self) -> bool {
+        self.wanted
     }
 
     /// Whether `enc` is asserted (so its exactness is final).
@@ -77,9 +85,12 @@ impl<'s> Lazy<'s> {
         self.asserted
     }
 
-    /// The solver with `enc` asserted (`None` without a solver).
+    /// The solver with `enc` asserted (`None`, noted as wanted, without a solver).
     pub fn get(&mut self, enc: &mut Encoding) -> Option<&mut Solver> {
-        let solver = self.solver.as_deref_mut()?;
+        let Some(solver) = self.solver.as_deref_mut() else {
+            self.wanted = true;
+            return None;
+        };
         if !self.asserted {
             self.asserted = true;
             solver.push();
@@ -98,25 +109,10 @@ impl<'s> Lazy<'s> {
     }
 }
 
-/// The feasibility of every edge of `dag` under `enc`, asserted on `solver` when a query
-/// needs it. Guard-free edges reached from a feasible path need no query (`free`);
-/// `solver` may be `None` when none is needed: no preconditions and nothing asserted
-/// beyond the skeleton.
+/// The feasibility of every edge of `dag` under `enc`, asserted on `lazy`'s solver when a
+/// query needs it (without a solver, the answers stop there: see [`Lazy::wanted`]).
+/// Guard-free edges reached from a feasible path need no query (`free`).
 pub fn edges(
-    solver: Option<&mut Solver>,
-    enc: &mut Encoding,
-    dag: &Dag,
-    free: &Free,
-    base_feasible: bool,
-    cancel: &Cancel,
-) -> Result<Vec<Feasible>, Interrupted> {
-    let mut lazy = Lazy::new(solver);
-    let out = decide_edges(&mut lazy, enc, dag, free, base_feasible, cancel);
-    lazy.finish();
-    out
-}
-
-fn decide_edges(
     lazy: &mut Lazy<'_>,
     enc: &mut Encoding,
     dag: &Dag,
@@ -162,8 +158,7 @@ fn decide_edges(
         check_cancel(cancel)?;
         let was_asserted = lazy.asserted();
         let Some(solver) = lazy.get(enc) else {
-            out[e] = Some(Feasible::Unknown(NO_SOLVER.into()));
-            continue;
+            return Ok(Vec::new());
         };
         if !was_asserted {
             exact_graph = exact_sources(dag, enc, &free.blocked);
@@ -213,8 +208,8 @@ fn decide_edges(
     // every edge it takes "unknown" at once. Whether some edge is inexact is only final
     // once the encoding is asserted.
     let undecided = out.iter().any(Option::is_none);
-    if undecided && !enc.has_inexact() && enc.constrains() {
-        let _ = lazy.get(enc);
+    if undecided && !enc.has_inexact() && enc.constrains() && lazy.get(enc).is_none() {
+        return Ok(Vec::new());
     }
     if !enc.has_inexact() {
         return Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect());
@@ -246,8 +241,7 @@ fn decide_edges(
         }
         check_cancel(cancel)?;
         let Some(solver) = lazy.get(enc) else {
-            out[e] = Some(Feasible::Unknown(NO_SOLVER.into()));
-            continue;
+            return Ok(Vec::new());
         };
         solver.push();
         let answer = match solver.assert(&t) {

@@ -38,13 +38,14 @@ pub struct Loops<'a> {
 }
 
 impl Loops<'_> {
-    /// Revises the once-through `verdicts` (see the module documentation).
+    /// Revises the once-through `verdicts` (see the module documentation). Without a
+    /// solver, false when a query was needed (the verdicts are then incomplete).
     pub fn revise(
         &self,
-        solver: &mut Solver,
+        mut solver: Option<&mut Solver>,
         verdicts: &mut [Feasible],
         stats: &mut Stats,
-    ) -> Result<(), Interrupted> {
+    ) -> Result<bool, Interrupted> {
         let (dag, sem) = (self.dag, self.sem);
         let any = |e: EdgeId, env: &Names| {
             let visit = Visit {
@@ -71,17 +72,21 @@ impl Loops<'_> {
         let mut over = timed(&mut stats.encoding, || {
             Encoding::new(dag, &any, self.inputs, &havoc, "h", &phi)
         });
-        let mut lazy = Lazy::new(Some(solver));
+        let mut lazy = Lazy::new(solver.as_deref_mut());
         let open = self.confirm(&mut lazy, &mut over, verdicts);
+        let wanted = lazy.wanted();
         lazy.finish();
         let open = open?;
+        if wanted {
+            return Ok(false);
+        }
         if open.is_empty() {
-            return Ok(());
+            return Ok(true);
         }
         let Some(unrolled) = timed(&mut stats.encoding, || {
             unroll(dag, sem, UNROLL, UNROLL_NODES)
         }) else {
-            return Ok(());
+            return Ok(true);
         };
         let copy = |u: EdgeId, env: &Names| {
             let (e, visit) = unrolled.origin[u];
@@ -99,10 +104,11 @@ impl Loops<'_> {
             )
         });
         let origin: Vec<EdgeId> = unrolled.origin.iter().map(|(e, _)| *e).collect();
-        let mut lazy = Lazy::new(Some(solver));
+        let mut lazy = Lazy::new(solver);
         let settled = self.settle(&mut lazy, &unrolled.dag, &mut enc, &origin, &open, verdicts);
+        let wanted = lazy.wanted();
         lazy.finish();
-        settled
+        settled.map(|()| !wanted)
     }
 
     /// Re-examines the edges the once-through `first` verdicts refute under the
@@ -140,7 +146,7 @@ impl Loops<'_> {
             } else {
                 check_cancel(self.cancel)?;
                 let Some(solver) = lazy.get(enc) else {
-                    continue;
+                    return Ok(reopened);
                 };
                 solver.push();
                 let answer = match solver.assert(&t) {
@@ -244,7 +250,7 @@ impl Loops<'_> {
             if !restricted {
                 restricted = true;
                 let Some(solver) = lazy.get(enc) else {
-                    continue;
+                    return Ok(());
                 };
                 exact_graph = exact_sources(dag, enc, &free.blocked);
                 solver.push();
@@ -262,7 +268,7 @@ impl Loops<'_> {
                 }
             }
             let Some(solver) = lazy.get(enc) else {
-                continue;
+                return Ok(());
             };
             solver.push();
             let answer = solver.assert(&any).map(|()| solver.check());

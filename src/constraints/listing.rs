@@ -56,12 +56,16 @@ impl Listing<'_> {
         Ok((out, false))
     }
 
-    /// Whether deciding `p` takes a query.
-    pub fn needs_solver(&self, p: &Pending) -> bool {
-        self.without_solver(p).is_none()
+    /// Whether deciding `p` takes a query (see [`Listing::decide`] for `refuted`).
+    pub fn needs_solver(&self, p: &Pending, refuted: &[bool]) -> bool {
+        self.without_solver(p, refuted).is_none()
     }
 
-    fn without_solver(&self, p: &Pending) -> Option<paths::Decision> {
+    /// The decision on `p` when it needs no query.
+    fn without_solver(&self, p: &Pending, refuted: &[bool]) -> Option<paths::Decision> {
+        if p.path.edges.iter().any(|&e| refuted.get(e) == Some(&true)) {
+            return Some(paths::refuted(&p.constraints));
+        }
         paths::decided_without_solver(
             &p.constraints,
             &p.dropped,
@@ -87,24 +91,19 @@ impl Listing<'_> {
         let mut scripts = Scripts::default();
         for p in pending {
             check_cancel(self.cancel)?;
-            let through_refuted = p.path.edges.iter().any(|&e| refuted.get(e) == Some(&true));
-            let known = if through_refuted {
-                Some(paths::refuted(&p.constraints))
-            } else {
-                self.without_solver(&p)
-            };
-            let (feasible, witness) = match (known, solver.as_deref_mut()) {
-                (Some(decided), _) => decided,
-                (None, Some(solver)) => paths::decide(
-                    solver,
-                    &p.constraints,
-                    &p.dropped,
-                    self.params,
-                    self.inputs,
-                    self.lenient,
-                ),
-                (None, None) => (Feasible::Unknown(NO_SOLVER.into()), None),
-            };
+            let (feasible, witness) =
+                match (self.without_solver(&p, refuted), solver.as_deref_mut()) {
+                    (Some(decided), _) => decided,
+                    (None, Some(solver)) => paths::decide(
+                        solver,
+                        &p.constraints,
+                        &p.dropped,
+                        self.params,
+                        self.inputs,
+                        self.lenient,
+                    ),
+                    (None, None) => (Feasible::Unknown(NO_SOLVER.into()), None),
+                };
             out.push(PathReport {
                 id: out.len(),
                 end: paths::end_of(self.dag, p.path.edges.last().copied()),

@@ -26,6 +26,7 @@ mod negate;
 mod none;
 mod paths;
 mod pool;
+mod precise;
 mod pyta;
 mod semantics;
 mod smt;

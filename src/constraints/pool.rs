@@ -3,6 +3,9 @@
 
 use std::cell::RefCell;
 
+use std::time::{Duration, Instant};
+
+use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
 use crate::symbolic::Solver;
 
@@ -31,5 +34,26 @@ pub fn with_solver<T>(timeout_ms: u32, cancel: &Cancel, work: impl FnOnce(&mut S
         out
     });
     POOL.with(|p| *p.borrow_mut() = Some((solver, uses)));
+    out
+}
+
+/// [`with_solver`], adding the solver's work and the time taken to get and clear the
+/// solver to `stats`.
+pub fn with_solver_counted<T>(
+    timeout_ms: u32,
+    cancel: &Cancel,
+    stats: &mut Stats,
+    work: impl FnOnce(&mut Solver, &mut Stats) -> T,
+) -> T {
+    let started = Instant::now();
+    let mut working = Duration::ZERO;
+    let out = with_solver(timeout_ms, cancel, |solver| {
+        let before = solver.usage();
+        let out = timed(&mut working, || work(solver, stats));
+        stats.add_solver(before, solver.usage());
+        out
+    });
+    stats.solver_setup += started.elapsed().saturating_sub(working);
+    stats.solver_uses += 1;
     out
 }

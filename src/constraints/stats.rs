@@ -41,6 +41,8 @@ pub struct Stats {
     pub path_checks: u32,
     /// Checks the incremental solver left to a fresh one (counted in the two above).
     pub fallbacks: u32,
+    /// Analyses that took a solver from the pool.
+    pub solver_uses: u32,
 }
 
 impl Stats {
@@ -88,6 +90,7 @@ impl AddAssign for Stats {
         self.edge_checks += o.edge_checks;
         self.path_checks += o.path_checks;
         self.fallbacks += o.fallbacks;
+        self.solver_uses += o.solver_uses;
     }
 }
 
