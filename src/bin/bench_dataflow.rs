@@ -1,15 +1,16 @@
 //! Times the fixpoint engine on one generated function whose CFG has about 10^5 nodes:
-//! reaching definitions (dense bit sets over every definition) and interval analysis
-//! (a map of intervals per node, widening and narrowing), plus liveness for comparison.
+//! reaching definitions (bit sets over every definition) and interval analysis (one interval
+//! per variable and point, widening and narrowing), plus liveness for comparison. Each
+//! phase's time includes building the analysis.
 //!
 //! The generated program is deterministic (a fixed seed): straight-line runs, `if`/`else`
 //! diamonds and counted `while` loops over `v0..v{V-1}`. Like real code, the loops reuse their
 //! counters, drawn from a pool of [`COUNTERS`] names (`k0..k7`), so a program has `V + 8`
-//! variables whatever its size.
+//! variables (and its parameter `p`) whatever its size.
 //!
 //! `bench_dataflow [--nodes N] [--vars V] [--repeat R]`: N defaults to 100000, V to 64; each
-//! time is the best of R runs (default 3). Prints one JSON line per phase, then a summary
-//! with the peak resident memory (`VmHWM`).
+//! time is the best of R runs (default 3). Prints one JSON line per phase with the peak
+//! resident memory so far, then a summary with the peak of the whole run (`VmHWM`).
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
