@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use analysis_kernel::cancel::Cancel;
 use analysis_kernel::constraints::{Analysis, Feasible, Mode, Options, Stats, analyze};
 use analysis_kernel::python::lower_module;
+use analysis_kernel::symbolic::solver::with_watcher;
 use serde_json::json;
 
 /// `gen_corpus.py`'s `REAL_MODULES`.
@@ -376,9 +377,16 @@ fn main() -> ExitCode {
     };
     // Panics are caught and counted; keep their messages off the terminal.
     std::panic::set_hook(Box::new(|_| {}));
-    synthetic(&args);
+    // One Z3 watcher thread for the whole run, as a caller analysing many functions in a
+    // row should have (instead of one per analysis that makes a query).
+    with_watcher(|| run(&args));
+    ExitCode::SUCCESS
+}
+
+fn run(args: &Args) {
+    synthetic(args);
     if let Some(dir) = &args.stdlib {
-        let t = stdlib(dir, &args);
+        let t = stdlib(dir, args);
         println!(
             "stdlib: {} functions, {} analysed, {} errors, {} crashes, {} edges ({} infeasible, {} unknown), {} paths listed ({} functions truncated at 64), {:.1} s ({} s of CPU); slowest {:.2} s ({})",
             t.functions,
@@ -398,5 +406,4 @@ fn main() -> ExitCode {
         );
         println!("{}", breakdown(&t.stats));
     }
-    ExitCode::SUCCESS
 }

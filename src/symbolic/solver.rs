@@ -355,11 +355,10 @@ impl Solver {
         solver: &z3::Solver,
         deadline: Instant,
     ) -> (z3::SatResult, Option<Stopped>) {
-        let (result, stopped) = match &self.watch {
-            Some(watch) if watch.serving() => watch.check(deadline, || solver.check()),
-            _ => watch::check_alone(&self.ctx.handle(), self.cancel.as_ref(), deadline, || {
-                solver.check()
-            }),
+        let cancel = self.cancel.as_ref();
+        let (result, stopped) = match self.serving_watch() {
+            Some(watch) => watch.check(deadline, cancel, || solver.check()),
+            None => watch::check_alone(&self.ctx.handle(), cancel, deadline, || solver.check()),
         };
         if stopped.is_some() {
             // An interrupt outlives the check it was meant for (Z3 4.8 keeps the context
@@ -369,20 +368,28 @@ impl Solver {
         (result, stopped)
     }
 
+    /// The watcher serving this solver's checks, if any: its own (`watching`) or this
+    /// thread's (`with_watcher`).
+    fn serving_watch(&self) -> Option<Arc<Watch>> {
+        match &self.watch {
+            Some(watch) if watch.serving() => Some(Arc::clone(watch)),
+            _ => thread_watch(),
+        }
+    }
+
     /// Runs `work` with one watcher thread serving all its checks, instead of a thread per
-    /// check. Within `work`, the watcher is the solver's.
+    /// check (none when this thread has one: see [`with_watcher`]).
     pub fn watching<T>(&mut self, work: impl FnOnce(&mut Solver) -> T) -> T {
-        if self.watch.as_ref().is_some_and(|w| w.serving()) {
+        if self.serving_watch().is_some() {
             return work(self);
         }
         let watch = Arc::new(Watch::default());
         let ctx = self.ctx.clone();
         let handle = ctx.handle();
-        let cancel = self.cancel.clone();
         std::thread::scope(|scope| {
             let _quit = QuitOnDrop(&watch);
             let served = Arc::clone(&watch);
-            scope.spawn(move || served.serve(&handle, cancel.as_ref()));
+            scope.spawn(move || served.serve(&handle));
             self.watch = Some(Arc::clone(&watch));
             let out = work(self);
             self.watch = None;
@@ -538,6 +545,47 @@ pub fn smtlib_script(conditions: &[Term]) -> Result<String, SolverError> {
         solver.assert(c)?;
     }
     Ok(solver.z3.to_smt2())
+}
+
+thread_local! {
+    /// The watcher serving every check of this thread (`with_watcher`).
+    static THREAD_WATCH: RefCell<Option<Arc<Watch>>> = const { RefCell::new(None) };
+}
+
+fn thread_watch() -> Option<Arc<Watch>> {
+    THREAD_WATCH
+        .with(|w| w.borrow().clone())
+        .filter(|w| w.serving())
+}
+
+/// Restores this thread's previous watcher when dropped.
+struct Installed(Option<Arc<Watch>>);
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        THREAD_WATCH.with(|w| *w.borrow_mut() = previous);
+    }
+}
+
+/// Runs `work` with one watcher thread serving every check this thread makes meanwhile,
+/// whatever the solver: for callers that make many analyses in a row (a thread per
+/// analysis costs more than most analyses). Nested calls share the outer watcher.
+pub fn with_watcher<T>(work: impl FnOnce() -> T) -> T {
+    if thread_watch().is_some() {
+        return work();
+    }
+    let watch = Arc::new(Watch::default());
+    let ctx = z3::Context::thread_local();
+    let handle = ctx.handle();
+    std::thread::scope(|scope| {
+        let _quit = QuitOnDrop(&watch);
+        let served = Arc::clone(&watch);
+        scope.spawn(move || served.serve(&handle));
+        let previous = THREAD_WATCH.with(|w| w.borrow_mut().replace(Arc::clone(&watch)));
+        let _installed = Installed(previous);
+        work()
+    })
 }
 
 thread_local! {

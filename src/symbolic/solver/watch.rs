@@ -1,7 +1,8 @@
 //! Stopping Z3 checks at their deadline or on cancellation: a watcher thread calls Z3's
 //! `ContextHandle::interrupt` while the check runs on the caller's thread. Either one
 //! watcher per check ([`check_alone`]), or one [`Watch`] serving every check of a batch
-//! (`Solver::watching`): starting a thread per check costs more than most checks.
+//! (`Solver::watching`, `with_watcher`): starting a thread per check costs more than most
+//! checks.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
@@ -84,9 +85,10 @@ pub fn check_alone<T>(
 }
 
 /// The check a batch watcher is watching.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Running {
     deadline: Instant,
+    cancel: Option<Cancel>,
     why: u8,
 }
 
@@ -109,7 +111,7 @@ impl Watch {
     }
 
     /// The watcher thread's loop, until [`Watch::quit`].
-    pub fn serve(&self, handle: &z3::ContextHandle<'_>, cancel: Option<&Cancel>) {
+    pub fn serve(&self, handle: &z3::ContextHandle<'_>) {
         let mut state = self.lock();
         loop {
             if state.quit {
@@ -122,7 +124,7 @@ impl Watch {
                     .unwrap_or_else(PoisonError::into_inner);
                 continue;
             };
-            let (why, wait) = look(running.deadline, cancel, Instant::now());
+            let (why, wait) = look(running.deadline, running.cancel.as_ref(), Instant::now());
             if why != RUNNING {
                 running.why = why;
             }
@@ -139,9 +141,15 @@ impl Watch {
     }
 
     /// Runs `check` under this watch.
-    pub fn check<T>(&self, deadline: Instant, check: impl FnOnce() -> T) -> (T, Option<Stopped>) {
+    pub fn check<T>(
+        &self,
+        deadline: Instant,
+        cancel: Option<&Cancel>,
+        check: impl FnOnce() -> T,
+    ) -> (T, Option<Stopped>) {
         self.lock().check = Some(Running {
             deadline,
+            cancel: cancel.cloned(),
             why: RUNNING,
         });
         self.wake.notify_one();
