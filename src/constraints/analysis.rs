@@ -270,7 +270,7 @@ impl Work<'_> {
         };
         let enc = precise.encoding(stats);
         let listing = self.listing(false);
-        let mut steps = paths::Precise::new(self.dag, self.sem, self.inputs, self.pre);
+        let mut steps = paths::Precise::new(self.dag, self.sem, self.inputs, self.pre, &enc);
         let (pending, truncated) = listing.gather(
             self.options.path_limit,
             |path| steps.constraints(path),

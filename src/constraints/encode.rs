@@ -32,6 +32,9 @@ pub struct Encoding {
     pub taken: Vec<Option<Term>>,
     /// Each edge's step (`None` for unreachable edges).
     pub steps: Vec<Option<Step>>,
+    /// The names at each node (as its edges are taken), and after each edge.
+    pub names_at: Vec<Option<Names>>,
+    pub names_after: Vec<Option<Names>>,
     /// Every guard of the edge was translated.
     pub exact: Vec<bool>,
     pub assertions: Vec<(Term, Owner)>,
@@ -143,6 +146,8 @@ impl Encoding {
         let sk = Skeleton::new(dag, tag);
         let skeleton = sk.assertions.len();
         let mut enc = Encoding {
+            names_at: vec![None; dag.out.len()],
+            names_after: vec![None; edges],
             skeleton,
             taken: sk.taken,
             steps: vec![None; edges],
@@ -194,9 +199,11 @@ impl Encoding {
                 }
                 enc.steps[e] = Some(step);
                 if !info.back {
-                    env_out[e] = Some(out);
+                    env_out[e] = Some(out.clone());
                 }
+                enc.names_after[e] = Some(out);
             }
+            enc.names_at[n.index()] = Some(env);
         }
         enc
     }

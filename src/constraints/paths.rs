@@ -2,6 +2,7 @@
 //! a witness input read from the model.
 
 use super::dag::{Dag, EdgeId, Path};
+use super::encode::Encoding;
 use super::feasibility::{DEPENDS, Feasible};
 use super::free::only_definitions;
 use super::pyta::Pyta;
@@ -40,11 +41,14 @@ pub struct PathReport {
 
 /// The precise constraints of paths: preconditions, then what each edge adds. Paths come
 /// in depth-first order, so each shares a prefix with the one before: its steps are kept.
+/// Where a path's names are those the encoding of all paths has at the same node (no
+/// φ-variable met yet), the encoding's step is the path's.
 pub struct Precise<'a> {
     dag: &'a Dag,
     sem: &'a Semantics<'a>,
     params: &'a Names,
     pre: &'a [Constraint],
+    enc: &'a Encoding,
     /// The last path's edges, each with its step and the names after it.
     prefix: Vec<(EdgeId, Step, Names)>,
 }
@@ -55,14 +59,33 @@ impl<'a> Precise<'a> {
         sem: &'a Semantics<'a>,
         params: &'a Names,
         pre: &'a [Constraint],
+        enc: &'a Encoding,
     ) -> Precise<'a> {
         Precise {
             dag,
             sem,
             params,
             pre,
+            enc,
             prefix: Vec::new(),
         }
+    }
+
+    /// Taking edge `e` where the names are `env`: the step and the names after.
+    fn step(&self, e: EdgeId, env: &Names) -> (Step, Names) {
+        let info = &self.dag.edges[e];
+        let at = self
+            .enc
+            .names_at
+            .get(info.source.index())
+            .and_then(Option::as_ref);
+        if at == Some(env)
+            && let (Some(Some(step)), Some(Some(after))) =
+                (self.enc.steps.get(e), self.enc.names_after.get(e))
+        {
+            return (step.clone(), after.clone());
+        }
+        self.sem.step(info, env, Visit::FIRST)
     }
 
     /// The constraints of `path`, the constraints in force on each edge, and the dropped
@@ -77,7 +100,7 @@ impl<'a> Precise<'a> {
         self.prefix.truncate(shared);
         for &e in &path.edges[shared..] {
             let env = self.prefix.last().map_or(self.params, |(_, _, env)| env);
-            let (step, out) = self.sem.step(&self.dag.edges[e], env, Visit::FIRST);
+            let (step, out) = self.step(e, env);
             self.prefix.push((e, step, out));
         }
         let mut constraints: Vec<Constraint> = self.pre.to_vec();
