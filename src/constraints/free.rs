@@ -208,3 +208,55 @@ fn acyclic(reads: &HashMap<Var, Vec<Var>>) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::{ArithOp, Sort};
+
+    fn var(name: &str, version: u32) -> Term {
+        let v = Var {
+            name: name.into(),
+            version,
+            path: Vec::new(),
+        };
+        Term::var(v, Sort::Int).unwrap()
+    }
+
+    fn def(lhs: Term, rhs: Term) -> Constraint {
+        Constraint {
+            term: Term::compare(CompareOp::Eq, lhs, rhs).unwrap(),
+            kind: Kind::Definition,
+        }
+    }
+
+    fn plus_one(t: &Term) -> Term {
+        Term::arith(ArithOp::Add, t.clone(), Term::int(1)).unwrap()
+    }
+
+    #[test]
+    fn definitions_that_only_define() {
+        let (x, x1, x2) = (var("x", 0), var("x", 1), var("x", 2));
+        let chain = [
+            def(x1.clone(), plus_one(&x)),
+            def(x2.clone(), plus_one(&x1)),
+        ];
+        assert!(only_definitions(&chain));
+        assert!(only_definitions(&[]));
+        // A guard, a variable defined twice, a cycle, a left side that is no variable.
+        let guard = Constraint {
+            kind: Kind::Branch,
+            ..def(x1.clone(), plus_one(&x))
+        };
+        assert!(!only_definitions(&[guard]));
+        let twice = [def(x1.clone(), plus_one(&x)), def(x1.clone(), x.clone())];
+        assert!(!only_definitions(&twice));
+        let cycle = [
+            def(x1.clone(), plus_one(&x2)),
+            def(x2.clone(), plus_one(&x1)),
+        ];
+        assert!(!only_definitions(&cycle));
+        assert!(!only_definitions(&[def(x1.clone(), plus_one(&x1))]));
+        assert!(!only_definitions(&[def(plus_one(&x), x1)]));
+    }
+}

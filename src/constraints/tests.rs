@@ -210,3 +210,51 @@ fn an_interrupt_stops_the_analysis() {
         ConstraintsError::Interrupted
     );
 }
+
+#[test]
+fn without_translated_conditions_no_solver_is_taken() {
+    let src = "def f(a, b):\n    if a:\n        return b\n    c = b\n    return c\n";
+    let a = run(src, Mode::Precise);
+    assert_eq!(a.stats.solver_uses, 0);
+    assert_eq!(a.stats.edge_checks + a.stats.path_checks, 0);
+    let depends = Feasible::Unknown(feasibility::DEPENDS.into());
+    assert_eq!(a.edges[0].feasible, Feasible::Yes);
+    assert!(a.edges[1..].iter().all(|e| e.feasible == depends));
+    assert!(a.paths.iter().all(|p| p.feasible == depends));
+}
+
+#[test]
+fn guard_free_edges_after_a_feasible_path_need_no_query() {
+    // After the branch only definitions are translated: a query per branch edge settles
+    // everything after it.
+    let src = "def f(x: int, s) -> int:\n    if x > 0:\n        y = 1\n    else:\n        y = 2\n    z = y + 1\n    s.append(z)\n    print(z)\n    return z\n";
+    let a = run(src, Mode::Precise);
+    assert!(a.edges.iter().all(|e| e.feasible == Feasible::Yes));
+    assert!(a.stats.edge_checks <= 2, "{:?}", a.stats);
+    assert!(a.paths.iter().all(|p| p.feasible == Feasible::Yes));
+}
+
+#[test]
+fn paths_through_refuted_edges_are_infeasible_without_a_query() {
+    let src = "def f(x: int):\n    \"\"\"Precondition: x > 0\"\"\"\n    if x < 0:\n        print(1)\n    if x > 5:\n        print(2)\n";
+    let a = run(src, Mode::Precise);
+    let refuted: Vec<usize> = (0..a.edges.len())
+        .filter(|&e| a.edges[e].feasible == Feasible::No)
+        .collect();
+    assert_eq!(
+        refuted.len(),
+        2,
+        "the True edge and the edge out of print(1)"
+    );
+    let through = |p: &PathReport| p.edges.iter().any(|e| refuted.contains(e));
+    assert_eq!(a.paths.iter().filter(|p| through(p)).count(), 2);
+    for p in &a.paths {
+        let expected = if through(p) {
+            Feasible::No
+        } else {
+            Feasible::Yes
+        };
+        assert_eq!(p.feasible, expected, "path {}", p.id);
+    }
+    assert_eq!(a.stats.path_checks, 2);
+}

@@ -174,6 +174,43 @@ fn cancellation_interrupts_a_running_check() {
 }
 
 #[test]
+fn one_thread_watcher_serves_timeouts_cancellation_and_usage() {
+    let env = env_of("x: int, y: int, z: int");
+    solver::with_watcher(|| {
+        let mut s = Solver::new(200);
+        s.assert(&hard(&env)).unwrap();
+        assert!(matches!(s.check(), Check::Unknown(ref r) if r == "timeout"));
+        let cancel = Cancel::new();
+        let mut c = Solver::new(60_000).with_cancel(cancel.clone());
+        c.assert(&hard(&env)).unwrap();
+        let trigger = cancel.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            trigger.cancel();
+        });
+        let answer = c.check();
+        stopper.join().unwrap();
+        assert!(
+            matches!(answer, Check::Unknown(ref r) if r == "cancelled"),
+            "{answer:?}"
+        );
+        // Nested batches share the thread's watcher; easy checks still answer.
+        let mut easy = Solver::default();
+        easy.watching(|easy| {
+            easy.assert(&holds("x > 0", &env)).unwrap();
+            assert_eq!(easy.check_sat(), solver::CheckSat::Sat);
+            easy.push();
+            easy.assert(&holds("x < 0", &env)).unwrap();
+            assert_eq!(easy.check_sat(), solver::CheckSat::Unsat);
+            easy.pop().unwrap();
+        });
+        let usage = easy.usage();
+        assert_eq!(usage.checks, 2);
+        assert_eq!(usage.fallbacks, 0);
+    });
+}
+
+#[test]
 fn smtlib_text_comes_from_the_lowering() {
     let env = env_of("x: int, s: str");
     let text = solver::smtlib(&holds("x % -3 == 1 and s[-1] == 'b'", &env)).unwrap();
