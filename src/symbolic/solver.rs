@@ -80,6 +80,8 @@ pub struct Solver {
     checks: u32,
     cancel: Option<Cancel>,
     timeout_ms: u32,
+    /// Checks after which the Z3 solver is replaced (`RECYCLE_AFTER` unless set).
+    recycle_after: u32,
     usage: Usage,
     /// The watcher serving a batch of checks (`watching`).
     watch: Option<Arc<Watch>>,
@@ -182,6 +184,7 @@ impl Solver {
             checks: 0,
             cancel: None,
             timeout_ms,
+            recycle_after: RECYCLE_AFTER,
             usage: Usage::default(),
             watch: None,
             reading: Rc::default(),
@@ -199,6 +202,14 @@ impl Solver {
     /// Checks stop (answering `Unknown("cancelled")`) when `cancel` is set.
     pub fn with_cancel(mut self, cancel: Cancel) -> Solver {
         self.cancel = Some(cancel);
+        self
+    }
+
+    /// Replaces the Z3 solver every `checks` checks instead of `RECYCLE_AFTER`: replacing
+    /// costs about as much as making a solver, too much for callers whose queries are few
+    /// per scope and who replace solvers themselves.
+    pub fn recycling_after(mut self, checks: u32) -> Solver {
+        self.recycle_after = checks.max(1);
         self
     }
 
@@ -302,7 +313,7 @@ impl Solver {
 
     /// A check (reading the model if `model`), and whether it fell back on a fresh solver.
     fn check_counted(&mut self, model: bool) -> (Outcome, bool) {
-        if self.checks >= RECYCLE_AFTER {
+        if self.checks >= self.recycle_after {
             self.recycle();
         }
         self.checks += 1;
