@@ -30,6 +30,8 @@ pub enum Owner {
 pub struct Encoding {
     /// "Edge taken" (`None`: the entry cannot reach the edge's source).
     pub taken: Vec<Option<Term>>,
+    /// "Node reached".
+    pub reached: Vec<Option<Term>>,
     /// Each edge's step (`None` for unreachable edges).
     pub steps: Vec<Option<Step>>,
     /// The names at each node (as its edges are taken), and after each edge.
@@ -37,9 +39,8 @@ pub struct Encoding {
     pub names_after: Vec<Option<Names>>,
     /// Every guard of the edge was translated.
     pub exact: Vec<bool>,
+    /// What is asserted beyond the skeleton (see [`Skeleton::assertions`]).
     pub assertions: Vec<(Term, Owner)>,
-    /// How many of the assertions, first, are the skeleton's.
-    pub skeleton: usize,
     /// The φ-variables made where paths meet.
     pub merges: Vec<Merge>,
 }
@@ -71,13 +72,13 @@ fn iff(a: &Term, b: &Term) -> Result<Term, SortError> {
     Term::and(vec![implies(a, b)?, implies(b, a)?])
 }
 
-/// The paths of a DAG as a formula: the "reached" and "taken" Booleans with the
-/// assertions that make the taken edges of any model one path from the entry.
+/// The paths of a DAG as a formula: the "reached" and "taken" Booleans, and the
+/// assertions that make the taken edges of any model one path from the entry (built when
+/// asserted: most encodings never are).
 #[derive(Clone, Debug)]
 pub struct Skeleton {
     pub taken: Vec<Option<Term>>,
     pub reached: Vec<Option<Term>>,
-    pub assertions: Vec<Term>,
 }
 
 impl Skeleton {
@@ -85,7 +86,6 @@ impl Skeleton {
         let mut sk = Skeleton {
             taken: vec![None; dag.edges.len()],
             reached: vec![None; dag.out.len()],
-            assertions: Vec::new(),
         };
         for &n in &dag.order {
             sk.reached[n.index()] = Some(flag(format!("@{tag}r{}", n.index())));
@@ -93,38 +93,49 @@ impl Skeleton {
                 sk.taken[e] = Some(flag(format!("@{tag}t{e}")));
             }
         }
-        for &n in &dag.order {
-            let Some(r) = sk.reached[n.index()].clone() else {
-                continue;
-            };
-            if n == dag.entry {
-                sk.assertions.push(r.clone());
-            } else {
-                let ins: Vec<Term> = dag.forward_in[n.index()]
-                    .iter()
-                    .filter_map(|&e| sk.taken[e].clone())
-                    .collect();
-                if let Ok(t) = Term::or(ins).and_then(|any| iff(&r, &any)) {
-                    sk.assertions.push(t);
-                }
-            }
-            let flags: Vec<Term> = dag.out[n.index()]
+        sk
+    }
+
+    /// The assertions over `dag` (the DAG this skeleton was made for).
+    pub fn assertions(&self, dag: &Dag) -> Vec<Term> {
+        skeleton_assertions(dag, &self.taken, &self.reached)
+    }
+}
+
+/// The assertions of the skeleton of `dag` with these flags.
+fn skeleton_assertions(dag: &Dag, taken: &[Option<Term>], reached: &[Option<Term>]) -> Vec<Term> {
+    let mut out = Vec::new();
+    for &n in &dag.order {
+        let Some(r) = reached[n.index()].clone() else {
+            continue;
+        };
+        if n == dag.entry {
+            out.push(r.clone());
+        } else {
+            let ins: Vec<Term> = dag.forward_in[n.index()]
                 .iter()
-                .filter_map(|&e| sk.taken[e].clone())
+                .filter_map(|&e| taken[e].clone())
                 .collect();
-            for (i, a) in flags.iter().enumerate() {
-                if let Ok(t) = implies(a, &r) {
-                    sk.assertions.push(t);
-                }
-                for b in &flags[i + 1..] {
-                    if let Ok(t) = Term::and(vec![a.clone(), b.clone()]).and_then(Term::not) {
-                        sk.assertions.push(t);
-                    }
+            if let Ok(t) = Term::or(ins).and_then(|any| iff(&r, &any)) {
+                out.push(t);
+            }
+        }
+        let flags: Vec<Term> = dag.out[n.index()]
+            .iter()
+            .filter_map(|&e| taken[e].clone())
+            .collect();
+        for (i, a) in flags.iter().enumerate() {
+            if let Ok(t) = implies(a, &r) {
+                out.push(t);
+            }
+            for b in &flags[i + 1..] {
+                if let Ok(t) = Term::and(vec![a.clone(), b.clone()]).and_then(Term::not) {
+                    out.push(t);
                 }
             }
         }
-        sk
     }
+    out
 }
 
 /// Takes an edge where the names stand for the given terms: the step and the names after.
@@ -144,20 +155,15 @@ impl Encoding {
     ) -> Encoding {
         let edges = dag.edges.len();
         let sk = Skeleton::new(dag, tag);
-        let skeleton = sk.assertions.len();
         let mut enc = Encoding {
             names_at: vec![None; dag.out.len()],
             names_after: vec![None; edges],
-            skeleton,
             taken: sk.taken,
+            reached: sk.reached,
             steps: vec![None; edges],
             exact: vec![true; edges],
             merges: Vec::new(),
-            assertions: sk
-                .assertions
-                .into_iter()
-                .map(|t| (t, Owner::Structure))
-                .collect(),
+            assertions: Vec::new(),
         };
         let mut env_out: Vec<Option<Names>> = vec![None; edges];
         let mut defined: HashSet<String> = HashSet::new();
@@ -272,7 +278,12 @@ impl Encoding {
 
     /// Whether anything beyond the skeleton is asserted: definitions, φ, guards.
     pub fn constrains(&self) -> bool {
-        self.assertions.len() > self.skeleton
+        !self.assertions.is_empty()
+    }
+
+    /// The skeleton's assertions over `dag` (this encoding's DAG).
+    pub fn skeleton(&self, dag: &Dag) -> Vec<Term> {
+        skeleton_assertions(dag, &self.taken, &self.reached)
     }
 
     /// Whether this encoding has inexact edges.

@@ -26,9 +26,12 @@ pub enum Feasible {
 #[error("interrupted")]
 pub struct Interrupted;
 
-/// Asserts the encoding; guards that the solver refuses make their edge inexact, and so do
-/// guards reading a variable whose definition it refused.
-pub fn assert_encoding(solver: &mut Solver, enc: &mut Encoding) {
+/// Asserts the encoding of `dag`; guards that the solver refuses make their edge inexact,
+/// and so do guards reading a variable whose definition it refused.
+pub fn assert_encoding(solver: &mut Solver, enc: &mut Encoding, dag: &Dag) {
+    for term in enc.skeleton(dag) {
+        let _ = solver.assert(&term);
+    }
     let mut failed_vars = Vec::new();
     for (term, owner) in &enc.assertions {
         if solver.assert(term).is_err() {
@@ -85,8 +88,9 @@ impl<'s> Lazy<'s> {
         self.asserted
     }
 
-    /// The solver with `enc` asserted (`None`, noted as wanted, without a solver).
-    pub fn get(&mut self, enc: &mut Encoding) -> Option<&mut Solver> {
+    /// The solver with `enc` (of `dag`) asserted (`None`, noted as wanted, without a
+    /// solver).
+    pub fn get(&mut self, enc: &mut Encoding, dag: &Dag) -> Option<&mut Solver> {
         let Some(solver) = self.solver.as_deref_mut() else {
             self.wanted = true;
             return None;
@@ -94,7 +98,7 @@ impl<'s> Lazy<'s> {
         if !self.asserted {
             self.asserted = true;
             solver.push();
-            assert_encoding(solver, enc);
+            assert_encoding(solver, enc, dag);
         }
         Some(solver)
     }
@@ -157,7 +161,7 @@ pub fn edges(
         };
         check_cancel(cancel)?;
         let was_asserted = lazy.asserted();
-        let Some(solver) = lazy.get(enc) else {
+        let Some(solver) = lazy.get(enc, dag) else {
             return Ok(Vec::new());
         };
         if !was_asserted {
@@ -200,7 +204,7 @@ pub fn edges(
         }
         let _ = solver.pop();
     }
-    if restricted && let Some(solver) = lazy.get(enc) {
+    if restricted && let Some(solver) = lazy.get(enc, dag) {
         let _ = solver.pop();
     }
     check_cancel(cancel)?;
@@ -208,7 +212,7 @@ pub fn edges(
     // every edge it takes "unknown" at once. Whether some edge is inexact is only final
     // once the encoding is asserted.
     let undecided = out.iter().any(Option::is_none);
-    if undecided && !enc.has_inexact() && enc.constrains() && lazy.get(enc).is_none() {
+    if undecided && !enc.has_inexact() && enc.constrains() && lazy.get(enc, dag).is_none() {
         return Ok(Vec::new());
     }
     if !enc.has_inexact() {
@@ -240,7 +244,7 @@ pub fn edges(
             continue;
         }
         check_cancel(cancel)?;
-        let Some(solver) = lazy.get(enc) else {
+        let Some(solver) = lazy.get(enc, dag) else {
             return Ok(Vec::new());
         };
         solver.push();

@@ -145,7 +145,7 @@ impl Loops<'_> {
                 None
             } else {
                 check_cancel(self.cancel)?;
-                let Some(solver) = lazy.get(enc) else {
+                let Some(solver) = lazy.get(enc, dag) else {
                     return Ok(reopened);
                 };
                 solver.push();
@@ -249,7 +249,7 @@ impl Loops<'_> {
             check_cancel(self.cancel)?;
             if !restricted {
                 restricted = true;
-                let Some(solver) = lazy.get(enc) else {
+                let Some(solver) = lazy.get(enc, dag) else {
                     return Ok(());
                 };
                 exact_graph = exact_sources(dag, enc, &free.blocked);
@@ -267,7 +267,7 @@ impl Loops<'_> {
                     continue;
                 }
             }
-            let Some(solver) = lazy.get(enc) else {
+            let Some(solver) = lazy.get(enc, dag) else {
                 return Ok(());
             };
             solver.push();
@@ -286,7 +286,7 @@ impl Loops<'_> {
             }
             let _ = solver.pop();
         }
-        if restricted && let Some(solver) = lazy.get(enc) {
+        if restricted && let Some(solver) = lazy.get(enc, dag) {
             let _ = solver.pop();
         }
         Ok(())

@@ -158,7 +158,7 @@ impl Pyta {
     /// Asserts the path skeleton and the "reassigned" flags on `solver`.
     pub fn encode(&self, dag: &Dag, solver: &mut Solver) -> Encoded {
         let sk = Skeleton::new(dag, "p");
-        for a in &sk.assertions {
+        for a in &sk.assertions(dag) {
             let _ = solver.assert(a);
         }
         let killed = self.kill_flags(dag, &sk, solver);
