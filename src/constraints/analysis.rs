@@ -294,6 +294,7 @@ impl Work<'_> {
             params: self.parameters,
             inputs: self.inputs,
             lenient,
+            pre_len: (!lenient).then_some(self.pre.len()),
             cancel: self.cancel,
         }
     }

@@ -1,15 +1,17 @@
 //! Listing paths up to the limit: first every listed path's constraints (so the analysis
-//! knows whether it needs a solver at all), then each path decided, by a query in a scope
-//! of its own unless nothing is asserted on it.
+//! knows whether it needs a solver at all), then each path decided: without a query when
+//! that is possible, else by a query in a scope of its own for a witness, or on the scopes
+//! of the prefix it shares with the previous path (`prefixes`).
 
 use super::dag::{Dag, Path};
-use super::feasibility::{Feasible, Interrupted, NO_SOLVER, check_cancel};
-use super::paths::{self, PathReport};
+use super::feasibility::{DEPENDS, Feasible, Interrupted, NO_SOLVER, check_cancel};
+use super::paths::{self, Decision, PathReport};
+use super::prefixes::{Answer, Prefixes, Split};
 use super::semantics::{Constraint, Dropped, Names};
 use super::smt::Scripts;
 use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
-use crate::symbolic::{Solver, Sort};
+use crate::symbolic::{CheckSat, Solver, Sort};
 
 /// A listed path with its constraints, not decided yet.
 pub struct Pending {
@@ -26,6 +28,9 @@ pub struct Listing<'a> {
     pub inputs: &'a Names,
     /// PythonTA's rules: untranslated conditions do not make a path "unknown".
     pub lenient: bool,
+    /// How many preconditions begin each path's constraints, each edge then adding its
+    /// own (precise mode): paths may share the scopes of a prefix.
+    pub pre_len: Option<usize>,
     pub cancel: &'a Cancel,
 }
 
@@ -89,21 +94,16 @@ impl Listing<'_> {
         let checks = solver.as_ref().map(|s| s.usage().checks);
         let mut out = Vec::with_capacity(pending.len());
         let mut scripts = Scripts::default();
+        let mut prefixes = Prefixes::default();
         for p in pending {
             check_cancel(self.cancel)?;
-            let (feasible, witness) =
-                match (self.without_solver(&p, refuted), solver.as_deref_mut()) {
-                    (Some(decided), _) => decided,
-                    (None, Some(solver)) => paths::decide(
-                        solver,
-                        &p.constraints,
-                        &p.dropped,
-                        self.params,
-                        self.inputs,
-                        self.lenient,
-                    ),
-                    (None, None) => (Feasible::Unknown(NO_SOLVER.into()), None),
-                };
+            let (feasible, witness) = match self.without_solver(&p, refuted) {
+                Some(decided) => decided,
+                None => match solver.as_deref_mut() {
+                    Some(solver) => self.query(solver, &mut prefixes, &p),
+                    None => (Feasible::Unknown(NO_SOLVER.into()), None),
+                },
+            };
             out.push(PathReport {
                 id: out.len(),
                 end: paths::end_of(self.dag, p.path.edges.last().copied()),
@@ -119,8 +119,53 @@ impl Listing<'_> {
             });
         }
         if let (Some(before), Some(solver)) = (checks, solver) {
+            prefixes.clear(solver);
             stats.path_checks += solver.usage().checks - before;
         }
         Ok(out)
+    }
+
+    /// Decides `p` with a query: on the shared prefix's scopes when it needs no witness,
+    /// else in a scope of its own.
+    fn query(&self, solver: &mut Solver, prefixes: &mut Prefixes, p: &Pending) -> Decision {
+        let Some(split) = self.split(p) else {
+            prefixes.clear(solver);
+            return paths::decide(
+                solver,
+                &p.constraints,
+                &p.dropped,
+                self.params,
+                self.inputs,
+                self.lenient,
+            );
+        };
+        match prefixes.check(solver, &split) {
+            Answer::Checked(CheckSat::Sat) => (Feasible::Unknown(DEPENDS.into()), None),
+            Answer::Checked(CheckSat::Unsat) => (Feasible::No, None),
+            Answer::Checked(CheckSat::Unknown(reason)) | Answer::Refused(reason) => {
+                (Feasible::Unknown(reason), None)
+            }
+        }
+    }
+
+    /// `p`'s constraints split by edge, when it can share a prefix's scopes: it depends
+    /// on untranslated conditions, so it needs no witness.
+    fn split<'p>(&self, p: &'p Pending) -> Option<Split<'p>> {
+        let pre_len = self.pre_len?;
+        if p.dropped.is_empty() || self.lenient {
+            return None;
+        }
+        let ends: Vec<usize> = std::iter::once(pre_len)
+            .chain(p.at_edge.iter().map(Vec::len))
+            .collect();
+        let ordered = ends.windows(2).all(|w| w[0] <= w[1]);
+        if !ordered || ends.last() != Some(&p.constraints.len()) {
+            return None;
+        }
+        Some(Split {
+            edges: &p.path.edges,
+            terms: p.constraints.iter().map(|c| &c.term).collect(),
+            ends,
+        })
     }
 }

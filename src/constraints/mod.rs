@@ -27,6 +27,7 @@ mod none;
 mod paths;
 mod pool;
 mod precise;
+mod prefixes;
 mod pyta;
 mod semantics;
 mod smt;
