@@ -19,10 +19,11 @@ pub struct Split<'p> {
 /// The scopes pushed for the path asserted last.
 #[derive(Default)]
 pub struct Prefixes {
-    /// The edges with a scope (the preconditions' scope is below them).
-    edges: Vec<EdgeId>,
-    /// For the preconditions' scope and each edge's: the first constraint the solver
-    /// refused up to there.
+    /// The edges asserted, each with whether it has a scope (those adding nothing have
+    /// none); the preconditions' scope is below them.
+    edges: Vec<(EdgeId, bool)>,
+    /// For the preconditions and each edge: the first constraint the solver refused up
+    /// to there.
     failures: Vec<Option<String>>,
 }
 
@@ -43,23 +44,28 @@ impl Prefixes {
                 self.edges
                     .iter()
                     .zip(path.edges)
-                    .take_while(|(a, b)| a == b)
+                    .take_while(|((a, _), b)| a == *b)
                     .count(),
             )
         };
         match shared {
             Some(k) => {
                 while self.edges.len() > k {
-                    self.edges.pop();
+                    if let Some((_, true)) = self.edges.pop() {
+                        let _ = solver.pop();
+                    }
                     self.failures.pop();
-                    let _ = solver.pop();
                 }
             }
-            None => self.push(solver, &path.terms[..path.ends[0]], None),
+            None => {
+                solver.push();
+                let failure = assert_all(solver, &path.terms[..path.ends[0]]);
+                self.failures.push(failure);
+            }
         }
         for i in self.edges.len()..path.edges.len() {
             let terms = &path.terms[path.ends[i]..path.ends[i + 1]];
-            self.push(solver, terms, Some(path.edges[i]));
+            self.push(solver, terms, path.edges[i]);
         }
         match self.failures.last().cloned().flatten() {
             Some(reason) => Answer::Refused(reason),
@@ -67,30 +73,38 @@ impl Prefixes {
         }
     }
 
-    /// A scope asserting `terms` (for `edge`, or the preconditions).
-    fn push(&mut self, solver: &mut Solver, terms: &[&Term], edge: Option<EdgeId>) {
-        solver.push();
+    /// Asserts `edge`'s `terms`, in a scope of their own if there are any.
+    fn push(&mut self, solver: &mut Solver, terms: &[&Term], edge: EdgeId) {
+        let scoped = !terms.is_empty();
         let mut failure = self.failures.last().cloned().flatten();
-        if failure.is_none() {
-            for t in terms {
-                if let Err(e) = solver.assert(t) {
-                    failure = Some(e.to_string());
-                    break;
-                }
+        if scoped {
+            solver.push();
+            if failure.is_none() {
+                failure = assert_all(solver, terms);
             }
         }
         self.failures.push(failure);
-        if let Some(e) = edge {
-            self.edges.push(e);
-        }
+        self.edges.push((edge, scoped));
     }
 
     /// Pops every scope.
     pub fn clear(&mut self, solver: &mut Solver) {
-        for _ in 0..self.failures.len() {
+        let scopes = self.edges.iter().filter(|(_, scoped)| *scoped).count();
+        let preconditions = usize::from(!self.failures.is_empty());
+        for _ in 0..scopes + preconditions {
             let _ = solver.pop();
         }
         self.edges.clear();
         self.failures.clear();
     }
+}
+
+/// Asserts `terms` up to the first the solver refuses; why it refused it.
+fn assert_all(solver: &mut Solver, terms: &[&Term]) -> Option<String> {
+    for t in terms {
+        if let Err(e) = solver.assert(t) {
+            return Some(e.to_string());
+        }
+    }
+    None
 }
