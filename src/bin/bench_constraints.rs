@@ -5,10 +5,13 @@
 //!   feasibility of every edge (no path listed), then the whole analysis with the default
 //!   64 paths listed;
 //! * every function of the 25 stdlib modules of the benchmark corpus (PythonTA: 51 s of z3
-//!   phase, 29 functions crashing): functions, crashes (panics caught), errors, time.
+//!   phase, 29 functions crashing): functions, crashes (panics caught), errors, time (wall
+//!   and this thread's CPU), and where it went: time per kind of work and Z3 checks
+//!   (`constraints::Stats`).
 //!
-//! `bench_constraints [--seq K,K,...] [--stdlib DIR] [--pyta] [--timeout MS]`. Prints one
-//! JSON line per measurement, then a summary.
+//! `bench_constraints [--seq K,K,...] [--stdlib DIR] [--no-stdlib] [--pyta] [--timeout MS]
+//! [--dump]`. Prints one JSON line per measurement, then a summary; `--dump` adds one line
+//! per stdlib function with everything it decided (to compare two builds).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;

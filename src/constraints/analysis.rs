@@ -1,6 +1,7 @@
-//! The whole analysis of one function: preconditions, the feasibility of every edge (one
-//! query each over the path encoding), the paths listed up to a limit with their
-//! constraints and witnesses, and the redundant or impossible conditions.
+//! The whole analysis of one function: preconditions, the feasibility of every edge (at
+//! most one query each over the path encoding), the paths listed up to a limit with their
+//! constraints and witnesses, and the redundant or impossible conditions; where the time
+//! went (`Stats`).
 
 use num_bigint::BigUint;
 use petgraph::graph::NodeIndex;

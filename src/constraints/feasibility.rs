@@ -1,8 +1,11 @@
-//! Deciding each edge with the solver over an [`Encoding`]: one query per edge still open,
-//! in push/pop scopes on one solver; each satisfiable query's model settles every edge its
-//! path takes. A first round allows only edges whose guards were all translated, so a
-//! "yes" is a real path; a second round tells "no" from "depends on what was not
-//! translated".
+//! Deciding each edge over an [`Encoding`]: at most one query per edge still open, in
+//! push/pop scopes on one solver; each satisfiable query's model settles every edge its
+//! path takes, and every edge reached from that path along guard-free edges (`free`). A
+//! first round allows only edges whose guards were all translated, so a "yes" is a real
+//! path; a second round tells "no" from "depends on what was not translated". Edges decided
+//! without a query (guard-free from the entry, unreachable by exact edges, guarded by a
+//! literal `False`) need no solver, and the encoding is asserted only for the first query
+//! ([`Lazy`]).
 
 use petgraph::graph::NodeIndex;
 

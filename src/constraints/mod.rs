@@ -6,8 +6,10 @@
 //! constraints on each edge (preconditions, branch conditions negated on False edges, SSA
 //! definitions such as `x_1 == x - 5`), the feasibility of each path with a witness input,
 //! the feasibility of every edge, and the redundant or impossible conditions (PythonTA's
-//! R9900/R9901). Edge feasibility never enumerates paths: one query per edge over a
-//! path-encoding of the acyclic CFG (`encode`). Paths are listed lazily up to a limit.
+//! R9900/R9901). Edge feasibility never enumerates paths: at most one query per edge over
+//! a path-encoding of the acyclic CFG (`encode`), none where following guard-free edges
+//! decides (`free`), so that most functions need no solver at all (`precise`). Paths are
+//! listed up to a limit, those that need a query sharing the scopes of common prefixes.
 //! `Mode::Pyta` reproduces PythonTA's rule of dropping every constraint that mentions a
 //! reassigned parameter, for comparison.
 //!

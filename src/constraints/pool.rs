@@ -1,5 +1,6 @@
-//! One Z3 solver per thread, lent to each analysis in a scope of its own: making a solver
-//! costs about 15 ms (see `symbolic::solver`), more than analysing most functions.
+//! One Z3 solver per thread, lent to each analysis that needs one in a scope of its own:
+//! making a solver costs about 15 ms (see `symbolic::solver`), more than analysing most
+//! functions.
 
 use std::cell::RefCell;
 

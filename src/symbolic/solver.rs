@@ -16,10 +16,12 @@
 //! every assertion (preprocessed) gets the rest.
 //!
 //! Timeouts and cancellation never hang a caller: every check runs with a watcher thread
-//! (scoped to the check) that calls Z3's `ContextHandle::interrupt` at the deadline, or when
-//! the installed [`Cancel`] is set, and Z3 then answers `Unknown("timeout")` /
-//! `Unknown("cancelled")`. A check does not start once the flag is set. (Z3's own `timeout`
-//! parameter is not used: in Z3 4.8.12 its timer can deadlock.)
+//! that calls Z3's `ContextHandle::interrupt` at the deadline, or when the installed
+//! [`Cancel`] is set, and Z3 then answers `Unknown("timeout")` / `Unknown("cancelled")`. A
+//! check does not start once the flag is set. The watcher is scoped to the check, or serves
+//! a batch of checks ([`Solver::watching`], [`with_watcher`] for a whole thread): starting a
+//! thread costs more than most checks. (Z3's own `timeout` parameter is not used: in Z3
+//! 4.8.12 its timer can deadlock.)
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
