@@ -14,3 +14,9 @@ pub mod python;
 pub mod render;
 pub mod symbolic;
 pub mod symexec;
+
+/// Every binary and test of the crate allocates through mimalloc: the analyses build and
+/// drop many small terms, maps and vectors, and glibc's malloc spent a quarter of the
+/// instructions of the constraints benchmark (`bench_constraints`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

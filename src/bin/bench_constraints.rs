@@ -218,13 +218,13 @@ fn results(a: &Analysis) -> String {
                 &p.dropped,
                 &p.feasible,
                 &p.witness,
-                &p.smtlib,
             )
         })
         .collect();
     format!(
         "{:?}",
         (
+            a.smtlib_scripts(),
             &a.preconditions,
             &a.ignored_preconditions,
             edges,
@@ -348,7 +348,7 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
 fn breakdown(s: &Stats) -> String {
     let ms = |d: Duration| format!("{:.0}", d.as_secs_f64() * 1e3);
     format!(
-        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, push/pop {}, models {}, path constraints {}, SMT-LIB {}, other {} (analyses {}; later loop iterations {} of it); Z3 checks: {} for edges ({} in later loop iterations), {} for paths ({} fell back on a fresh solver); a solver taken by {} analyses",
+        "stdlib phases (ms): cfg {}, semantics {}, encoding {}, solver setup {}, lowering to Z3 {}, Z3 checks {}, push/pop {}, models {}, path constraints {}, other {} (analyses {}; later loop iterations {} of it); Z3 checks: {} for edges ({} in later loop iterations), {} for paths ({} fell back on a fresh solver); a solver taken by {} analyses",
         ms(s.cfg),
         ms(s.semantics),
         ms(s.encoding),
@@ -358,7 +358,6 @@ fn breakdown(s: &Stats) -> String {
         ms(s.scoping),
         ms(s.models),
         ms(s.path_constraints),
-        ms(s.smtlib),
         ms(s.other()),
         ms(s.total),
         ms(s.later_iterations),

@@ -17,6 +17,7 @@ use super::pool;
 use super::precise::Precise;
 use super::pyta::Pyta;
 use super::semantics::{self, Constraint, Dropped, Kind, Names, Semantics, env_of};
+use super::smt::Scripts;
 use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
@@ -145,6 +146,19 @@ pub struct Analysis {
     pub merges: Vec<Merge>,
     /// Where the time went.
     pub stats: Stats,
+}
+
+impl Analysis {
+    /// The SMT-LIB script of each listed path, in order: declarations, then one
+    /// `(assert …)` per constraint. Printed when asked for (Z3 prints each term, once
+    /// however many paths share it), so that only the views showing it pay for it.
+    pub fn smtlib_scripts(&self) -> Vec<String> {
+        let mut scripts = Scripts::default();
+        self.paths
+            .iter()
+            .map(|p| paths::smtlib(&mut scripts, &p.constraints))
+            .collect()
+    }
 }
 
 /// What the solver decides for a function: edge verdicts with each edge's own constraints,

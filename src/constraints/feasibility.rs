@@ -13,7 +13,7 @@ use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, Owner};
 use super::free::Free;
 use crate::cancel::Cancel;
-use crate::symbolic::{Check, Model, Solver, Term};
+use crate::symbolic::{Assumption, Check, Model, Solver, Term};
 
 /// Whether something can happen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,7 +151,8 @@ pub fn edges(
     // Round 1 paths take exact edges only: a source they cannot reach refutes the edge.
     // (Asserting can only make edges inexact.)
     let mut exact_graph = exact_sources(dag, enc, &free.blocked);
-    let mut restricted = false;
+    // Round 1's checks assume every inexact edge is not taken.
+    let mut exact_only: Option<Vec<Assumption>> = None;
     for e in 0..dag.edges.len() {
         let open = |enc: &Encoding, exact_graph: &[bool]| {
             enc.exact[e] && !free.blocked[e] && exact_graph[dag.edges[e].source.index()]
@@ -173,22 +174,9 @@ pub fn edges(
                 continue;
             }
         }
-        if !restricted {
-            restricted = true;
-            solver.push();
-            for (f, t) in enc.taken.iter().enumerate() {
-                if let Some(t) = t
-                    && !enc.exact[f]
-                    && let Ok(not) = Term::not(t.clone())
-                {
-                    let _ = solver.assert(&not);
-                }
-            }
-        }
-        solver.push();
-        let answer = solver.assert(&t).map(|()| solver.check());
-        match answer {
-            Ok(Check::Sat(model)) => {
+        let base = exact_only.get_or_insert_with(|| not_taken_inexact(solver, enc));
+        match check_assuming(solver, base, &t) {
+            Check::Sat(model) => {
                 out[e] = Some(Feasible::Yes);
                 let path = model_path(&model, dag, enc);
                 for &f in &path {
@@ -201,14 +189,9 @@ pub fn edges(
                     });
                 }
             }
-            Ok(Check::Unsat) => {}
-            Ok(Check::Unknown(reason)) => out[e] = Some(Feasible::Unknown(reason)),
-            Err(err) => out[e] = Some(Feasible::Unknown(err.to_string())),
+            Check::Unsat => {}
+            Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason)),
         }
-        let _ = solver.pop();
-    }
-    if restricted && let Some(solver) = lazy.get(enc, dag) {
-        let _ = solver.pop();
     }
     check_cancel(cancel)?;
     // Round 2: what round 1 could not show, with every edge allowed; a model's path makes
@@ -250,12 +233,7 @@ pub fn edges(
         let Some(solver) = lazy.get(enc, dag) else {
             return Ok(Vec::new());
         };
-        solver.push();
-        let answer = match solver.assert(&t) {
-            Ok(()) => solver.check(),
-            Err(err) => Check::Unknown(err.to_string()),
-        };
-        match answer {
+        match check_assuming(solver, &[], &t) {
             Check::Sat(model) => {
                 out[e] = Some(Feasible::Unknown(DEPENDS.into()));
                 let path = model_path(&model, dag, enc);
@@ -272,7 +250,6 @@ pub fn edges(
             Check::Unsat => out[e] = Some(Feasible::No),
             Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason)),
         }
-        let _ = solver.pop();
     }
     Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect())
 }
@@ -327,6 +304,29 @@ pub fn path_nodes(dag: &Dag, path: &[EdgeId]) -> Vec<NodeIndex> {
                 .filter(|&&e| !dag.edges[e].back)
                 .map(|&e| dag.edges[e].target),
         )
+        .collect()
+}
+
+/// Checks `t` together with the `base` assumptions, without a scope of its own.
+pub fn check_assuming(solver: &mut Solver, base: &[Assumption], t: &Term) -> Check {
+    match solver.assume(t) {
+        Ok(a) => {
+            let mut assumed = base.to_vec();
+            assumed.push(a);
+            solver.check_assuming(&assumed)
+        }
+        Err(err) => Check::Unknown(err.to_string()),
+    }
+}
+
+/// Assumptions that no inexact edge of `enc` is taken.
+pub fn not_taken_inexact(solver: &mut Solver, enc: &Encoding) -> Vec<Assumption> {
+    enc.taken
+        .iter()
+        .zip(&enc.exact)
+        .filter(|(_, exact)| !**exact)
+        .filter_map(|(t, _)| Term::not(t.clone()?).ok())
+        .filter_map(|not| solver.assume(&not).ok())
         .collect()
 }
 

@@ -10,14 +10,15 @@ use petgraph::graph::NodeIndex;
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, loop_assignments};
 use super::feasibility::{
-    Feasible, Interrupted, Lazy, check_cancel, exact_sources, model_path, path_nodes,
+    Feasible, Interrupted, Lazy, check_assuming, check_cancel, exact_sources, model_path,
+    not_taken_inexact, path_nodes,
 };
 use super::free::Free;
 use super::semantics::{Arrival, Constraint, Names, Semantics, Visit};
 use super::stats::{Stats, timed};
 use super::unroll::unroll;
 use crate::cancel::Cancel;
-use crate::symbolic::{Check, Solver, Term, Var};
+use crate::symbolic::{Assumption, Check, Solver, Term, Var};
 
 /// Why an edge left undecided by the once-through paths may still be feasible.
 pub const LATER_ITERATIONS: &str =
@@ -148,11 +149,7 @@ impl Loops<'_> {
                 let Some(solver) = lazy.get(enc, dag) else {
                     return Ok(reopened);
                 };
-                solver.push();
-                let answer = match solver.assert(&t) {
-                    Ok(()) => solver.check(),
-                    Err(err) => Check::Unknown(err.to_string()),
-                };
+                let answer = check_assuming(solver, &[], &t);
                 if let Check::Sat(model) = &answer {
                     let path = model_path(model, dag, enc);
                     for &f in &path {
@@ -163,7 +160,6 @@ impl Loops<'_> {
                         free.spread(dag, enc, false, &mut reach, ends, |f| shown[f] = true);
                     }
                 }
-                let _ = solver.pop();
                 Some(answer)
             };
             match answer {
@@ -215,7 +211,8 @@ impl Loops<'_> {
                 show_open(u, verdicts)
             });
         }
-        let mut restricted = false;
+        // The checks assume every inexact edge is not taken.
+        let mut exact_only: Option<Vec<Assumption>> = None;
         for &e in open {
             if verdicts[e] == Feasible::Yes {
                 continue;
@@ -247,21 +244,12 @@ impl Loops<'_> {
                 continue;
             }
             check_cancel(self.cancel)?;
-            if !restricted {
-                restricted = true;
+            if exact_only.is_none() {
                 let Some(solver) = lazy.get(enc, dag) else {
                     return Ok(());
                 };
+                exact_only = Some(not_taken_inexact(solver, enc));
                 exact_graph = exact_sources(dag, enc, &free.blocked);
-                solver.push();
-                for (u, t) in enc.taken.iter().enumerate() {
-                    if let Some(t) = t
-                        && !enc.exact[u]
-                        && let Ok(not) = Term::not(t.clone())
-                    {
-                        let _ = solver.assert(&not);
-                    }
-                }
                 if !viable(enc, &exact_graph) {
                     refuted(verdicts);
                     continue;
@@ -270,9 +258,8 @@ impl Loops<'_> {
             let Some(solver) = lazy.get(enc, dag) else {
                 return Ok(());
             };
-            solver.push();
-            let answer = solver.assert(&any).map(|()| solver.check());
-            if let Ok(Check::Sat(model)) = answer {
+            let base = exact_only.as_deref().unwrap_or_default();
+            if let Check::Sat(model) = check_assuming(solver, base, &any) {
                 let path = model_path(&model, dag, enc);
                 for &u in &path {
                     verdicts[origin[u]] = Feasible::Yes;
@@ -284,10 +271,6 @@ impl Loops<'_> {
             } else if let Feasible::Unknown(r) = &mut verdicts[e] {
                 *r = still.clone();
             }
-            let _ = solver.pop();
-        }
-        if restricted && let Some(solver) = lazy.get(enc, dag) {
-            let _ = solver.pop();
         }
         Ok(())
     }

@@ -8,7 +8,6 @@ use super::feasibility::{DEPENDS, Feasible, Interrupted, NO_SOLVER, check_cancel
 use super::paths::{self, Decision, PathReport};
 use super::prefixes::{Answer, Prefixes, Split};
 use super::semantics::{Constraint, Dropped, Names};
-use super::smt::Scripts;
 use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
 use crate::symbolic::{CheckSat, Solver, Sort};
@@ -93,7 +92,6 @@ impl Listing<'_> {
     ) -> Result<Vec<PathReport>, Interrupted> {
         let checks = solver.as_ref().map(|s| s.usage().checks);
         let mut out = Vec::with_capacity(pending.len());
-        let mut scripts = Scripts::default();
         let mut prefixes = Prefixes::default();
         for p in pending {
             check_cancel(self.cancel)?;
@@ -107,9 +105,6 @@ impl Listing<'_> {
             out.push(PathReport {
                 id: out.len(),
                 end: paths::end_of(self.dag, p.path.edges.last().copied()),
-                smtlib: timed(&mut stats.smtlib, || {
-                    paths::smtlib(&mut scripts, &p.constraints)
-                }),
                 edges: p.path.edges,
                 constraints: p.constraints,
                 at_edge: p.at_edge,

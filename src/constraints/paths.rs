@@ -36,7 +36,6 @@ pub struct PathReport {
     pub feasible: Feasible,
     /// Parameter values that take the path (for feasible paths).
     pub witness: Option<Vec<(String, PyValue)>>,
-    pub smtlib: String,
 }
 
 /// The precise constraints of paths: preconditions, then what each edge adds. Paths come

@@ -27,8 +27,6 @@ pub struct Stats {
     pub models: Duration,
     /// Each listed path's constraints.
     pub path_constraints: Duration,
-    /// The SMT-LIB text of each listed path.
-    pub smtlib: Duration,
     /// The whole analysis.
     pub total: Duration,
     /// Deciding edges in later loop iterations: all of the above that it does.
@@ -56,8 +54,7 @@ impl Stats {
             + self.checking
             + self.scoping
             + self.models
-            + self.path_constraints
-            + self.smtlib;
+            + self.path_constraints;
         self.total.saturating_sub(counted)
     }
 
@@ -83,7 +80,6 @@ impl AddAssign for Stats {
         self.scoping += o.scoping;
         self.models += o.models;
         self.path_constraints += o.path_constraints;
-        self.smtlib += o.smtlib;
         self.total += o.total;
         self.later_iterations += o.later_iterations;
         self.later_iteration_checks += o.later_iteration_checks;

@@ -20,7 +20,7 @@ pub mod sort;
 pub mod term;
 pub mod translate;
 
-pub use solver::{Check, CheckSat, Model, Solver, SolverError, Usage};
+pub use solver::{Assumption, Check, CheckSat, Model, Solver, SolverError, Usage};
 pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, Var};
 pub use translate::{

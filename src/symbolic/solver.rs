@@ -78,6 +78,11 @@ pub struct Solver {
     ctx: z3::Context,
     /// The assertions of each scope, the base first: replayed when recycling.
     frames: Vec<Vec<z3::ast::Bool>>,
+    /// Each scope's number (the base first): an [`Assumption`] is usable while the scope
+    /// whose assertions define it is open.
+    scope_ids: Vec<u64>,
+    /// The number of the next scope pushed.
+    next_scope: u64,
     /// Checks since `z3` was made.
     checks: u32,
     cancel: Option<Cancel>,
@@ -147,6 +152,16 @@ enum Outcome {
     Unknown(String),
 }
 
+/// A condition a check can assume without asserting it ([`Solver::check_assuming`]), so
+/// that queries sharing a solver need no scope each: a Boolean variable or its negation as
+/// it is, any other condition through a fresh Boolean asserted to imply it.
+#[derive(Clone)]
+pub struct Assumption {
+    literal: z3::ast::Bool,
+    /// The number of the scope whose assertions define `literal` (none for a variable).
+    scope: Option<u64>,
+}
+
 /// A satisfying assignment, read as Python values.
 pub struct Model {
     model: z3::Model,
@@ -183,6 +198,8 @@ impl Solver {
             z3: z3::Solver::new(),
             ctx: z3::Context::thread_local(),
             frames: vec![Vec::new()],
+            scope_ids: vec![0],
+            next_scope: 1,
             checks: 0,
             cancel: None,
             timeout_ms,
@@ -223,6 +240,8 @@ impl Solver {
         let started = Instant::now();
         self.z3.push();
         self.frames.push(Vec::new());
+        self.scope_ids.push(self.next_scope);
+        self.next_scope += 1;
         self.usage.scoping += started.elapsed();
     }
 
@@ -233,6 +252,7 @@ impl Solver {
         }
         let started = Instant::now();
         self.frames.pop();
+        self.scope_ids.pop();
         self.z3.pop(1);
         self.usage.scoping += started.elapsed();
         Ok(())
@@ -277,6 +297,70 @@ impl Solver {
         Ok(())
     }
 
+    /// `t` as an assumption for later checks. A condition that is not a Boolean variable
+    /// (or its negation) is lowered once here: a fresh Boolean is asserted, in the current
+    /// scope, to imply it, and the assumption is usable while that scope is open.
+    pub fn assume(&mut self, t: &Term) -> Result<Assumption, SolverError> {
+        condition_sort(t)?;
+        let started = Instant::now();
+        let out = self.lower_assumption(t);
+        self.usage.lowering += started.elapsed();
+        out
+    }
+
+    fn lower_assumption(&mut self, t: &Term) -> Result<Assumption, SolverError> {
+        let mut low = Lowerer::new();
+        let b = low.boolean(t)?;
+        if low.definitions.is_empty() && assumable(&b) {
+            return Ok(Assumption {
+                literal: b,
+                scope: None,
+            });
+        }
+        let simplify = !propositional(t);
+        let indicator = z3::ast::Bool::fresh_const("assumed");
+        let frame = self.frames.last_mut().ok_or(SolverError::NoScope)?;
+        for b in low.definitions.iter().chain([&b]) {
+            let b = if simplify { b.simplify() } else { b.clone() };
+            let guarded = indicator.implies(&b);
+            self.z3.assert(&guarded);
+            frame.push(guarded);
+        }
+        Ok(Assumption {
+            literal: indicator,
+            scope: self.scope_ids.last().copied(),
+        })
+    }
+
+    /// [`Solver::check`] of the assertions together with `assumed`, which stay unasserted.
+    pub fn check_assuming(&mut self, assumed: &[Assumption]) -> Check {
+        match self.assumed_literals(assumed) {
+            Ok(literals) => outcome_check(self.check_reading(true, &literals)),
+            Err(e) => Check::Unknown(e.to_string()),
+        }
+    }
+
+    /// [`Solver::check_sat`] of the assertions together with `assumed`.
+    pub fn check_sat_assuming(&mut self, assumed: &[Assumption]) -> CheckSat {
+        match self.assumed_literals(assumed) {
+            Ok(literals) => outcome_check_sat(self.check_reading(false, &literals)),
+            Err(e) => CheckSat::Unknown(e.to_string()),
+        }
+    }
+
+    /// The literals of `assumed`, all of whose defining scopes must still be open.
+    fn assumed_literals(&self, assumed: &[Assumption]) -> Result<Vec<z3::ast::Bool>, SolverError> {
+        assumed
+            .iter()
+            .map(|a| match a.scope {
+                Some(id) if !self.scope_ids.contains(&id) => Err(SolverError::Internal(
+                    "an assumption outlived the scope that defines it".into(),
+                )),
+                _ => Ok(a.literal.clone()),
+            })
+            .collect()
+    }
+
     /// Checks the assertions.
     ///
     /// The reused (incremental) Z3 solver gets a quarter of the time. Without Z3's
@@ -284,53 +368,46 @@ impl Solver {
     /// `%` once the inputs are fixed), so when it answers `unknown`, a fresh solver holding
     /// every assertion gets the rest of the time.
     pub fn check(&mut self) -> Check {
-        match self.check_reading(true) {
-            Outcome::Sat(Some(model)) => Check::Sat(model),
-            Outcome::Sat(None) => Check::Unknown("no model".into()),
-            Outcome::Unsat => Check::Unsat,
-            Outcome::Unknown(reason) => Check::Unknown(reason),
-        }
+        outcome_check(self.check_reading(true, &[]))
     }
 
     /// [`Solver::check`] without reading a model (which takes time).
     pub fn check_sat(&mut self) -> CheckSat {
-        match self.check_reading(false) {
-            Outcome::Sat(_) => CheckSat::Sat,
-            Outcome::Unsat => CheckSat::Unsat,
-            Outcome::Unknown(reason) => CheckSat::Unknown(reason),
-        }
+        outcome_check_sat(self.check_reading(false, &[]))
     }
 
-    fn check_reading(&mut self, model: bool) -> Outcome {
+    /// A check assuming `literals`, reading a model if `model`.
+    fn check_reading(&mut self, model: bool, literals: &[z3::ast::Bool]) -> Outcome {
         if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
             return Outcome::Unknown("cancelled".into());
         }
         let started = Instant::now();
-        let (answer, fell_back) = self.check_counted(model);
+        let (answer, fell_back) = self.check_counted(model, literals);
         self.usage.checks += 1 + u32::from(fell_back);
         self.usage.fallbacks += u32::from(fell_back);
         self.usage.checking += started.elapsed();
         answer
     }
 
-    /// A check (reading the model if `model`), and whether it fell back on a fresh solver.
-    fn check_counted(&mut self, model: bool) -> (Outcome, bool) {
+    /// A check assuming `literals` (reading the model if `model`), and whether it fell back
+    /// on a fresh solver.
+    fn check_counted(&mut self, model: bool, literals: &[z3::ast::Bool]) -> (Outcome, bool) {
         if self.checks >= self.recycle_after {
             self.recycle();
         }
         self.checks += 1;
         let started = Instant::now();
         let budget = Duration::from_millis(u64::from(self.timeout_ms));
-        let first = self.watched_check(&self.z3, started + budget / INCREMENTAL_SHARE);
+        let first = self.watched_check(&self.z3, literals, started + budget / INCREMENTAL_SHARE);
         let fresh;
         let fell_back = matches!(first, (z3::SatResult::Unknown, stopped) if stopped != Some(Stopped::Cancelled));
         let (solver, result, stopped) = match first {
             (z3::SatResult::Unknown, stopped) if stopped != Some(Stopped::Cancelled) => {
                 fresh = z3::Solver::new();
-                for b in self.frames.iter().flatten() {
+                for b in self.frames.iter().flatten().chain(literals) {
                     fresh.assert(b);
                 }
-                let (result, stopped) = self.watched_check(&fresh, started + budget);
+                let (result, stopped) = self.watched_check(&fresh, &[], started + budget);
                 (&fresh, result, stopped)
             }
             (result, stopped) => (&self.z3, result, stopped),
@@ -366,12 +443,20 @@ impl Solver {
     fn watched_check(
         &self,
         solver: &z3::Solver,
+        literals: &[z3::ast::Bool],
         deadline: Instant,
     ) -> (z3::SatResult, Option<Stopped>) {
         let cancel = self.cancel.as_ref();
+        let run = || {
+            if literals.is_empty() {
+                solver.check()
+            } else {
+                solver.check_assumptions(literals)
+            }
+        };
         let (result, stopped) = match self.serving_watch() {
-            Some(watch) => watch.check(deadline, cancel, || solver.check()),
-            None => watch::check_alone(&self.ctx.handle(), cancel, deadline, || solver.check()),
+            Some(watch) => watch.check(deadline, cancel, run),
+            None => watch::check_alone(&self.ctx.handle(), cancel, deadline, run),
         };
         if stopped.is_some() {
             // An interrupt outlives the check it was meant for (Z3 4.8 keeps the context
@@ -461,6 +546,40 @@ impl Solver {
         });
         self.pop()?;
         answer
+    }
+}
+
+fn outcome_check(outcome: Outcome) -> Check {
+    match outcome {
+        Outcome::Sat(Some(model)) => Check::Sat(model),
+        Outcome::Sat(None) => Check::Unknown("no model".into()),
+        Outcome::Unsat => Check::Unsat,
+        Outcome::Unknown(reason) => Check::Unknown(reason),
+    }
+}
+
+fn outcome_check_sat(outcome: Outcome) -> CheckSat {
+    match outcome {
+        Outcome::Sat(_) => CheckSat::Sat,
+        Outcome::Unsat => CheckSat::Unsat,
+        Outcome::Unknown(reason) => CheckSat::Unknown(reason),
+    }
+}
+
+/// Whether `b` is a Boolean constant of ours or its negation: Z3 assumes only those.
+fn assumable(b: &z3::ast::Bool) -> bool {
+    let variable = |a: &z3::ast::Dynamic| {
+        a.is_const()
+            && a.safe_decl()
+                .is_ok_and(|d| d.kind() == z3::DeclKind::UNINTERPRETED)
+    };
+    let dynamic = z3::ast::Dynamic::from_ast(b);
+    if variable(&dynamic) {
+        return true;
+    }
+    match b.safe_decl() {
+        Ok(d) if d.kind() == z3::DeclKind::NOT => b.children().first().is_some_and(variable),
+        _ => false,
     }
 }
 

@@ -441,7 +441,8 @@ pub fn json(a: &Analysis) -> Value {
     let paths: Vec<Value> = a
         .paths
         .iter()
-        .map(|p| {
+        .zip(a.smtlib_scripts())
+        .map(|(p, smtlib)| {
             let witness = p.witness.as_ref().map(|w| {
                 Value::Object(w.iter().map(|(n, v)| (n.clone(), v.to_json())).collect())
             });
@@ -449,7 +450,7 @@ pub fn json(a: &Analysis) -> Value {
                 "id": p.id,
                 "nodes": path_nodes(a, p),
                 "constraints": shown(p, 0..p.constraints.len()),
-                "smtlib": p.smtlib,
+                "smtlib": smtlib,
                 "feasible": feasible_json(&p.feasible),
                 "witness": witness.unwrap_or(Value::Null),
                 "end": match p.end {

@@ -265,3 +265,53 @@ fn recycling_keeps_assertions_and_scopes() {
     assert!(matches!(s.check(), Check::Unsat));
     assert_eq!(s.pop(), Err(SolverError::NoScope));
 }
+
+#[test]
+fn assumptions_answer_as_a_scope_would_and_leave_nothing_asserted() {
+    let env = env_of("x: int, s: str, b: bool");
+    let mut s = Solver::default();
+    s.assert(&holds("x > 3", &env)).unwrap();
+    // A Boolean variable is assumed as it is; other conditions through a fresh Boolean.
+    let b = s.assume(&holds("b", &env)).unwrap();
+    let not_b = s.assume(&holds("not b", &env)).unwrap();
+    let small = s.assume(&holds("x < 5 and s[-1] == 'z'", &env)).unwrap();
+    let negative = s.assume(&holds("x % -3 == 1", &env)).unwrap();
+    match s.check_assuming(&[b.clone(), small.clone()]) {
+        Check::Sat(m) => assert_eq!(
+            m.inputs(&env).unwrap()[..2],
+            [
+                ("b".to_string(), PyValue::Bool(true)),
+                ("s".to_string(), PyValue::Str("z".into())),
+            ]
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(s.check_assuming(&[b, not_b]), Check::Unsat));
+    // Python's `%` takes the divisor's sign: x % -3 is 0, -1 or -2.
+    assert_eq!(s.check_sat_assuming(&[negative]), solver::CheckSat::Unsat);
+    // Nothing assumed stays: x == 7 satisfies the assertions alone.
+    s.assert(&holds("x == 7", &env)).unwrap();
+    assert!(matches!(s.check(), Check::Sat(_)));
+    assert!(matches!(s.check_assuming(&[small]), Check::Unsat));
+}
+
+#[test]
+fn an_assumption_ends_with_the_scope_that_defines_it() {
+    let env = env_of("x: int");
+    let mut s = Solver::default();
+    s.push();
+    let big = s.assume(&holds("x > 100", &env)).unwrap();
+    assert!(matches!(s.check_assuming(&[big.clone()]), Check::Sat(_)));
+    s.pop().unwrap();
+    s.push();
+    s.assert(&holds("x < 0", &env)).unwrap();
+    // Its defining implication is gone: using it would answer "sat" wrongly.
+    match s.check_assuming(&[big]) {
+        Check::Unknown(reason) => assert!(reason.contains("outlived"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        s.assume(&env.get("x").unwrap().clone()),
+        Err(SolverError::NotCondition(_))
+    ));
+}
