@@ -6,10 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
-# 1. System packages: Graphviz (figures), Z3 (constraints), libclang (z3's bindings), venv,
-#    and headless Chromium with a font for the tests' browser check of the exported pages.
+# 1. System packages: Graphviz (figures), Z3 (constraints), libclang (z3's bindings), a C
+#    compiler (the linker, and mimalloc's sources), venv, and headless Chromium with a font
+#    for the tests' browser check of the exported pages.
 need=()
-for pkg in graphviz libz3-dev libclang-dev pkg-config chromium fonts-dejavu-core; do
+for pkg in graphviz libz3-dev libclang-dev pkg-config gcc chromium fonts-dejavu-core; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
