@@ -310,6 +310,7 @@ impl Work<'_> {
             inputs: self.inputs,
             lenient,
             pre_len: (!lenient).then_some(self.pre.len()),
+            assertable: Default::default(),
             cancel: self.cancel,
         }
     }

@@ -10,7 +10,10 @@ use super::prefixes::{Answer, Prefixes, Split};
 use super::semantics::{Constraint, Dropped, Names};
 use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
-use crate::symbolic::{CheckSat, Solver, Sort};
+use crate::symbolic::solver::assertable;
+use crate::symbolic::{CheckSat, Solver, Sort, Term};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// A listed path with its constraints, not decided yet.
 pub struct Pending {
@@ -27,6 +30,8 @@ pub struct Listing<'a> {
     pub inputs: &'a Names,
     /// PythonTA's rules: untranslated conditions do not make a path "unknown".
     pub lenient: bool,
+    /// Whether the solver takes a term, by term (paths share their terms).
+    pub assertable: Assertable,
     /// How many preconditions begin each path's constraints, each edge then adding its
     /// own (precise mode): paths may share the scopes of a prefix.
     pub pre_len: Option<usize>,
@@ -76,6 +81,7 @@ impl Listing<'_> {
             self.params,
             self.inputs,
             self.lenient,
+            |t| self.assertable.check(t),
         )
     }
 
@@ -162,5 +168,24 @@ impl Listing<'_> {
             terms: p.constraints.iter().map(|c| &c.term).collect(),
             ends,
         })
+    }
+}
+
+/// Whether the solver takes each term ([`assertable`], which lowers it), found once per
+/// term however many paths share it.
+#[derive(Default)]
+pub struct Assertable {
+    /// By term identity, with the term (so that the identity stays its own).
+    found: RefCell<HashMap<usize, (Term, bool)>>,
+}
+
+impl Assertable {
+    fn check(&self, t: &Term) -> bool {
+        if let Some((_, ok)) = self.found.borrow().get(&t.id()) {
+            return *ok;
+        }
+        let ok = assertable(t).is_ok();
+        self.found.borrow_mut().insert(t.id(), (t.clone(), ok));
+        ok
     }
 }

@@ -10,7 +10,7 @@ use super::semantics::{Constraint, Dropped, Names, Semantics, Step, Visit};
 use super::smt;
 use crate::python::PyValue;
 use crate::symbolic::solver::assertable;
-use crate::symbolic::{Check, CheckSat, Solver, Sort};
+use crate::symbolic::{Check, CheckSat, Solver, Sort, Term};
 
 /// How a path ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,12 +163,10 @@ pub fn decided_without_solver(
     params: &[(String, Sort)],
     inputs: &Names,
     lenient: bool,
+    assertable: impl Fn(&Term) -> bool,
 ) -> Option<Decision> {
     let depends = !dropped.is_empty() && !lenient;
-    if depends
-        && only_definitions(constraints)
-        && constraints.iter().all(|c| assertable(&c.term).is_ok())
-    {
+    if depends && only_definitions(constraints) && constraints.iter().all(|c| assertable(&c.term)) {
         return Some((Feasible::Unknown(DEPENDS.into()), None));
     }
     if !constraints.is_empty() {
