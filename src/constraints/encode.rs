@@ -57,8 +57,22 @@ pub struct Merge {
 /// Names the φ-variable of a name at a merge node.
 pub type PhiVar<'a> = dyn Fn(&str, NodeIndex) -> Var + 'a;
 
-/// The Boolean variable `name`.
-fn flag(name: String) -> Term {
+/// The Boolean variable `@{tag}{kind}{index}` (written without `format!`: an encoding
+/// makes one per node and edge).
+fn flag(tag: &str, kind: char, index: usize) -> Term {
+    let mut name = String::with_capacity(tag.len() + 8);
+    name.push('@');
+    name.push_str(tag);
+    name.push(kind);
+    let digits = name.len();
+    let mut rest = index;
+    loop {
+        name.insert(digits, char::from(b'0' + (rest % 10) as u8));
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
     Term::input(Var::input(name), &Sort::Bool).unwrap_or_else(|_| Term::bool(false))
 }
 
@@ -88,9 +102,9 @@ impl Skeleton {
             reached: vec![None; dag.out.len()],
         };
         for &n in &dag.order {
-            sk.reached[n.index()] = Some(flag(format!("@{tag}r{}", n.index())));
+            sk.reached[n.index()] = Some(flag(tag, 'r', n.index()));
             for &e in &dag.out[n.index()] {
-                sk.taken[e] = Some(flag(format!("@{tag}t{e}")));
+                sk.taken[e] = Some(flag(tag, 't', e));
             }
         }
         sk

@@ -7,6 +7,7 @@
 //! reported as not translated instead of being read with a stale value. Versions are per
 //! definition site, numbered in node order, so `x_2` means the same definition on every path.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use petgraph::graph::NodeIndex;
@@ -105,6 +106,9 @@ pub struct Semantics<'a> {
     last_version: HashMap<String, u32>,
     /// The first node of each `finally` body → its join node.
     finally_first: HashMap<NodeIndex, NodeIndex>,
+    /// The test of each `if`/`elif`/`while`/`assert`/`case` node as written (printed once
+    /// however many steps drop it).
+    texts: RefCell<HashMap<NodeIndex, String>>,
 }
 
 /// How a `finally` body was entered, matched against the join's way out.
@@ -219,6 +223,7 @@ impl<'a> Semantics<'a> {
             versions: HashMap::new(),
             last_version: HashMap::new(),
             finally_first: HashMap::new(),
+            texts: RefCell::default(),
         };
         sem.number_definitions();
         for body in finals {
@@ -350,6 +355,15 @@ impl<'a> Semantics<'a> {
 
     /// Taking `edge` from its source, where the names stand for `env`: the step, and the
     /// names after it.
+    /// `test`, the test of node `n` (a node has one), as written.
+    fn test_text(&self, n: NodeIndex, test: &Expr) -> String {
+        self.texts
+            .borrow_mut()
+            .entry(n)
+            .or_insert_with(|| test.to_string())
+            .clone()
+    }
+
     pub fn step(&self, edge: &EdgeInfo, env: &Names, visit: Visit) -> (Step, Names) {
         let mut out = env.clone();
         let mut step = Step::default();
@@ -500,7 +514,7 @@ impl<'a> Semantics<'a> {
             Err(e) => {
                 step.dropped.push(Dropped {
                     node: n,
-                    text: test.to_string(),
+                    text: self.test_text(n, test),
                     reason: e.to_string(),
                 });
                 return;
@@ -514,9 +528,9 @@ impl<'a> Semantics<'a> {
                 } else {
                     Term::not(t.value.clone())
                 };
-                self.guarded(&fx, value, n, test, step);
+                self.guarded(&fx, value, n, &|| self.test_text(n, test), step);
             }
-            Edge::Exception(_) => self.completion(&fx, n, &test.to_string(), edge, step),
+            Edge::Exception(_) => self.completion(&fx, n, &self.test_text(n, test), edge, step),
             _ => {}
         }
     }
@@ -527,7 +541,7 @@ impl<'a> Semantics<'a> {
         fx: &Effects,
         value: Result<Term, SortError>,
         n: NodeIndex,
-        what: &Expr,
+        what: &dyn Fn() -> String,
         step: &mut Step,
     ) {
         match (no_exception(fx), value) {
@@ -537,7 +551,7 @@ impl<'a> Semantics<'a> {
             }
             (Err(e), _) | (_, Err(e)) => step.dropped.push(Dropped {
                 node: n,
-                text: what.to_string(),
+                text: what(),
                 reason: e.0,
             }),
         }
@@ -552,7 +566,7 @@ impl<'a> Semantics<'a> {
             Err(e) => {
                 step.dropped.push(Dropped {
                     node: n,
-                    text: test.to_string(),
+                    text: self.test_text(n, test),
                     reason: e.to_string(),
                 });
                 return;
@@ -560,7 +574,13 @@ impl<'a> Semantics<'a> {
         };
         let fx = effects_of(&t);
         let Edge::Exception(names) = &edge.kind else {
-            self.guarded(&fx, Ok(t.value.clone()), n, test, step);
+            self.guarded(
+                &fx,
+                Ok(t.value.clone()),
+                n,
+                &|| self.test_text(n, test),
+                step,
+            );
             return;
         };
         let failed = (|| {
@@ -585,7 +605,7 @@ impl<'a> Semantics<'a> {
             Ok(g) => step.guards.push(constraint(g, Kind::Branch)),
             Err(e) => step.dropped.push(Dropped {
                 node: n,
-                text: test.to_string(),
+                text: self.test_text(n, test),
                 reason: e.0,
             }),
         }
@@ -724,7 +744,13 @@ impl<'a> Semantics<'a> {
             }
             (Edge::True | Edge::False, Arrival::Any) => {
                 if edge.kind == Edge::True {
-                    self.guarded(&iteration.fx, iteration.has_item(0), n, &iter, step);
+                    self.guarded(
+                        &iteration.fx,
+                        iteration.has_item(0),
+                        n,
+                        &|| iter.to_string(),
+                        step,
+                    );
                 }
                 step.dropped.push(Dropped {
                     node: n,
@@ -739,7 +765,13 @@ impl<'a> Semantics<'a> {
         };
         match &edge.kind {
             Edge::True => {
-                self.guarded(&iteration.fx, iteration.has_item(k), n, &iter, step);
+                self.guarded(
+                    &iteration.fx,
+                    iteration.has_item(k),
+                    n,
+                    &|| iter.to_string(),
+                    step,
+                );
                 let mut defined = Vec::new();
                 if let Some(item) = iteration.item(k) {
                     self.bind(target, &item, (n, visit.copy), out, step, &mut defined);
@@ -748,7 +780,7 @@ impl<'a> Semantics<'a> {
             }
             Edge::False => {
                 let none_left = iteration.has_item(k).and_then(Term::not);
-                self.guarded(&iteration.fx, none_left, n, &iter, step);
+                self.guarded(&iteration.fx, none_left, n, &|| iter.to_string(), step);
                 Vec::new()
             }
             _ => Vec::new(),
