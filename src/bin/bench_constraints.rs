@@ -10,8 +10,13 @@
 //!   (`constraints::Stats`).
 //!
 //! `bench_constraints [--seq K,K,...] [--stdlib DIR] [--no-stdlib] [--pyta] [--timeout MS]
-//! [--dump]`. Prints one JSON line per measurement, then a summary; `--dump` adds one line
-//! per stdlib function with everything it decided (to compare two builds).
+//! [--dump] [--runs N] [--against PYTA.jsonl]`. Prints one JSON line per measurement, then a
+//! summary; `--dump` adds one line per stdlib function with everything it decided (to
+//! compare two builds). `--runs N` times the stdlib corpus N times (the machine may be
+//! shared: the best and the median are reported). `--against` reads the JSON lines
+//! `../shared/bench/measure_pyta.py --phases z3` wrote for the same files, just before, and
+//! prints the ratio per file and in all (PythonTA's "z3" time is `z3_transform +
+//! z3_cfg_total`, as in its `summarize.py`; parsing is left out on both sides).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -103,6 +108,10 @@ struct Args {
     timeout_ms: u32,
     /// Print every stdlib function's results (to compare two builds).
     dump: bool,
+    /// Times the stdlib corpus is analysed.
+    runs: usize,
+    /// PythonTA's measurements of the same corpus (JSON lines of `measure_pyta.py`).
+    against: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -112,6 +121,8 @@ fn parse_args() -> Result<Args, String> {
         mode: Mode::Precise,
         timeout_ms: 5_000,
         dump: false,
+        runs: 1,
+        against: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -128,6 +139,16 @@ fn parse_args() -> Result<Args, String> {
             "--no-stdlib" => args.stdlib = None,
             "--pyta" => args.mode = Mode::Pyta,
             "--dump" => args.dump = true,
+            "--runs" => {
+                args.runs = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|&n| n > 0)
+                    .ok_or("--runs needs a count")?;
+            }
+            "--against" => {
+                args.against = Some(PathBuf::from(it.next().ok_or("--against needs a file")?));
+            }
             "--timeout" => {
                 args.timeout_ms = it
                     .next()
@@ -254,6 +275,8 @@ struct Totals {
     cpu: Option<Duration>,
     slowest: (f64, String),
     stats: Stats,
+    /// Seconds per file.
+    files: Vec<(String, f64)>,
 }
 
 /// The CPU time this thread has run (Linux), to tell the analyses' cost from waiting for a
@@ -264,7 +287,8 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
-fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
+/// Analyses every function of the corpus; `quiet` prints no line per file.
+fn stdlib(dir: &PathBuf, args: &Args, quiet: bool) -> Totals {
     let options = Options {
         mode: args.mode,
         path_limit: 64,
@@ -320,6 +344,16 @@ fn stdlib(dir: &PathBuf, args: &Args) -> Totals {
             .zip(cpu_start)
             .map(|(end, start)| end.saturating_sub(start));
         totals.cpu = totals.cpu.zip(cpu).map(|(a, b)| a + b).or(cpu);
+        totals.files.push((name.to_string(), seconds));
+        if quiet {
+            totals.functions += functions;
+            totals.errors += errors;
+            totals.crashes += crashes;
+            totals.edges += edges;
+            totals.infeasible += infeasible;
+            totals.seconds += seconds;
+            continue;
+        }
         println!(
             "{}",
             json!({
@@ -388,7 +422,17 @@ fn main() -> ExitCode {
 fn run(args: &Args) {
     synthetic(args);
     if let Some(dir) = &args.stdlib {
-        let t = stdlib(dir, args);
+        let mut runs: Vec<Totals> = (0..args.runs).map(|i| stdlib(dir, args, i > 0)).collect();
+        runs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+        let median = runs[runs.len() / 2].seconds;
+        if runs.len() > 1 {
+            let all: Vec<String> = runs.iter().map(|t| format!("{:.2}", t.seconds)).collect();
+            println!("stdlib runs (s, sorted): {}", all.join(" "));
+        }
+        if let Some(file) = &args.against {
+            side_by_side(file, &runs[0], median);
+        }
+        let t = runs.swap_remove(0);
         println!(
             "stdlib: {} functions, {} analysed, {} errors, {} crashes, {} edges ({} infeasible, {} unknown), {} paths listed ({} functions truncated at 64), {:.1} s ({} s of CPU); slowest {:.2} s ({})",
             t.functions,
@@ -408,4 +452,74 @@ fn run(args: &Args) {
         );
         println!("{}", breakdown(&t.stats));
     }
+}
+
+/// PythonTA's "z3" seconds and crashed functions per file, from `measure_pyta.py`'s lines.
+fn pyta_figures(file: &PathBuf) -> Result<Vec<(String, f64, u32)>, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["tool"] != "pyta" {
+            continue;
+        }
+        let name = v["file"]
+            .as_str()
+            .unwrap_or("")
+            .rsplit('/')
+            .next()
+            .unwrap_or("");
+        let seconds = &v["seconds"];
+        let Some(total) = seconds["z3_cfg_total"].as_f64() else {
+            continue;
+        };
+        let z3 = total + seconds["z3_transform"].as_f64().unwrap_or(0.0);
+        // "3 fn AttributeError/timeout", or "ok".
+        let status = v["status"]["z3"].as_str().unwrap_or("");
+        let crashed = status
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        out.push((name.to_string(), z3, crashed));
+    }
+    Ok(out)
+}
+
+/// The ratio of PythonTA's time to ours, per file and in all (`best` is our fastest run).
+fn side_by_side(file: &PathBuf, best: &Totals, median: f64) {
+    let pyta = match pyta_figures(file) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("{}", json!({"against": e}));
+            return;
+        }
+    };
+    let (mut theirs, mut ours, mut crashed) = (0.0, 0.0, 0);
+    for (name, z3, crashes) in &pyta {
+        let Some((_, mine)) = best.files.iter().find(|(n, _)| n == name) else {
+            continue;
+        };
+        theirs += z3;
+        ours += mine;
+        crashed += crashes;
+        println!(
+            "{}",
+            json!({"file": name, "pyta_z3_seconds": z3, "pyta_crashed_functions": crashes, "seconds": mine, "ratio": z3 / mine.max(1e-9)})
+        );
+    }
+    let scale = if best.seconds > 0.0 {
+        median / best.seconds
+    } else {
+        1.0
+    };
+    println!(
+        "side by side ({} files): PythonTA {theirs:.1} s, {crashed} functions crashed or timed out; analysis-kernel {ours:.2} s best, {:.2} s median, 0 crashes: {:.0}x faster (median {:.0}x)",
+        pyta.len(),
+        ours * scale,
+        theirs / ours.max(1e-9),
+        theirs / (ours * scale).max(1e-9),
+    );
 }
