@@ -345,13 +345,13 @@ fn stdlib(dir: &PathBuf, args: &Args, quiet: bool) -> Totals {
             .map(|(end, start)| end.saturating_sub(start));
         totals.cpu = totals.cpu.zip(cpu).map(|(a, b)| a + b).or(cpu);
         totals.files.push((name.to_string(), seconds));
+        totals.functions += functions;
+        totals.errors += errors;
+        totals.crashes += crashes;
+        totals.edges += edges;
+        totals.infeasible += infeasible;
+        totals.seconds += seconds;
         if quiet {
-            totals.functions += functions;
-            totals.errors += errors;
-            totals.crashes += crashes;
-            totals.edges += edges;
-            totals.infeasible += infeasible;
-            totals.seconds += seconds;
             continue;
         }
         println!(
@@ -368,12 +368,6 @@ fn stdlib(dir: &PathBuf, args: &Args, quiet: bool) -> Totals {
                 "status": if crashes == 0 { "ok" } else { "crash" },
             })
         );
-        totals.functions += functions;
-        totals.errors += errors;
-        totals.crashes += crashes;
-        totals.edges += edges;
-        totals.infeasible += infeasible;
-        totals.seconds += seconds;
     }
     totals
 }
