@@ -119,6 +119,40 @@ def test_interrupt_stops_graphviz(kernel):
     assert reply["content"]["ename"] == "KeyboardInterrupt"
 
 
+def test_interrupt_stops_a_running_z3_query(kernel):
+    km, kc = kernel
+    # A query Z3 cannot settle (x^3 + y^3 = z^3 has no positive solution), with a timeout far
+    # beyond the test's patience: only the interrupt can end it.
+    run(kc, "%config z3_timeout_ms=600000")
+    run(
+        kc,
+        "def cubes(x: int, y: int, z: int) -> int:\n"
+        "    if x ** 3 + y ** 3 == z ** 3 and x > 0 and y > 0 and z > 0:\n"
+        "        return 1\n"
+        "    return 0\n",
+    )
+    msg_id = kc.execute("%constraints cubes")
+    time.sleep(1.5)
+    started = time.time()
+    km.interrupt_kernel()
+    reply = kc.get_shell_msg(timeout=TIMEOUT)
+    assert reply["parent_header"]["msg_id"] == msg_id
+    assert reply["content"]["status"] == "error"
+    assert reply["content"]["ename"] == "KeyboardInterrupt"
+    assert time.time() - started < 20
+    # The solver works again afterwards, and a timeout still gives "unknown", not a hang.
+    run(kc, "%config z3_timeout_ms=300")
+    reply, msgs = run(kc, "%constraints cubes")
+    assert reply["status"] == "ok", reply
+    payload = next(
+        m["content"]["data"]["application/vnd.analysis-kernel.constraints+json"]
+        for m in msgs
+        if m["msg_type"] == "display_data"
+    )
+    verdicts = {e["feasible"] for e in payload["edges"]}
+    assert "unknown" in verdicts, verdicts
+
+
 def test_stop_on_error_aborts_queued_cells(kernel):
     _, kc = kernel
     first = kc.execute("%__sleep__ 0.5\n%no_such_command")
