@@ -3,7 +3,6 @@
 //! (`../shared/bench/gen_corpus.py`), read from this machine's `python3` stdlib.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use analysis_kernel::cfg::{
     Cfg, basic_blocks, dominators, function_cfg, module_cfg, post_dominators, verify,
@@ -11,34 +10,9 @@ use analysis_kernel::cfg::{
 use analysis_kernel::python::ir::Stmt;
 use analysis_kernel::python::lower_module;
 
-/// The stdlib modules `gen_corpus.py` copies (its `REAL_MODULES`, same order).
-const STDLIB_MODULES: [&str; 25] = [
-    "keyword.py",
-    "colorsys.py",
-    "bisect.py",
-    "fnmatch.py",
-    "glob.py",
-    "heapq.py",
-    "copy.py",
-    "string.py",
-    "shlex.py",
-    "textwrap.py",
-    "functools.py",
-    "random.py",
-    "tokenize.py",
-    "calendar.py",
-    "ast.py",
-    "configparser.py",
-    "pickle.py",
-    "subprocess.py",
-    "tarfile.py",
-    "datetime.py",
-    "_pydecimal.py",
-    "typing.py",
-    "argparse.py",
-    "difflib.py",
-    "inspect.py",
-];
+#[path = "common/stdlib_corpus.rs"]
+mod stdlib_corpus;
+use stdlib_corpus::{MODULES as STDLIB_MODULES, stdlib_dir};
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -141,18 +115,6 @@ fn corpus_programs_hold_the_invariants() {
     assert_eq!(checked, 109 + 8);
 }
 
-/// This machine's python3 stdlib directory.
-fn stdlib_dir() -> PathBuf {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig;print(sysconfig.get_paths()[\"stdlib\"])",
-        ])
-        .output()
-        .expect("python3 runs");
-    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-}
-
 #[test]
 fn module_list_matches_gen_corpus() {
     let script = manifest().join("../shared/bench/gen_corpus.py");
@@ -169,7 +131,7 @@ fn module_list_matches_gen_corpus() {
 
 #[test]
 fn stdlib_modules_hold_the_invariants() {
-    let dir = stdlib_dir();
+    let dir = stdlib_dir().expect("python3 runs");
     let mut ok = 0;
     let mut cfgs = 0;
     let mut failures = Vec::new();

@@ -8,41 +8,16 @@
 //! line; with `--repeat N` each phase's time is the best of N runs.
 
 use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use analysis_kernel::cfg::{basic_blocks, function_cfg, module_cfg};
 use analysis_kernel::python::lower_module;
 use serde_json::json;
 
-/// `gen_corpus.py`'s `REAL_MODULES`.
-const MODULES: [&str; 25] = [
-    "keyword.py",
-    "colorsys.py",
-    "bisect.py",
-    "fnmatch.py",
-    "glob.py",
-    "heapq.py",
-    "copy.py",
-    "string.py",
-    "shlex.py",
-    "textwrap.py",
-    "functools.py",
-    "random.py",
-    "tokenize.py",
-    "calendar.py",
-    "ast.py",
-    "configparser.py",
-    "pickle.py",
-    "subprocess.py",
-    "tarfile.py",
-    "datetime.py",
-    "_pydecimal.py",
-    "typing.py",
-    "argparse.py",
-    "difflib.py",
-    "inspect.py",
-];
+#[path = "../../tests/common/stdlib_corpus.rs"]
+mod stdlib_corpus;
+use stdlib_corpus::{MODULES, stdlib_dir};
 
 /// What one file gives.
 struct Measure {
@@ -51,17 +26,6 @@ struct Measure {
     edges: usize,
     parse: Duration,
     cfg: Duration,
-}
-
-fn stdlib_dir() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig;print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .ok()?;
-    Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
 }
 
 /// Parses `source` and builds the module's and every function's CFG and basic blocks.

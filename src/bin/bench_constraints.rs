@@ -20,7 +20,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use analysis_kernel::cancel::Cancel;
@@ -29,34 +29,9 @@ use analysis_kernel::python::lower_module;
 use analysis_kernel::symbolic::solver::with_watcher;
 use serde_json::json;
 
-/// `gen_corpus.py`'s `REAL_MODULES`.
-const MODULES: [&str; 25] = [
-    "keyword.py",
-    "colorsys.py",
-    "bisect.py",
-    "fnmatch.py",
-    "glob.py",
-    "heapq.py",
-    "copy.py",
-    "string.py",
-    "shlex.py",
-    "textwrap.py",
-    "functools.py",
-    "random.py",
-    "tokenize.py",
-    "calendar.py",
-    "ast.py",
-    "configparser.py",
-    "pickle.py",
-    "subprocess.py",
-    "tarfile.py",
-    "datetime.py",
-    "_pydecimal.py",
-    "typing.py",
-    "argparse.py",
-    "difflib.py",
-    "inspect.py",
-];
+#[path = "../../tests/common/stdlib_corpus.rs"]
+mod stdlib_corpus;
+use stdlib_corpus::{MODULES, stdlib_dir};
 
 /// `gen_corpus.py`'s preconditions and signature of the synthetic functions.
 const PRECONDITIONS: &str = "    Preconditions:\n        - a >= 0\n        - b > a\n        - x < 100.0\n        - not flag or a > 1\n        - s != ''\n";
@@ -159,17 +134,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(args)
-}
-
-fn stdlib_dir() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig;print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .ok()?;
-    Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
 }
 
 fn count(a: &Analysis, want: fn(&Feasible) -> bool) -> usize {
