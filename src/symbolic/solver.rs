@@ -9,8 +9,9 @@
 //! solver); a query on a solver that is reused (push, assert, check, pop) takes well under a
 //! millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`, or check
 //! them with assumptions ([`Solver::assume`], [`Solver::check_assuming`]), which open no scope
-//! and let many queries share one lowering of each condition; the free functions ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread. A Z3
-//! solver slows down after thousands of scoped queries (measured: 10 to 30 times over 5,000
+//! and let many queries share one lowering of each condition; the free functions
+//! ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread. A Z3 solver slows
+//! down after thousands of scoped queries (measured: 10 to 30 times over 5,000
 //! string queries), so a `Solver` replaces its Z3 solver every `RECYCLE_AFTER` checks,
 //! replaying its assertions scope by scope. A reused solver works incrementally, without Z3's
 //! preprocessing; when it answers `unknown` within a quarter of the time, a fresh solver with
