@@ -1,5 +1,6 @@
-//! Deciding each edge over an [`Encoding`]: at most one query per edge still open, in
-//! push/pop scopes on one solver; each satisfiable query's model settles every edge its
+//! Deciding each edge over an [`Encoding`]: at most one query per edge still open, each a
+//! check assuming the edge's "taken" Boolean (the encoding sits in one scope of its own, and
+//! no query opens another); each satisfiable query's model settles every edge its
 //! path takes, and every edge reached from that path along guard-free edges (`free`). A
 //! first round allows only edges whose guards were all translated, so a "yes" is a real
 //! path; a second round tells "no" from "depends on what was not translated". Edges decided
