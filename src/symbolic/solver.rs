@@ -44,7 +44,7 @@ mod slice;
 mod watch;
 
 use lower::Lowerer;
-use watch::{QuitOnDrop, Stopped, Watch};
+use watch::{Stopped, Watch};
 
 pub use convert::ratio_to_f64;
 pub use slice::UNROLL_LIMIT;
@@ -284,15 +284,19 @@ impl Solver {
     }
 
     fn lower_and_assert(&mut self, t: &Term) -> Result<(), SolverError> {
-        let mut low = Lowerer::new();
-        let b = low.boolean(t)?;
-        // Simplified first: after a `push`, Z3 solves incrementally without its
-        // preprocessing, and unsimplified ground string terms can stall the string theory.
-        // (Connectives of Boolean variables have nothing to simplify worth the time.)
-        let simplify = !propositional(t);
+        let lowered = lower_condition(t)?;
+        self.assert_in_scope(lowered.conditions(), None)
+    }
+
+    /// Asserts `conditions` in the current scope, each implied by `guard` if there is one.
+    fn assert_in_scope(
+        &mut self,
+        conditions: impl Iterator<Item = z3::ast::Bool>,
+        guard: Option<&z3::ast::Bool>,
+    ) -> Result<(), SolverError> {
         let frame = self.frames.last_mut().ok_or(SolverError::NoScope)?;
-        for b in low.definitions.iter().chain([&b]) {
-            let b = if simplify { b.simplify() } else { b.clone() };
+        for b in conditions {
+            let b = guard.map_or(b.clone(), |g| g.implies(&b));
             self.z3.assert(&b);
             frame.push(b);
         }
@@ -311,23 +315,15 @@ impl Solver {
     }
 
     fn lower_assumption(&mut self, t: &Term) -> Result<Assumption, SolverError> {
-        let mut low = Lowerer::new();
-        let b = low.boolean(t)?;
-        if low.definitions.is_empty() && assumable(&b) {
+        let lowered = lower_condition(t)?;
+        if lowered.definitions.is_empty() && assumable(&lowered.condition) {
             return Ok(Assumption {
-                literal: b,
+                literal: lowered.condition,
                 scope: None,
             });
         }
-        let simplify = !propositional(t);
         let indicator = z3::ast::Bool::fresh_const("assumed");
-        let frame = self.frames.last_mut().ok_or(SolverError::NoScope)?;
-        for b in low.definitions.iter().chain([&b]) {
-            let b = if simplify { b.simplify() } else { b.clone() };
-            let guarded = indicator.implies(&b);
-            self.z3.assert(&guarded);
-            frame.push(guarded);
-        }
+        self.assert_in_scope(lowered.conditions(), Some(&indicator))?;
         Ok(Assumption {
             literal: indicator,
             scope: self.scope_ids.last().copied(),
@@ -483,14 +479,9 @@ impl Solver {
         if self.serving_watch().is_some() {
             return work(self);
         }
-        let watch = Arc::new(Watch::default());
         let ctx = self.ctx.clone();
-        let handle = ctx.handle();
-        std::thread::scope(|scope| {
-            let _quit = QuitOnDrop(&watch);
-            let served = Arc::clone(&watch);
-            scope.spawn(move || served.serve(&handle));
-            self.watch = Some(Arc::clone(&watch));
+        watch::serving(&ctx.handle(), |watch| {
+            self.watch = Some(Arc::clone(watch));
             let out = work(self);
             self.watch = None;
             out
@@ -549,6 +540,39 @@ impl Solver {
         self.pop()?;
         answer
     }
+}
+
+/// A condition lowered to Z3, with the definitions of the auxiliary values it needs.
+struct Lowered {
+    definitions: Vec<z3::ast::Bool>,
+    condition: z3::ast::Bool,
+    /// Simplify before asserting: after a `push`, Z3 solves incrementally without its
+    /// preprocessing, and unsimplified ground string terms can stall the string theory.
+    /// (Connectives of Boolean variables have nothing to simplify worth the time.)
+    simplify: bool,
+}
+
+impl Lowered {
+    /// What to assert: the definitions, then the condition.
+    fn conditions(&self) -> impl Iterator<Item = z3::ast::Bool> + '_ {
+        self.definitions.iter().chain([&self.condition]).map(|b| {
+            if self.simplify {
+                b.simplify()
+            } else {
+                b.clone()
+            }
+        })
+    }
+}
+
+fn lower_condition(t: &Term) -> Result<Lowered, SolverError> {
+    let mut low = Lowerer::new();
+    let condition = low.boolean(t)?;
+    Ok(Lowered {
+        definitions: low.definitions,
+        condition,
+        simplify: !propositional(t),
+    })
 }
 
 fn outcome_check(outcome: Outcome) -> Check {
@@ -709,14 +733,9 @@ pub fn with_watcher<T>(work: impl FnOnce() -> T) -> T {
     if thread_watch().is_some() {
         return work();
     }
-    let watch = Arc::new(Watch::default());
     let ctx = z3::Context::thread_local();
-    let handle = ctx.handle();
-    std::thread::scope(|scope| {
-        let _quit = QuitOnDrop(&watch);
-        let served = Arc::clone(&watch);
-        scope.spawn(move || served.serve(&handle));
-        let previous = THREAD_WATCH.with(|w| w.borrow_mut().replace(Arc::clone(&watch)));
+    watch::serving(&ctx.handle(), |watch| {
+        let previous = THREAD_WATCH.with(|w| w.borrow_mut().replace(Arc::clone(watch)));
         let _installed = Installed(previous);
         work()
     })

@@ -5,7 +5,7 @@
 //! checks.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::cancel::Cancel;
@@ -170,8 +170,20 @@ impl Watch {
     }
 }
 
+/// Runs `work` while a watcher thread serves a new [`Watch`] on `handle`'s context; the
+/// watcher quits when `work` returns or panics.
+pub fn serving<T>(handle: &z3::ContextHandle<'_>, work: impl FnOnce(&Arc<Watch>) -> T) -> T {
+    let watch = Arc::new(Watch::default());
+    std::thread::scope(|scope| {
+        let _quit = QuitOnDrop(&watch);
+        let served = Arc::clone(&watch);
+        scope.spawn(move || served.serve(handle));
+        work(&watch)
+    })
+}
+
 /// Quits a watch when dropped, so that a panicking batch does not wait for its watcher.
-pub struct QuitOnDrop<'w>(pub &'w Watch);
+struct QuitOnDrop<'w>(&'w Watch);
 
 impl Drop for QuitOnDrop<'_> {
     fn drop(&mut self) {
