@@ -6,7 +6,6 @@
 //! - [`map`]: `MapLattice`, one lattice value per variable (the "program lattice");
 //! - [`domains`]: the numeric domains (zero, sign, constant, interval) and their soundness check;
 //! - [`finite`]: small finite orders for display, Hasse diagrams and the lattice-law check;
-//! - [`fxhash`]: a fast hash for maps keyed by names;
 //! - [`engine`]: the generic fixpoint engine (worklist, widening, narrowing, trace);
 //! - [`analyses`]: reaching definitions, live variables, available and very busy
 //!   expressions, def-use chains;
@@ -18,7 +17,6 @@ pub mod bitset;
 pub mod domains;
 pub mod engine;
 pub mod finite;
-pub mod fxhash;
 pub mod lattice;
 pub mod map;
 

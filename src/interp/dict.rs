@@ -1,14 +1,13 @@
 //! Dicts: insertion-ordered tables keyed by the hashable values of the subset, where keys
 //! that compare equal in Python (`1`, `1.0`, `True`) are the same key.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use num_bigint::BigInt;
 use num_traits::{FromPrimitive, ToPrimitive};
 
 use super::exc::{R, type_error};
+use crate::fxhash::FxHashMap;
 use super::value::{Str, Value};
 
 /// The identity of a hashable value as a dict key.
@@ -84,57 +83,11 @@ fn float_key(f: f64) -> Key {
     Key::Float(f.to_bits())
 }
 
-/// A fast non-cryptographic hasher (the Fx multiply-rotate): dict keys come from the
-/// program being run, so resistance to flooding is not needed.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(c);
-            self.add(u64::from_le_bytes(word));
-        }
-        for b in chunks.remainder() {
-            self.add(*b as u64);
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
 /// An insertion-ordered dict. Deleted entries leave holes until the table is compacted.
 #[derive(Default)]
 pub(crate) struct Dict {
     entries: Vec<Option<(Value, Value)>>,
-    index: HashMap<Key, usize, BuildHasherDefault<FxHasher>>,
+    index: FxHashMap<Key, usize>,
     len: usize,
     /// Bumped whenever a key is added or removed (iterators check it).
     pub version: u64,

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::scope::Scope;
 use crate::dataflow::analyses::Program;
-use crate::dataflow::fxhash::{FxHashMap, FxHashSet};
+use crate::fxhash::{FxHashMap, FxHashSet};
 
 /// Sorted, distinct names; a name's slot is its position.
 #[derive(Clone, Debug, Default)]

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cfg::Item;
 use crate::dataflow::analyses::Program;
-use crate::dataflow::fxhash::FxHashMap;
+use crate::fxhash::FxHashMap;
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind, UnaryOp};
 
 /// Calls whose result is an int (or bool) whatever their arguments.

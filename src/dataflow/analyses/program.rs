@@ -7,7 +7,7 @@ use petgraph::graph::NodeIndex;
 
 use super::expressions::{Candidate, candidates};
 use crate::cfg::{Cfg, CfgError, Item, NodeKind, function_cfg, index, module_cfg};
-use crate::dataflow::fxhash::FxHashSet;
+use crate::fxhash::FxHashSet;
 use crate::python::ir::{ExprKind, Function, Module, Param, StmtId, StmtKind};
 
 /// What one node does with names and expressions.

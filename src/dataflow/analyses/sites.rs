@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::dataflow::bitset::{BitSet, Universe};
-use crate::dataflow::fxhash::{FxHashMap, FxHashSet};
+use crate::fxhash::{FxHashMap, FxHashSet};
 
 /// Variable `var` at node `node` (on line `line`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

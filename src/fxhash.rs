@@ -1,6 +1,7 @@
-//! The multiply-rotate hash of rustc (FxHash), for maps and sets keyed by short names: a few
-//! cycles per name where the default SipHash, built against hash flooding, costs more than
-//! the rest of a lookup. Keys here come from the program under analysis, not an adversary.
+//! The multiply-rotate hash of rustc (FxHash), for maps and sets keyed by short names and
+//! values: a few cycles per key where the default SipHash, built against hash flooding,
+//! costs more than the rest of a lookup. Keys come from the program being analysed or run,
+//! not an adversary. Shared by the dataflow analyses and the interpreter's dicts.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
