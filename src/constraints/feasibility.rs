@@ -179,16 +179,9 @@ pub fn edges(
         match check_assuming(solver, base, &t) {
             Check::Sat(model) => {
                 out[e] = Some(Feasible::Yes);
-                let path = model_path(&model, dag, enc);
-                for &f in &path {
-                    settle_yes(&mut out, f);
-                }
-                if spreads {
-                    let ends = path_nodes(dag, &path);
-                    free.spread(dag, enc, true, &mut exact_reach, ends, |f| {
-                        settle_yes(&mut out, f)
-                    });
-                }
+                along_model(free, &model, dag, enc, true, &mut exact_reach, |f| {
+                    settle_yes(&mut out, f)
+                });
             }
             Check::Unsat => {}
             Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason)),
@@ -237,16 +230,9 @@ pub fn edges(
         match check_assuming(solver, &[], &t) {
             Check::Sat(model) => {
                 out[e] = Some(Feasible::Unknown(DEPENDS.into()));
-                let path = model_path(&model, dag, enc);
-                for &f in &path {
-                    settle_unknown(&mut out, f);
-                }
-                if spreads {
-                    let ends = path_nodes(dag, &path);
-                    free.spread(dag, enc, false, &mut any_reach, ends, |f| {
-                        settle_unknown(&mut out, f)
-                    });
-                }
+                along_model(free, &model, dag, enc, false, &mut any_reach, |f| {
+                    settle_unknown(&mut out, f)
+                });
             }
             Check::Unsat => out[e] = Some(Feasible::No),
             Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason)),
@@ -275,6 +261,27 @@ pub fn exact_sources(dag: &Dag, enc: &Encoding, blocked: &[bool]) -> Vec<bool> {
         }
     }
     reach
+}
+
+/// Calls `mark` for every edge the path of `model` takes and, when the encoding is
+/// definitional, every edge reached from that path along guard-free edges (exactly
+/// translated ones if `exact_only`), marking the nodes so reached in `reach`.
+pub fn along_model(
+    free: &Free,
+    model: &Model,
+    dag: &Dag,
+    enc: &Encoding,
+    exact_only: bool,
+    reach: &mut [bool],
+    mut mark: impl FnMut(EdgeId),
+) {
+    let path = model_path(model, dag, enc);
+    for &f in &path {
+        mark(f);
+    }
+    if free.definitional {
+        free.spread(dag, enc, exact_only, reach, path_nodes(dag, &path), mark);
+    }
 }
 
 /// The edges a model takes: one path from the entry (the skeleton allows no other).

@@ -10,8 +10,8 @@ use petgraph::graph::NodeIndex;
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, loop_assignments};
 use super::feasibility::{
-    Feasible, Interrupted, Lazy, check_assuming, check_cancel, exact_sources, model_path,
-    not_taken_inexact, path_nodes,
+    Feasible, Interrupted, Lazy, along_model, check_assuming, check_cancel, exact_sources,
+    model_path, not_taken_inexact, path_nodes,
 };
 use super::free::Free;
 use super::semantics::{Arrival, Constraint, Names, Semantics, Visit};
@@ -151,14 +151,9 @@ impl Loops<'_> {
                 };
                 let answer = check_assuming(solver, &[], &t);
                 if let Check::Sat(model) = &answer {
-                    let path = model_path(model, dag, enc);
-                    for &f in &path {
-                        shown[f] = true;
-                    }
-                    if free.definitional {
-                        let ends = path_nodes(dag, &path);
-                        free.spread(dag, enc, false, &mut reach, ends, |f| shown[f] = true);
-                    }
+                    along_model(&free, model, dag, enc, false, &mut reach, |f| {
+                        shown[f] = true
+                    });
                 }
                 Some(answer)
             };
