@@ -41,6 +41,8 @@ pub struct Encoding {
     pub exact: Vec<bool>,
     /// What is asserted beyond the skeleton (see [`Skeleton::assertions`]).
     pub assertions: Vec<(Term, Owner)>,
+    /// The steps' SSA definitions, each once (edges out of one node repeat its own).
+    pub definitions: Vec<Term>,
     /// The φ-variables made where paths meet.
     pub merges: Vec<Merge>,
 }
@@ -178,6 +180,7 @@ impl Encoding {
             exact: vec![true; edges],
             merges: Vec::new(),
             assertions: Vec::new(),
+            definitions: Vec::new(),
         };
         let mut env_out: Vec<Option<Names>> = vec![None; edges];
         let mut defined: HashSet<String> = HashSet::new();
@@ -206,6 +209,7 @@ impl Encoding {
                 for d in &step.defs {
                     if defined.insert(d.term.to_string()) {
                         enc.assertions.push((d.term.clone(), definition_owner(d)));
+                        enc.definitions.push(d.term.clone());
                     }
                 }
                 for g in &step.guards {

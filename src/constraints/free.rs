@@ -10,7 +10,7 @@
 //! a feasible path too, so one model (or, without preconditions, the entry itself) settles
 //! every edge reached from its path along guard-free edges.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use petgraph::graph::NodeIndex;
 
@@ -144,14 +144,8 @@ impl Definitions {
 /// Whether the encoding's definitions and φ-variables only define (see the module docs).
 fn definitional(enc: &Encoding, pre: &[Constraint]) -> bool {
     let mut defs = Definitions::default();
-    let mut seen: HashSet<String> = HashSet::new();
-    for step in enc.steps.iter().flatten() {
-        for d in &step.defs {
-            // The encoding asserts each definition once.
-            if seen.insert(d.term.to_string()) && !defs.define_eq(&d.term) {
-                return false;
-            }
-        }
+    if !enc.definitions.iter().all(|d| defs.define_eq(d)) {
+        return false;
     }
     for m in &enc.merges {
         let values: Vec<&Term> = m.inputs.iter().map(|(_, v)| v).collect();
