@@ -11,9 +11,8 @@ use super::semantics::{Constraint, Dropped, Names};
 use super::stats::{Stats, timed};
 use crate::cancel::Cancel;
 use crate::symbolic::solver::assertable;
-use crate::symbolic::{CheckSat, Solver, Sort, Term};
+use crate::symbolic::{CheckSat, Solver, Sort, Term, TermMemo};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// A listed path with its constraints, not decided yet.
 pub struct Pending {
@@ -174,18 +173,10 @@ impl Listing<'_> {
 /// Whether the solver takes each term ([`assertable`], which lowers it), found once per
 /// term however many paths share it.
 #[derive(Default)]
-pub struct Assertable {
-    /// By term identity, with the term (so that the identity stays its own).
-    found: RefCell<HashMap<usize, (Term, bool)>>,
-}
+pub struct Assertable(RefCell<TermMemo<bool>>);
 
 impl Assertable {
     fn check(&self, t: &Term) -> bool {
-        if let Some((_, ok)) = self.found.borrow().get(&t.id()) {
-            return *ok;
-        }
-        let ok = assertable(t).is_ok();
-        self.found.borrow_mut().insert(t.id(), (t.clone(), ok));
-        ok
+        *self.0.borrow_mut().get_or(t, |t| assertable(t).is_ok())
     }
 }

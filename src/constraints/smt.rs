@@ -2,10 +2,10 @@
 //! constraint as Z3 prints its lowering. Written here rather than through a solver, which
 //! would cost a Z3 solver per path; each term is printed once however many paths share it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::symbolic::solver::smtlib;
-use crate::symbolic::{SolverError, Sort, Term, Var};
+use crate::symbolic::{SolverError, Sort, Term, TermMemo, Var};
 
 /// A term's variables and `(assert …)` lines.
 type Printed = Result<(Vec<(Var, Sort)>, Vec<String>), SolverError>;
@@ -13,8 +13,7 @@ type Printed = Result<(Vec<(Var, Sort)>, Vec<String>), SolverError>;
 /// Writes scripts, printing each term (by identity) once.
 #[derive(Default)]
 pub struct Scripts {
-    /// The term (kept, so that its identity is not reused) and its printing.
-    printed: HashMap<usize, (Term, Printed)>,
+    printed: TermMemo<Printed>,
 }
 
 impl Scripts {
@@ -23,11 +22,11 @@ impl Scripts {
         let mut vars: BTreeMap<Var, Sort> = BTreeMap::new();
         let mut asserts = Vec::with_capacity(terms.len());
         for t in terms {
-            let (_, printed) = self
+            let (term_vars, lines) = self
                 .printed
-                .entry(t.id())
-                .or_insert_with(|| ((*t).clone(), print(t)));
-            let (term_vars, lines) = printed.as_ref().map_err(Clone::clone)?;
+                .get_or(t, print)
+                .as_ref()
+                .map_err(Clone::clone)?;
             vars.extend(term_vars.iter().cloned());
             asserts.extend(lines.iter().cloned());
         }

@@ -22,7 +22,7 @@ pub mod translate;
 
 pub use solver::{Assumption, Check, CheckSat, Model, Solver, SolverError, Usage};
 pub use sort::{SeqKind, Sort};
-pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, Var};
+pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, TermMemo, Var};
 pub use translate::{
     Env, ExceptionKind, TranslateError, Translated, annotation_sort, translate, translate_condition,
 };

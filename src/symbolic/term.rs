@@ -114,6 +114,33 @@ pub enum TermKind {
     Items(SeqKind, Vec<Term>),
 }
 
+/// Results of work on terms, by term identity ([`Term::id`]), for callers that meet the
+/// same shared terms many times (the paths of one function share their constraints). Each
+/// term is kept with its result, so that its identity is not reused.
+#[derive(Debug)]
+pub struct TermMemo<V> {
+    done: std::collections::HashMap<usize, (Term, V)>,
+}
+
+impl<V> Default for TermMemo<V> {
+    fn default() -> Self {
+        TermMemo {
+            done: std::collections::HashMap::new(),
+        }
+    }
+}
+
+impl<V> TermMemo<V> {
+    /// The result of `work` on `t`, computed the first time `t` is met.
+    pub fn get_or(&mut self, t: &Term, work: impl FnOnce(&Term) -> V) -> &V {
+        &self
+            .done
+            .entry(t.id())
+            .or_insert_with(|| (t.clone(), work(t)))
+            .1
+    }
+}
+
 /// A term whose sorts do not fit its operator.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
