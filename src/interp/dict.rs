@@ -7,8 +7,8 @@ use num_bigint::BigInt;
 use num_traits::{FromPrimitive, ToPrimitive};
 
 use super::exc::{R, type_error};
-use crate::fxhash::FxHashMap;
 use super::value::{Str, Value};
+use crate::fxhash::FxHashMap;
 
 /// The identity of a hashable value as a dict key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
