@@ -42,6 +42,7 @@ impl fmt::Display for Site {
 
 impl Sites {
     /// Numbers `sites` in (variable, line, node) order.
+    #[cfg(test)]
     pub fn new(sites: impl IntoIterator<Item = Site>) -> Sites {
         let sites: Vec<Site> = sites.into_iter().collect();
         let keys: Vec<SiteKey<'_>> = sites
@@ -126,10 +127,6 @@ impl Sites {
         self.ranges.get(var).cloned().unwrap_or(0..0)
     }
 
-    pub fn index(&self, site: &Site) -> Option<usize> {
-        self.universe.index_of(site)
-    }
-
     pub fn get(&self, i: usize) -> Option<&Site> {
         self.universe.get(i)
     }
@@ -157,11 +154,6 @@ impl Sites {
     /// The labels of the members of `set`, in order.
     pub fn labels_of(&self, set: &BitSet) -> Vec<String> {
         set.iter().map(|i| self.label(i).to_string()).collect()
-    }
-
-    /// Removes every site of `var` from `set`.
-    pub fn kill(&self, set: &mut BitSet, var: &str) {
-        set.remove_range(self.range(var));
     }
 }
 
@@ -191,7 +183,7 @@ mod tests {
         let labels: Vec<&str> = (0..s.len()).map(|i| s.label(i)).collect();
         assert_eq!(labels, ["x@L2", "x@L9", "y@L3#1", "y@L3#2"]);
         let mut set = s.universe.full_set();
-        s.kill(&mut set, "y");
+        set.remove_range(s.range("y"));
         assert_eq!(s.labels_of(&set), ["x@L2", "x@L9"]);
     }
 }

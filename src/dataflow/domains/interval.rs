@@ -105,7 +105,7 @@ impl fmt::Display for Bound {
 impl Interval {
     /// `[lo, hi]`, or `⊥` when that range is empty.
     pub fn new(lo: Bound, hi: Bound) -> Interval {
-        if lo == Bound::PosInf || hi == Bound::NegInf || lo > hi {
+        if empty(&lo, &hi) {
             Interval::Bottom
         } else {
             Interval::Range { lo, hi }

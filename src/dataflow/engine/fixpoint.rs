@@ -158,7 +158,8 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
         for c in order {
             self.enqueue(c);
         }
-        let keep_exits = self.options.narrowing_rounds > 0;
+        // Narrowing (forward analyses only) starts from the ascent's exits.
+        let keep_exits = A::DIRECTION == Direction::Forward && self.options.narrowing_rounds > 0;
         if keep_exits {
             self.exits = vec![None; self.layout.chains.len()];
         }
