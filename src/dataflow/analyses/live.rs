@@ -54,14 +54,8 @@ impl<'p> LiveVariables<'p> {
             let info = program.info(n);
             let count = info.uses.iter().filter(|v| tracked(v)).count();
             gens.push(numbers.by_ref().take(count));
-            let ranges = |vars: &[String]| -> Vec<Range<usize>> {
-                vars.iter()
-                    .map(|v| sites.range(v))
-                    .filter(|r| !r.is_empty())
-                    .collect()
-            };
-            kills.push(ranges(&info.defs).into_iter().chain(ranges(&info.deletes)));
-            branch_kills.push(ranges(&info.branch_defs));
+            kills.push(sites.ranges(&info.defs).chain(sites.ranges(&info.deletes)));
+            branch_kills.push(sites.ranges(&info.branch_defs));
         }
         LiveVariables {
             sites,

@@ -44,15 +44,9 @@ impl ReachingDefinitions {
             let info = program.info(n);
             let defined: Vec<usize> = numbers.by_ref().take(info.defs.len()).collect();
             let branch: Vec<usize> = numbers.by_ref().take(info.branch_defs.len()).collect();
-            let ranges = |vars: &[String]| -> Vec<Range<usize>> {
-                vars.iter()
-                    .map(|v| sites.range(v))
-                    .filter(|r| !r.is_empty())
-                    .collect()
-            };
-            kills.push(ranges(&info.deletes).into_iter().chain(ranges(&info.defs)));
+            kills.push(sites.ranges(&info.deletes).chain(sites.ranges(&info.defs)));
             gens.push(defined);
-            branch_kills.push(ranges(&info.branch_defs));
+            branch_kills.push(sites.ranges(&info.branch_defs));
             branch_gens.push(branch);
         }
         ReachingDefinitions {

@@ -127,6 +127,11 @@ impl Sites {
         self.ranges.get(var).cloned().unwrap_or(0..0)
     }
 
+    /// The non-empty ranges of `vars`' sites, in order.
+    pub fn ranges<'s>(&'s self, vars: &'s [String]) -> impl Iterator<Item = Range<usize>> + 's {
+        vars.iter().map(|v| self.range(v)).filter(|r| !r.is_empty())
+    }
+
     pub fn get(&self, i: usize) -> Option<&Site> {
         self.universe.get(i)
     }
