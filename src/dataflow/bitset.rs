@@ -40,6 +40,18 @@ enum Repr {
     Dense(Vec<u64>),
 }
 
+/// `a[i] := f(a[i], b[i])` for every word of `a`, `b` read as 0 past its end; whether `a`
+/// changed.
+fn combine_words(a: &mut [u64], b: &[u64], f: impl Fn(u64, u64) -> u64) -> bool {
+    let mut changed = false;
+    for (i, a) in a.iter_mut().enumerate() {
+        let before = *a;
+        *a = f(before, b.get(i).copied().unwrap_or(0));
+        changed |= before != *a;
+    }
+    changed
+}
+
 impl BitSet {
     /// The empty set (the powerset lattice's `⊥`).
     pub fn new_empty(domain_size: usize) -> BitSet {
@@ -206,15 +218,7 @@ impl BitSet {
                 self.densify();
                 self.union(other)
             }
-            (Repr::Dense(a), Repr::Dense(b)) => {
-                let mut changed = false;
-                for (a, b) in a.iter_mut().zip(b) {
-                    let before = *a;
-                    *a |= b;
-                    changed |= before != *a;
-                }
-                changed
-            }
+            (Repr::Dense(a), Repr::Dense(b)) => combine_words(a, b, |a, b| a | b),
         }
     }
 
@@ -238,15 +242,7 @@ impl BitSet {
                 self.repr = Repr::Sparse(kept);
                 changed
             }
-            (Repr::Dense(a), Repr::Dense(b)) => {
-                let mut changed = false;
-                for (i, a) in a.iter_mut().enumerate() {
-                    let before = *a;
-                    *a &= b.get(i).copied().unwrap_or(0);
-                    changed |= before != *a;
-                }
-                changed
-            }
+            (Repr::Dense(a), Repr::Dense(b)) => combine_words(a, b, |a, b| a & b),
         }
     }
 
@@ -265,15 +261,7 @@ impl BitSet {
                 }
                 changed
             }
-            (Repr::Dense(a), Repr::Dense(b)) => {
-                let mut changed = false;
-                for (a, b) in a.iter_mut().zip(b) {
-                    let before = *a;
-                    *a &= !b;
-                    changed |= before != *a;
-                }
-                changed
-            }
+            (Repr::Dense(a), Repr::Dense(b)) => combine_words(a, b, |a, b| a & !b),
         }
     }
 
