@@ -2,6 +2,10 @@
 
 use serde_json::{Value, json};
 
+use glob::Glob;
+
+mod glob;
+
 /// This kernel keeps one history session per process, numbered 1.
 pub const SESSION_NUMBER: u64 = 1;
 
@@ -61,10 +65,11 @@ impl History {
                     .get("unique")
                     .and_then(Value::as_bool)
                     .unwrap_or(false);
+                let glob = Glob::new(pattern);
                 let mut found: Vec<&Entry> = self
                     .entries
                     .iter()
-                    .filter(|e| glob(pattern, &e.input))
+                    .filter(|e| glob.matches(&e.input))
                     .collect();
                 if unique {
                     let mut seen = std::collections::HashSet::new();
@@ -97,76 +102,77 @@ impl History {
     }
 }
 
-/// Shell-style glob with `*` and `?`, matched against the whole text.
-fn glob(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(s) = star {
-            pi = s + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn history() -> History {
         let mut h = History::default();
-        for (i, code) in ["a = 1", "%who", "a = 1", "%help"].iter().enumerate() {
+        let cells = ["a = 1", "%who", "6 * 7", "a = 1", "%help"];
+        for (i, code) in cells.iter().enumerate() {
             h.push(Entry {
                 line: i as u64 + 1,
                 input: code.to_string(),
-                output: None,
+                output: (*code == "6 * 7").then(|| "42".to_string()),
             });
         }
         h
     }
 
     #[test]
-    fn tail_range_search() {
+    fn queries() {
+        // (request, expected history)
+        let cases = [
+            (
+                json!({"hist_access_type": "tail", "n": 2}),
+                json!([[1, 4, "a = 1"], [1, 5, "%help"]]),
+            ),
+            (
+                json!({"hist_access_type": "tail", "n": 1, "output": true}),
+                json!([[1, 5, ["%help", null]]]),
+            ),
+            (
+                json!({"hist_access_type": "range", "session": 0, "start": 2, "stop": 3}),
+                json!([[1, 2, "%who"]]),
+            ),
+            (
+                json!({"hist_access_type": "range", "session": 2, "start": 1}),
+                json!([]),
+            ),
+            (
+                json!({"hist_access_type": "search", "pattern": "%*"}),
+                json!([[1, 2, "%who"], [1, 5, "%help"]]),
+            ),
+            (
+                json!({"hist_access_type": "search", "pattern": "6 *", "output": true}),
+                json!([[1, 3, ["6 * 7", "42"]]]),
+            ),
+            (
+                json!({"hist_access_type": "search", "pattern": "[a6]*"}),
+                json!([[1, 1, "a = 1"], [1, 3, "6 * 7"], [1, 4, "a = 1"]]),
+            ),
+            (
+                json!({"hist_access_type": "search", "pattern": "a*", "unique": true}),
+                json!([[1, 4, "a = 1"]]),
+            ),
+            (
+                json!({"hist_access_type": "search", "pattern": "*", "n": 2}),
+                json!([[1, 4, "a = 1"], [1, 5, "%help"]]),
+            ),
+            (
+                json!({"hist_access_type": "search", "pattern": "*", "n": 2, "unique": true}),
+                json!([[1, 4, "a = 1"], [1, 5, "%help"]]),
+            ),
+            (
+                json!({"hist_access_type": "search", "pattern": "A*"}),
+                json!([]),
+            ),
+            (json!({"hist_access_type": "nonsense"}), json!([])),
+            (json!({}), json!([])),
+        ];
         let h = history();
-        assert_eq!(
-            h.query(&json!({"hist_access_type": "tail", "n": 2})),
-            [json!([1, 3, "a = 1"]), json!([1, 4, "%help"])]
-        );
-        assert_eq!(
-            h.query(&json!({"hist_access_type": "range", "session": 0, "start": 2, "stop": 3})),
-            [json!([1, 2, "%who"])]
-        );
-        assert_eq!(
-            h.query(&json!({"hist_access_type": "search", "pattern": "%*"}))
-                .len(),
-            2
-        );
-        assert_eq!(
-            h.query(&json!({"hist_access_type": "search", "pattern": "a*", "unique": true})),
-            [json!([1, 3, "a = 1"])]
-        );
-        assert_eq!(
-            h.query(&json!({"hist_access_type": "tail", "n": 1, "output": true})),
-            [json!([1, 4, ["%help", null]])]
-        );
-    }
-
-    #[test]
-    fn globs() {
-        assert!(glob("a*c", "abbbc"));
-        assert!(glob("?b*", "ab"));
-        assert!(!glob("a*d", "abc"));
+        for (request, expected) in cases {
+            assert_eq!(Value::from(h.query(&request)), expected, "{request}");
+        }
     }
 }
