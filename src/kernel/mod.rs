@@ -1,8 +1,13 @@
 //! The Jupyter side: wire protocol, sockets, the kernelspec. The only layer that does I/O.
 
 pub mod history;
+pub mod inbound;
 pub mod install;
+pub mod replay;
 pub mod server;
 pub mod wire;
+
+#[cfg(test)]
+mod fuzz;
 
 pub use server::{KernelError, KernelOptions, run};

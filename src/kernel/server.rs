@@ -14,6 +14,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
 
 use super::history::{Entry, History};
+use super::inbound::{Gate, Request};
 use super::wire::{ConnectionInfo, Message, PROTOCOL_VERSION, Signer};
 use crate::cancel::Cancel;
 use crate::notebook::{self, Bundle, CellError, Ctx, Output, OutputSink, Session};
@@ -146,7 +147,7 @@ async fn serve(
         json!({"execution_state": "starting"}),
     );
 
-    let (engine_tx, engine_rx) = std_mpsc::channel::<Message>();
+    let (engine_tx, engine_rx) = std_mpsc::channel::<Request>();
     let engine = Engine {
         session: Session::new(options.test_hooks),
         history: History::default(),
@@ -160,12 +161,13 @@ async fn serve(
         .name("engine".into())
         .spawn(move || engine.run())
         .map_err(|e| KernelError::Runtime(e.to_string()))?;
-    tokio::spawn(shell_read_loop(shell_recv, signer.clone(), engine_tx));
+    let gate = Gate::new(signer.clone());
+    tokio::spawn(shell_read_loop(shell_recv, gate.clone(), engine_tx));
 
     tokio::spawn(exit_with_parent());
     // `stdin` is bound so clients can connect; this kernel never asks for input.
     let _stdin = stdin;
-    control_loop(control, signer, outbox, cancel).await;
+    control_loop(control, gate, signer, outbox, cancel).await;
     Ok(())
 }
 
@@ -237,12 +239,12 @@ async fn heartbeat_loop(mut socket: zeromq::RepSocket) {
     }
 }
 
-/// Reads and verifies a message; bad ones are logged to stderr and dropped.
+/// Reads the next request; messages that cannot be answered are logged to stderr and dropped.
 async fn read_message<S: SocketRecv>(
     socket: &mut S,
-    signer: &Signer,
+    gate: &Gate,
     channel: &str,
-) -> Option<Message> {
+) -> Option<Request> {
     loop {
         let frames = match socket.recv().await {
             Ok(f) => f,
@@ -251,20 +253,28 @@ async fn read_message<S: SocketRecv>(
                 return None;
             }
         };
-        match signer.decode(frames.into_vec()) {
-            Ok(msg) => return Some(msg),
-            Err(e) => eprintln!("analysis-kernel: dropped a {channel} message: {e}"),
+        match gate.admit(frames.into_vec()) {
+            Ok(request) => {
+                if let Request::Refuse { message, error } = &request {
+                    let (msg_type, msg_id) = (message.msg_type(), &message.header.msg_id);
+                    eprintln!(
+                        "analysis-kernel: refused on {channel}: {msg_type} {msg_id:?} (BadRequest): {error}"
+                    );
+                }
+                return Some(request);
+            }
+            Err(dropped) => eprintln!("analysis-kernel: dropped on {channel}: {dropped}"),
         }
     }
 }
 
 async fn shell_read_loop(
     mut socket: zeromq::RouterRecvHalf,
-    signer: Signer,
-    engine: std_mpsc::Sender<Message>,
+    gate: Gate,
+    engine: std_mpsc::Sender<Request>,
 ) {
-    while let Some(msg) = read_message(&mut socket, &signer, "shell").await {
-        if engine.send(msg).is_err() {
+    while let Some(request) = read_message(&mut socket, &gate, "shell").await {
+        if engine.send(request).is_err() {
             break;
         }
     }
@@ -273,15 +283,17 @@ async fn shell_read_loop(
 /// Serves the control channel: interrupt, shutdown, and the requests that need no session.
 async fn control_loop(
     socket: zeromq::RouterSocket,
+    gate: Gate,
     signer: Signer,
     outbox: Outbox,
     cancel: Cancel,
 ) {
     let (mut send, mut recv) = socket.split();
-    while let Some(msg) = read_message(&mut recv, &signer, "control").await {
-        outbox.status(&msg, "busy");
+    while let Some(request) = read_message(&mut recv, &gate, "control").await {
+        let msg = request.message();
+        outbox.status(msg, "busy");
         let mut shutdown = None;
-        let content = match msg.msg_type() {
+        let content = request.refusal().unwrap_or_else(|| match msg.msg_type() {
             "kernel_info_request" => kernel_info(),
             "interrupt_request" => {
                 cancel.cancel();
@@ -297,9 +309,9 @@ async fn control_loop(
             other => {
                 json!({"status": "error", "ename": "UnknownRequest", "evalue": format!("{other} is not served on the control channel"), "traceback": []})
             }
-        };
+        });
         let reply = Message::child_of(
-            &msg,
+            msg,
             &reply_type(msg.msg_type()),
             content,
             &outbox.session_id,
@@ -307,7 +319,7 @@ async fn control_loop(
         if let Some(frames) = to_zmq(&signer, &reply) {
             let _ = send.send(frames).await;
         }
-        outbox.status(&msg, "idle");
+        outbox.status(msg, "idle");
         if shutdown.is_some() {
             cancel.cancel();
             // Let iopub flush the idle status before the process ends.
@@ -354,38 +366,51 @@ struct Engine {
     outbox: Outbox,
     shell: UnboundedSender<Message>,
     cancel: Cancel,
-    queue: std_mpsc::Receiver<Message>,
+    queue: std_mpsc::Receiver<Request>,
 }
 
 impl Engine {
     fn run(mut self) {
-        while let Ok(msg) = self.queue.recv() {
-            self.outbox.status(&msg, "busy");
-            let failed = self.handle(&msg);
+        while let Ok(request) = self.queue.recv() {
+            let msg = request.message();
+            self.outbox.status(msg, "busy");
+            let failed = self.handle(&request);
             // Abort what was queued during the failed cell before saying idle, so a request
             // sent after the client sees idle is never aborted.
             if failed && msg.bool_field("stop_on_error", true) {
                 self.abort_queued();
             }
-            self.outbox.status(&msg, "idle");
+            self.outbox.status(msg, "idle");
         }
     }
 
     /// Answers every request already queued with an `aborted` reply (after a failed cell).
     fn abort_queued(&mut self) {
-        while let Ok(msg) = self.queue.try_recv() {
-            self.outbox.status(&msg, "busy");
+        while let Ok(request) = self.queue.try_recv() {
+            let msg = request.message();
+            self.outbox.status(msg, "busy");
             let mut content = json!({"status": "aborted"});
             if msg.msg_type() == "execute_request" {
                 content["execution_count"] = json!(self.execution_count);
             }
-            self.outbox.reply(&self.shell, &msg, content);
-            self.outbox.status(&msg, "idle");
+            self.outbox.reply(&self.shell, msg, content);
+            self.outbox.status(msg, "idle");
         }
     }
 
     /// Serves one shell request; returns whether it was an execution that failed.
-    fn handle(&mut self, msg: &Message) -> bool {
+    fn handle(&mut self, request: &Request) -> bool {
+        let msg = match request {
+            Request::Serve(msg) => msg,
+            Request::Refuse { message, error } => {
+                let mut content = Request::error_content(error);
+                if message.msg_type() == "execute_request" {
+                    content["execution_count"] = json!(self.execution_count);
+                }
+                self.outbox.reply(&self.shell, message, content);
+                return false;
+            }
+        };
         let content = match msg.msg_type() {
             "execute_request" => return self.execute(msg),
             "kernel_info_request" => kernel_info(),

@@ -12,8 +12,11 @@ pub const DELIMITER: &[u8] = b"<IDS|MSG>";
 /// The protocol version this kernel speaks.
 pub const PROTOCOL_VERSION: &str = "5.4";
 
+/// The HMAC-SHA256 of a message's four signed parts.
+pub type Digest = [u8; 32];
+
 /// Why a multipart message was refused.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum WireError {
     #[error("no <IDS|MSG> delimiter")]
     MissingDelimiter,
@@ -21,16 +24,31 @@ pub enum WireError {
     TooFewParts(usize),
     #[error("bad signature")]
     BadSignature,
+    #[error("replayed: a message with this signature was already received")]
+    Replayed,
     #[error("unsupported signature scheme {0:?} (only hmac-sha256)")]
     UnsupportedScheme(String),
+    #[error("the {part} is not valid UTF-8 (bad byte at offset {offset})")]
+    Utf8 { part: &'static str, offset: usize },
     #[error("invalid JSON in the {part}: {message}")]
     Json { part: &'static str, message: String },
+    #[error("the {part} is a JSON {found}, not an object")]
+    NotAnObject {
+        part: &'static str,
+        found: &'static str,
+    },
     #[error("header has no string field {0:?}")]
     MissingHeaderField(&'static str),
+    #[error("{msg_type} needs a string field {field:?} in its content, got {found}")]
+    BadField {
+        msg_type: String,
+        field: &'static str,
+        found: &'static str,
+    },
 }
 
 /// The `<header>` of a message.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
     pub msg_id: String,
     pub session: String,
@@ -54,7 +72,7 @@ impl Header {
 }
 
 /// A decoded message. The parent header is kept as JSON (it is `{}` when there is none).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
     pub identities: Vec<Bytes>,
     pub header: Header,
@@ -148,15 +166,22 @@ impl Signer {
             .unwrap_or_default()
     }
 
+    /// Constant-time check of a hex signature: the MAC it encodes (`None` when signing is
+    /// off), or `BadSignature`.
+    fn check(&self, parts: &[&[u8]], signature: &[u8]) -> Result<Option<Digest>, WireError> {
+        let Some(mac) = self.mac(parts) else {
+            return Ok(None);
+        };
+        let mut digest: Digest = [0; 32];
+        hex::decode_to_slice(signature, &mut digest).map_err(|_| WireError::BadSignature)?;
+        mac.verify_slice(&digest)
+            .map(|()| Some(digest))
+            .map_err(|_| WireError::BadSignature)
+    }
+
     /// Constant-time check of a hex signature.
     pub fn verify(&self, parts: &[&[u8]], signature: &[u8]) -> bool {
-        match self.mac(parts) {
-            None => true,
-            Some(mac) => match hex::decode(signature) {
-                Ok(sig) => mac.verify_slice(&sig).is_ok(),
-                Err(_) => false,
-            },
-        }
+        self.check(parts, signature).is_ok()
     }
 
     /// Frames a message: identities, delimiter, signature, header, parent, metadata, content, buffers.
@@ -174,30 +199,92 @@ impl Signer {
         frames
     }
 
-    /// Unframes and verifies a multipart message.
-    pub fn decode(&self, frames: Vec<Bytes>) -> Result<Message, WireError> {
+    /// Unframes and verifies a multipart message, leaving its parts unparsed.
+    pub fn verify_frames(&self, mut frames: Vec<Bytes>) -> Result<Signed, WireError> {
         let delim = frames
             .iter()
             .position(|f| f.as_ref() == DELIMITER)
             .ok_or(WireError::MissingDelimiter)?;
-        let after = &frames[delim + 1..];
-        if after.len() < 5 {
-            return Err(WireError::TooFewParts(after.len()));
+        let after = frames.len() - delim - 1;
+        if after < 5 {
+            return Err(WireError::TooFewParts(after));
         }
-        let signed: [&[u8]; 4] = [&after[1], &after[2], &after[3], &after[4]];
-        if !self.verify(&signed, &after[0]) {
-            return Err(WireError::BadSignature);
-        }
-        let header_value = parse_json(&after[1], "header")?;
-        let header = parse_header(&header_value)?;
-        Ok(Message {
-            identities: frames[..delim].to_vec(),
-            header,
-            parent_header: parse_json(&after[2], "parent header")?,
-            metadata: parse_json(&after[3], "metadata")?,
-            content: parse_json(&after[4], "content")?,
-            buffers: after[5..].to_vec(),
+        let buffers = frames.split_off(delim + 6);
+        let parts = frames.split_off(delim + 2);
+        let signature = frames.pop().unwrap_or_default();
+        frames.truncate(delim);
+        let parts: [Bytes; 4] = parts
+            .try_into()
+            .map_err(|_| WireError::TooFewParts(after))?;
+        let digest = self.check(&parts.each_ref().map(|p| p.as_ref()), &signature)?;
+        Ok(Signed {
+            identities: frames,
+            digest,
+            parts,
+            buffers,
         })
+    }
+
+    /// Unframes, verifies and parses a multipart message.
+    pub fn decode(&self, frames: Vec<Bytes>) -> Result<Message, WireError> {
+        self.verify_frames(frames)?.parse().map_err(|m| m.error)
+    }
+}
+
+/// A multipart message whose signature checked out, its parts not yet parsed.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    pub identities: Vec<Bytes>,
+    /// The verified MAC (`None` when signing is off).
+    pub digest: Option<Digest>,
+    /// Header, parent header, metadata, content.
+    pub parts: [Bytes; 4],
+    pub buffers: Vec<Bytes>,
+}
+
+/// A signed message that cannot be served as sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Malformed {
+    /// The message, with `{}` for its unreadable parts, when its header is readable (it has
+    /// a `msg_id` and a `msg_type`), so its sender can be answered.
+    pub request: Option<Message>,
+    pub error: WireError,
+}
+
+const PART_NAMES: [&str; 4] = ["header", "parent header", "metadata", "content"];
+
+impl Signed {
+    /// Parses the four parts, each of which must be a JSON object.
+    pub fn parse(self) -> Result<Message, Malformed> {
+        let [header, parent, metadata, content] = self.parts;
+        let header = parse_object(&header, PART_NAMES[0])
+            .and_then(|h| parse_header(&h))
+            .map_err(|error| Malformed {
+                request: None,
+                error,
+            })?;
+        let mut first_error = None;
+        let mut object = |bytes: &[u8], part| {
+            parse_object(bytes, part).unwrap_or_else(|e| {
+                first_error.get_or_insert(e);
+                json!({})
+            })
+        };
+        let message = Message {
+            parent_header: object(&parent, PART_NAMES[1]),
+            metadata: object(&metadata, PART_NAMES[2]),
+            content: object(&content, PART_NAMES[3]),
+            identities: self.identities,
+            header,
+            buffers: self.buffers,
+        };
+        match first_error {
+            None => Ok(message),
+            Some(error) => Err(Malformed {
+                request: Some(message),
+                error,
+            }),
+        }
     }
 }
 
@@ -205,11 +292,36 @@ fn to_json_bytes(v: &Value) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec())
 }
 
-fn parse_json(bytes: &[u8], part: &'static str) -> Result<Value, WireError> {
-    serde_json::from_slice(bytes).map_err(|e| WireError::Json {
+/// A JSON object from UTF-8 bytes.
+fn parse_object(bytes: &[u8], part: &'static str) -> Result<Value, WireError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| WireError::Utf8 {
+        part,
+        offset: e.valid_up_to(),
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| WireError::Json {
         part,
         message: e.to_string(),
-    })
+    })?;
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err(WireError::NotAnObject {
+            part,
+            found: json_kind(&value),
+        })
+    }
+}
+
+/// The JSON name of a value's type, for error messages.
+pub fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
 }
 
 /// Reads a header leniently: clients differ in which optional fields they send.
