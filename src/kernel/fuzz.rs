@@ -13,7 +13,7 @@ use super::inbound::{Gate, Request};
 use super::wire::{DELIMITER, Message, Signer, WireError};
 use crate::symexec::check::Rng;
 
-const CASES: usize = 120_000;
+const CASES: usize = 100_000;
 const SEED: u64 = 0x00C0_FFEE;
 
 /// Bytes that make JSON and UTF-8 interesting when inserted.

@@ -133,9 +133,19 @@ impl Gate {
     }
 }
 
-fn describe(m: &Message) -> String {
-    format!("{} {:?}", m.header.msg_type, m.header.msg_id)
+/// A message's type and id for the log: quoted and escaped, at most [`LOGGED_CHARS`] of each,
+/// since both come from the sender.
+pub fn describe(m: &Message) -> String {
+    let short = |s: &str| {
+        let cut: String = s.chars().take(LOGGED_CHARS).collect();
+        let more = if cut.len() < s.len() { "…" } else { "" };
+        format!("{cut:?}{more}")
+    };
+    format!("{} {}", short(&m.header.msg_type), short(&m.header.msg_id))
 }
+
+/// How much of a sender's string a log line shows.
+const LOGGED_CHARS: usize = 80;
 
 /// The first required string field that is absent or not a string.
 fn missing_field(m: &Message) -> Option<WireError> {
@@ -312,7 +322,7 @@ mod tests {
         assert_eq!(
             dropped.as_ref().map_err(ToString::to_string),
             Err(format!(
-                "execute_request \"m-execute_request\": {}",
+                "\"execute_request\" \"m-execute_request\": {}",
                 WireError::Replayed
             ))
         );
@@ -325,6 +335,14 @@ mod tests {
         let bad = frames(&s, [&header("execute_request"), b"{}", b"{}", b"{"]);
         assert!(matches!(fate(&gate, bad.clone()), Fate::Refuse(_)));
         assert_eq!(fate(&gate, bad), Fate::Drop(WireError::Replayed));
+    }
+
+    #[test]
+    fn log_lines_escape_and_shorten_what_the_sender_wrote() {
+        let mut m = Message::orphan("x\ny\x1b[31m", json!({}), "s");
+        m.header.msg_id = "a".repeat(1000);
+        let expected = format!("\"x\\ny\\u{{1b}}[31m\" \"{}\"…", "a".repeat(80));
+        assert_eq!(describe(&m), expected);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
 
 use super::history::{Entry, History};
-use super::inbound::{Gate, Request};
+use super::inbound::{Gate, Request, describe};
 use super::wire::{ConnectionInfo, Message, PROTOCOL_VERSION, Signer};
 use crate::cancel::Cancel;
 use crate::notebook::{self, Bundle, CellError, Ctx, Output, OutputSink, Session};
@@ -256,9 +256,9 @@ async fn read_message<S: SocketRecv>(
         match gate.admit(frames.into_vec()) {
             Ok(request) => {
                 if let Request::Refuse { message, error } = &request {
-                    let (msg_type, msg_id) = (message.msg_type(), &message.header.msg_id);
+                    let what = describe(message);
                     eprintln!(
-                        "analysis-kernel: refused on {channel}: {msg_type} {msg_id:?} (BadRequest): {error}"
+                        "analysis-kernel: refused on {channel}: {what} (BadRequest): {error}"
                     );
                 }
                 return Some(request);

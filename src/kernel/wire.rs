@@ -39,7 +39,7 @@ pub enum WireError {
     },
     #[error("header has no string field {0:?}")]
     MissingHeaderField(&'static str),
-    #[error("{msg_type} needs a string field {field:?} in its content, got {found}")]
+    #[error("{msg_type} needs a string field {field:?} in its content (found: {found})")]
     BadField {
         msg_type: String,
         field: &'static str,
@@ -133,26 +133,25 @@ impl Message {
 /// the protocol specifies.
 #[derive(Clone)]
 pub struct Signer {
-    key: Option<Vec<u8>>,
+    /// The MAC keyed once: each message clones it rather than hashing the key again.
+    keyed: Option<Hmac<Sha256>>,
 }
 
 impl Signer {
     pub fn new(scheme: &str, key: &str) -> Result<Signer, WireError> {
         if key.is_empty() {
-            return Ok(Signer { key: None });
+            return Ok(Signer { keyed: None });
         }
         if scheme != "hmac-sha256" && !scheme.is_empty() {
             return Err(WireError::UnsupportedScheme(scheme.to_string()));
         }
-        Ok(Signer {
-            key: Some(key.as_bytes().to_vec()),
-        })
+        // HMAC accepts keys of any length, so this cannot fail.
+        let keyed = <Hmac<Sha256> as Mac>::new_from_slice(key.as_bytes()).ok();
+        Ok(Signer { keyed })
     }
 
     fn mac(&self, parts: &[&[u8]]) -> Option<Hmac<Sha256>> {
-        let key = self.key.as_ref()?;
-        // HMAC accepts keys of any length, so this cannot fail.
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).ok()?;
+        let mut mac = self.keyed.clone()?;
         for p in parts {
             mac.update(p);
         }
