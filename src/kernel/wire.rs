@@ -424,14 +424,41 @@ mod tests {
     #[test]
     fn framing_errors() {
         let signer = Signer::new("hmac-sha256", "k").unwrap();
-        assert_eq!(
-            signer.decode(vec![Bytes::from_static(b"x")]),
-            Err(WireError::MissingDelimiter)
-        );
-        assert_eq!(
-            signer.decode(vec![Bytes::from_static(DELIMITER), Bytes::from_static(b"")]),
-            Err(WireError::TooFewParts(1))
-        );
+        let good = signer.encode(&sample("s"));
+        let sig = String::from_utf8_lossy(&good[2]).to_string();
+        let with = |i: usize, frame: &[u8]| {
+            let mut f = good.clone();
+            f[i] = Bytes::copy_from_slice(frame);
+            f
+        };
+        let d = || Bytes::from_static(DELIMITER);
+        let b = |s: &'static [u8]| Bytes::from_static(s);
+        // (frames, expected error; None when the message decodes)
+        let cases: Vec<(Vec<Bytes>, Option<WireError>)> = vec![
+            (vec![], Some(WireError::MissingDelimiter)),
+            (vec![b(b"x")], Some(WireError::MissingDelimiter)),
+            (vec![d()], Some(WireError::TooFewParts(0))),
+            (vec![d(), b(b"")], Some(WireError::TooFewParts(1))),
+            (good[..6].to_vec(), Some(WireError::TooFewParts(4))),
+            (good.clone(), None),
+            (with(2, sig.to_uppercase().as_bytes()), None),
+            (with(2, b""), Some(WireError::BadSignature)),
+            (
+                with(2, &sig.as_bytes()[..62]),
+                Some(WireError::BadSignature),
+            ),
+            (
+                with(2, format!("{sig}00").as_bytes()),
+                Some(WireError::BadSignature),
+            ),
+            (with(2, b"not hex"), Some(WireError::BadSignature)),
+            (with(0, DELIMITER), Some(WireError::BadSignature)),
+            ([good.clone(), vec![b(b"buffer")]].concat(), None),
+        ];
+        for (frames, expected) in cases {
+            let n = frames.len();
+            assert_eq!(signer.decode(frames).err(), expected, "{n} frames");
+        }
         assert!(matches!(
             Signer::new("hmac-md5", "k"),
             Err(WireError::UnsupportedScheme(_))
