@@ -157,7 +157,7 @@ fn mutate(rng: &mut Rng, signer: &Signer, frames: &mut Vec<Bytes>) {
         }
         _ => {
             if let Some(i) = signed_part(rng, frames) {
-                frames[i] = Bytes::from_static(*pick(rng, WHOLE_PARTS));
+                frames[i] = Bytes::from_static(pick::<&[u8]>(rng, WHOLE_PARTS));
                 resign(signer, frames);
             }
         }

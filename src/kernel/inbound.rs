@@ -90,15 +90,16 @@ impl Gate {
         let signed = self.signer.verify_frames(frames).map_err(unnamed)?;
         let digest = signed.digest;
         let parsed = signed.parse();
-        let named = |error| match &parsed {
-            Ok(m)
-            | Err(Malformed {
-                request: Some(m), ..
-            }) => Dropped {
+        let readable = match &parsed {
+            Ok(m) => Some(m),
+            Err(malformed) => malformed.request.as_deref(),
+        };
+        let named = |error| match readable {
+            Some(m) => Dropped {
                 what: describe(m),
                 error,
             },
-            Err(Malformed { request: None, .. }) => unnamed(error),
+            None => unnamed(error),
         };
         if let Some(digest) = digest {
             // A poisoned lock only means another reader panicked mid-insert; the set is intact.
@@ -115,7 +116,7 @@ impl Gate {
             Err(Malformed {
                 request: Some(message),
                 error,
-            }) => (message, error),
+            }) => (*message, error),
             Err(Malformed {
                 request: None,
                 error,

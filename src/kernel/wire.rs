@@ -246,7 +246,7 @@ pub struct Signed {
 pub struct Malformed {
     /// The message, with `{}` for its unreadable parts, when its header is readable (it has
     /// a `msg_id` and a `msg_type`), so its sender can be answered.
-    pub request: Option<Message>,
+    pub request: Option<Box<Message>>,
     pub error: WireError,
 }
 
@@ -280,7 +280,7 @@ impl Signed {
         match first_error {
             None => Ok(message),
             Some(error) => Err(Malformed {
-                request: Some(message),
+                request: Some(Box::new(message)),
                 error,
             }),
         }
