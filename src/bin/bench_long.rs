@@ -8,7 +8,8 @@
 //! left out unless `--dot` is given (the child runs with no `dot` on its `PATH`, and the
 //! views fall back to their text form): the analysis and our rendering are what is timed.
 //!
-//! `bench_long [--only WORKLOAD] [--command CMD] [--timeout S] [--dot]`. Prints one JSON
+//! `bench_long [--only WORKLOAD] [--command CMD] [--n SIZE] [--timeout S] [--dot]` (`--n`
+//! sets the size of every workload: ifs, statements). Prints one JSON
 //! line per measurement: workload, command, statements, seconds, peak RSS in MB, and the
 //! outcome (`ok`, the error's name, or `timeout`).
 
@@ -124,15 +125,16 @@ fn straight(n: usize) -> Workload {
     }
 }
 
-fn workloads() -> Vec<Workload> {
-    let mut big_if = if_eq(5_000);
+/// The workloads, at their default sizes or all at size `n`.
+fn workloads(n: Option<usize>) -> Vec<Workload> {
+    let mut big_if = if_eq(n.unwrap_or(5_000));
     big_if.name = "if_eq_5000";
     vec![
-        if_eq(2_000),
-        if_gt(2_000),
-        nested_loops(200),
-        nonlinear(200),
-        straight(10_000),
+        if_eq(n.unwrap_or(2_000)),
+        if_gt(n.unwrap_or(2_000)),
+        nested_loops(n.unwrap_or(200)),
+        nonlinear(n.unwrap_or(200)),
+        straight(n.unwrap_or(10_000)),
         big_if,
     ]
 }
@@ -146,8 +148,8 @@ fn peak_rss_mb() -> Option<f64> {
 }
 
 /// Child: defines the workload, runs the command once and prints its measurement.
-fn child(workload: &str, command: &str) -> Result<(), String> {
-    let w = workloads()
+fn child(workload: &str, n: Option<usize>, command: &str) -> Result<(), String> {
+    let w = workloads(n)
         .into_iter()
         .find(|w| w.name == workload)
         .ok_or(format!("no workload {workload}"))?;
@@ -188,13 +190,14 @@ fn child(workload: &str, command: &str) -> Result<(), String> {
 }
 
 /// Parent: runs one child, with the time limit.
-fn measure(w: &Workload, command: &str, timeout: Duration, dot: bool) -> Value {
+fn measure(w: &Workload, n: Option<usize>, command: &str, timeout: Duration, dot: bool) -> Value {
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => return json!({"error": e.to_string()}),
     };
     let mut cmd = Command::new(exe);
-    cmd.args(["--child", w.name, command])
+    let size = n.map_or("default".to_string(), |n| n.to_string());
+    cmd.args(["--child", w.name, &size, command])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
     if !dot {
@@ -229,10 +232,10 @@ fn measure(w: &Workload, command: &str, timeout: Duration, dot: bool) -> Value {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, workload, command] = args.as_slice()
+    if let [flag, workload, size, command] = args.as_slice()
         && flag == "--child"
     {
-        return match child(workload, command) {
+        return match child(workload, size.parse().ok(), command) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("bench_long: {e}");
@@ -244,6 +247,7 @@ fn main() -> ExitCode {
     let mut commands: Vec<String> = COMMANDS.iter().map(|c| c.to_string()).collect();
     let mut timeout = Duration::from_secs(120);
     let mut dot = false;
+    let mut n: Option<usize> = None;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match (a.as_str(), it.clone().next()) {
@@ -265,21 +269,31 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             },
+            ("--n", Some(s)) => match s.parse() {
+                Ok(s) => {
+                    n = Some(s);
+                    it.next();
+                }
+                Err(_) => {
+                    eprintln!("bench_long: --n needs a size");
+                    return ExitCode::FAILURE;
+                }
+            },
             ("--dot", _) => dot = true,
             _ => {
                 eprintln!(
-                    "usage: bench_long [--only WORKLOAD] [--command CMD] [--timeout S] [--dot]"
+                    "usage: bench_long [--only WORKLOAD] [--command CMD] [--n SIZE] [--timeout S] [--dot]"
                 );
                 return ExitCode::FAILURE;
             }
         }
     }
-    for w in workloads() {
+    for w in workloads(n) {
         if only.as_ref().is_some_and(|o| o != w.name) {
             continue;
         }
         for command in &commands {
-            let mut m = measure(&w, command, timeout, dot);
+            let mut m = measure(&w, n, command, timeout, dot);
             if let Value::Object(fields) = &mut m {
                 fields.insert("workload".into(), json!(w.name));
                 fields.insert("statements".into(), json!(w.statements));

@@ -2,6 +2,7 @@
 //! with feasibility and witness inputs, edge verdicts and redundant or impossible
 //! conditions; as text, SVG (the `%cfg` drawing, annotated) and the `constraints` JSON.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -118,6 +119,39 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         json: json(&analysis),
     };
     ctx.show(&view, inv)
+}
+
+/// How many constraints the edge-by-edge lists of paths may still show
+/// ([`MAX_EDGE_CONSTRAINTS`]), and the paths left out.
+#[derive(Default)]
+struct EdgeListBudget {
+    used: usize,
+    left_out: Vec<usize>,
+}
+
+impl EdgeListBudget {
+    /// Whether `p`'s lists fit in what is left (then they are counted).
+    fn take(&mut self, p: &PathReport) -> bool {
+        let need: usize = p.at_edge.iter().map(<[usize]>::len).sum();
+        match self.used.checked_add(need) {
+            Some(total) if total <= MAX_EDGE_CONSTRAINTS => {
+                self.used = total;
+                true
+            }
+            _ => {
+                self.left_out.push(p.id);
+                false
+            }
+        }
+    }
+
+    /// `stopped: …` when some path's lists were left out.
+    fn stopped(&self) -> Option<String> {
+        let (first, count) = (self.left_out.first()?, self.left_out.len());
+        Some(format!(
+            "stopped: the constraints edge by edge of {count} path(s) from path {first} on are left out (limit {MAX_EDGE_CONSTRAINTS} constraints)"
+        ))
+    }
 }
 
 fn parse_count(option: &str, value: &str) -> Result<usize, CellError> {
@@ -305,7 +339,16 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
         && let Some(p) = a.paths.get(k)
     {
         out.push_str(&format!("\npath {k}, edge by edge:\n"));
-        for (i, &e) in p.edges.iter().enumerate() {
+        let mut budget = EdgeListBudget::default();
+        if !budget.take(p) {
+            out.push_str(&format!("  {}\n", budget.stopped().unwrap_or_default()));
+        }
+        let shown_edges = if budget.stopped().is_some() {
+            0
+        } else {
+            p.edges.len()
+        };
+        for (i, &e) in p.edges.iter().enumerate().take(shown_edges) {
             let info = &a.dag.edges[e];
             let label = info
                 .kind
@@ -438,6 +481,7 @@ pub fn json(a: &Analysis) -> Value {
                 .collect::<Vec<_>>()
         ),
     );
+    let mut budget = EdgeListBudget::default();
     let paths: Vec<Value> = a
         .paths
         .iter()
@@ -458,8 +502,14 @@ pub fn json(a: &Analysis) -> Value {
                     crate::constraints::End::Loop => "loop",
                     crate::constraints::End::Stuck => "stuck",
                 },
-                "edge_constraints": p.at_edge.iter().map(|l| shown(p, l.iter().copied())).collect::<Vec<_>>(),
             });
+            if budget.take(p)
+                && let Value::Object(m) = &mut m
+            {
+                let lists: Vec<Vec<String>> =
+                    p.at_edge.iter().map(|l| shown(p, l.iter().copied())).collect();
+                m.insert("edge_constraints".into(), json!(lists));
+            }
             if let (Value::Object(m), Feasible::Unknown(r)) = (&mut m, &p.feasible) {
                 m.insert("reason".into(), json!(r));
             }
@@ -479,6 +529,9 @@ pub fn json(a: &Analysis) -> Value {
         })
         .collect();
     map.insert("paths".into(), Value::Array(paths));
+    if let Some(note) = budget.stopped() {
+        map.insert("stopped".into(), json!(note));
+    }
     let edges: Vec<Value> = a
         .edges
         .iter()
@@ -579,6 +632,14 @@ const PATH_COLOUR: &str = "#2e7d32";
 const MAX_LABEL: usize = 48;
 /// Paths shown in an edge's tooltip.
 const MAX_TOOLTIP_PATHS: usize = 12;
+/// Constraints shown in one edge's tooltip, over all its paths: on a long path each edge
+/// has every constraint before it in force, so tooltips would grow with the square of the
+/// function's length.
+const MAX_TOOLTIP_CONSTRAINTS: usize = 120;
+/// Constraints listed edge by edge (the JSON's `edge_constraints`, the text's `--path`
+/// section), over the whole view: each edge lists every constraint in force on it, so the
+/// lists grow with the square of a path's length.
+pub const MAX_EDGE_CONSTRAINTS: usize = 100_000;
 
 /// The `%cfg` drawing with constraints on the edges: each edge's own condition (or, with a
 /// selected path, the constraints it adds on that path), every listed path's constraints in
@@ -648,10 +709,9 @@ fn edge_line(
     let on_path = path.and_then(|p| p.edges.iter().position(|&x| x == e.id).map(|i| (p, i)));
     match (path, on_path) {
         (Some(_), Some((p, i))) => {
-            let before: Vec<usize> = if i == 0 {
-                Vec::new()
-            } else {
-                p.at_edge[i - 1].clone()
+            let before: HashSet<usize> = match i.checked_sub(1) {
+                Some(j) => p.at_edge[j].iter().copied().collect(),
+                None => HashSet::new(),
             };
             let new: Vec<usize> = p.at_edge[i]
                 .iter()
@@ -712,12 +772,22 @@ fn tooltip(a: &Analysis, e: &crate::constraints::EdgeReport) -> String {
     if let Feasible::Unknown(r) = &e.feasible {
         lines.push(format!("({r})"));
     }
-    for &pid in e.paths.iter().take(MAX_TOOLTIP_PATHS) {
+    let mut budget = MAX_TOOLTIP_CONSTRAINTS;
+    for (k, &pid) in e.paths.iter().take(MAX_TOOLTIP_PATHS).enumerate() {
         let p = &a.paths[pid];
-        if let Some(i) = p.edges.iter().position(|&x| x == e.id) {
-            let list = shown(p, p.at_edge[i].iter().copied());
-            lines.push(format!("path {pid}: {}", or_none(&list)));
-        }
+        let Some(i) = p.edges.iter().position(|&x| x == e.id) else {
+            continue;
+        };
+        let Some(left) = budget.checked_sub(p.at_edge[i].len()) else {
+            lines.push(format!(
+                "stopped: {} more paths not shown (limit {MAX_TOOLTIP_CONSTRAINTS} constraints per tooltip)",
+                e.paths.len().min(MAX_TOOLTIP_PATHS) - k
+            ));
+            break;
+        };
+        budget = left;
+        let list = shown(p, p.at_edge[i].iter().copied());
+        lines.push(format!("path {pid}: {}", or_none(&list)));
     }
     if e.paths.len() > MAX_TOOLTIP_PATHS {
         lines.push(format!(
