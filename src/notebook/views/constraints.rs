@@ -820,3 +820,71 @@ fn quote(s: &str) -> String {
     out.push('"');
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cancel::Cancel;
+    use crate::python::lower_module;
+
+    /// `n` sequential `if x > i: y = y + i`.
+    fn long_analysis(n: usize) -> Analysis {
+        let mut source = String::from("def f(x: int):\n    y = 0\n");
+        for i in 0..n {
+            source.push_str(&format!("    if x > {i}:\n        y = y + {i}\n"));
+        }
+        source.push_str("    return y\n");
+        let module = lower_module(&source).expect("parses");
+        let f = module.functions().next().expect("one function");
+        let options = Options {
+            mode: Mode::Precise,
+            path_limit: 64,
+            timeout_ms: 5_000,
+        };
+        analyze(f, &options, &Cancel::new()).expect("analyses")
+    }
+
+    #[test]
+    fn long_paths_keep_edge_lists_and_tooltips_within_their_limits() {
+        let a = long_analysis(100);
+        let payload = json(&a);
+        let paths = payload["paths"].as_array().expect("paths");
+        assert!(paths[0].get("edge_constraints").is_some());
+        assert!(
+            paths
+                .last()
+                .and_then(|p| p.get("edge_constraints"))
+                .is_none()
+        );
+        let listed: usize = paths
+            .iter()
+            .filter_map(|p| p["edge_constraints"].as_array())
+            .flatten()
+            .filter_map(Value::as_array)
+            .map(Vec::len)
+            .sum();
+        assert!(listed <= MAX_EDGE_CONSTRAINTS, "{listed}");
+        let stopped = payload["stopped"].as_str().expect("a stopped note");
+        assert!(stopped.starts_with("stopped: "), "{stopped}");
+        assert!(stopped.contains(&format!("(limit {MAX_EDGE_CONSTRAINTS} constraints)")));
+        let figure = dot(&a, None);
+        assert!(figure.contains("(limit 120 constraints per tooltip)"));
+        assert!(
+            !text(&a, Some(0)).contains("stopped:"),
+            "one path's lists fit"
+        );
+        let longer = long_analysis(300);
+        assert!(text(&longer, Some(0)).contains("stopped: "));
+        assert!(json(&longer)["paths"][0].get("edge_constraints").is_none());
+        let short = long_analysis(20);
+        assert!(text(&short, Some(0)).contains("edge by edge:\n  0 -> 1"));
+        assert!(!text(&short, Some(0)).contains("stopped:"));
+    }
+
+    #[test]
+    fn short_functions_are_not_cut() {
+        let a = long_analysis(3);
+        assert!(json(&a).get("stopped").is_none());
+        assert!(!dot(&a, None).contains("stopped:"));
+    }
+}
