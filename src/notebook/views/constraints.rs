@@ -53,7 +53,9 @@ what must not raise (`y != 0`). Each path is checked with Z3; a feasible path ge
 that takes it. Every edge is decided with one query over a formula for all paths at once (no path \
 listing), so this scales where listing 2**k paths cannot: infeasible edges and the nodes only they \
 reach are grey. Edges reached only after more loop iterations than one are \"unknown\". Conditions \
-that are always true (R9900) or always false (R9901) where reached are flagged.\n\n\
+that are always true (R9900) or always false (R9901) where reached are flagged. Z3 gets at most \
+twice the query timeout (%config z3_timeout_ms) per analysis: what it has not decided by then is \
+\"unknown\" (stopped: solver time budget spent).\n\n\
 --pyta applies PythonTA's rule instead of SSA: constraints that mention a reassigned parameter are \
 dropped from the rest of the path. Statements the translation does not cover are assumed to \
 complete; conditions it does not cover make their paths \"unknown\" (with --pyta they are ignored, \
