@@ -199,7 +199,7 @@ fn results(a: &Analysis) -> String {
                 &p.edges,
                 p.end,
                 &p.constraints,
-                &p.at_edge,
+                p.at_edge.iter().collect::<Vec<_>>(),
                 &p.dropped,
                 &p.feasible,
                 &p.witness,

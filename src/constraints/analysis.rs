@@ -211,23 +211,29 @@ pub fn analyze(
             })
         }
     }?;
+    let mut paths_of: Vec<Vec<usize>> = vec![Vec::new(); dag.edges.len()];
+    for p in &decided.paths {
+        for &e in &p.edges {
+            if let Some(ids) = paths_of.get_mut(e)
+                && ids.last() != Some(&p.id)
+            {
+                ids.push(p.id);
+            }
+        }
+    }
     let edges: Vec<EdgeReport> = dag
         .edges
         .iter()
         .enumerate()
-        .map(|(id, e)| EdgeReport {
+        .zip(paths_of)
+        .map(|((id, e), paths)| EdgeReport {
             id,
             source: e.source,
             target: e.target,
             kind: e.kind.clone(),
             back: e.back,
             feasible: decided.verdicts[id].clone(),
-            paths: decided
-                .paths
-                .iter()
-                .filter(|p| p.edges.contains(&id))
-                .map(|p| p.id)
-                .collect(),
+            paths,
             adds: decided.adds[id].0.clone(),
             dropped: decided.adds[id].1.clone(),
         })

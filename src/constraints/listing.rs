@@ -5,6 +5,7 @@
 
 use super::dag::{Dag, Path};
 use super::feasibility::{DEPENDS, Feasible, Interrupted, NO_SOLVER, check_cancel};
+use super::in_force::InForce;
 use super::paths::{self, Decision, PathReport};
 use super::prefixes::{Answer, Prefixes, Split};
 use super::semantics::{Constraint, Dropped, Names};
@@ -18,7 +19,7 @@ use std::cell::RefCell;
 pub struct Pending {
     path: Path,
     constraints: Vec<Constraint>,
-    at_edge: Vec<Vec<usize>>,
+    at_edge: InForce,
     dropped: Vec<Dropped>,
 }
 
@@ -42,7 +43,7 @@ impl Listing<'_> {
     pub fn gather(
         &self,
         limit: usize,
-        mut constraints_of: impl FnMut(&Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>),
+        mut constraints_of: impl FnMut(&Path) -> (Vec<Constraint>, InForce, Vec<Dropped>),
         stats: &mut Stats,
     ) -> Result<(Vec<Pending>, bool), Interrupted> {
         let mut out = Vec::new();
@@ -156,7 +157,7 @@ impl Listing<'_> {
             return None;
         }
         let ends: Vec<usize> = std::iter::once(pre_len)
-            .chain(p.at_edge.iter().map(Vec::len))
+            .chain(p.at_edge.iter().map(<[usize]>::len))
             .collect();
         let ordered = ends.windows(2).all(|w| w[0] <= w[1]);
         if !ordered || ends.last() != Some(&p.constraints.len()) {

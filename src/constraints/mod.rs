@@ -22,6 +22,7 @@ mod effects;
 mod encode;
 mod feasibility;
 mod free;
+mod in_force;
 mod iterations;
 mod listing;
 mod negate;
@@ -43,6 +44,7 @@ pub use analysis::{
 pub use dag::{Dag, EdgeId, EdgeInfo};
 pub use encode::Merge;
 pub use feasibility::Feasible;
+pub use in_force::InForce;
 pub use paths::{End, PathReport};
 pub use semantics::{Constraint, Dropped, Kind};
 pub use stats::Stats;

@@ -5,6 +5,7 @@ use super::dag::{Dag, EdgeId, Path};
 use super::encode::Encoding;
 use super::feasibility::{DEPENDS, Feasible};
 use super::free::only_definitions;
+use super::in_force::InForce;
 use super::pyta::Pyta;
 use super::semantics::{Constraint, Dropped, Names, Semantics, Step, Visit};
 use super::smt;
@@ -31,7 +32,7 @@ pub struct PathReport {
     /// Every constraint asserted along the path, in order (preconditions first).
     pub constraints: Vec<Constraint>,
     /// For each edge, the constraints in force on it (indices into `constraints`).
-    pub at_edge: Vec<Vec<usize>>,
+    pub at_edge: InForce,
     pub dropped: Vec<Dropped>,
     pub feasible: Feasible,
     /// Parameter values that take the path (for feasible paths).
@@ -89,7 +90,7 @@ impl<'a> Precise<'a> {
 
     /// The constraints of `path`, the constraints in force on each edge, and the dropped
     /// conditions.
-    pub fn constraints(&mut self, path: &Path) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
+    pub fn constraints(&mut self, path: &Path) -> (Vec<Constraint>, InForce, Vec<Dropped>) {
         let shared = self
             .prefix
             .iter()
@@ -103,24 +104,21 @@ impl<'a> Precise<'a> {
             self.prefix.push((e, step, out));
         }
         let mut constraints: Vec<Constraint> = self.pre.to_vec();
-        let mut at_edge = Vec::with_capacity(path.edges.len());
+        let mut ends = Vec::with_capacity(path.edges.len());
         let mut dropped = Vec::new();
         for (_, step, _) in &self.prefix {
             constraints.extend(step.defs.iter().cloned());
             constraints.extend(step.guards.iter().cloned());
             dropped.extend(step.dropped.iter().cloned());
-            at_edge.push((0..constraints.len()).collect());
+            ends.push(constraints.len());
         }
+        let at_edge = InForce::prefixes(constraints.len(), ends);
         (constraints, at_edge, dropped)
     }
 }
 
 /// PythonTA's constraints of `path`: the lists on its edges, and everything they hold.
-pub fn pyta(
-    dag: &Dag,
-    pyta: &Pyta,
-    path: &Path,
-) -> (Vec<Constraint>, Vec<Vec<usize>>, Vec<Dropped>) {
+pub fn pyta(dag: &Dag, pyta: &Pyta, path: &Path) -> (Vec<Constraint>, InForce, Vec<Dropped>) {
     let lists = pyta.lists(dag, path);
     let mut order: Vec<usize> = Vec::new();
     for list in &lists {
@@ -134,14 +132,16 @@ pub fn pyta(
         .iter()
         .map(|&c| pyta.pool[c].constraint.clone())
         .collect();
-    let at_edge = lists
-        .iter()
-        .map(|l| {
-            l.iter()
-                .filter_map(|c| order.iter().position(|o| o == c))
-                .collect()
-        })
-        .collect();
+    let at_edge = InForce::lists(
+        lists
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .filter_map(|c| order.iter().position(|o| o == c))
+                    .collect()
+            })
+            .collect(),
+    );
     let dropped = path
         .edges
         .iter()

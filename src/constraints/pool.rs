@@ -19,12 +19,17 @@ const USES: u32 = 64;
 /// 200 checks, the solver's default, costs 7% of the run and speeds up no query).
 const RECYCLE_AFTER: u32 = 1_000;
 
+/// The solver time one analysis may take, in query timeouts: without a bound, a function
+/// of many hard queries (nonlinear arithmetic, say) takes a timeout per edge.
+const BUDGET_TIMEOUTS: u64 = 2;
+
 thread_local! {
     static POOL: RefCell<Option<(Solver, u32)>> = const { RefCell::new(None) };
 }
 
 /// Runs `work` with a solver of the given timeout that watches `cancel` (one watcher thread
-/// for all its checks), in a fresh scope popped afterwards.
+/// for all its checks) and stops after [`BUDGET_TIMEOUTS`] timeouts in all, in a fresh
+/// scope popped afterwards.
 pub fn with_solver<T>(timeout_ms: u32, cancel: &Cancel, work: impl FnOnce(&mut Solver) -> T) -> T {
     let pooled = POOL.with(|p| p.borrow_mut().take());
     let (solver, uses) = match pooled {
@@ -32,6 +37,7 @@ pub fn with_solver<T>(timeout_ms: u32, cancel: &Cancel, work: impl FnOnce(&mut S
         _ => (Solver::new(timeout_ms).recycling_after(RECYCLE_AFTER), 1),
     };
     let mut solver = solver.with_cancel(cancel.clone());
+    solver.set_budget(Some(u64::from(timeout_ms).saturating_mul(BUDGET_TIMEOUTS)));
     let out = solver.watching(|solver| {
         solver.push();
         let out = work(solver);
@@ -39,6 +45,7 @@ pub fn with_solver<T>(timeout_ms: u32, cancel: &Cancel, work: impl FnOnce(&mut S
         while solver.pop().is_ok() {}
         out
     });
+    solver.set_budget(None);
     POOL.with(|p| *p.borrow_mut() = Some((solver, uses)));
     out
 }

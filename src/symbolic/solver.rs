@@ -49,6 +49,11 @@ use watch::{Stopped, Watch};
 pub use convert::ratio_to_f64;
 pub use slice::UNROLL_LIMIT;
 
+/// Why a check did not run or was cut short: the solver's budget (`set_budget`) is spent.
+fn budget_spent(limit_ms: u64) -> String {
+    format!("stopped: solver time budget spent (limit {limit_ms} ms)")
+}
+
 /// The timeout of the free functions and a sensible default for `Solver::new`.
 pub const DEFAULT_TIMEOUT_MS: u32 = 5_000;
 
@@ -96,6 +101,8 @@ pub struct Solver {
     watch: Option<Arc<Watch>>,
     /// Time spent reading this solver's models (shared with them).
     reading: Rc<Cell<Duration>>,
+    /// When checks stop, and the budget in milliseconds (`set_budget`).
+    budget: Option<(Instant, u64)>,
 }
 
 /// What a solver has done so far: Z3 checks (a check that falls back on a fresh solver
@@ -209,7 +216,15 @@ impl Solver {
             usage: Usage::default(),
             watch: None,
             reading: Rc::default(),
+            budget: None,
         }
+    }
+
+    /// Bounds the time of all checks from now on: once `limit_ms` have passed, checks answer
+    /// `Unknown("stopped: …")` without running, and none runs past that instant (`None`: no
+    /// bound but each check's timeout).
+    pub fn set_budget(&mut self, limit_ms: Option<u64>) {
+        self.budget = limit_ms.map(|ms| (Instant::now() + Duration::from_millis(ms), ms));
     }
 
     /// What this solver has done since it was made.
@@ -379,6 +394,11 @@ impl Solver {
         if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
             return Outcome::Unknown("cancelled".into());
         }
+        if let Some((end, ms)) = self.budget
+            && Instant::now() >= end
+        {
+            return Outcome::Unknown(budget_spent(ms));
+        }
         let started = Instant::now();
         let (answer, fell_back) = self.check_counted(model, literals);
         self.usage.checks += 1 + u32::from(fell_back);
@@ -396,7 +416,12 @@ impl Solver {
         self.checks += 1;
         let started = Instant::now();
         let budget = Duration::from_millis(u64::from(self.timeout_ms));
-        let first = self.watched_check(&self.z3, literals, started + budget / INCREMENTAL_SHARE);
+        let within = |deadline: Instant| self.budget.map_or(deadline, |(end, _)| end.min(deadline));
+        let first = self.watched_check(
+            &self.z3,
+            literals,
+            within(started + budget / INCREMENTAL_SHARE),
+        );
         let fresh;
         let fell_back = matches!(first, (z3::SatResult::Unknown, stopped) if stopped != Some(Stopped::Cancelled));
         let (solver, result, stopped) = match first {
@@ -405,7 +430,7 @@ impl Solver {
                 for b in self.frames.iter().flatten().chain(literals) {
                     fresh.assert(b);
                 }
-                let (result, stopped) = self.watched_check(&fresh, &[], started + budget);
+                let (result, stopped) = self.watched_check(&fresh, &[], within(started + budget));
                 (&fresh, result, stopped)
             }
             (result, stopped) => (&self.z3, result, stopped),
@@ -423,7 +448,10 @@ impl Solver {
             (z3::SatResult::Unknown, Some(Stopped::Cancelled)) => {
                 Outcome::Unknown("cancelled".into())
             }
-            (z3::SatResult::Unknown, Some(Stopped::TimedOut)) => Outcome::Unknown("timeout".into()),
+            (z3::SatResult::Unknown, Some(Stopped::TimedOut)) => match self.budget {
+                Some((end, ms)) if Instant::now() >= end => Outcome::Unknown(budget_spent(ms)),
+                _ => Outcome::Unknown("timeout".into()),
+            },
             (z3::SatResult::Unknown, None) => Outcome::Unknown(
                 solver
                     .get_reason_unknown()

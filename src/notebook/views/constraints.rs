@@ -2,6 +2,7 @@
 //! with feasibility and witness inputs, edge verdicts and redundant or impossible
 //! conditions; as text, SVG (the `%cfg` drawing, annotated) and the `constraints` JSON.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -52,7 +53,9 @@ what must not raise (`y != 0`). Each path is checked with Z3; a feasible path ge
 that takes it. Every edge is decided with one query over a formula for all paths at once (no path \
 listing), so this scales where listing 2**k paths cannot: infeasible edges and the nodes only they \
 reach are grey. Edges reached only after more loop iterations than one are \"unknown\". Conditions \
-that are always true (R9900) or always false (R9901) where reached are flagged.\n\n\
+that are always true (R9900) or always false (R9901) where reached are flagged. Z3 gets at most \
+twice the query timeout (%config z3_timeout_ms) per analysis: what it has not decided by then is \
+\"unknown\" (stopped: solver time budget spent).\n\n\
 --pyta applies PythonTA's rule instead of SSA: constraints that mention a reassigned parameter are \
 dropped from the rest of the path. Statements the translation does not cover are assumed to \
 complete; conditions it does not cover make their paths \"unknown\" (with --pyta they are ignored, \
@@ -118,6 +121,39 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         json: json(&analysis),
     };
     ctx.show(&view, inv)
+}
+
+/// How many constraints the edge-by-edge lists of paths may still show
+/// ([`MAX_EDGE_CONSTRAINTS`]), and the paths left out.
+#[derive(Default)]
+struct EdgeListBudget {
+    used: usize,
+    left_out: Vec<usize>,
+}
+
+impl EdgeListBudget {
+    /// Whether `p`'s lists fit in what is left (then they are counted).
+    fn take(&mut self, p: &PathReport) -> bool {
+        let need: usize = p.at_edge.iter().map(<[usize]>::len).sum();
+        match self.used.checked_add(need) {
+            Some(total) if total <= MAX_EDGE_CONSTRAINTS => {
+                self.used = total;
+                true
+            }
+            _ => {
+                self.left_out.push(p.id);
+                false
+            }
+        }
+    }
+
+    /// `stopped: …` when some path's lists were left out.
+    fn stopped(&self) -> Option<String> {
+        let (first, count) = (self.left_out.first()?, self.left_out.len());
+        Some(format!(
+            "stopped: the constraints edge by edge of {count} path(s) from path {first} on are left out (limit {MAX_EDGE_CONSTRAINTS} constraints)"
+        ))
+    }
 }
 
 fn parse_count(option: &str, value: &str) -> Result<usize, CellError> {
@@ -305,7 +341,16 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
         && let Some(p) = a.paths.get(k)
     {
         out.push_str(&format!("\npath {k}, edge by edge:\n"));
-        for (i, &e) in p.edges.iter().enumerate() {
+        let mut budget = EdgeListBudget::default();
+        if !budget.take(p) {
+            out.push_str(&format!("  {}\n", budget.stopped().unwrap_or_default()));
+        }
+        let shown_edges = if budget.stopped().is_some() {
+            0
+        } else {
+            p.edges.len()
+        };
+        for (i, &e) in p.edges.iter().enumerate().take(shown_edges) {
             let info = &a.dag.edges[e];
             let label = info
                 .kind
@@ -438,6 +483,7 @@ pub fn json(a: &Analysis) -> Value {
                 .collect::<Vec<_>>()
         ),
     );
+    let mut budget = EdgeListBudget::default();
     let paths: Vec<Value> = a
         .paths
         .iter()
@@ -458,8 +504,14 @@ pub fn json(a: &Analysis) -> Value {
                     crate::constraints::End::Loop => "loop",
                     crate::constraints::End::Stuck => "stuck",
                 },
-                "edge_constraints": p.at_edge.iter().map(|l| shown(p, l.iter().copied())).collect::<Vec<_>>(),
             });
+            if budget.take(p)
+                && let Value::Object(m) = &mut m
+            {
+                let lists: Vec<Vec<String>> =
+                    p.at_edge.iter().map(|l| shown(p, l.iter().copied())).collect();
+                m.insert("edge_constraints".into(), json!(lists));
+            }
             if let (Value::Object(m), Feasible::Unknown(r)) = (&mut m, &p.feasible) {
                 m.insert("reason".into(), json!(r));
             }
@@ -479,6 +531,9 @@ pub fn json(a: &Analysis) -> Value {
         })
         .collect();
     map.insert("paths".into(), Value::Array(paths));
+    if let Some(note) = budget.stopped() {
+        map.insert("stopped".into(), json!(note));
+    }
     let edges: Vec<Value> = a
         .edges
         .iter()
@@ -579,6 +634,14 @@ const PATH_COLOUR: &str = "#2e7d32";
 const MAX_LABEL: usize = 48;
 /// Paths shown in an edge's tooltip.
 const MAX_TOOLTIP_PATHS: usize = 12;
+/// Constraints shown in one edge's tooltip, over all its paths: on a long path each edge
+/// has every constraint before it in force, so tooltips would grow with the square of the
+/// function's length.
+const MAX_TOOLTIP_CONSTRAINTS: usize = 120;
+/// Constraints listed edge by edge (the JSON's `edge_constraints`, the text's `--path`
+/// section), over the whole view: each edge lists every constraint in force on it, so the
+/// lists grow with the square of a path's length.
+pub const MAX_EDGE_CONSTRAINTS: usize = 100_000;
 
 /// The `%cfg` drawing with constraints on the edges: each edge's own condition (or, with a
 /// selected path, the constraints it adds on that path), every listed path's constraints in
@@ -648,10 +711,9 @@ fn edge_line(
     let on_path = path.and_then(|p| p.edges.iter().position(|&x| x == e.id).map(|i| (p, i)));
     match (path, on_path) {
         (Some(_), Some((p, i))) => {
-            let before: Vec<usize> = if i == 0 {
-                Vec::new()
-            } else {
-                p.at_edge[i - 1].clone()
+            let before: HashSet<usize> = match i.checked_sub(1) {
+                Some(j) => p.at_edge[j].iter().copied().collect(),
+                None => HashSet::new(),
             };
             let new: Vec<usize> = p.at_edge[i]
                 .iter()
@@ -712,12 +774,22 @@ fn tooltip(a: &Analysis, e: &crate::constraints::EdgeReport) -> String {
     if let Feasible::Unknown(r) = &e.feasible {
         lines.push(format!("({r})"));
     }
-    for &pid in e.paths.iter().take(MAX_TOOLTIP_PATHS) {
+    let mut budget = MAX_TOOLTIP_CONSTRAINTS;
+    for (k, &pid) in e.paths.iter().take(MAX_TOOLTIP_PATHS).enumerate() {
         let p = &a.paths[pid];
-        if let Some(i) = p.edges.iter().position(|&x| x == e.id) {
-            let list = shown(p, p.at_edge[i].iter().copied());
-            lines.push(format!("path {pid}: {}", or_none(&list)));
-        }
+        let Some(i) = p.edges.iter().position(|&x| x == e.id) else {
+            continue;
+        };
+        let Some(left) = budget.checked_sub(p.at_edge[i].len()) else {
+            lines.push(format!(
+                "stopped: {} more paths not shown (limit {MAX_TOOLTIP_CONSTRAINTS} constraints per tooltip)",
+                e.paths.len().min(MAX_TOOLTIP_PATHS) - k
+            ));
+            break;
+        };
+        budget = left;
+        let list = shown(p, p.at_edge[i].iter().copied());
+        lines.push(format!("path {pid}: {}", or_none(&list)));
     }
     if e.paths.len() > MAX_TOOLTIP_PATHS {
         lines.push(format!(
@@ -749,4 +821,72 @@ fn quote(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cancel::Cancel;
+    use crate::python::lower_module;
+
+    /// `n` sequential `if x > i: y = y + i`.
+    fn long_analysis(n: usize) -> Analysis {
+        let mut source = String::from("def f(x: int):\n    y = 0\n");
+        for i in 0..n {
+            source.push_str(&format!("    if x > {i}:\n        y = y + {i}\n"));
+        }
+        source.push_str("    return y\n");
+        let module = lower_module(&source).expect("parses");
+        let f = module.functions().next().expect("one function");
+        let options = Options {
+            mode: Mode::Precise,
+            path_limit: 64,
+            timeout_ms: 5_000,
+        };
+        analyze(f, &options, &Cancel::new()).expect("analyses")
+    }
+
+    #[test]
+    fn long_paths_keep_edge_lists_and_tooltips_within_their_limits() {
+        let a = long_analysis(100);
+        let payload = json(&a);
+        let paths = payload["paths"].as_array().expect("paths");
+        assert!(paths[0].get("edge_constraints").is_some());
+        assert!(
+            paths
+                .last()
+                .and_then(|p| p.get("edge_constraints"))
+                .is_none()
+        );
+        let listed: usize = paths
+            .iter()
+            .filter_map(|p| p["edge_constraints"].as_array())
+            .flatten()
+            .filter_map(Value::as_array)
+            .map(Vec::len)
+            .sum();
+        assert!(listed <= MAX_EDGE_CONSTRAINTS, "{listed}");
+        let stopped = payload["stopped"].as_str().expect("a stopped note");
+        assert!(stopped.starts_with("stopped: "), "{stopped}");
+        assert!(stopped.contains(&format!("(limit {MAX_EDGE_CONSTRAINTS} constraints)")));
+        let figure = dot(&a, None);
+        assert!(figure.contains("(limit 120 constraints per tooltip)"));
+        assert!(
+            !text(&a, Some(0)).contains("stopped:"),
+            "one path's lists fit"
+        );
+        let longer = long_analysis(300);
+        assert!(text(&longer, Some(0)).contains("stopped: "));
+        assert!(json(&longer)["paths"][0].get("edge_constraints").is_none());
+        let short = long_analysis(20);
+        assert!(text(&short, Some(0)).contains("edge by edge:\n  0 -> 1"));
+        assert!(!text(&short, Some(0)).contains("stopped:"));
+    }
+
+    #[test]
+    fn short_functions_are_not_cut() {
+        let a = long_analysis(3);
+        assert!(json(&a).get("stopped").is_none());
+        assert!(!dot(&a, None).contains("stopped:"));
+    }
 }

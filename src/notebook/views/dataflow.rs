@@ -67,6 +67,8 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         };
         let report = analyses::run(kind, &program, &options).map_err(fixpoint_error)?;
         let view = view(&program, &report, trace, session, ctx)?;
+        // The facts as text can be large (a set per node): gone before the view is sent.
+        drop(report);
         ctx.show(&view, inv)?;
     }
     Ok(())

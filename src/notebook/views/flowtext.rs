@@ -51,9 +51,20 @@ pub fn cause_json(cause: &Cause) -> (Value, Value) {
     }
 }
 
-/// `{a, b}`.
+/// Facts shown per set in tables and figures (the JSON has them all): on a long function a
+/// set can hold thousands, and a table of such sets grows with the square of its length.
+pub const MAX_SHOWN_FACTS: usize = 50;
+
+/// `{a, b}`; beyond [`MAX_SHOWN_FACTS`] facts, the first ones and how many more.
 pub fn set(facts: &[String]) -> String {
-    format!("{{{}}}", facts.join(", "))
+    match facts.get(..MAX_SHOWN_FACTS) {
+        Some(shown) if facts.len() > MAX_SHOWN_FACTS => format!(
+            "{{{}, … and {} more (limit {MAX_SHOWN_FACTS} shown)}}",
+            shown.join(", "),
+            facts.len() - MAX_SHOWN_FACTS
+        ),
+        _ => format!("{{{}}}", facts.join(", ")),
+    }
 }
 
 /// The facts of `new` not in `old`, and those of `old` not in `new`.
@@ -89,6 +100,16 @@ mod tests {
         assert_eq!(diff_text(&s(&["a", "b"]), &s(&["b", "c"])), "+c −a");
         assert_eq!(diff_text(&s(&["a"]), &s(&["a"])), "·");
         assert_eq!(set(&s(&["x@L2", "y@L3"])), "{x@L2, y@L3}");
+        let many: Vec<String> = (0..MAX_SHOWN_FACTS + 2).map(|i| format!("f{i}")).collect();
+        let shown = set(&many);
+        assert!(shown.starts_with("{f0, f1, "), "{shown}");
+        assert!(
+            shown.ends_with(&format!(
+                "f{}, … and 2 more (limit {MAX_SHOWN_FACTS} shown)}}",
+                MAX_SHOWN_FACTS - 1
+            )),
+            "{shown}"
+        );
         let c = Cause::Edge {
             from: NodeIndex::new(3),
             edge: Edge::True,

@@ -143,6 +143,30 @@ fn timeouts_answer_unknown() {
 }
 
 #[test]
+fn a_spent_budget_stops_checks_until_it_is_lifted() {
+    let env = env_of("x: int, y: int, z: int");
+    let mut s = Solver::new(60_000);
+    s.set_budget(Some(200));
+    s.push();
+    s.assert(&hard(&env)).unwrap();
+    let stopped = "stopped: solver time budget spent (limit 200 ms)";
+    let answer = s.check();
+    assert!(
+        matches!(answer, Check::Unknown(ref r) if r == stopped),
+        "{answer:?}"
+    );
+    s.pop().unwrap();
+    s.assert(&holds("x > 0", &env)).unwrap();
+    let answer = s.check();
+    assert!(
+        matches!(answer, Check::Unknown(ref r) if r == stopped),
+        "{answer:?}"
+    );
+    s.set_budget(None);
+    assert!(matches!(s.check(), Check::Sat(_)));
+}
+
+#[test]
 fn cancellation_interrupts_a_running_check() {
     let env = env_of("x: int, y: int, z: int");
     let cancel = Cancel::new();
