@@ -2,6 +2,7 @@
 
 pub mod history;
 pub mod install;
+mod save;
 pub mod server;
 pub mod wire;
 

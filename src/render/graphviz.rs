@@ -50,14 +50,15 @@ pub fn dot_to_svg(
         // Safe mode: Graphviz reads files only from GV_FILE_PATH, and none when it is empty.
         .env("SERVER_NAME", "analysis-kernel")
         .env("GV_FILE_PATH", "");
-    let out = child::run(command, dot_source.as_bytes().to_vec(), limit, cancel).map_err(
-        |e| match e {
-            ChildError::NotFound(_) => GraphvizError::NotInstalled,
-            ChildError::Interrupted => GraphvizError::Interrupted,
-            ChildError::Timeout(_) => GraphvizError::Timeout(limit.as_secs()),
-            ChildError::Io(e) => GraphvizError::Io(e),
-        },
-    )?;
+    let out =
+        child::run(command, dot_source.as_bytes().to_vec(), limit, cancel).map_err(
+            |e| match e {
+                ChildError::NotFound(_) => GraphvizError::NotInstalled,
+                ChildError::Interrupted => GraphvizError::Interrupted,
+                ChildError::Timeout(_) => GraphvizError::Timeout(limit.as_secs()),
+                ChildError::Io(e) => GraphvizError::Io(e),
+            },
+        )?;
     if !out.status.success() {
         return Err(syntax_error(&String::from_utf8_lossy(&out.stderr)));
     }
@@ -135,6 +136,60 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    /// A PNG header claiming `w` × `h` pixels: all Graphviz reads to size an image.
+    fn png(w: u32, h: u32) -> Vec<u8> {
+        let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        b.extend(w.to_be_bytes());
+        b.extend(h.to_be_bytes());
+        b.extend([8, 2, 0, 0, 0, 0, 0, 0, 0]);
+        b
+    }
+
+    #[test]
+    fn files_are_not_observable_through_dot() {
+        let dir = std::env::temp_dir().join(format!("analysis-kernel-gv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let secret = dir.join("secret.png");
+        std::fs::write(&secret, png(300, 200)).unwrap();
+        let missing = dir.join("missing.png");
+        let render = |path: &std::path::Path, template: &str| {
+            let path = path.to_str().unwrap();
+            let source = template
+                .replace("PATH", path)
+                .replace("DIR", dir.to_str().unwrap());
+            dot_to_svg(&source, &Cancel::new(), Duration::from_secs(60))
+                .map(|svg| svg.replace(path, "PATH"))
+                .map_err(|e| e.to_string().replace(path, "PATH"))
+        };
+        for template in [
+            "digraph { a [image=\"PATH\" label=\"\"] }",
+            "digraph { a [shape=epsf shapefile=\"PATH\"] }",
+            "digraph { a [label=<<TABLE><TR><TD><IMG SRC=\"PATH\"/></TD></TR></TABLE>>] }",
+            "digraph { imagepath=\"DIR\" a [image=\"secret.png\" label=\"\"] }",
+        ] {
+            let seen = render(&secret, template);
+            assert_eq!(seen, render(&missing, template), "{template}");
+            if let Ok(svg) = seen {
+                assert!(!svg.contains("<image") && !svg.contains("300px"), "{svg}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn script_links_and_stylesheets_do_not_reach_the_svg() {
+        let svg = dot_to_svg(
+            "digraph { stylesheet=\"file:///etc/passwd\"\n a [href=\" JaVa&#09;Script:alert(1)\"]\n b [URL=\"javascript:x\" tooltip=\"t\"]\n a -> b [edgeURL=\"javascript:y\" labelURL=\"javascript:z\" label=e headURL=\"javascript:h\" tailURL=\"javascript:t\"]\n c [label=<<TABLE HREF=\"javascript:w\"><TR><TD HREF=\"javascript:v\">c</TD></TR></TABLE>>]\n d [href=\"https://example.org/\"] }",
+            &Cancel::new(),
+            Duration::from_secs(60),
+        )
+        .unwrap();
+        let lower = svg.to_lowercase();
+        assert!(!lower.contains("script:"), "{svg}");
+        assert!(!lower.contains("stylesheet"), "{svg}");
+        assert!(svg.contains("xlink:href=\"https://example.org/\""), "{svg}");
     }
 
     #[test]

@@ -222,26 +222,46 @@ mod tests {
     fn every_spelling_of_a_file_attribute_is_refused() {
         let cases = [
             ("digraph { a [image=\"/etc/x.png\"] }", "attribute image", 1),
-            ("digraph {\n a [label=\"\",\n  \"image\" = \"x\"] }", "attribute image", 3),
-            ("digraph { a [\"ima\" + \"ge\"=\"x\"] }", "attribute image", 1),
-            ("digraph { a [<shapefile>=x shape=epsf] }", "attribute shapefile", 1),
+            (
+                "digraph {\n a [label=\"\",\n  \"image\" = \"x\"] }",
+                "attribute image",
+                3,
+            ),
+            (
+                "digraph { a [\"ima\" + \"ge\"=\"x\"] }",
+                "attribute image",
+                1,
+            ),
+            (
+                "digraph { a [<shapefile>=x shape=epsf] }",
+                "attribute shapefile",
+                1,
+            ),
             ("digraph { node [IMAGE=x] }", "attribute image", 1),
             ("digraph { imagepath=\"/etc\" }", "attribute imagepath", 1),
-            ("digraph { graph [stylesheet=\"file:///etc/passwd\"] }", "attribute stylesheet", 1),
-            ("digraph { fontpath=\"/usr\" fontnames=svg }", "attribute fontpath", 1),
+            (
+                "digraph { graph [stylesheet=\"file:///etc/passwd\"] }",
+                "attribute stylesheet",
+                1,
+            ),
+            (
+                "digraph { fontpath=\"/usr\" fontnames=svg }",
+                "attribute fontpath",
+                1,
+            ),
             (
                 "digraph {\na [label=<<TABLE><TR><TD>\n<img src=\"/etc/x.png\"/></TD></TR></TABLE>>]\n}",
                 "<IMG> in an HTML label",
                 3,
             ),
-            ("digraph { a [xlabel=< <B>x</B>< IMG SRC='y'/> >] }", "<IMG> in an HTML label", 1),
+            (
+                "digraph { a [xlabel=< <B>x</B>< IMG SRC='y'/> >] }",
+                "<IMG> in an HTML label",
+                1,
+            ),
         ];
         for (source, what, line) in cases {
-            assert_eq!(
-                refused(source),
-                Some((what.to_string(), line)),
-                "{source}"
-            );
+            assert_eq!(refused(source), Some((what.to_string(), line)), "{source}");
         }
     }
 

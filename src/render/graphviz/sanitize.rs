@@ -112,7 +112,10 @@ fn normalized(value: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        match rest.find(';').and_then(|semi| Some((decode(&rest[1..semi])?, semi))) {
+        match rest
+            .find(';')
+            .and_then(|semi| Some((decode(&rest[1..semi])?, semi)))
+        {
             Some((c, semi)) => {
                 out.push(c);
                 rest = &rest[semi + 1..];
@@ -161,7 +164,11 @@ fn scheme(url: &str) -> Option<String> {
         return None;
     }
     let s = &url[..end];
-    Some(if s.contains('&') { "&".into() } else { s.into() })
+    Some(if s.contains('&') {
+        "&".into()
+    } else {
+        s.into()
+    })
 }
 
 #[cfg(test)]
@@ -184,7 +191,8 @@ mod tests {
             "data:text/html,<script>",
             "file:///etc/passwd",
         ] {
-            let svg = format!("<g><a xlink:href=\"{href}\" xlink:title=\"t\">\n<text>x</text></a></g>");
+            let svg =
+                format!("<g><a xlink:href=\"{href}\" xlink:title=\"t\">\n<text>x</text></a></g>");
             let clean = sanitize(&svg);
             assert_eq!(
                 clean, "<g><a xlink:title=\"t\">\n<text>x</text></a></g>",

@@ -5,6 +5,7 @@
 //! cpython_oracle=0` or `ANALYSIS_KERNEL_NO_CPYTHON=1` turns it off.
 
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::Value as Json;
@@ -15,6 +16,18 @@ use super::values::{decode, encode};
 use crate::cancel::Cancel;
 use crate::child::{self, ChildError};
 use crate::python::PyValue;
+
+/// Set once at kernel start by `ANALYSIS_KERNEL_NO_CPYTHON`: no `%config` can turn it back on.
+static FORBIDDEN: AtomicBool = AtomicBool::new(false);
+
+/// Turns the oracle off for the rest of the process (a grading harness running untrusted code).
+pub fn forbid() {
+    FORBIDDEN.store(true, Ordering::SeqCst);
+}
+
+pub fn forbidden() -> bool {
+    FORBIDDEN.load(Ordering::SeqCst)
+}
 
 /// Seconds one run may take in CPython.
 const RUN_SECONDS: f64 = 2.0;
