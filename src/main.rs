@@ -15,6 +15,10 @@ Usage:
                                              write the kernelspec (default: --user, name 'analysis')
   analysis-kernel --version
   analysis-kernel --help
+
+Environment:
+  ANALYSIS_KERNEL_NO_CPYTHON=1   never run %check's functions in a python3 child process
+                                 (for graders of untrusted notebooks; %config cannot undo it)
 ";
 
 fn main() -> ExitCode {

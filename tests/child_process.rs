@@ -5,7 +5,7 @@
 //! unless `AK_CHILD_HELPER_PIDFILE` is set).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use analysis_kernel::cancel::Cancel;
@@ -67,6 +67,7 @@ fn a_child_dies_when_its_parent_is_killed() {
     let mut parent = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "helper_runs_a_long_child", "--test-threads=1"])
         .env(PIDFILE, &pidfile)
+        .stdout(Stdio::null())
         .spawn()
         .unwrap();
     let started = eventually(|| read_pid(&pidfile).is_some());
