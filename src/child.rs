@@ -1,6 +1,7 @@
 //! The one way the kernel runs a child process (`dot`, the `python3` oracle): stdin written
 //! on a thread, stdout and stderr drained on threads, a time limit, `Cancel` polled, the child
-//! killed (with its whole process group) and reaped on interrupt or timeout.
+//! killed (with its whole process group) and reaped on interrupt or timeout. When the child
+//! exits, whatever it left running in its group is killed too.
 //!
 //! Children die with the kernel: each starts in its own process group with
 //! `PR_SET_PDEATHSIG(SIGKILL)` (Linux), so a kernel killed by its front end (even by
