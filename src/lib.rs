@@ -1,10 +1,11 @@
 //! analysis-kernel: a Jupyter kernel for literate program-analysis notebooks.
 //!
 //! Layers, dependencies pointing one way (see ARCHITECTURE.md):
-//! `python` → `cfg` → `render` → `notebook` → `kernel`. `cancel` is shared by all.
+//! `python` → `cfg` → `render` → `notebook` → `kernel`. `cancel` is shared by all; `child` runs the child processes (`dot`, `python3`).
 
 pub mod cancel;
 pub mod cfg;
+pub mod child;
 pub mod constraints;
 pub mod dataflow;
 pub mod fxhash;

@@ -15,6 +15,10 @@ Usage:
                                              write the kernelspec (default: --user, name 'analysis')
   analysis-kernel --version
   analysis-kernel --help
+
+Environment:
+  ANALYSIS_KERNEL_NO_CPYTHON=1   never run %check's functions in a python3 child process
+                                 (for graders of untrusted notebooks; %config cannot undo it)
 ";
 
 fn main() -> ExitCode {
@@ -35,6 +39,13 @@ fn main() -> ExitCode {
         Some("install") => run_install(&args[1..]),
         Some("--connection-file" | "-f") => match args.get(1) {
             Some(file) => {
+                // A grading harness running untrusted code turns the CPython oracle off for
+                // good: no `%config` in a submission can turn it back on.
+                if std::env::var_os("ANALYSIS_KERNEL_NO_CPYTHON")
+                    .is_some_and(|v| !v.is_empty() && v != "0")
+                {
+                    analysis_kernel::symexec::check::forbid_cpython();
+                }
                 let options = KernelOptions {
                     test_hooks: std::env::var_os("ANALYSIS_KERNEL_TEST_HOOKS").is_some(),
                 };

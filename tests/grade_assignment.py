@@ -5,9 +5,14 @@ Prints one line per criterion and the score; exits 0 when every criterion passes
 
 This is the example of how to grade with analysis-kernel: execute the notebook with nbclient,
 collect the `application/vnd.analysis-kernel.*+json` payloads, and check them.
+
+A submission is untrusted code, and `%check` would run it in a `python3` child process (the
+CPython oracle): the kernel is started with ANALYSIS_KERNEL_NO_CPYTHON=1, which turns the oracle
+off for the kernel's lifetime (a `%config cpython_oracle=1` in the submission cannot turn it on).
 """
 
 import argparse
+import os
 import sys
 
 import nbformat
@@ -57,14 +62,20 @@ def grade(nb, function="clamp"):
     return results
 
 
+def execute(nb, kernel="analysis"):
+    """Executes the submission `nb` in place, in a kernel whose CPython oracle is off."""
+    env = dict(os.environ, ANALYSIS_KERNEL_NO_CPYTHON="1")
+    NotebookClient(nb, timeout=300, kernel_name=kernel, allow_errors=True).execute(env=env)
+    return nb
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("notebook")
     parser.add_argument("--kernel", default="analysis")
     args = parser.parse_args()
     nb = nbformat.read(args.notebook, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name=args.kernel, allow_errors=True).execute()
-    results = grade(nb)
+    results = grade(execute(nb, args.kernel))
     for name, passed, detail in results:
         print(f"[{'x' if passed else ' '}] {name}: {detail}")
     score = sum(p for _, p, _ in results)

@@ -4,6 +4,7 @@ pub mod history;
 pub mod inbound;
 pub mod install;
 pub mod replay;
+mod save;
 pub mod server;
 pub mod wire;
 

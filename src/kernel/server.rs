@@ -17,7 +17,9 @@ use super::history::{Entry, History};
 use super::inbound::{Gate, Request, describe};
 use super::wire::{ConnectionInfo, Message, PROTOCOL_VERSION, Signer};
 use crate::cancel::Cancel;
-use crate::notebook::{self, Bundle, CellError, Ctx, Output, OutputSink, Session};
+use crate::notebook::{
+    self, Bundle, CellError, Ctx, Output, OutputSink, SaveFile, SavePath, Session,
+};
 use crate::python::{Completeness, completeness};
 
 /// Why the kernel could not start.
@@ -485,6 +487,7 @@ impl Engine {
             silent,
             count,
             result_text: None,
+            failed_save: None,
         };
         let session = &mut self.session;
         let cancel = &self.cancel;
@@ -497,7 +500,8 @@ impl Engine {
                 },
             )
         }))
-        .unwrap_or_else(|panic| Err(panic_error(panic)));
+        .unwrap_or_else(|panic| Err(panic_error(panic)))
+        .and(sink.failed_save.take().map_or(Ok(()), Err));
         let result_text = sink.result_text.take();
         if store_history {
             self.history.push(Entry {
@@ -558,13 +562,26 @@ struct IopubSink<'a> {
     silent: bool,
     count: u64,
     result_text: Option<String>,
+    /// A file emitted as an output that could not be written: the cell's error.
+    failed_save: Option<CellError>,
 }
 
 impl OutputSink for IopubSink<'_> {
     fn emit(&mut self, output: Output) {
-        if let Output::File { path, contents } = &output {
-            if let Err(e) = std::fs::write(path, contents) {
-                self.stream("stderr", &format!("could not write {path}: {e}\n"));
+        if let Output::File { path, contents } = output {
+            // Files normally come through `save`; this one is written as a new file, and a
+            // failure fails the cell when it ends.
+            let written = SavePath::parse(&path)
+                .map_err(|e| CellError::usage(format!("--save {path:?}: {e}")))
+                .and_then(|path| {
+                    self.save(SaveFile {
+                        path,
+                        contents,
+                        overwrite: false,
+                    })
+                });
+            if let Err(e) = written {
+                self.failed_save.get_or_insert(e);
             }
             return;
         }
@@ -586,6 +603,10 @@ impl OutputSink for IopubSink<'_> {
             }
             Output::File { .. } => {}
         }
+    }
+
+    fn save(&mut self, file: SaveFile) -> Result<(), CellError> {
+        super::save::write(&file).map(|_| ())
     }
 }
 

@@ -5,7 +5,7 @@ use serde_json::json;
 use super::invocation::Invocation;
 use super::output::{Bundle, CellError, Output, View, payload};
 use super::session::{Ctx, Session};
-use crate::render::graphviz::{GraphvizError, dot_to_svg};
+use crate::render::graphviz::{GraphvizError, dot_to_svg, refuse_file_attributes};
 use crate::render::html::{escape, table, text_table};
 
 /// Whether a command is used as `%name` (line), `%%name` (cell), or both.
@@ -43,14 +43,14 @@ impl CommandSpec {
     pub fn option(&self, name: &str) -> Option<&OptionSpec> {
         self.options
             .iter()
-            .chain(std::iter::once(&SAVE))
+            .chain([&SAVE, &FORCE])
             .find(|o| o.name == name)
     }
 
-    /// The options shown to users: the command's own, then `--save` for views.
+    /// The options shown to users: the command's own, then `--save` and `--force` for views.
     pub fn all_options(&self) -> impl Iterator<Item = &OptionSpec> {
-        let save = self.is_view().then_some(&SAVE);
-        self.options.iter().chain(save)
+        let save = self.is_view().then_some([&SAVE, &FORCE]);
+        self.options.iter().chain(save.into_iter().flatten())
     }
 
     fn is_view(&self) -> bool {
@@ -75,7 +75,14 @@ impl CommandSpec {
 pub const SAVE: OptionSpec = OptionSpec {
     name: "--save",
     values: 1,
-    help: "also write the view to FILE (.svg, .html, .dot, .json or .txt)",
+    help: "also write the view to FILE (.svg, .html, .dot, .json or .txt), a new file in the notebook's folder or below it",
+};
+
+/// `--force`, with `--save`: replace an existing file.
+pub const FORCE: OptionSpec = OptionSpec {
+    name: "--force",
+    values: 0,
+    help: "with --save: replace FILE if it exists (without it, an existing FILE is an error)",
 };
 
 /// Every command, in the order `%help` lists them.
@@ -140,7 +147,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         form: Form::Cell,
         usage: "%%dot\n<Graphviz DOT source>",
         summary: "render Graphviz DOT source as a figure",
-        help: "Lays the cell body out with Graphviz's dot and shows it as inline SVG.",
+        help: "Lays the cell body out with Graphviz's dot and shows it as inline SVG. Graphviz runs in its safe mode and reads no files: attributes that name files (image, shapefile, imagepath, stylesheet, fontpath, fontnames) and <IMG> in HTML labels are refused; links other than http(s), mailto and relative ones are removed from the SVG.",
         options: &[],
         words: &[],
         takes_function: false,
@@ -312,7 +319,8 @@ pub fn overview(_session: &Session) -> String {
         }
     }
     text.push_str(
-        "\nEvery view also accepts --save FILE. `%help COMMAND` shows a command's options.\n\n",
+        "\nEvery view also accepts --save FILE (a path relative to the notebook's folder; an existing\n\
+         FILE is an error unless --force is given). `%help COMMAND` shows a command's options.\n\n",
     );
     text.push_str(SUBSET);
     text
@@ -416,6 +424,11 @@ fn run_dot(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             "%%dot needs DOT source in the rest of the cell",
         ));
     }
+    refuse_file_attributes(source).map_err(|e| {
+        let (cell_line, text, column) = body_line(inv, e.line);
+        CellError::new("DotError", format!("{e} (cell line {cell_line})"))
+            .at_cell_line(cell_line, text, column)
+    })?;
     let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
     let svg = dot_to_svg(source, ctx.cancel, limit).map_err(|e| graphviz_error(e, inv))?;
     let view = View {
@@ -437,23 +450,25 @@ pub fn graphviz_error(e: GraphvizError, inv: &Invocation) -> CellError {
             message,
             line: Some(line),
         } => {
-            // The body starts on the line after the `%%` line.
-            let cell_line = inv.line + line;
-            let text = inv
-                .body
-                .trim_start_matches('\n')
-                .lines()
-                .nth(line.saturating_sub(1) as usize)
-                .unwrap_or("");
-            let column = text.len() - text.trim_start().len() + 1;
-            CellError::new("DotError", format!("{message} (cell line {cell_line})")).at_cell_line(
-                cell_line,
-                text,
-                column as u32,
-            )
+            let (cell_line, text, column) = body_line(inv, line);
+            CellError::new("DotError", format!("{message} (cell line {cell_line})"))
+                .at_cell_line(cell_line, text, column)
         }
         other => CellError::new("DotError", other.to_string()),
     }
+}
+
+/// Line `line` of a `%%` cell's body: its cell line, text and first column of text.
+fn body_line(inv: &Invocation, line: u32) -> (u32, &str, u32) {
+    // The body starts on the line after the `%%` line.
+    let text = inv
+        .body
+        .trim_start_matches('\n')
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("");
+    let column = text.len() - text.trim_start().len() + 1;
+    (inv.line + line, text, column as u32)
 }
 
 fn run_sleep(_: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {

@@ -31,6 +31,8 @@ pub struct Config {
     pub check_runs: u64,
     /// Seconds Graphviz may take for one layout.
     pub dot_timeout_s: u64,
+    /// 1: `%check` also runs the user's functions in a `python3` child process (the oracle).
+    pub cpython_oracle: u64,
 }
 
 impl Default for Config {
@@ -44,6 +46,7 @@ impl Default for Config {
             recursion_limit: 200,
             check_runs: 100,
             dot_timeout_s: 60,
+            cpython_oracle: 1,
         }
     }
 }
@@ -112,6 +115,14 @@ const SETTINGS: &[Setting] = &[
         set: |c, v| c.dot_timeout_s = v,
         min: 1,
         max: 3_600,
+    },
+    Setting {
+        key: "cpython_oracle",
+        help: "1: %check runs your functions in a python3 child process too; 0: off (ANALYSIS_KERNEL_NO_CPYTHON=1 forces 0)",
+        get: |c| u64::from(c.cpython_oracle != 0 && !crate::symexec::check::cpython_forbidden()),
+        set: |c, v| c.cpython_oracle = v,
+        min: 0,
+        max: 1,
     },
 ];
 

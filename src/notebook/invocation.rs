@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use super::output::SavePath;
+
 /// One parsed command: its name, positional arguments, options and (for `%%`) its body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invocation {
@@ -97,7 +99,19 @@ pub fn parse_arguments(
         }
         i += 1;
     }
+    check_save(&options)?;
     Ok((args, options))
+}
+
+/// `--save PATH` is checked before the command does any work; `--force` needs `--save`.
+fn check_save(options: &BTreeMap<String, String>) -> Result<(), String> {
+    match options.get("--save") {
+        Some(path) => SavePath::parse(path)
+            .map(|_| ())
+            .map_err(|e| format!("--save {path:?}: {e}")),
+        None if options.contains_key("--force") => Err("--force only applies with --save".into()),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -130,5 +144,24 @@ mod tests {
         assert_eq!(opts["--save"], "out.svg");
         assert_eq!(opts["--window"], "-2 2");
         assert!(parse_arguments(&split_words("--unroll").unwrap(), |_| Some(1)).is_err());
+    }
+
+    #[test]
+    fn save_targets_are_checked_while_parsing() {
+        let parse = |line: &str| parse_arguments(&split_words(line).unwrap(), |_| None);
+        let takes_path = |line: &str| {
+            parse_arguments(&split_words(line).unwrap(), |o| {
+                (o == "--save").then_some(1)
+            })
+        };
+        assert!(takes_path("f --save out/g.svg --force").is_ok());
+        let err = takes_path("f --save ../../../../etc/x.txt").unwrap_err();
+        assert!(err.contains("`..`"), "{err}");
+        let err = takes_path("f --save /etc/x.txt").unwrap_err();
+        assert!(err.contains("absolute"), "{err}");
+        assert_eq!(
+            parse("f --force").unwrap_err(),
+            "--force only applies with --save"
+        );
     }
 }

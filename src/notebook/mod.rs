@@ -1,5 +1,5 @@
 //! The cell language: definitions and `%` commands in, MIME bundles out. Knows nothing of
-//! sockets or files: outputs go to an [`OutputSink`], files to save are outputs too.
+//! sockets or files: outputs go to an [`OutputSink`], and so do files to save ([`SaveFile`]).
 
 pub mod commands;
 mod complete;
@@ -11,7 +11,7 @@ pub mod views;
 
 pub use complete::{Completion, complete, inspect};
 pub use config::Config;
-pub use output::{Bundle, CellError, Output, OutputSink, View};
+pub use output::{Bundle, CellError, Output, OutputSink, SaveFile, SavePath, View};
 pub use session::{Ctx, Session};
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a typo.

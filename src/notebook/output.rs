@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::invocation::Invocation;
 use crate::python::SourceError;
 use crate::render::graphviz::inline_svg;
 use crate::render::html::escape;
@@ -40,7 +41,8 @@ pub enum Output {
     Display(Bundle),
     /// The `execute_result` of a cell ending in an expression.
     Result(Bundle),
-    /// A file to write (for `--save`); the kernel does the writing.
+    /// A file saved by `--save`, as a sink that keeps outputs records it (the kernel writes
+    /// files through [`OutputSink::save`]).
     File {
         path: String,
         contents: Vec<u8>,
@@ -50,12 +52,102 @@ pub enum Output {
 /// Where a running cell sends its outputs.
 pub trait OutputSink {
     fn emit(&mut self, output: Output);
+    /// Writes a `--save` file; a failed write fails the cell.
+    fn save(&mut self, file: SaveFile) -> Result<(), CellError>;
 }
 
 impl OutputSink for Vec<Output> {
     fn emit(&mut self, output: Output) {
         self.push(output);
     }
+
+    fn save(&mut self, file: SaveFile) -> Result<(), CellError> {
+        self.push(Output::File {
+            path: file.path.to_string(),
+            contents: file.contents,
+        });
+        Ok(())
+    }
+}
+
+/// Extensions `--save` knows, and what each writes.
+const SAVE_EXTENSIONS: &[&str] = &["svg", "html", "htm", "dot", "gv", "json", "txt", "text"];
+
+/// A `--save` target: a relative path with no `..`, resolved by the kernel inside the
+/// notebook's folder (its working directory). Checked when the command line is parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavePath {
+    /// The path's parts, without empty and `.` parts; the last is the file name.
+    parts: Vec<String>,
+}
+
+impl SavePath {
+    /// Checks `path` as typed; the error says what is wrong with it.
+    pub fn parse(path: &str) -> Result<SavePath, String> {
+        if path.is_empty() {
+            return Err("needs a file name".into());
+        }
+        if path.contains('\0') {
+            return Err("a file name cannot contain a NUL character".into());
+        }
+        if path.starts_with('/') {
+            return Err(
+                "absolute paths are not allowed; give a path relative to the notebook's folder"
+                    .into(),
+            );
+        }
+        let parts: Vec<String> = path
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .map(str::to_string)
+            .collect();
+        if parts.iter().any(|p| p == "..") {
+            return Err("`..` is not allowed: files are saved inside the notebook's folder".into());
+        }
+        if parts.is_empty() || path.ends_with('/') {
+            return Err("names a folder, not a file".into());
+        }
+        let saved = SavePath { parts };
+        if !SAVE_EXTENSIONS.contains(&saved.extension().as_str()) {
+            return Err(format!(
+                "unknown extension {:?}; use .svg, .html, .dot, .json or .txt",
+                saved.extension()
+            ));
+        }
+        Ok(saved)
+    }
+
+    /// The folders leading to the file, relative to the notebook's folder.
+    pub fn folders(&self) -> &[String] {
+        &self.parts[..self.parts.len() - 1]
+    }
+
+    pub fn file_name(&self) -> &str {
+        &self.parts[self.parts.len() - 1]
+    }
+
+    /// The file name's extension, in lower case ("" if none).
+    pub fn extension(&self) -> String {
+        self.file_name()
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for SavePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.parts.join("/"))
+    }
+}
+
+/// A file for the kernel to write: where, what, and whether an existing file may be replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveFile {
+    pub path: SavePath,
+    pub contents: Vec<u8>,
+    /// `--force`: replace an existing file (never through a symbolic link).
+    pub overwrite: bool,
 }
 
 /// A cell's failure as Jupyter shows it.
@@ -155,13 +247,14 @@ impl View {
         b
     }
 
-    /// The file `--save PATH` writes, chosen by the path's extension.
-    pub fn save_as(&self, path: &str) -> Result<Output, CellError> {
-        let ext = path
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase())
-            .unwrap_or_default();
-        let contents = match ext.as_str() {
+    /// The file `--save PATH [--force]` asks for, if any, chosen by the path's extension.
+    pub fn save_file(&self, inv: &Invocation) -> Result<Option<SaveFile>, CellError> {
+        let Some(typed) = inv.option("--save") else {
+            return Ok(None);
+        };
+        let path = SavePath::parse(typed)
+            .map_err(|e| CellError::usage(format!("--save {typed:?}: {e}")))?;
+        let contents = match path.extension().as_str() {
             "svg" => self.svg.clone().ok_or_else(|| {
                 CellError::usage(format!(
                     "this {} view has no figure to save as SVG",
@@ -177,17 +270,13 @@ impl View {
                 CellError::usage(format!("this {} view has no DOT source", self.kind))
             })?,
             "json" => serde_json::to_string_pretty(&self.json).unwrap_or_default() + "\n",
-            "txt" | "text" => self.text.clone() + "\n",
-            _ => {
-                return Err(CellError::usage(format!(
-                    "--save {path}: unknown extension {ext:?}; use .svg, .html, .dot, .json or .txt"
-                )));
-            }
+            _ => self.text.clone() + "\n",
         };
-        Ok(Output::File {
-            path: path.to_string(),
+        Ok(Some(SaveFile {
+            path,
             contents: contents.into_bytes(),
-        })
+            overwrite: inv.flag("--force"),
+        }))
     }
 }
 
@@ -200,4 +289,33 @@ pub fn payload(kind: &str, fields: Value) -> Value {
         map.extend(f);
     }
     Value::Object(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn save_paths_stay_relative_and_known() {
+        let p = SavePath::parse("./figs//cfg.SVG").unwrap();
+        assert_eq!(
+            (p.to_string(), p.extension()),
+            ("figs/cfg.SVG".into(), "svg".into())
+        );
+        assert_eq!(p.folders(), ["figs"]);
+        for (bad, why) in [
+            ("", "needs a file name"),
+            ("/etc/x.txt", "absolute"),
+            ("../../../../etc/x.txt", "`..`"),
+            ("a/../b.txt", "`..`"),
+            ("figs/", "folder"),
+            (".", "folder"),
+            ("x.exe", "unknown extension"),
+            ("noext", "unknown extension"),
+            ("a\0.txt", "NUL"),
+        ] {
+            let err = SavePath::parse(bad).unwrap_err();
+            assert!(err.contains(why), "{bad:?}: {err}");
+        }
+    }
 }

@@ -25,9 +25,8 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// Displays a view, and writes it to the `--save` file when one was asked for.
     pub fn show(&mut self, view: &View, inv: &Invocation) -> Result<(), CellError> {
-        if let Some(path) = inv.option("--save") {
-            let file = view.save_as(path)?;
-            self.sink.emit(file);
+        if let Some(file) = view.save_file(inv)? {
+            self.sink.save(file)?;
         }
         self.sink.emit(Output::Display(view.bundle()));
         Ok(())

@@ -1,13 +1,25 @@
-//! DOT → SVG through Graphviz's `dot` program, with cancellation and a time limit.
+//! DOT → SVG through Graphviz's `dot` program, confined, with cancellation and a time limit.
+//!
+//! `dot` runs through [`crate::child`] (killed on interrupt or timeout, and with the kernel)
+//! in Graphviz's safe mode: with `SERVER_NAME` set and `GV_FILE_PATH` empty, Graphviz loads
+//! no file at all (`image`, `shapefile`, `<IMG SRC>` of HTML labels; checked on 2.43). The
+//! SVG is then [`sanitize`]d: no `javascript:` link or stylesheet reference survives. For DOT
+//! that users write, [`refuse_file_attributes`] names the attributes that would read files.
 //!
 //! The process is run directly rather than through `graphviz-rust`, whose `exec` blocks in
 //! `Command::output()` on a temporary file: an interrupt could not stop a large layout.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod file_attributes;
+mod sanitize;
+
+use std::process::Command;
+use std::time::Duration;
 
 use crate::cancel::Cancel;
+use crate::child::{self, ChildError};
+
+pub use file_attributes::{FileAttribute, refuse_file_attributes};
+pub use sanitize::sanitize;
 
 /// Why a DOT source could not be turned into SVG.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -24,69 +36,35 @@ pub enum GraphvizError {
     Io(String),
 }
 
-/// Lays out `dot_source` with `dot -Tsvg`; the SVG is returned without Graphviz's version
-/// comment, so that output is the same from run to run and machine to machine.
+/// Lays out `dot_source` with `dot -Tsvg`; the SVG is returned sanitized and without
+/// Graphviz's version comment, so that output is the same from run to run and machine to
+/// machine.
 pub fn dot_to_svg(
     dot_source: &str,
     cancel: &Cancel,
     limit: Duration,
 ) -> Result<String, GraphvizError> {
-    let mut child = Command::new("dot")
+    let mut command = Command::new("dot");
+    command
         .arg("-Tsvg")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => GraphvizError::NotInstalled,
-            _ => GraphvizError::Io(e.to_string()),
-        })?;
-    // Feed stdin and drain stdout/stderr on threads so a large graph cannot deadlock the pipes.
-    let mut stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| GraphvizError::Io("no stdin".into()))?;
-    let input = dot_source.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out_reader = drain(child.stdout.take());
-    let err_reader = drain(child.stderr.take());
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => {}
-            Err(e) => return Err(GraphvizError::Io(e.to_string())),
-        }
-        if cancel.is_cancelled() || start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(if cancel.is_cancelled() {
-                GraphvizError::Interrupted
-            } else {
-                GraphvizError::Timeout(limit.as_secs())
-            });
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    let _ = writer.join();
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    if !status.success() {
-        return Err(syntax_error(&String::from_utf8_lossy(&stderr)));
+        // Safe mode: Graphviz reads files only from GV_FILE_PATH, and none when it is empty.
+        .env("SERVER_NAME", "analysis-kernel")
+        .env("GV_FILE_PATH", "");
+    let out =
+        child::run(command, dot_source.as_bytes().to_vec(), limit, cancel).map_err(
+            |e| match e {
+                ChildError::NotFound(_) => GraphvizError::NotInstalled,
+                ChildError::Interrupted => GraphvizError::Interrupted,
+                ChildError::Timeout(_) => GraphvizError::Timeout(limit.as_secs()),
+                ChildError::Io(e) => GraphvizError::Io(e),
+            },
+        )?;
+    if !out.status.success() {
+        return Err(syntax_error(&String::from_utf8_lossy(&out.stderr)));
     }
-    Ok(strip_version_comment(&String::from_utf8_lossy(&stdout)))
-}
-
-fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf);
-        }
-        buf
-    })
+    Ok(sanitize(&strip_version_comment(&String::from_utf8_lossy(
+        &out.stdout,
+    ))))
 }
 
 /// Turns dot's stderr ("Error: <stdin>: syntax error in line 3 near '-'") into an error.
@@ -158,6 +136,60 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    /// A PNG header claiming `w` × `h` pixels: all Graphviz reads to size an image.
+    fn png(w: u32, h: u32) -> Vec<u8> {
+        let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        b.extend(w.to_be_bytes());
+        b.extend(h.to_be_bytes());
+        b.extend([8, 2, 0, 0, 0, 0, 0, 0, 0]);
+        b
+    }
+
+    #[test]
+    fn files_are_not_observable_through_dot() {
+        let dir = std::env::temp_dir().join(format!("analysis-kernel-gv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let secret = dir.join("secret.png");
+        std::fs::write(&secret, png(300, 200)).unwrap();
+        let missing = dir.join("missing.png");
+        let render = |path: &std::path::Path, template: &str| {
+            let path = path.to_str().unwrap();
+            let source = template
+                .replace("PATH", path)
+                .replace("DIR", dir.to_str().unwrap());
+            dot_to_svg(&source, &Cancel::new(), Duration::from_secs(60))
+                .map(|svg| svg.replace(path, "PATH"))
+                .map_err(|e| e.to_string().replace(path, "PATH"))
+        };
+        for template in [
+            "digraph { a [image=\"PATH\" label=\"\"] }",
+            "digraph { a [shape=epsf shapefile=\"PATH\"] }",
+            "digraph { a [label=<<TABLE><TR><TD><IMG SRC=\"PATH\"/></TD></TR></TABLE>>] }",
+            "digraph { imagepath=\"DIR\" a [image=\"secret.png\" label=\"\"] }",
+        ] {
+            let seen = render(&secret, template);
+            assert_eq!(seen, render(&missing, template), "{template}");
+            if let Ok(svg) = seen {
+                assert!(!svg.contains("<image") && !svg.contains("300px"), "{svg}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn script_links_and_stylesheets_do_not_reach_the_svg() {
+        let svg = dot_to_svg(
+            "digraph { stylesheet=\"file:///etc/passwd\"\n a [href=\" JaVa&#09;Script:alert(1)\"]\n b [URL=\"javascript:x\" tooltip=\"t\"]\n a -> b [edgeURL=\"javascript:y\" labelURL=\"javascript:z\" label=e headURL=\"javascript:h\" tailURL=\"javascript:t\"]\n c [label=<<TABLE HREF=\"javascript:w\"><TR><TD HREF=\"javascript:v\">c</TD></TR></TABLE>>]\n d [href=\"https://example.org/\"] }",
+            &Cancel::new(),
+            Duration::from_secs(60),
+        )
+        .unwrap();
+        let lower = svg.to_lowercase();
+        assert!(!lower.contains("script:"), "{svg}");
+        assert!(!lower.contains("stylesheet"), "{svg}");
+        assert!(svg.contains("xlink:href=\"https://example.org/\""), "{svg}");
     }
 
     #[test]

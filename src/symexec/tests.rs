@@ -2,7 +2,7 @@
 //! examples do not reach (exceptions, try/finally, calls, recursion, for loops), and the
 //! exhaustiveness/precision check on programs that pass and on the book's one that fails.
 
-use super::check::{CheckOptions, Property, Runnable, SEED, check, snippet_variables};
+use super::check::{CheckOptions, Oracle, Property, Runnable, SEED, check, snippet_variables};
 use super::*;
 use crate::cancel::Cancel;
 use crate::interp::Limits;
@@ -402,7 +402,7 @@ fn check_passes_on_programs_with_exceptions_loops_and_calls() {
     ];
     for (src, name, unroll) in cases {
         let r = check_function(src, name, unroll, 60);
-        assert!(r.cpython, "python3 is the oracle");
+        assert_eq!(r.oracle, Oracle::CPython, "python3 is the oracle");
         assert!(
             r.exhaustive && r.precise,
             "{name}: {:#?}",

@@ -4,7 +4,6 @@ import pathlib
 import sys
 
 import nbformat
-from nbclient import NotebookClient
 
 from conftest import KERNEL_NAME, ROOT
 
@@ -15,7 +14,7 @@ REFERENCE = pathlib.Path(ROOT, "notebooks", "assignment.ipynb")
 
 
 def run(nb):
-    NotebookClient(nb, timeout=300, kernel_name=KERNEL_NAME, allow_errors=True).execute()
+    grade_assignment.execute(nb, KERNEL_NAME)
     return {name: passed for name, passed, _ in grade_assignment.grade(nb)}
 
 
@@ -39,3 +38,15 @@ def test_dead_branch_and_missing_precondition_are_caught():
     assert not results["CFG has exactly two condition nodes"]
     assert not results["precondition lo <= hi is stated"]
     assert not results["exactly three paths, all feasible"]
+
+
+def test_the_grader_never_runs_a_submission_in_cpython():
+    nb = nbformat.read(REFERENCE, as_version=4)
+    check = next(c for c in nb.cells if c.cell_type == "code" and c.source.startswith("%check clamp"))
+    # A submission trying to turn the oracle back on.
+    check.source = "%config cpython_oracle=1\n" + check.source
+    grade_assignment.execute(nb, KERNEL_NAME)
+    payload = grade_assignment.last(nb, "check", "clamp")
+    assert payload["oracle"] == "interpreter", payload["oracle"]
+    assert "ANALYSIS_KERNEL_NO_CPYTHON" in payload["oracle_note"]
+    assert payload["exhaustive"] and payload["precise"]

@@ -297,14 +297,6 @@ def test_inspect_a_defined_function(kernel):
     assert (content["cursor_start"], content["cursor_end"]) == (5, 7)
 
 
-def test_save_writes_a_file(kernel, tmp_path):
-    km, kc = kernel
-    target = tmp_path / "fig.svg"
-    reply, _ = run(kc, f"%%dot --save {target}\ndigraph {{ a -> b }}")
-    assert reply["status"] == "ok"
-    assert target.read_text().lstrip().startswith("<?xml") or "<svg" in target.read_text()
-
-
 def test_python_runtime_error_names_the_exception_and_line(kernel):
     _, kc = kernel
     reply, msgs = run(kc, "def f(x):\n    return 10 // x\n\nprint('before')\nf(0)\n")

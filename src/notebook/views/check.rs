@@ -14,7 +14,7 @@ use crate::python::PyValue;
 use crate::render::html::{escape, table, text_table};
 use crate::render::set::outcome_json;
 use crate::symexec::check::{
-    CheckError, CheckOptions, Concrete, Prediction, Report, Runnable, SEED, check,
+    CheckError, CheckOptions, Concrete, Oracle, Prediction, Report, Runnable, SEED, check,
     snippet_variables,
 };
 use crate::symexec::{Entry, Tree};
@@ -42,8 +42,9 @@ pub const USAGE: &str = "%check NAME [--runs N] [--unroll N] [--seed S] [ARG:TYP
 pub const SUMMARY: &str = "exhaustiveness and precision of the symbolic tree against concrete runs";
 
 pub const HELP: &str = "Builds the symbolic execution tree (as %set) and tests the symbolic-execution book's two \
-properties on concrete runs in the kernel's interpreter and in CPython (one python3 process; CPython's result \
-counts):\n\
+properties on concrete runs in the kernel's interpreter and in CPython (one python3 child process running your \
+code with the kernel's rights; CPython's result counts; %config cpython_oracle=0 turns it off, and then the \
+interpreter's result counts):\n\
 exhaustive  every random run lands in a leaf whose path condition it satisfies, with that leaf's outcome \
 (return value, exception type and message, or final variables). A run that goes beyond the unroll bound lands \
 in a bound leaf and is a counterexample: bounded unrolling is not exhaustive.\n\
@@ -77,7 +78,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             u32::try_from(session.config.recursion_limit).unwrap_or(u32::MAX),
         ),
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
-        cpython: true,
+        cpython: session.config.cpython_oracle != 0,
     };
     let report = check(
         &built.tree,
@@ -263,7 +264,8 @@ pub fn report_json(r: &Report, tree: &Tree) -> Json {
             "counterexamples": counterexamples,
             "witnesses": r.witnesses,
             "unroll": tree.unroll,
-            "oracle": if r.cpython { "cpython" } else { "interpreter" },
+            "oracle": if r.oracle == Oracle::CPython { "cpython" } else { "interpreter" },
+            "oracle_note": r.oracle.reason(),
             "interpreter_mismatches": mismatches,
             "leaf_hits": hits,
             "leaves": leaves,
@@ -286,10 +288,9 @@ fn verdict(ok: bool, what: &str, n: usize) -> String {
 
 fn view(r: &Report, tree: &Tree) -> View {
     let count = |p| r.counterexamples.iter().filter(|c| c.property == p).count();
-    let oracle = if r.cpython {
-        "CPython"
-    } else {
-        "the kernel's interpreter (python3 not found)"
+    let oracle = match r.oracle.reason() {
+        None => "CPython".to_string(),
+        Some(why) => format!("the kernel's interpreter ({why})"),
     };
     let subject = if r.function == "<cell>" {
         "the cell".to_string()

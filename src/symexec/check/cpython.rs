@@ -1,10 +1,12 @@
 //! The same runs in CPython, the oracle: one `python3` process per batch, reading a script
 //! on stdin and writing one JSON line per run (the program's own output is discarded). Each
-//! run has a time limit (`SIGALRM`), the batch one too; an interrupt kills the process.
+//! run has a time limit (`SIGALRM`), the batch one too; an interrupt kills the process
+//! ([`crate::child`]). This runs the user's code with the kernel's rights: `%config
+//! cpython_oracle=0` or `ANALYSIS_KERNEL_NO_CPYTHON=1` turns it off.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use serde_json::Value as Json;
 
@@ -12,7 +14,20 @@ use super::CheckError;
 use super::concrete::{Concrete, Runnable};
 use super::values::{decode, encode};
 use crate::cancel::Cancel;
+use crate::child::{self, ChildError};
 use crate::python::PyValue;
+
+/// Set once at kernel start by `ANALYSIS_KERNEL_NO_CPYTHON`: no `%config` can turn it back on.
+static FORBIDDEN: AtomicBool = AtomicBool::new(false);
+
+/// Turns the oracle off for the rest of the process (a grading harness running untrusted code).
+pub fn forbid() {
+    FORBIDDEN.store(true, Ordering::SeqCst);
+}
+
+pub fn forbidden() -> bool {
+    FORBIDDEN.load(Ordering::SeqCst)
+}
 
 /// Seconds one run may take in CPython.
 const RUN_SECONDS: f64 = 2.0;
@@ -81,49 +96,18 @@ pub fn run(
     if inputs.is_empty() {
         return Ok(Some(Vec::new()));
     }
-    let mut child = match Command::new("python3")
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(CheckError::Python(e.to_string())),
-    };
-    let mut stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| CheckError::Python("no stdin".into()))?;
-    let text = script(r, inputs);
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(text.as_bytes());
-    });
-    let out_reader = drain(child.stdout.take());
-    let err_reader = drain(child.stderr.take());
+    let mut command = Command::new("python3");
+    command.arg("-");
     let limit = Duration::from_secs_f64(10.0 + RUN_SECONDS * inputs.len() as f64);
-    let start = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) => {}
-            Err(e) => return Err(CheckError::Python(e.to_string())),
-        }
-        if cancel.is_cancelled() || start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(if cancel.is_cancelled() {
-                CheckError::Interrupted
-            } else {
-                CheckError::Python(format!("python3 took longer than {} s", limit.as_secs()))
-            });
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let _ = writer.join();
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
+    let out = match child::run(command, script(r, inputs).into_bytes(), limit, cancel) {
+        Ok(out) => out,
+        Err(ChildError::NotFound(_)) => return Ok(None),
+        Err(ChildError::Interrupted) => return Err(CheckError::Interrupted),
+        Err(e @ ChildError::Timeout(_)) => return Err(CheckError::Python(format!("python3 {e}"))),
+        Err(ChildError::Io(e)) => return Err(CheckError::Python(e)),
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = stdout.lines().collect();
     if lines.len() != inputs.len() {
         let tail: Vec<&str> = stderr
@@ -164,14 +148,4 @@ fn parse(r: &Runnable, line: &str) -> Concrete {
         Some("timeout") => Concrete::NoResult(format!("ran longer than {RUN_SECONDS} s")),
         _ => Concrete::NoResult(format!("unreadable result {line:?}")),
     }
-}
-
-fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_string(&mut s);
-        }
-        s
-    })
 }

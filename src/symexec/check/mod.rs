@@ -6,8 +6,9 @@
 //! - precise: every leaf's witness, run concretely, has the leaf's outcome.
 //!
 //! Runs are deterministic random inputs plus every leaf's witness, executed in the kernel's
-//! interpreter and in CPython (one `python3` process per batch). CPython's result is what
-//! counts; where the interpreter disagrees with CPython, that is reported apart.
+//! interpreter and in CPython (one `python3` child process per batch, running the user's code:
+//! see [`Oracle`] for when it does not). CPython's result is what counts; where the interpreter
+//! disagrees with CPython, that is reported apart.
 
 mod concrete;
 mod cpython;
@@ -20,6 +21,7 @@ use std::collections::BTreeMap;
 pub use concrete::{
     Concrete, NORMAL_END, Runnable, SNIPPET_FUNCTION, interpret, snippet_variables,
 };
+pub use cpython::{forbid as forbid_cpython, forbidden as cpython_forbidden};
 pub use predict::{Prediction, Predictor, agrees};
 pub use random::{Rng, SEED};
 pub use values::{decode, encode, literal, py_str, same};
@@ -92,12 +94,38 @@ pub struct Report {
     pub precise: bool,
     pub counterexamples: Vec<Counterexample>,
     pub mismatches: Vec<Mismatch>,
-    /// Whether CPython ran (else the interpreter's results counted).
-    pub cpython: bool,
+    /// Whose results counted.
+    pub oracle: Oracle,
     /// Random runs per leaf.
     pub hits: BTreeMap<NodeId, usize>,
     /// Runs the solver could not place in the tree.
     pub unresolved: usize,
+}
+
+/// Whose results judge the runs: CPython, or the kernel's interpreter and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Oracle {
+    CPython,
+    /// `python3` is not on PATH.
+    NotInstalled,
+    /// `%config cpython_oracle=0`.
+    TurnedOff,
+    /// `ANALYSIS_KERNEL_NO_CPYTHON` was set when the kernel started.
+    Forbidden,
+}
+
+impl Oracle {
+    /// Why CPython did not run, for the view (`None` when it did).
+    pub fn reason(self) -> Option<&'static str> {
+        match self {
+            Oracle::CPython => None,
+            Oracle::NotInstalled => Some("python3 not found"),
+            Oracle::TurnedOff => Some("CPython turned off by %config cpython_oracle=0"),
+            Oracle::Forbidden => {
+                Some("CPython disabled for this kernel by ANALYSIS_KERNEL_NO_CPYTHON")
+            }
+        }
+    }
 }
 
 impl Property {
@@ -156,10 +184,15 @@ pub fn check(
         .map(|r| r.iter().map(|(_, v)| v.clone()).collect())
         .collect();
     let interpreted = interpret(runnable, &args, options.limits, cancel)?;
-    let python = if options.cpython {
-        cpython::run(runnable, &args, cancel)?
+    let (python, oracle) = if cpython::forbidden() {
+        (None, Oracle::Forbidden)
+    } else if !options.cpython {
+        (None, Oracle::TurnedOff)
     } else {
-        None
+        match cpython::run(runnable, &args, cancel)? {
+            Some(results) => (Some(results), Oracle::CPython),
+            None => (None, Oracle::NotInstalled),
+        }
     };
     let mut report = Report {
         function: tree.function.clone(),
@@ -169,7 +202,7 @@ pub fn check(
         precise: true,
         counterexamples: Vec::new(),
         mismatches: Vec::new(),
-        cpython: python.is_some(),
+        oracle,
         hits: BTreeMap::new(),
         unresolved: 0,
     };
