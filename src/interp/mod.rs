@@ -50,6 +50,7 @@
 //! (`Interrupted`), and runs on its own thread with a 1 GiB stack guarded so deep
 //! recursion raises `RecursionError` instead of overflowing.
 
+mod budget;
 mod builtins;
 mod call;
 mod code;
