@@ -36,7 +36,8 @@ impl Stop {
 pub struct Budget {
     /// Wall-clock time from the cell's start.
     pub time: Option<Duration>,
-    /// Bytes in use by the whole process ([`memory::in_use`]).
+    /// Bytes the process may hold: its heap ([`memory::in_use`]) gets this less room for
+    /// what is not counted ([`memory::heap_budget`]).
     pub memory: Option<usize>,
 }
 
@@ -55,8 +56,10 @@ struct Inner {
     deadline_ns: AtomicU64,
     /// The armed time limit in milliseconds (`NONE`: none), for messages.
     time_ms: AtomicU64,
-    /// Bytes (`usize::MAX`: no limit).
+    /// Heap bytes (`usize::MAX`: no limit).
     memory: AtomicUsize,
+    /// The armed memory budget (`usize::MAX`: none), for messages.
+    memory_budget: AtomicUsize,
 }
 
 impl Default for Inner {
@@ -68,6 +71,7 @@ impl Default for Inner {
             deadline_ns: AtomicU64::new(NONE),
             time_ms: AtomicU64::new(NONE),
             memory: AtomicUsize::new(usize::MAX),
+            memory_budget: AtomicUsize::new(usize::MAX),
         }
     }
 }
@@ -92,6 +96,7 @@ impl Cancel {
         i.deadline_ns.store(NONE, Ordering::SeqCst);
         i.time_ms.store(NONE, Ordering::SeqCst);
         i.memory.store(usize::MAX, Ordering::SeqCst);
+        i.memory_budget.store(usize::MAX, Ordering::SeqCst);
         i.stop.store(0, Ordering::SeqCst);
     }
 
@@ -108,8 +113,10 @@ impl Cancel {
         };
         i.deadline_ns.store(deadline, Ordering::SeqCst);
         i.time_ms.store(ms, Ordering::SeqCst);
-        i.memory
-            .store(budget.memory.unwrap_or(usize::MAX), Ordering::SeqCst);
+        let memory = budget.memory.unwrap_or(usize::MAX);
+        let heap = budget.memory.map_or(usize::MAX, memory::heap_budget);
+        i.memory_budget.store(memory, Ordering::SeqCst);
+        i.memory.store(heap, Ordering::SeqCst);
         i.polls.store(0, Ordering::Relaxed);
     }
 
@@ -117,7 +124,7 @@ impl Cancel {
     pub fn budget(&self) -> Budget {
         let i = &*self.0;
         let ms = i.time_ms.load(Ordering::Relaxed);
-        let memory = i.memory.load(Ordering::Relaxed);
+        let memory = i.memory_budget.load(Ordering::Relaxed);
         Budget {
             time: (ms != NONE).then(|| Duration::from_millis(ms)),
             memory: (memory != usize::MAX).then_some(memory),
@@ -147,9 +154,10 @@ impl Cancel {
         Stop::from_code(self.0.stop.load(Ordering::SeqCst))
     }
 
-    /// The memory limit in bytes, if one is armed.
+    /// The heap bytes the armed memory budget allows, if one is armed.
     pub fn memory_limit(&self) -> Option<usize> {
-        self.budget().memory
+        let heap = self.0.memory.load(Ordering::Relaxed);
+        (heap != usize::MAX).then_some(heap)
     }
 
     fn past_deadline(&self) -> bool {

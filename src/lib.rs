@@ -22,4 +22,4 @@ pub mod symexec;
 /// instructions of the constraints benchmark (`bench_constraints`). [`memory::Counting`]
 /// counts the bytes in use for the memory budget (`%config memory_mb`).
 #[global_allocator]
-static ALLOCATOR: memory::Counting<mimalloc::MiMalloc> = memory::Counting(mimalloc::MiMalloc);
+static ALLOCATOR: memory::Counting = memory::Counting(mimalloc::MiMalloc);

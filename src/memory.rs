@@ -3,7 +3,40 @@
 //! Memory allocated outside Rust's allocator (Z3's own heap) is not counted.
 
 use std::alloc::{GlobalAlloc, Layout};
+use std::ffi::c_void;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What the process holds outside the counted heap: code, thread stacks and Z3 (the idle
+/// kernel's resident size is about 29 MB), and freed pages the allocator has not yet
+/// returned. A memory budget leaves room for it.
+pub const FOOTPRINT: usize = 48 << 20;
+/// Blocks from this size on are counted at their usable size (mimalloc rounds large blocks
+/// up by as much as an eighth); smaller ones at the size asked for.
+const LARGE: usize = 64 << 10;
+
+unsafe extern "C" {
+    /// mimalloc's size of the block at `p` (linked in by the `mimalloc` crate).
+    fn mi_usable_size(p: *const c_void) -> usize;
+}
+
+/// The heap bytes a process may use under a budget of `bytes` for its whole resident size.
+pub fn heap_budget(bytes: usize) -> usize {
+    bytes - FOOTPRINT.min(bytes / 4)
+}
+
+/// The bytes a block of `size` bytes at `p` is counted for.
+///
+/// # Safety
+/// `p` is a live block of the global allocator (mimalloc) when `size >= LARGE`.
+#[inline]
+unsafe fn counted(p: *mut u8, size: usize) -> usize {
+    if size < LARGE {
+        size
+    } else {
+        // SAFETY: `p` is a live mimalloc block (the caller's guarantee).
+        unsafe { mi_usable_size(p as *const c_void) }
+    }
+}
 
 /// Bytes allocated through the global allocator and not yet freed.
 static IN_USE: AtomicUsize = AtomicUsize::new(0);
@@ -14,18 +47,19 @@ pub fn in_use() -> usize {
     IN_USE.load(Ordering::Relaxed)
 }
 
-/// A global allocator that counts the bytes in use of the allocator it wraps.
-pub struct Counting<A>(pub A);
+/// A global allocator that counts the bytes in use of mimalloc.
+pub struct Counting(pub mimalloc::MiMalloc);
 
-// SAFETY: every method forwards to the wrapped allocator with the same arguments; the counter
-// only observes the sizes.
-unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
+// SAFETY: every method forwards to mimalloc with the same arguments; the counter only
+// observes the sizes.
+unsafe impl GlobalAlloc for Counting {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded with the caller's guarantees.
         let p = unsafe { self.0.alloc(layout) };
         if !p.is_null() {
-            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+            // SAFETY: `p` was just allocated.
+            IN_USE.fetch_add(unsafe { counted(p, layout.size()) }, Ordering::Relaxed);
         }
         p
     }
@@ -35,25 +69,30 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
         // SAFETY: forwarded with the caller's guarantees.
         let p = unsafe { self.0.alloc_zeroed(layout) };
         if !p.is_null() {
-            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+            // SAFETY: `p` was just allocated.
+            IN_USE.fetch_add(unsafe { counted(p, layout.size()) }, Ordering::Relaxed);
         }
         p
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
+        // SAFETY: `ptr` is live until the call below, which has the caller's guarantees.
+        let size = unsafe { counted(ptr, layout.size()) };
         unsafe { self.0.dealloc(ptr, layout) };
-        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+        IN_USE.fetch_sub(size, Ordering::Relaxed);
     }
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded with the caller's guarantees.
+        // SAFETY: `ptr` is live until the call below, which has the caller's guarantees.
+        let old = unsafe { counted(ptr, layout.size()) };
         let p = unsafe { self.0.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            // Wrapping arithmetic: a shrink adds the two's complement of the difference.
-            IN_USE.fetch_add(new_size.wrapping_sub(layout.size()), Ordering::Relaxed);
+            // SAFETY: `p` was just allocated. Wrapping arithmetic: a shrink adds the two's
+            // complement of the difference.
+            let new = unsafe { counted(p, new_size) };
+            IN_USE.fetch_add(new.wrapping_sub(old), Ordering::Relaxed);
         }
         p
     }

@@ -12,8 +12,11 @@ use crate::memory;
 
 /// Steps charged between two polls of the interrupt flag and the memory inside operations.
 const POLL_STEPS: u64 = 1 << 14;
-/// Items of a sequence (or bytes of a string) that cost one step.
+/// Items of a sequence (or bytes of a string) read that cost one step (about ten
+/// nanoseconds, like a statement).
 const ITEMS_PER_STEP: usize = 16;
+/// Bytes of a new string, list or tuple that cost one step.
+const BYTES_PER_STEP: usize = 64;
 /// Results smaller than this many bytes skip the memory check before allocating.
 const RESERVE_FROM: usize = 1 << 16;
 
@@ -23,7 +26,9 @@ thread_local! {
     /// Steps left in the run's budget when the machine last polled.
     static LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
     static BUDGET: Cell<u64> = const { Cell::new(u64::MAX) };
+    /// Heap bytes allowed, and the budget as the user set it (for the message).
     static MEMORY_LIMIT: Cell<usize> = const { Cell::new(usize::MAX) };
+    static MEMORY_BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
     static CANCEL: RefCell<Option<Cancel>> = const { RefCell::new(None) };
 }
 
@@ -33,6 +38,7 @@ pub(crate) fn begin(step_budget: u64, cancel: &Cancel) {
     LEFT.set(step_budget);
     BUDGET.set(step_budget);
     MEMORY_LIMIT.set(cancel.memory_limit().unwrap_or(usize::MAX));
+    MEMORY_BUDGET.set(cancel.budget().memory.unwrap_or(usize::MAX));
     CANCEL.set(Some(cancel.clone()));
 }
 
@@ -79,8 +85,9 @@ pub(crate) fn charge_items(n: usize) -> R<()> {
 /// Before building a result of `n` items of `item_bytes` bytes each: charges the work and
 /// checks that the result fits in the memory budget.
 pub(crate) fn produce(n: usize, item_bytes: usize) -> R<()> {
-    charge_items(n)?;
-    reserve(n.saturating_mul(item_bytes))
+    let bytes = n.saturating_mul(item_bytes);
+    charge((bytes / BYTES_PER_STEP) as u64)?;
+    reserve(bytes)
 }
 
 /// The abort of a run whose step budget is spent.
@@ -111,7 +118,7 @@ fn check_room(bytes: usize) -> R<()> {
         ExcKind::MemoryError,
         format!(
             "the kernel would use more than {} MB (%config memory_mb); delete large values or raise the limit",
-            limit >> 20
+            MEMORY_BUDGET.get() >> 20
         ),
     ))
 }
