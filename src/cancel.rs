@@ -105,7 +105,8 @@ impl Cancel {
         let i = &*self.0;
         let (deadline, ms) = match budget.time {
             Some(t) => {
-                let at = start.saturating_duration_since(i.epoch) + t;
+                // A deadline before the epoch is already past: it saturates to the epoch.
+                let at = (start + t).saturating_duration_since(i.epoch);
                 let ns = u64::try_from(at.as_nanos()).unwrap_or(NONE - 1);
                 (ns, u64::try_from(t.as_millis()).unwrap_or(NONE - 1))
             }
