@@ -596,7 +596,7 @@ mod tests {
         assert_eq!(e.ename, "MemoryError", "{e:?}");
         assert!(e.evalue.contains("%config memory_mb"), "{}", e.evalue);
         assert!(e.traceback[0].contains("Cell line 3"), "{:?}", e.traceback);
-        let (r, out) = run(&mut s, "n = len(l)\ndel l\n(kept, n > 100)\n");
+        let (r, out) = run(&mut s, "n = len(l)\ndel l\n(kept, n > 10)\n");
         r.unwrap();
         assert_eq!(out, [Output::Result(Bundle::text("(42, True)"))]);
         let (r, out) = run(
