@@ -143,7 +143,11 @@ impl Cancel {
             self.trip(Stop::Memory);
             return true;
         }
-        if i.polls.fetch_add(1, Ordering::Relaxed) % CLOCK_EVERY == 0 && self.past_deadline() {
+        if i.polls
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(CLOCK_EVERY)
+            && self.past_deadline()
+        {
             self.trip(Stop::Time);
             return true;
         }

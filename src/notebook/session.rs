@@ -656,4 +656,28 @@ mod tests {
         assert!(!out.is_empty());
         assert!(s.function("f").is_some());
     }
+
+    #[test]
+    fn a_stop_names_its_budget_and_the_command() {
+        let cancel = Cancel::new();
+        let interrupted = stopped(CellError::interrupted(), &cancel, Some("%set"));
+        assert_eq!(interrupted, CellError::interrupted(), "no stop: unchanged");
+        let past = Instant::now() - std::time::Duration::from_secs(5);
+        let mut config = Config::default();
+        config.time_limit_s = 2;
+        cancel.arm(config.budget(), past);
+        assert!(cancel.is_cancelled());
+        let e = stopped(CellError::interrupted(), &cancel, Some("%set"));
+        assert_eq!(e.ename, "TimeoutError");
+        assert_eq!(
+            e.evalue,
+            "%set stopped: the cell ran longer than 2 s (%config time_limit_s)"
+        );
+        let other = CellError::usage("x");
+        assert_eq!(stopped(other.clone(), &cancel, None), other);
+        cancel.reset();
+        cancel.cancel();
+        let e = stopped(CellError::interrupted(), &cancel, Some("%set"));
+        assert_eq!(e.ename, "KeyboardInterrupt");
+    }
 }
