@@ -28,6 +28,10 @@ const WORKLOADS: &[(&str, &str)] = &[
         "counts = {}\ntext = 'the quick brown fox jumps over the lazy dog ' * 2000\nfor w in text.split():\n    counts[w] = counts.get(w, 0) + 1\nout = ''\nfor k in sorted(counts):\n    out += k[::-1] + str(counts[k])\nprint(len(out), out[:40])\n",
     ),
     (
+        "big-int growth (x = x * 3)",
+        "x = 1\nfor i in range(60000):\n    x = x * 3\nprint(x % 1000003)\n",
+    ),
+    (
         "comprehensions",
         "s = 0\nfor r in range(300):\n    ys = [x * x for x in range(300) if x % 3]\n    s += sum(y for y in ys if y % 2)\nprint(s)\n",
     ),

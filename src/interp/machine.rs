@@ -6,6 +6,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::Stream;
+use super::budget;
 use super::code::{Arg, Code, DictItem, Expr, FPart, Kwarg, Var};
 use super::dict::{Dict, key_of};
 use super::exc::{Abort, ExcKind, ExcObject, R, TbEntry, Unwind, fail, type_error};
@@ -121,6 +122,7 @@ impl Machine {
     /// Prepares a run: its limits, interrupt flag, output and the stack it may use.
     pub fn begin(&mut self, limits: Limits, cancel: Cancel, sink: Sink, stack_room: usize) {
         limits::set_current(limits);
+        budget::begin(limits.step_budget, &cancel);
         self.limits = limits;
         self.steps_left = limits.step_budget;
         self.cancel = cancel;
@@ -135,9 +137,10 @@ impl Machine {
     pub fn finish(&mut self) {
         self.flush();
         self.sink = None;
+        budget::end();
     }
 
-    /// Counts one step; stops the run when the budget is spent or the user interrupts.
+    /// Counts one step; stops the run when the budget is spent or the stop signal is set.
     #[inline]
     pub fn tick(&mut self) -> R<()> {
         if self.steps_left == 0 {
@@ -146,7 +149,26 @@ impl Machine {
             ))));
         }
         self.steps_left -= 1;
-        if self.steps_left & 0x3f == 0 && self.cancel.is_cancelled() {
+        if self.steps_left & 0x3f == 0 {
+            return self.poll();
+        }
+        Ok(())
+    }
+
+    /// Every 64 steps: pays the steps big operations charged, checks the memory budget
+    /// (a catchable `MemoryError`) and the stop signal (interrupt or time limit).
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) -> R<()> {
+        let debt = budget::take_debt();
+        if debt >= self.steps_left {
+            self.steps_left = 0;
+            return Err(budget::step_budget_spent());
+        }
+        self.steps_left -= debt;
+        budget::set_left(self.steps_left);
+        budget::check_memory()?;
+        if self.cancel.is_cancelled() {
             return Err(Unwind::Abort(Box::new(Abort::Interrupted)));
         }
         Ok(())

@@ -46,10 +46,12 @@
 //! [`Limits::max_int_bits`] bits or [`Limits::max_len`] items raise `MemoryError` at once.
 //!
 //! # Bounds
-//! Every run has a step budget (`StepBudgetExceeded`), polls the interrupt flag
-//! (`Interrupted`), and runs on its own thread with a 1 GiB stack guarded so deep
+//! Every run has a step budget (`StepBudgetExceeded`; operations on big ints, strings and
+//! sequences cost steps in proportion to their size), polls the stop signal (`Interrupted`,
+//! also for a spent time budget), raises `MemoryError` over the memory budget, and runs on its own thread with a 1 GiB stack guarded so deep
 //! recursion raises `RecursionError` instead of overflowing.
 
+mod budget;
 mod builtins;
 mod call;
 mod code;

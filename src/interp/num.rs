@@ -8,6 +8,7 @@ use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_traits::{FromPrimitive, One, Signed, ToPrimitive, Zero};
 
+use super::budget;
 use super::exc::{ExcKind, R, Unwind, fail, value_error};
 use super::limits;
 use super::value::Value;
@@ -186,7 +187,29 @@ fn mod_small(x: i64, y: i64) -> i64 {
     }
 }
 
+/// 64-bit words of an int operand.
+fn words(n: Num<'_>) -> u64 {
+    match n {
+        Num::Big(b) => b.bits() / 64 + 1,
+        _ => 1,
+    }
+}
+
+/// The steps an operation on ints of `n` and `m` words costs, about ten nanoseconds each
+/// like a statement: one per four words read, plus `n * m / 256` for multiplication and
+/// powers (Karatsuba and squaring) and `n * m / 64` for division (schoolbook).
+pub(crate) fn int_cost(op: BinOp, n: u64, m: u64) -> u64 {
+    let linear = n.saturating_add(m) / 4 + 1;
+    let quadratic = match op {
+        BinOp::Mult | BinOp::Pow => n.saturating_mul(m) / 256,
+        BinOp::FloorDiv | BinOp::Mod => n.saturating_mul(m) / 64,
+        _ => 0,
+    };
+    linear.saturating_add(quadratic)
+}
+
 fn big_op(op: BinOp, a: Num<'_>, b: Num<'_>) -> R<Value> {
+    budget::charge(int_cost(op, words(a), words(b)))?;
     let (x, y) = (a.to_big(), b.to_big());
     Ok(Value::big(match op {
         BinOp::Add => x + y,
@@ -223,6 +246,7 @@ fn big_op(op: BinOp, a: Num<'_>, b: Num<'_>) -> R<Value> {
             }
             let shift = y.to_u64().ok_or_else(|| too_big(u64::MAX))?;
             check_bits(x.bits().saturating_add(shift))?;
+            budget::charge(shift / 256)?;
             x << shift
         }
         BinOp::RShift => {
@@ -269,6 +293,8 @@ fn int_pow(x: &BigInt, y: &BigInt) -> R<Value> {
     };
     let estimate = (exp as f64 * log2).min(u64::MAX as f64) as u64;
     check_bits(estimate.saturating_add(1))?;
+    let result_words = estimate / 64 + 1;
+    budget::charge(int_cost(BinOp::Pow, result_words, result_words))?;
     let exp32 = u32::try_from(exp).map_err(|_| too_big(u64::MAX))?;
     Ok(Value::big(num_traits::pow::Pow::pow(x, exp32)))
 }
@@ -287,6 +313,9 @@ pub(crate) fn int_pow_mod(x: &BigInt, y: &BigInt, m: &BigInt) -> R<Value> {
         x.clone()
     };
     let modulus = m.abs();
+    // One squaring and one multiplication modulo `m` per bit of the exponent.
+    let mw = modulus.bits() / 64 + 1;
+    budget::charge(y.bits().saturating_mul(2 * int_cost(BinOp::Mult, mw, mw)))?;
     let r = base.mod_floor(&modulus).modpow(&y.abs(), &modulus);
     // The result takes the sign of the modulus, as `%` does.
     Ok(Value::big(if m.is_negative() && !r.is_zero() {

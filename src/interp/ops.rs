@@ -4,6 +4,7 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
+use super::budget;
 use super::dict::key_of;
 use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::limits;
@@ -78,6 +79,9 @@ pub(crate) fn unsupported_operands<T>(op: BinOp, a: &Value, b: &Value) -> R<T> {
     ))
 }
 
+/// The bytes of one item of a list or tuple.
+pub(crate) const ITEM_BYTES: usize = std::mem::size_of::<Value>();
+
 /// `MemoryError` unless a result of `n` items is within the size limit.
 pub(crate) fn check_len(n: usize) -> R<()> {
     let max = limits::current().max_len;
@@ -96,20 +100,23 @@ fn concat(a: &Value, b: &Value) -> R<Value> {
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => {
             check_len(x.len() + y.len())?;
+            budget::produce(x.as_str().len() + y.as_str().len(), 1)?;
             let mut s = String::with_capacity(x.as_str().len() + y.as_str().len());
             s.push_str(x.as_str());
             s.push_str(y.as_str());
             Ok(Value::str(s))
         }
         (Value::List(x), Value::List(y)) => {
-            let mut items = x.borrow().clone();
-            let more = y.borrow();
-            check_len(items.len() + more.len())?;
+            let (x, more) = (x.borrow(), y.borrow());
+            check_len(x.len() + more.len())?;
+            budget::produce(x.len() + more.len(), ITEM_BYTES)?;
+            let mut items = x.clone();
             items.extend(more.iter().cloned());
             Ok(Value::list(items))
         }
         (Value::Tuple(x), Value::Tuple(y)) => {
             check_len(x.len() + y.len())?;
+            budget::produce(x.len() + y.len(), ITEM_BYTES)?;
             Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }
         (Value::Str(_) | Value::List(_) | Value::Tuple(_), _) => type_error(format!(
@@ -156,15 +163,18 @@ fn repeat(a: &Value, b: &Value) -> R<Value> {
     match seq {
         Value::Str(s) => {
             check_len(s.len().saturating_mul(count))?;
+            budget::produce(s.as_str().len().saturating_mul(count), 1)?;
             Ok(Value::str(s.as_str().repeat(count)))
         }
         Value::List(items) => {
             let items = items.borrow();
             check_len(items.len().saturating_mul(count))?;
+            budget::produce(items.len() * count, ITEM_BYTES)?;
             Ok(Value::list(repeat_items(&items, count)))
         }
         Value::Tuple(items) => {
             check_len(items.len().saturating_mul(count))?;
+            budget::produce(items.len() * count, ITEM_BYTES)?;
             Ok(Value::tuple(repeat_items(items, count)))
         }
         _ => unsupported_operands(BinOp::Mult, a, b),
@@ -318,6 +328,7 @@ fn seq_eq(x: &[Value], y: &[Value], depth: u32) -> R<bool> {
     if x.len() != y.len() {
         return Ok(false);
     }
+    budget::charge_items(x.len())?;
     for (p, q) in x.iter().zip(y) {
         if !(is(p, q) || eq_at(p, q, depth + 1)?) {
             return Ok(false);
@@ -360,6 +371,7 @@ fn compare_at(op: CmpOp, a: &Value, b: &Value, depth: u32) -> R<bool> {
 }
 
 fn seq_compare(op: CmpOp, x: &[Value], y: &[Value], depth: u32) -> R<bool> {
+    budget::charge_items(x.len().min(y.len()))?;
     for (p, q) in x.iter().zip(y) {
         if !(is(p, q) || eq_at(p, q, depth + 1)?) {
             return compare_at(op, p, q, depth + 1);
@@ -384,7 +396,10 @@ fn holds(op: CmpOp, o: Ordering) -> bool {
 pub(crate) fn contains(container: &Value, item: &Value) -> R<Option<bool>> {
     Ok(Some(match container {
         Value::Str(s) => match item {
-            Value::Str(sub) => s.as_str().contains(sub.as_str()),
+            Value::Str(sub) => {
+                budget::charge_items(s.as_str().len())?;
+                s.as_str().contains(sub.as_str())
+            }
             _ => {
                 return type_error(format!(
                     "'in <string>' requires string as left operand, not {}",
@@ -393,10 +408,14 @@ pub(crate) fn contains(container: &Value, item: &Value) -> R<Option<bool>> {
             }
         },
         Value::List(items) => {
+            budget::charge_items(items.borrow().len())?;
             let items = items.borrow().clone();
             seq_contains(&items, item)?
         }
-        Value::Tuple(items) => seq_contains(items, item)?,
+        Value::Tuple(items) => {
+            budget::charge_items(items.len())?;
+            seq_contains(items, item)?
+        }
         Value::Dict(d) => {
             let key = key_of(item)?;
             d.borrow().get(&key).is_some()

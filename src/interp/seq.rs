@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use num_traits::ToPrimitive;
 
+use super::budget;
 use super::dict::key_of;
 use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error, value_error};
 use super::machine::Machine;
@@ -178,6 +179,7 @@ pub(crate) fn get_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
         Value::List(items) => {
             let items = items.borrow();
             let (start, st, count) = adjust(items.len(), lower, upper, step)?;
+            budget::produce(count, ops::ITEM_BYTES)?;
             Ok(Value::list(select(&items, start, st, count)))
         }
         Value::Tuple(items) => {
@@ -185,10 +187,12 @@ pub(crate) fn get_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
             if start == 0 && st == 1 && count == items.len() {
                 return Ok(o.clone());
             }
+            budget::produce(count, ops::ITEM_BYTES)?;
             Ok(Value::tuple(select(items, start, st, count)))
         }
         Value::Str(s) => {
             let (start, st, count) = adjust(s.len(), lower, upper, step)?;
+            budget::produce(count, 1)?;
             let text = if s.is_ascii() {
                 let bytes = select(s.as_str().as_bytes(), start, st, count);
                 String::from_utf8(bytes).unwrap_or_default()

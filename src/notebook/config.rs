@@ -1,6 +1,9 @@
 //! Session settings changed with `%config KEY=VALUE`: the defaults of the bounded analyses.
 
+use std::time::Duration;
+
 use super::CellError;
+use crate::cancel::Budget;
 
 /// One setting: its key, help text, and how to read and write it.
 struct Setting {
@@ -27,6 +30,10 @@ pub struct Config {
     pub step_budget: u64,
     /// Depth of user-function calls (concrete and symbolic).
     pub recursion_limit: u64,
+    /// Megabytes the kernel may use while a cell runs (0: no limit).
+    pub memory_mb: u64,
+    /// Seconds a cell may run (0: no limit).
+    pub time_limit_s: u64,
     /// Random runs of `%check`.
     pub check_runs: u64,
     /// Seconds Graphviz may take for one layout.
@@ -44,6 +51,8 @@ impl Default for Config {
             node_limit: 400,
             step_budget: 100_000_000,
             recursion_limit: 200,
+            memory_mb: 2048,
+            time_limit_s: 0,
             check_runs: 100,
             dot_timeout_s: 60,
             cpython_oracle: 1,
@@ -101,6 +110,22 @@ const SETTINGS: &[Setting] = &[
         max: 100_000,
     },
     Setting {
+        key: "memory_mb",
+        help: "MB the kernel may use while a cell runs (0: no limit); beyond it, MemoryError",
+        get: |c| c.memory_mb,
+        set: |c, v| c.memory_mb = v,
+        min: 0,
+        max: 1 << 24,
+    },
+    Setting {
+        key: "time_limit_s",
+        help: "seconds a cell may run (0: no limit); beyond it, TimeoutError",
+        get: |c| c.time_limit_s,
+        set: |c, v| c.time_limit_s = v,
+        min: 0,
+        max: 1 << 32,
+    },
+    Setting {
         key: "check_runs",
         help: "random concrete runs of %check",
         get: |c| c.check_runs,
@@ -127,6 +152,15 @@ const SETTINGS: &[Setting] = &[
 ];
 
 impl Config {
+    /// The time and memory budgets of a cell.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            time: (self.time_limit_s > 0).then(|| Duration::from_secs(self.time_limit_s)),
+            memory: (self.memory_mb > 0)
+                .then(|| usize::try_from(self.memory_mb << 20).unwrap_or(usize::MAX)),
+        }
+    }
+
     /// The keys, in the order `%config` lists them.
     pub fn keys() -> impl Iterator<Item = &'static str> {
         SETTINGS.iter().map(|s| s.key)
@@ -187,5 +221,15 @@ mod tests {
         assert!(c.assign("unroll=-1").is_err());
         assert!(c.assign("z3_timeout_ms=0").is_err());
         assert!(c.assign("unroll").is_err());
+        assert_eq!(c.budget().memory, Some(2048 << 20));
+        c.assign("memory_mb=0").unwrap();
+        c.assign("time_limit_s=3").unwrap();
+        assert_eq!(
+            c.budget(),
+            Budget {
+                time: Some(Duration::from_secs(3)),
+                memory: None
+            }
+        );
     }
 }

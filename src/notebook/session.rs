@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::json;
 
@@ -10,7 +11,7 @@ use super::config::Config;
 use super::invocation::{Invocation, parse_arguments, split_words};
 use super::output::{Bundle, CellError, Output, OutputSink, View, payload};
 use super::{suggest, unknown_command};
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stop};
 use crate::interp::{Interpreter, Limits, RunError, Stream};
 use crate::python::ir;
 use crate::python::{FunctionSummary, ParsedCell, lower_module, parse_cell};
@@ -121,6 +122,8 @@ impl Session {
 
     /// Runs one cell.
     pub fn execute(&mut self, code: &str, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+        let start = Instant::now();
+        ctx.cancel.arm(self.config.budget(), start);
         if let Some((line_no, first)) = first_code_line(code).filter(|(_, l)| l.starts_with("%%")) {
             let body: String = code
                 .lines()
@@ -132,7 +135,12 @@ impl Session {
             return self.run(&inv, ctx);
         }
         for segment in segments(code) {
-            ctx.check_cancel()?;
+            // Only a stop already recorded ends the cell here: memory over the limit must
+            // not refuse the `del` or `%config memory_mb` that would fix it.
+            if ctx.cancel.reason().is_some() {
+                return Err(stopped(CellError::interrupted(), ctx.cancel, None));
+            }
+            ctx.cancel.arm(self.config.budget(), start);
             match segment {
                 Segment::Python(source) => self.run_python(&source, ctx)?,
                 Segment::Command { line, text } => {
@@ -149,6 +157,7 @@ impl Session {
         let cmd =
             commands::find(&inv.name, self.test_hooks).ok_or_else(|| unknown_command(&inv.name))?;
         (cmd.run)(self, inv, ctx)
+            .map_err(|e| stopped(e, ctx.cancel, Some(&format!("%{}", inv.name))))
     }
 
     /// Parses `name args` of a command on cell line `line`.
@@ -237,7 +246,7 @@ impl Session {
             }
             Err(e) => {
                 self.store(&cell, &module, ctx);
-                Err(run_error(e, source))
+                Err(stopped(run_error(e, source), ctx.cancel, None))
             }
         }
     }
@@ -333,6 +342,39 @@ fn run_error(e: RunError, source: &str) -> CellError {
         }
         other => CellError::new("InterpreterError", other.to_string()),
     }
+}
+
+/// The error of work the stop signal ended: an interrupt stays `KeyboardInterrupt`, a spent
+/// budget names itself and its setting; `command` (`%constraints`) says what stopped.
+fn stopped(e: CellError, cancel: &Cancel, command: Option<&str>) -> CellError {
+    if e.ename != "KeyboardInterrupt" {
+        return e;
+    }
+    let budget = cancel.budget();
+    let (ename, why) = match cancel.reason() {
+        Some(Stop::Time) => (
+            "TimeoutError",
+            format!(
+                "the cell ran longer than {} s (%config time_limit_s)",
+                budget.time.map_or(0, |t| t.as_secs())
+            ),
+        ),
+        Some(Stop::Memory) => (
+            "MemoryError",
+            format!(
+                "the kernel used more than {} MB (%config memory_mb)",
+                budget.memory.map_or(0, |m| m >> 20)
+            ),
+        ),
+        Some(Stop::Interrupted) | None => return e,
+    };
+    CellError::new(
+        ename,
+        match command {
+            Some(c) => format!("{c} stopped: {why}"),
+            None => why,
+        },
+    )
 }
 
 /// The first line that is not blank, with its 1-based number.
@@ -541,5 +583,100 @@ mod tests {
             s.lowered("K.m").is_some(),
             "classes and unknown imports do not refuse a cell"
         );
+    }
+
+    #[test]
+    fn memory_over_the_budget_is_a_memory_error_and_the_variables_stay() {
+        let mut s = Session::default();
+        run(&mut s, "%config memory_mb=256\nkept = 42\n").0.unwrap();
+        let e = run(&mut s, "l = []\nwhile True:\n    l.append('b' * 1000000)\n")
+            .0
+            .unwrap_err();
+        assert_eq!(e.ename, "MemoryError", "{e:?}");
+        assert!(e.evalue.contains("%config memory_mb"), "{}", e.evalue);
+        assert!(e.traceback[0].contains("Cell line 3"), "{:?}", e.traceback);
+        let (r, out) = run(&mut s, "n = len(l)\ndel l\n(kept, n > 10)\n");
+        r.unwrap();
+        assert_eq!(out, [Output::Result(Bundle::text("(42, True)"))]);
+        let (r, out) = run(
+            &mut s,
+            "try:\n    l = []\n    while True:\n        l.append('b' * 1000000)\nexcept MemoryError:\n    del l\n    caught = True\ncaught\n",
+        );
+        r.unwrap();
+        assert_eq!(out, [Output::Result(Bundle::text("True"))], "catchable");
+    }
+
+    #[test]
+    fn big_int_growth_stops_by_the_step_budget() {
+        let mut s = Session::default();
+        let e = run(&mut s, "x = 1\nwhile True:\n    x = x * 3\n")
+            .0
+            .unwrap_err();
+        assert_eq!(e.ename, "StepBudgetExceeded", "{e:?}");
+        let e = run(&mut s, "s = 'ab'\nwhile True:\n    t = s * 100000\n")
+            .0
+            .unwrap_err();
+        assert_eq!(e.ename, "StepBudgetExceeded", "{e:?}");
+        let (r, out) = run(&mut s, "x > 10 ** 1000\n");
+        r.unwrap();
+        assert_eq!(out, [Output::Result(Bundle::text("True"))]);
+    }
+
+    #[test]
+    fn the_time_limit_stops_a_cell_and_a_later_one_runs() {
+        let mut s = Session::default();
+        s.config.step_budget = u64::MAX;
+        run(&mut s, "%config time_limit_s=1\ny = 1\n").0.unwrap();
+        let e = run(&mut s, "while True:\n    pass\n").0.unwrap_err();
+        assert_eq!(e.ename, "TimeoutError", "{e:?}");
+        assert!(e.evalue.contains("%config time_limit_s"), "{}", e.evalue);
+        let (r, out) = run(&mut s, "y + 1\n");
+        r.unwrap();
+        assert_eq!(out, [Output::Result(Bundle::text("2"))]);
+    }
+
+    #[test]
+    fn a_command_over_the_memory_budget_stops_cleanly() {
+        let mut s = Session::default();
+        let f = "def f(a: int, b: int) -> int:\n    if a > b:\n        return a\n    while b > 0:\n        b -= 1\n    return b\n";
+        run(&mut s, f).0.unwrap();
+        // The kernel holds more than the megabyte it is given.
+        run(&mut s, "big = 'x' * 4000000\n").0.unwrap();
+        let e = run(&mut s, "%config memory_mb=1\n%constraints f\n")
+            .0
+            .unwrap_err();
+        assert_eq!(e.ename, "MemoryError", "{e:?}");
+        assert_eq!(
+            e.evalue,
+            "%constraints stopped: the kernel used more than 1 MB (%config memory_mb)"
+        );
+        let (r, out) = run(&mut s, "%config memory_mb=2048\n%constraints f\n");
+        r.unwrap();
+        assert!(!out.is_empty());
+        assert!(s.function("f").is_some());
+    }
+
+    #[test]
+    fn a_stop_names_its_budget_and_the_command() {
+        let cancel = Cancel::new();
+        let interrupted = stopped(CellError::interrupted(), &cancel, Some("%set"));
+        assert_eq!(interrupted, CellError::interrupted(), "no stop: unchanged");
+        let past = Instant::now() - std::time::Duration::from_secs(5);
+        let mut config = Config::default();
+        config.time_limit_s = 2;
+        cancel.arm(config.budget(), past);
+        assert!(cancel.is_cancelled());
+        let e = stopped(CellError::interrupted(), &cancel, Some("%set"));
+        assert_eq!(e.ename, "TimeoutError");
+        assert_eq!(
+            e.evalue,
+            "%set stopped: the cell ran longer than 2 s (%config time_limit_s)"
+        );
+        let other = CellError::usage("x");
+        assert_eq!(stopped(other.clone(), &cancel, None), other);
+        cancel.reset();
+        cancel.cancel();
+        let e = stopped(CellError::interrupted(), &cancel, Some("%set"));
+        assert_eq!(e.ename, "KeyboardInterrupt");
     }
 }
