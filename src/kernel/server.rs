@@ -376,12 +376,7 @@ impl Engine {
         while let Ok(request) = self.queue.recv() {
             let msg = request.message();
             self.outbox.status(msg, "busy");
-            let failed = self.handle(&request);
-            // Abort what was queued during the failed cell before saying idle, so a request
-            // sent after the client sees idle is never aborted.
-            if failed && msg.bool_field("stop_on_error", true) {
-                self.abort_queued();
-            }
+            self.handle(&request);
             self.outbox.status(msg, "idle");
         }
     }
@@ -400,8 +395,8 @@ impl Engine {
         }
     }
 
-    /// Serves one shell request; returns whether it was an execution that failed.
-    fn handle(&mut self, request: &Request) -> bool {
+    /// Serves one shell request.
+    fn handle(&mut self, request: &Request) {
         let msg = match request {
             Request::Serve(msg) => msg,
             Request::Refuse { message, error } => {
@@ -410,7 +405,7 @@ impl Engine {
                     content["execution_count"] = json!(self.execution_count);
                 }
                 self.outbox.reply(&self.shell, message, content);
-                return false;
+                return;
             }
         };
         let content = match msg.msg_type() {
@@ -442,9 +437,9 @@ impl Engine {
                 let comm_id = msg.content.get("comm_id").cloned().unwrap_or(Value::Null);
                 self.outbox
                     .publish(msg, "comm_close", json!({"comm_id": comm_id, "data": {}}));
-                return false;
+                return;
             }
-            "comm_msg" | "comm_close" => return false,
+            "comm_msg" | "comm_close" => return,
             "shutdown_request" => {
                 let restart = msg.bool_field("restart", false);
                 self.outbox.reply(
@@ -462,10 +457,9 @@ impl Engine {
             }
         };
         self.outbox.reply(&self.shell, msg, content);
-        false
     }
 
-    fn execute(&mut self, msg: &Message) -> bool {
+    fn execute(&mut self, msg: &Message) {
         let code = msg.str_field("code").to_string();
         let silent = msg.bool_field("silent", false);
         let store_history = msg.bool_field("store_history", !silent) && !silent;
@@ -517,7 +511,6 @@ impl Engine {
                     msg,
                     json!({"status": "ok", "execution_count": count, "payload": [], "user_expressions": {}}),
                 );
-                false
             }
             Err(e) => {
                 let error = json!({"ename": e.ename, "evalue": e.evalue, "traceback": e.traceback});
@@ -527,8 +520,12 @@ impl Engine {
                 reply["execution_count"] = json!(count);
                 reply["payload"] = json!([]);
                 reply["user_expressions"] = json!({});
+                // Abort what was queued during the failed cell before replying, so a request
+                // sent once the client has this reply is never aborted.
+                if msg.bool_field("stop_on_error", true) {
+                    self.abort_queued();
+                }
                 self.outbox.reply(&self.shell, msg, reply);
-                true
             }
         }
     }
