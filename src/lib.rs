@@ -7,6 +7,7 @@ pub mod cancel;
 pub mod cfg;
 pub mod constraints;
 pub mod dataflow;
+pub mod fuzz;
 pub mod fxhash;
 pub mod interp;
 pub mod kernel;
