@@ -370,7 +370,10 @@ impl Generator {
                 .map(|_| match self.below(4) {
                     0 => char::from_u32(self.below(0x11_0000) as u32).unwrap_or('\u{fffd}'),
                     1 => char::from_u32(0x80 + self.below(0x800) as u32).unwrap_or('é'),
-                    _ => b"()[]{}:'\"\n %#\\=+-*.,abcxyz0123 \t"[self.below(36)] as char,
+                    _ => {
+                        const PUNCT: &[u8] = b"()[]{}:'\"\n %#\\=+-*.,abcxyz0123 \t";
+                        PUNCT[self.below(PUNCT.len())] as char
+                    }
                 })
                 .collect()
         }

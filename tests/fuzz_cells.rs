@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use analysis_kernel::fuzz::{self, Generator, Verdict};
-use analysis_kernel::python::{Completeness, completeness};
+use analysis_kernel::python::{Completeness, SourceMap, completeness};
 
 const CASES: usize = 3_000;
 const SEED: u64 = 13;
@@ -91,4 +91,57 @@ fn generated_cells_never_panic() {
         summary.panics.len(),
         summary.panics.first()
     );
+}
+
+/// Random sources over Python's punctuation and multi-byte characters.
+fn unicode_source(rng: &mut analysis_kernel::symexec::check::Rng) -> String {
+    const PIECES: &[&str] = &[
+        "def f(x):\n",
+        "    return x or ",
+        "λ",
+        "é",
+        "𝔘",
+        "\u{200b}",
+        "(",
+        ")",
+        "'",
+        "\"\"\"",
+        "\n",
+        "    ",
+        "if ",
+        ":",
+        "1",
+        " + ",
+        "#",
+        "\\",
+        "\r\n",
+        "x",
+        "=",
+        "f\"{",
+        "}",
+    ];
+    let n = rng.bits() % 40;
+    (0..n)
+        .map(|_| PIECES[(rng.bits() % PIECES.len() as u64) as usize])
+        .collect()
+}
+
+#[test]
+fn positions_fall_on_char_boundaries() {
+    let mut rng = analysis_kernel::symexec::check::Rng::new(SEED);
+    for _ in 0..2_000 {
+        let source = unicode_source(&mut rng);
+        let map = SourceMap::new(&source);
+        for offset in 0..=source.len() as u32 {
+            let at = map.floor_char_boundary(offset.into());
+            assert!(
+                source.is_char_boundary(at.to_usize()),
+                "{source:?} {offset}"
+            );
+            assert_eq!(map.line_column(offset.into()), map.line_column(at));
+        }
+        // Parsing, summaries and lowering compute spans from ruff's offsets: none may panic.
+        let _ = analysis_kernel::python::parse_cell(&source);
+        let _ = analysis_kernel::python::lower_module(&source);
+    }
 }

@@ -7,6 +7,9 @@ use std::time::Instant;
 
 use analysis_kernel::fuzz::{self, Generator};
 
+/// Cases between progress lines.
+const CHUNK: usize = 50_000;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str, default: u64| {
@@ -47,7 +50,22 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     let start = Instant::now();
     let mut generator = Generator::new(seed, corpus);
-    let summary = fuzz::on_big_stack(|| fuzz::run(&mut generator, &seeds, cases));
+    // In chunks, with progress on stderr.
+    let mut summary = fuzz::Summary::default();
+    while summary.cases < cases {
+        let chunk = (cases - summary.cases).min(CHUNK);
+        let first = if summary.cases == 0 { &seeds[..] } else { &[] };
+        let part = fuzz::on_big_stack(|| fuzz::run(&mut generator, first, chunk));
+        summary.cases += part.cases;
+        summary.errors += part.errors;
+        summary.panics.extend(part.panics);
+        eprintln!(
+            "{} cases, {} panics, {:.1} s",
+            summary.cases,
+            summary.panics.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
     let secs = start.elapsed().as_secs_f64();
     println!(
         "cases {}  errors {}  panics {}  time {:.1} s  ({:.0} cells/s)  seed {seed}",
