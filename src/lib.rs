@@ -9,6 +9,7 @@ pub mod cfg;
 pub mod child;
 pub mod constraints;
 pub mod dataflow;
+pub mod fuzz;
 pub mod fxhash;
 pub mod interp;
 pub mod kernel;

@@ -161,6 +161,7 @@ async fn serve(
     };
     std::thread::Builder::new()
         .name("engine".into())
+        .stack_size(crate::python::depth::STACK_SIZE)
         .spawn(move || engine.run())
         .map_err(|e| KernelError::Runtime(e.to_string()))?;
     let gate = Gate::new(signer.clone());
@@ -352,8 +353,18 @@ fn kernel_info() -> Value {
     })
 }
 
+/// Answers `is_complete_request` on a thread with the parser's stack (it is also served on
+/// the control task, a tokio worker with a small stack).
 fn is_complete(code: &str) -> Value {
-    match completeness(code) {
+    let answer = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("is_complete".into())
+            .stack_size(crate::python::depth::STACK_SIZE)
+            .spawn_scoped(scope, || completeness(code))
+            .ok()
+            .and_then(|t| t.join().ok())
+    });
+    match answer.unwrap_or(Completeness::Invalid) {
         Completeness::Complete => json!({"status": "complete"}),
         Completeness::Incomplete(indent) => json!({"status": "incomplete", "indent": indent}),
         Completeness::Invalid => json!({"status": "invalid"}),

@@ -5,7 +5,7 @@ use serde_json::json;
 use super::invocation::Invocation;
 use super::output::{Bundle, CellError, Output, View, payload};
 use super::session::{Ctx, Session};
-use crate::render::graphviz::{GraphvizError, dot_to_svg, refuse_file_attributes};
+use crate::render::graphviz::{GraphvizError, refuse_file_attributes};
 use crate::render::html::{escape, table, text_table};
 
 /// Whether a command is used as `%name` (line), `%%name` (cell), or both.
@@ -430,7 +430,9 @@ fn run_dot(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             .at_cell_line(cell_line, text, column)
     })?;
     let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
-    let svg = dot_to_svg(source, ctx.cancel, limit).map_err(|e| graphviz_error(e, inv))?;
+    let svg = session
+        .layout(source, ctx.cancel, limit)
+        .map_err(|e| graphviz_error(e, inv))?;
     let view = View {
         kind: "dot",
         text: source.trim_end().to_string(),

@@ -4,7 +4,7 @@
 
 use ruff_python_ast::token::{Token, TokenKind};
 use ruff_python_ast::{self as ast};
-use ruff_python_parser::{parse_expression_range, parse_module};
+use ruff_python_parser::parse_expression_range;
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use super::ir::{
@@ -12,7 +12,7 @@ use super::ir::{
     StmtKind,
 };
 use super::source::{SourceError, SourceErrorKind, SourceMap};
-use super::syntax::dedent_docstring;
+use super::syntax::{self, dedent_docstring};
 
 mod expr;
 
@@ -26,13 +26,7 @@ struct Lowerer<'a> {
 /// Parses a module and lowers it; the first syntax error is returned with its position.
 pub fn lower_module(source: &str) -> Result<Module, SourceError> {
     let map = SourceMap::new(source);
-    let parsed = parse_module(source).map_err(|e| {
-        map.error(
-            SourceErrorKind::SyntaxError,
-            e.error.to_string(),
-            e.location,
-        )
-    })?;
+    let parsed = syntax::parse(&map)?;
     let mut lowerer = Lowerer {
         map,
         tokens: parsed.tokens(),
@@ -47,6 +41,7 @@ pub fn lower_module(source: &str) -> Result<Module, SourceError> {
 pub fn lower_expression(source: &str) -> Result<Expr, SourceError> {
     let map = SourceMap::new(source);
     let start = TextSize::of(source) - TextSize::of(source.trim_start());
+    syntax::check_depth(&map)?;
     let parsed = parse_expression_range(source, TextRange::new(start, TextSize::of(source)))
         .map_err(|e| {
             map.error(

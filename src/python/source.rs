@@ -1,6 +1,6 @@
 //! Source positions and the error every front-end failure becomes.
 
-use ruff_source_file::LineIndex;
+use ruff_source_file::{LineIndex, OneIndexed};
 use ruff_text_size::{TextRange, TextSize};
 use serde::Serialize;
 
@@ -18,6 +18,12 @@ pub struct Span {
 pub enum SourceErrorKind {
     SyntaxError,
     UnsupportedError,
+    /// Past CPython's indentation limit (`depth`).
+    IndentationError,
+    /// An expression nested past the depth limit by operator chains (`depth`).
+    RecursionError,
+    /// An expression nested past the depth limit by prefix operators (`depth`).
+    MemoryError,
 }
 
 impl SourceErrorKind {
@@ -25,6 +31,9 @@ impl SourceErrorKind {
         match self {
             SourceErrorKind::SyntaxError => "SyntaxError",
             SourceErrorKind::UnsupportedError => "UnsupportedError",
+            SourceErrorKind::IndentationError => "IndentationError",
+            SourceErrorKind::RecursionError => "RecursionError",
+            SourceErrorKind::MemoryError => "MemoryError",
         }
     }
 }
@@ -77,9 +86,16 @@ impl<'src> SourceMap<'src> {
         self.text
     }
 
-    /// 1-based (line, column) of a byte offset; columns count characters.
+    /// `offset`, or the start of the character it falls inside (and at most the text's end).
+    pub fn floor_char_boundary(&self, offset: TextSize) -> TextSize {
+        let at = self.text.floor_char_boundary(offset.to_usize());
+        TextSize::try_from(at).unwrap_or_default()
+    }
+
+    /// 1-based (line, column) of a byte offset; columns count characters. An offset inside a
+    /// character counts as that character's start.
     pub fn line_column(&self, offset: TextSize) -> (u32, u32) {
-        let offset = offset.min(TextSize::of(self.text));
+        let offset = self.floor_char_boundary(offset);
         let lc = self.index.line_column(offset, self.text);
         (lc.line.get() as u32, lc.column.get() as u32)
     }
@@ -97,16 +113,24 @@ impl<'src> SourceMap<'src> {
 
     /// The text of a 1-based line, without its line terminator ("" past the end).
     pub fn line_text(&self, line: u32) -> &'src str {
-        self.text
-            .lines()
-            .nth(line.saturating_sub(1) as usize)
-            .unwrap_or("")
+        let Some(line) =
+            OneIndexed::new(line as usize).filter(|l| l.get() <= self.index.line_count())
+        else {
+            return "";
+        };
+        let range = self.index.line_range(line, self.text);
+        let text = self.slice(range);
+        text.strip_suffix('\n')
+            .map(|t| t.strip_suffix('\r').unwrap_or(t))
+            .or_else(|| text.strip_suffix('\r'))
+            .unwrap_or(text)
     }
 
+    /// The text of `range`, its ends moved back to character boundaries.
     pub fn slice(&self, range: TextRange) -> &'src str {
-        self.text
-            .get(range.start().to_usize()..range.end().to_usize())
-            .unwrap_or("")
+        let start = self.floor_char_boundary(range.start()).to_usize();
+        let end = self.floor_char_boundary(range.end()).to_usize();
+        self.text.get(start..end).unwrap_or("")
     }
 
     /// An error of `kind` at the start of `range`.

@@ -1,12 +1,13 @@
 //! Parsing a cell: syntax errors, completeness for the console, and summaries of what it defines.
 
-use ruff_python_ast::{self as ast, Stmt};
+use ruff_python_ast::{self as ast, ModModule, Stmt};
 use ruff_python_parser::{
-    LexicalErrorType, Mode, ParseErrorType, ParseOptions, parse_module, parse_unchecked,
+    LexicalErrorType, Mode, ParseErrorType, ParseOptions, Parsed, parse_module, parse_unchecked,
 };
 use ruff_text_size::{Ranged, TextRange, TextSize};
 use serde::Serialize;
 
+use super::depth;
 use super::source::{SourceError, SourceErrorKind, SourceMap};
 
 /// One parameter of a function, as written.
@@ -73,16 +74,30 @@ pub struct ParsedCell {
     pub executable_statements: usize,
 }
 
-/// Parses a cell of Python; the first syntax error is returned with its position.
-pub fn parse_cell(source: &str) -> Result<ParsedCell, SourceError> {
-    let map = SourceMap::new(source);
-    let parsed = parse_module(source).map_err(|e| {
+/// Parses a module within the depth limits (`depth`); the first error with its position.
+pub(super) fn parse(map: &SourceMap<'_>) -> Result<Parsed<ModModule>, SourceError> {
+    check_depth(map)?;
+    parse_module(map.text()).map_err(|e| {
         map.error(
             SourceErrorKind::SyntaxError,
             e.error.to_string(),
             e.location,
         )
-    })?;
+    })
+}
+
+/// The depth limits of `depth`, as a source error.
+pub(super) fn check_depth(map: &SourceMap<'_>) -> Result<(), SourceError> {
+    depth::check(map.text()).map_err(|e| {
+        let at = TextSize::try_from(e.offset).unwrap_or_default();
+        map.error(e.kind, e.message, TextRange::empty(at))
+    })
+}
+
+/// Parses a cell of Python; the first syntax error is returned with its position.
+pub fn parse_cell(source: &str) -> Result<ParsedCell, SourceError> {
+    let map = SourceMap::new(source);
+    let parsed = parse(&map)?;
     let module = parsed.syntax();
     let mut functions = Vec::new();
     let mut classes = Vec::new();
@@ -166,7 +181,7 @@ fn summarize(
         after + TextSize::try_from(skip).unwrap_or_default()
     });
     let (first, _) = map.line_column(def_start);
-    let (last, _) = map.line_column(last_char(def.range));
+    let (last, _) = map.line_column(last_char(map, def.range));
     let source = dedent(
         &(first..=last)
             .map(|l| map.line_text(l))
@@ -186,11 +201,12 @@ fn summarize(
     }
 }
 
-fn last_char(range: TextRange) -> TextSize {
+/// The start of the last character of `range` (its start if empty).
+fn last_char(map: &SourceMap<'_>, range: TextRange) -> TextSize {
     if range.is_empty() {
         range.start()
     } else {
-        range.end() - TextSize::from(1)
+        map.floor_char_boundary(range.end() - TextSize::from(1))
     }
 }
 
@@ -237,8 +253,12 @@ pub enum Completeness {
 }
 
 /// Decides whether a console could run `code` now, as IPython does: open brackets, open
-/// strings and unfinished blocks are incomplete; a block is finished by a blank line.
+/// strings and unfinished blocks are incomplete; an indented block is finished by a newline
+/// after it. Code past the depth limits is invalid. Needs a stack of [`depth::STACK_SIZE`].
 pub fn completeness(code: &str) -> Completeness {
+    if depth::check(code).is_err() {
+        return Completeness::Invalid;
+    }
     let trimmed_len = code.trim_end().len();
     let last_line = code.trim_end().lines().last().unwrap_or("");
     let last_indent: String = last_line
@@ -249,7 +269,7 @@ pub fn completeness(code: &str) -> Completeness {
     match parse_module(code) {
         Ok(_) => {
             let in_block = !last_indent.is_empty() || block_opened;
-            if in_block && !code.ends_with("\n\n") && !code.trim().starts_with('%') {
+            if in_block && !code.ends_with('\n') && !code.trim().starts_with('%') {
                 Completeness::Incomplete(if block_opened {
                     format!("{last_indent}    ")
                 } else {
@@ -321,6 +341,11 @@ mod tests {
         );
         assert_eq!(completeness("import = 7q"), Completeness::Invalid);
         assert_eq!(completeness("%cfg f"), Completeness::Complete);
+        assert_eq!(
+            completeness("def f(x: int) -> int:\n    return x\n"),
+            Completeness::Complete
+        );
+        assert_eq!(completeness(&"(".repeat(10_000)), Completeness::Invalid);
     }
 
     #[test]

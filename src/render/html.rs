@@ -52,7 +52,8 @@ pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
         cells
             .iter()
             .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
+            // Padded by hand: `format!`'s width stops at 65,535 (a 100,000-digit constant).
+            .map(|(c, w)| format!("{c}{}", " ".repeat(w.saturating_sub(c.chars().count()))))
             .collect::<Vec<_>>()
             .join("  ")
             .trim_end()

@@ -8,7 +8,7 @@ use crate::cfg::Cfg;
 use crate::notebook::output::{CellError, View};
 use crate::notebook::session::{Ctx, Session};
 use crate::render::cfg::dot;
-use crate::render::graphviz::{GraphvizError, dot_to_svg};
+use crate::render::graphviz::GraphvizError;
 use crate::render::html::escape;
 
 const IN_COLOUR: &str = "#2e7d32";
@@ -206,7 +206,7 @@ pub fn figure(
     ctx: &Ctx<'_>,
 ) -> Result<Figure, CellError> {
     let limit = Duration::from_secs(session.config.dot_timeout_s);
-    match dot_to_svg(&dot_source, ctx.cancel, limit) {
+    match session.layout(&dot_source, ctx.cancel, limit) {
         Ok(svg) => Ok(Figure {
             dot: dot_source,
             svg: Some(svg),

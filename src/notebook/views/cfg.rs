@@ -13,7 +13,7 @@ use crate::notebook::session::{Ctx, Session};
 use crate::python::ir::{Module, StmtKind};
 use crate::python::lower_module;
 use crate::render::cfg::{dot, json, json_many, legend_html, text_many};
-use crate::render::graphviz::{GraphvizError, dot_to_svg};
+use crate::render::graphviz::GraphvizError;
 use crate::render::html::escape;
 
 /// The options of `%cfg` and `%%cfg` (`--save` is added for every view).
@@ -93,7 +93,7 @@ fn view(graphs: &[Cfg], calls: bool, session: &Session, ctx: &Ctx<'_>) -> Result
     let refs: Vec<&Cfg> = graphs.iter().collect();
     let source = dot(&refs, calls);
     let limit = Duration::from_secs(session.config.dot_timeout_s);
-    let (svg, note) = match dot_to_svg(&source, ctx.cancel, limit) {
+    let (svg, note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
         Err(GraphvizError::Interrupted) => return Err(CellError::interrupted()),
         Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => (

@@ -16,7 +16,7 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View};
 use crate::notebook::session::{Ctx, Session};
 use crate::render::cfg::{FALSE_COLOUR, TRUE_COLOUR, dot as cfg_dot};
-use crate::render::graphviz::{GraphvizError, dot_to_svg};
+use crate::render::graphviz::GraphvizError;
 use crate::render::html::{escape, table, text_table};
 
 pub const OPTIONS: &[OptionSpec] = &[
@@ -101,7 +101,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     ctx.check_cancel()?;
     let source = dot(&analysis, selected);
     let limit = Duration::from_secs(session.config.dot_timeout_s);
-    let (svg, note) = match dot_to_svg(&source, ctx.cancel, limit) {
+    let (svg, note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
         Err(GraphvizError::Interrupted) => return Err(CellError::interrupted()),
         Err(e) => (

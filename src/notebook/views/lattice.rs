@@ -12,7 +12,6 @@ use crate::notebook::commands::{OptionSpec, graphviz_error};
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
 use crate::notebook::session::{Ctx, Session};
-use crate::render::graphviz::dot_to_svg;
 use crate::render::html::{escape, table, text_table};
 use crate::render::lattice::{hasse_dot, hasse_text, summary};
 
@@ -99,7 +98,9 @@ pub fn run_lattice(
     let report = laws::check(&order);
     let dot = hasse_dot(&order, &report);
     let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
-    let svg = dot_to_svg(&dot, ctx.cancel, limit).map_err(|e| graphviz_error(e, inv))?;
+    let svg = session
+        .layout(&dot, ctx.cancel, limit)
+        .map_err(|e| graphviz_error(e, inv))?;
     let view = lattice_view(&order, &report, svg, dot);
     ctx.show(&view, inv)
 }

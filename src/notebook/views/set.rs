@@ -10,7 +10,7 @@ use crate::notebook::output::{CellError, View};
 use crate::notebook::session::{Ctx, Session};
 use crate::python::ir::{Function, Module};
 use crate::python::lower_module;
-use crate::render::graphviz::{GraphvizError, dot_to_svg};
+use crate::render::graphviz::GraphvizError;
 use crate::render::html::escape;
 use crate::render::set::{
     dot, json, leaf_table_html, leaf_table_text, legend_html, legend_text, notes, summary, text,
@@ -189,7 +189,7 @@ fn view(
     }
     let source = dot(tree);
     let limit = Duration::from_secs(session.config.dot_timeout_s);
-    let (svg, figure_note) = match dot_to_svg(&source, ctx.cancel, limit) {
+    let (svg, figure_note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
         Err(GraphvizError::Interrupted) => return Err(CellError::interrupted()),
         Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => (

@@ -28,6 +28,11 @@ impl Rng {
         z ^ (z >> 31)
     }
 
+    /// 64 random bits (for the cell fuzzer, `crate::fuzz`).
+    pub fn bits(&mut self) -> u64 {
+        self.next()
+    }
+
     /// Uniform in `lo..=hi`.
     fn range(&mut self, lo: i64, hi: i64) -> i64 {
         let span = (hi - lo + 1) as u64;
