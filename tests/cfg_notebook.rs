@@ -1,33 +1,11 @@
 //! `%cfg` and `%%cfg` through the cell language: outputs, JSON payload, options, errors,
 //! completion.
 
-use analysis_kernel::cancel::Cancel;
-use analysis_kernel::notebook::{CellError, Ctx, Output, Session, complete};
+#[path = "common/cells.rs"]
+mod cells;
+use analysis_kernel::notebook::{Output, Session, complete};
+use cells::{display, run};
 use serde_json::Value;
-
-fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
-    let mut out: Vec<Output> = Vec::new();
-    let cancel = Cancel::new();
-    let result = session.execute(
-        code,
-        &mut Ctx {
-            sink: &mut out,
-            cancel: &cancel,
-        },
-    );
-    (result, out)
-}
-
-/// The last display's data.
-fn display(out: &[Output]) -> &serde_json::Map<String, Value> {
-    out.iter()
-        .rev()
-        .find_map(|o| match o {
-            Output::Display(b) => Some(&b.data),
-            _ => None,
-        })
-        .expect("a display_data")
-}
 
 fn payload(out: &[Output]) -> &Value {
     &display(out)["application/vnd.analysis-kernel.cfg+json"]

@@ -1,6 +1,8 @@
 //! Snapshots of `%constraints`' renderings: the text table and the annotated DOT figure
 //! (`UPDATE_EXPECT=1 cargo test --release --test constraints_snapshots` rewrites them).
 
+#[path = "common/cells.rs"]
+mod cells;
 use analysis_kernel::cancel::Cancel;
 use analysis_kernel::constraints::{Analysis, Mode, Options, analyze};
 use analysis_kernel::notebook::views::constraints::{dot, json, text};
@@ -237,32 +239,8 @@ fn json_has_the_spec_fields() {
 }
 
 mod notebook {
-    use analysis_kernel::cancel::Cancel;
-    use analysis_kernel::notebook::{CellError, Ctx, Output, Session};
-    use serde_json::Value;
-
-    fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
-        let mut out: Vec<Output> = Vec::new();
-        let cancel = Cancel::new();
-        let result = session.execute(
-            code,
-            &mut Ctx {
-                sink: &mut out,
-                cancel: &cancel,
-            },
-        );
-        (result, out)
-    }
-
-    fn display(out: &[Output]) -> &serde_json::Map<String, Value> {
-        out.iter()
-            .rev()
-            .find_map(|o| match o {
-                Output::Display(b) => Some(&b.data),
-                _ => None,
-            })
-            .expect("a display_data")
-    }
+    use super::cells::{display, run};
+    use analysis_kernel::notebook::Session;
 
     const MIME: &str = "application/vnd.analysis-kernel.constraints+json";
 

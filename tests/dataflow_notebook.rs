@@ -2,31 +2,11 @@
 //! format, the JSON contract of the spec (`dataflow` and `absint` payloads), node ids shared
 //! with `%cfg`, options and errors.
 
-use analysis_kernel::cancel::Cancel;
-use analysis_kernel::notebook::{CellError, Ctx, Output, Session, complete};
+#[path = "common/cells.rs"]
+mod cells;
+use analysis_kernel::notebook::{Output, Session, complete};
+use cells::{displays, run};
 use serde_json::{Value, json};
-
-fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
-    let mut out: Vec<Output> = Vec::new();
-    let cancel = Cancel::new();
-    let result = session.execute(
-        code,
-        &mut Ctx {
-            sink: &mut out,
-            cancel: &cancel,
-        },
-    );
-    (result, out)
-}
-
-fn displays(out: &[Output]) -> Vec<&serde_json::Map<String, Value>> {
-    out.iter()
-        .filter_map(|o| match o {
-            Output::Display(b) => Some(&b.data),
-            _ => None,
-        })
-        .collect()
-}
 
 fn payload<'a>(out: &'a [Output], kind: &str) -> &'a Value {
     let mime = format!("application/vnd.analysis-kernel.{kind}+json");

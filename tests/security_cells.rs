@@ -2,32 +2,10 @@
 //! files, script links in figures, `--save` paths out of the notebook's folder, and `%check`
 //! with the CPython oracle turned off.
 
-use analysis_kernel::cancel::Cancel;
-use analysis_kernel::notebook::{CellError, Ctx, Output, Session};
-use serde_json::Value;
-
-fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
-    let mut out: Vec<Output> = Vec::new();
-    let cancel = Cancel::new();
-    let result = session.execute(
-        code,
-        &mut Ctx {
-            sink: &mut out,
-            cancel: &cancel,
-        },
-    );
-    (result, out)
-}
-
-fn display(out: &[Output]) -> &serde_json::Map<String, Value> {
-    out.iter()
-        .rev()
-        .find_map(|o| match o {
-            Output::Display(b) => Some(&b.data),
-            _ => None,
-        })
-        .expect("a display_data")
-}
+#[path = "common/cells.rs"]
+mod cells;
+use analysis_kernel::notebook::{Output, Session};
+use cells::{display, run};
 
 #[test]
 fn dot_refuses_file_attributes_with_their_line() {

@@ -1,0 +1,36 @@
+//! Running cells through the cell language in tests: a session, a cell, its outputs.
+
+#![allow(dead_code)]
+
+use analysis_kernel::cancel::Cancel;
+use analysis_kernel::notebook::{CellError, Ctx, Output, Session};
+use serde_json::{Map, Value};
+
+/// Executes `code` in `session`; the result and every output, in order.
+pub fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
+    let mut out: Vec<Output> = Vec::new();
+    let cancel = Cancel::new();
+    let result = session.execute(
+        code,
+        &mut Ctx {
+            sink: &mut out,
+            cancel: &cancel,
+        },
+    );
+    (result, out)
+}
+
+/// The data of every display, in order.
+pub fn displays(out: &[Output]) -> Vec<&Map<String, Value>> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Display(b) => Some(&b.data),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The last display's data.
+pub fn display(out: &[Output]) -> &Map<String, Value> {
+    displays(out).pop().expect("a display_data")
+}
