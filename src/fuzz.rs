@@ -423,8 +423,14 @@ pub struct Summary {
 pub const SLOW_SECONDS: f64 = 5.0;
 
 /// Runs `cases` generated cells (after `seeds`), a fresh session every [`SESSION_CELLS`]
-/// cells. Call it on a big stack ([`on_big_stack`]).
-pub fn run(generator: &mut Generator, seeds: &[String], cases: usize) -> Summary {
+/// cells, telling `starting` each cell before it runs (a watchdog can then name a cell that
+/// never ends). Call it on a big stack ([`on_big_stack`]).
+pub fn run(
+    generator: &mut Generator,
+    seeds: &[String],
+    cases: usize,
+    starting: &(dyn Fn(&str) + Sync),
+) -> Summary {
     let mut summary = Summary::default();
     let mut session = session();
     for i in 0..cases {
@@ -439,6 +445,7 @@ pub fn run(generator: &mut Generator, seeds: &[String], cases: usize) -> Summary
             }
         };
         summary.cases += 1;
+        starting(&code);
         let started = std::time::Instant::now();
         let verdict = run_cell(&mut session, &code);
         let secs = started.elapsed().as_secs_f64();

@@ -83,7 +83,8 @@ fn is_complete_of_ten_million_parens_is_invalid() {
 fn generated_cells_never_panic() {
     let seeds: Vec<String> = fixtures().into_iter().map(|(_, code, _)| code).collect();
     let mut generator = Generator::new(SEED, corpus());
-    let summary = fuzz::on_big_stack(|| fuzz::run(&mut generator, &seeds, seeds.len() + CASES));
+    let summary =
+        fuzz::on_big_stack(|| fuzz::run(&mut generator, &seeds, seeds.len() + CASES, &|_| {}));
     assert_eq!(summary.cases, seeds.len() + CASES);
     assert!(
         summary.panics.is_empty(),

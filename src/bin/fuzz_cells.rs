@@ -3,7 +3,8 @@
 //! The corpus is the example notebooks' code cells and `tests/fixtures/reliability/`.
 
 use std::path::Path;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use analysis_kernel::fuzz::{self, Generator};
 
@@ -49,13 +50,19 @@ fn main() {
     // Panics are counted, not printed one by one.
     std::panic::set_hook(Box::new(|_| {}));
     let start = Instant::now();
+    let current = watchdog();
+    let starting = |code: &str| {
+        if let Ok(mut c) = current.lock() {
+            *c = (Instant::now(), code.to_string(), false);
+        }
+    };
     let mut generator = Generator::new(seed, corpus);
     // In chunks, with progress on stderr.
     let mut summary = fuzz::Summary::default();
     while summary.cases < cases {
         let chunk = (cases - summary.cases).min(CHUNK);
         let first = if summary.cases == 0 { &seeds[..] } else { &[] };
-        let part = fuzz::on_big_stack(|| fuzz::run(&mut generator, first, chunk));
+        let part = fuzz::on_big_stack(|| fuzz::run(&mut generator, first, chunk, &starting));
         summary.cases += part.cases;
         summary.errors += part.errors;
         summary.panics.extend(part.panics);
@@ -90,4 +97,27 @@ fn main() {
     if !summary.panics.is_empty() {
         std::process::exit(1);
     }
+}
+
+/// The cell running now: when it started, its text, whether the watchdog has named it.
+type Current = Arc<Mutex<(Instant, String, bool)>>;
+
+/// Starts a thread that prints, once, any cell still running after twice
+/// [`fuzz::SLOW_SECONDS`], so a cell that never ends is named while it hangs.
+fn watchdog() -> Current {
+    let current: Current = Arc::new(Mutex::new((Instant::now(), String::new(), false)));
+    let watched = Arc::clone(&current);
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+            let Ok(mut c) = watched.lock() else { return };
+            let secs = c.0.elapsed().as_secs_f64();
+            if !c.2 && secs > 2.0 * fuzz::SLOW_SECONDS {
+                c.2 = true;
+                let shown: String = c.1.chars().take(2_000).collect();
+                eprintln!("--- still running after {secs:.0} s:\n{shown}\n---");
+            }
+        }
+    });
+    current
 }

@@ -697,9 +697,19 @@ impl Model {
     }
 }
 
+/// Nodes of the largest formula whose SMT-LIB text is printed.
+pub const SMTLIB_MAX_NODES: usize = 20_000;
+
 /// The SMT-LIB text of a term (Z3's printing of its lowering), followed by `(assert …)`
 /// lines for the auxiliary constants it needs (open step-1 slices of sequences).
 pub fn smtlib(t: &Term) -> Result<String, SolverError> {
+    // Z3's printer takes time in the written-out size and cannot be interrupted.
+    let size = t.written_size(SMTLIB_MAX_NODES);
+    if size > SMTLIB_MAX_NODES {
+        return Err(SolverError::Unsupported(format!(
+            "SMT-LIB text not printed: the formula has more than {SMTLIB_MAX_NODES} nodes written out"
+        )));
+    }
     let mut low = Lowerer::new();
     let text = match low.lower(t)? {
         lower::Z::Bool(x) => x.to_string(),

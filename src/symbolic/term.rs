@@ -301,6 +301,34 @@ impl Term {
         }
     }
 
+    /// Nodes of the term written out in full, as a printer that does not share subterms
+    /// writes it (a shared subterm counts at each use, `x ** n` and `s * n` as `n` copies),
+    /// counted up to `cap` (a larger size answers `cap + 1`).
+    pub fn written_size(&self, cap: usize) -> usize {
+        fn size(t: &Term, cap: usize, memo: &mut std::collections::HashMap<usize, usize>) -> usize {
+            if let Some(&n) = memo.get(&t.id()) {
+                return n;
+            }
+            let copies = match t.kind() {
+                TermKind::Pow(_, n) | TermKind::Repeat(_, n) => usize::try_from(n.unsigned_abs())
+                    .unwrap_or(usize::MAX)
+                    .max(1),
+                _ => 1,
+            };
+            let mut n = 1usize;
+            for child in t.children() {
+                n = n.saturating_add(size(child, cap, memo).saturating_mul(copies));
+                if n > cap {
+                    break;
+                }
+            }
+            let n = n.min(cap.saturating_add(1));
+            memo.insert(t.id(), n);
+            n
+        }
+        size(self, cap, &mut std::collections::HashMap::new())
+    }
+
     /// The direct subterms, in evaluation order.
     pub fn children(&self) -> Vec<&Term> {
         use TermKind::*;

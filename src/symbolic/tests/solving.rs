@@ -258,6 +258,26 @@ fn smtlib_text_comes_from_the_lowering() {
 }
 
 #[test]
+fn smtlib_text_of_a_formula_too_large_written_out_is_refused() {
+    // `y = y * y` forty times: forty shared nodes, 2^40 written out.
+    use crate::symbolic::{ArithOp, CompareOp, Sort, Var};
+    let y = Term::var(Var::input("y"), Sort::Int).unwrap();
+    let mut t = y.clone();
+    for _ in 0..40 {
+        t = Term::arith(ArithOp::Mul, t.clone(), t.clone()).unwrap();
+    }
+    assert_eq!(t.written_size(1_000), 1_001);
+    let square = Term::arith(ArithOp::Mul, y.clone(), y.clone()).unwrap();
+    let small = Term::arith(ArithOp::Add, square, y).unwrap();
+    assert_eq!(small.written_size(1_000), 5);
+    let big = Term::compare(CompareOp::Gt, t, Term::int(0)).unwrap();
+    match solver::smtlib(&big) {
+        Err(SolverError::Unsupported(why)) => assert!(why.contains("not printed"), "{why}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
 fn recycling_keeps_assertions_and_scopes() {
     // A solver starts over with a fresh Z3 solver every few hundred checks; what was asserted,
     // in which scope, must survive.
