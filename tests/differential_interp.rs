@@ -1345,11 +1345,9 @@ fn interpreter_agrees_with_cpython() {
     report(&failures, cases);
 }
 
-/// The hand-written programs of `tests/interp_corpus.py`.
-#[test]
-fn corpus_agrees_with_cpython() {
-    let corpus = include_str!("interp_corpus.py");
-    let programs: Vec<String> = corpus
+/// The programs of a corpus file: each `#### name` line starts one.
+fn corpus_programs(corpus: &str) -> Vec<String> {
+    corpus
         .split("\n#### ")
         .skip(1)
         .map(|case| {
@@ -1357,18 +1355,46 @@ fn corpus_agrees_with_cpython() {
                 .map_or("", |(_, body)| body)
                 .to_string()
         })
+        .collect()
+}
+
+/// Every corpus file of `tests/fixtures/interp/` (one per feature area, same `#### name`
+/// format), each compared with CPython on its own so a failure names its file.
+#[test]
+fn fixture_corpora_agree_with_cpython() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/interp");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/fixtures/interp")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "py"))
         .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no corpus in {}", dir.display());
+    let mut failed = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("corpus file");
+        let programs = corpus_programs(&text);
+        assert!(
+            !programs.is_empty(),
+            "{} has no `#### ` programs",
+            file.display()
+        );
+        let (failures, [skipped, lines, _]) = compare(&programs);
+        println!(
+            "{}: {} programs, {lines} output lines, {skipped} skipped; {} discrepancies",
+            file.display(),
+            programs.len(),
+            failures.len()
+        );
+        if skipped > 0 || !failures.is_empty() {
+            failed.push(file.display().to_string());
+            for failure in failures.iter().take(3) {
+                println!("{failure}\n");
+            }
+        }
+    }
     assert!(
-        programs.len() >= 10,
-        "the corpus has {} programs",
-        programs.len()
+        failed.is_empty(),
+        "corpus files that disagree with CPython: {failed:?}"
     );
-    let (failures, [skipped, lines, _]) = compare(&programs);
-    println!(
-        "{} corpus programs, {lines} output lines; {} discrepancies",
-        programs.len(),
-        failures.len()
-    );
-    assert_eq!(skipped, 0);
-    report(&failures, programs.len());
 }
