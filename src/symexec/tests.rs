@@ -399,6 +399,11 @@ fn check_passes_on_programs_with_exceptions_loops_and_calls() {
             "down",
             4,
         ),
+        (
+            "def first_positive(xs: List[int]) -> int:\n    if len(xs) > 1 and xs[1] > 0:\n        return xs[1] // len(xs)\n    return 0\n",
+            "first_positive",
+            3,
+        ),
     ];
     for (src, name, unroll) in cases {
         let r = check_function(src, name, unroll, 60);

@@ -72,7 +72,9 @@ for _args in _INPUTS:
     _real.flush()
 "#;
 
-/// The batch script: the program, the inputs, the driver.
+/// The batch script: the program, the inputs, the driver. Annotations are not evaluated
+/// (PEP 563), as in the kernel's interpreter: a function annotated `List[int]` runs
+/// although the cell's `from typing import List` is not part of the program.
 fn script(r: &Runnable, inputs: &[Vec<PyValue>]) -> String {
     let encoded: Vec<Vec<Json>> = inputs
         .iter()
@@ -82,7 +84,7 @@ fn script(r: &Runnable, inputs: &[Vec<PyValue>]) -> String {
     // A JSON string is a valid Python string literal.
     let literal = serde_json::to_string(&data).unwrap_or_else(|_| "\"[]\"".into());
     format!(
-        "{}\n\nimport json as _json0\n_INPUTS = _json0.loads({literal})\n_FUNCTION = {}\n_SECONDS = {RUN_SECONDS}\n_sys_recursion = __import__('sys').setrecursionlimit(10000)\n{DRIVER}",
+        "from __future__ import annotations\n{}\n\nimport json as _json0\n_INPUTS = _json0.loads({literal})\n_FUNCTION = {}\n_SECONDS = {RUN_SECONDS}\n_sys_recursion = __import__('sys').setrecursionlimit(10000)\n{DRIVER}",
         r.source, r.function
     )
 }
