@@ -133,6 +133,11 @@ impl Machine {
         self.stack_room = stack_room;
     }
 
+    /// Steps the current run has used so far (operations on big values count their size).
+    pub fn steps_used(&self) -> u64 {
+        self.limits.step_budget.saturating_sub(self.steps_left)
+    }
+
     /// Ends a run: flushes output.
     pub fn finish(&mut self) {
         self.flush();

@@ -169,6 +169,8 @@ pub enum RunError {
 #[derive(Default)]
 pub struct Interpreter {
     worker: Option<Worker>,
+    /// Steps the last `run_module` or `call` used.
+    last_steps: u64,
 }
 
 impl Interpreter {
@@ -217,6 +219,12 @@ impl Interpreter {
         }
     }
 
+    /// Steps the last `run_module` or `call` used: what a run costs, to scale the budgets
+    /// of similar runs (`%check`).
+    pub fn last_steps(&self) -> u64 {
+        self.last_steps
+    }
+
     /// Forgets every global.
     pub fn reset(&mut self) {
         self.worker = None;
@@ -232,7 +240,10 @@ impl Interpreter {
         }
         let reply = self.worker.as_ref().and_then(|w| w.request(request, out));
         match reply {
-            Some(r) => Ok(r),
+            Some((r, steps)) => {
+                self.last_steps = steps;
+                Ok(r)
+            }
             None => {
                 self.worker = None;
                 Err(RunError::Crashed("the interpreter thread ended".into()))

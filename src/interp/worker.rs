@@ -40,7 +40,8 @@ pub(crate) enum Reply {
 
 pub(crate) enum Event {
     Output(Stream, String),
-    Done(Reply),
+    /// The reply, and the steps the request used.
+    Done(Reply, u64),
 }
 
 /// A running interpreter thread.
@@ -63,14 +64,19 @@ impl Worker {
         })
     }
 
-    /// Sends a request and relays its output until the reply; `None` if the thread died.
-    pub fn request(&self, request: Request, out: &mut dyn FnMut(Stream, &str)) -> Option<Reply> {
+    /// Sends a request and relays its output until the reply and the steps it used; `None`
+    /// if the thread died.
+    pub fn request(
+        &self,
+        request: Request,
+        out: &mut dyn FnMut(Stream, &str),
+    ) -> Option<(Reply, u64)> {
         let (events_tx, events) = mpsc::channel();
         self.requests.as_ref()?.send((request, events_tx)).ok()?;
         loop {
             match events.recv().ok()? {
                 Event::Output(stream, text) => out(stream, &text),
-                Event::Done(reply) => return Some(reply),
+                Event::Done(reply, steps) => return Some((reply, steps)),
             }
         }
     }
@@ -104,8 +110,9 @@ fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
                 Reply::Call(call(&mut machine, &function, args))
             }
         };
+        let steps = machine.steps_used();
         machine.finish();
-        let _ = events.send(Event::Done(reply));
+        let _ = events.send(Event::Done(reply, steps));
     }
 }
 

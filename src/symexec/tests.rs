@@ -2,7 +2,9 @@
 //! examples do not reach (exceptions, try/finally, calls, recursion, for loops), and the
 //! exhaustiveness/precision check on programs that pass and on the book's one that fails.
 
-use super::check::{CheckOptions, Oracle, Property, Runnable, SEED, check, snippet_variables};
+use super::check::{
+    CheckOptions, Concrete, Oracle, Prediction, Property, Runnable, SEED, check, snippet_variables,
+};
 use super::*;
 use crate::cancel::Cancel;
 use crate::interp::Limits;
@@ -449,4 +451,33 @@ fn check_finds_the_books_non_exhaustive_while() {
         idx - x >= num_bigint::BigInt::from(2),
         "the loop runs more than twice"
     );
+}
+
+/// Random runs that never end stop at a budget scaled from the witnesses and are never
+/// sent to CPython: collatz's `n <= 0` loops forever, and its tree sends those inputs to a
+/// bound leaf, so they are counterexamples to exhaustiveness whose run did not finish.
+#[test]
+fn check_stops_endless_runs_at_a_budget_scaled_from_the_witnesses() {
+    let src = "def collatz(n: int) -> int:\n    steps = 0\n    while n != 1:\n        n = n // 2 if n % 2 == 0 else 3 * n + 1\n        steps += 1\n    return steps\n";
+    let r = check_function(src, "collatz", 4, 40);
+    assert!(
+        r.run_steps >= 100_000 && r.run_steps < 1_000_000,
+        "{}",
+        r.run_steps
+    );
+    let endless: Vec<&check::Counterexample> = r
+        .counterexamples
+        .iter()
+        .filter(|c| matches!(&c.inputs[0].1, crate::python::PyValue::Int(n) if *n <= 0.into()))
+        .collect();
+    assert!(!endless.is_empty());
+    for c in endless {
+        assert_eq!(
+            c.observed,
+            Concrete::Unfinished(format!("did not finish within {} steps", r.run_steps))
+        );
+        assert!(matches!(c.expected, Prediction::Bound(_)), "{c:?}");
+    }
+    assert!(r.mismatches.is_empty(), "{:#?}", r.mismatches);
+    assert!(r.precise);
 }

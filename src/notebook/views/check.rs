@@ -172,6 +172,7 @@ fn concrete_text(c: &Concrete) -> String {
         Concrete::Raised { type_name, message } => format!("{type_name}: {message}"),
         Concrete::Normal(store) => format!("normal end {}", store_text(store)),
         Concrete::NoResult(why) => format!("no result ({why})"),
+        Concrete::Unfinished(why) => why.clone(),
     }
 }
 
@@ -204,6 +205,7 @@ fn concrete_json(c: &Concrete) -> Json {
         }
         Concrete::Normal(store) => json!({"kind": "normal", "store": store_json(store)}),
         Concrete::NoResult(why) => json!({"kind": "no result", "reason": why}),
+        Concrete::Unfinished(why) => json!({"kind": "unfinished", "reason": why}),
     }
 }
 
@@ -270,6 +272,8 @@ pub fn report_json(r: &Report, tree: &Tree) -> Json {
             "leaf_hits": hits,
             "leaves": leaves,
             "unresolved": r.unresolved,
+            "unfinished": r.unfinished.iter().map(|u| json!({"inputs": inputs_json(&u.inputs), "reason": u.why})).collect::<Vec<Json>>(),
+            "run_step_budget": r.run_steps,
         }),
     )
 }
@@ -320,6 +324,25 @@ fn view(r: &Report, tree: &Tree) -> View {
         lines.push(format!(
             "{} runs could not be placed in the tree by the solver.",
             r.unresolved
+        ));
+    }
+    if !r.unfinished.is_empty() {
+        let shown: Vec<String> = r
+            .unfinished
+            .iter()
+            .take(3)
+            .map(|u| format!("{} ({})", inputs_text(&u.inputs), u.why))
+            .collect();
+        let more = if r.unfinished.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{} runs did not finish within their budget and are not judged (a random run may take {} interpreter steps, scaled from the witnesses): {}{more}",
+            r.unfinished.len(),
+            r.run_steps,
+            shown.join("; ")
         ));
     }
     if tree.truncated {

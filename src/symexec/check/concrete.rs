@@ -33,8 +33,11 @@ pub enum Concrete {
     },
     /// A snippet ran to its end: its variables.
     Normal(Vec<(String, PyValue)>),
-    /// The run gave no result (a step budget, a timeout, a value with no `PyValue`).
+    /// The run gave no result (a value with no `PyValue`, an unsupported construct).
     NoResult(String),
+    /// The run did not finish within its budget (interpreter steps or CPython's seconds):
+    /// it is reported, not judged.
+    Unfinished(String),
 }
 
 impl Runnable {
@@ -134,13 +137,17 @@ fn collect(block: &[Stmt], out: &mut Vec<String>) {
     }
 }
 
-/// Runs every input list in the kernel's interpreter.
+/// Runs every input list in the kernel's interpreter, each within `limits`; what each run
+/// did and the steps it used.
 pub fn interpret(
     r: &Runnable,
     inputs: &[Vec<PyValue>],
     limits: Limits,
     cancel: &Cancel,
-) -> Result<Vec<Concrete>, CheckError> {
+) -> Result<Vec<(Concrete, u64)>, CheckError> {
+    if inputs.is_empty() {
+        return Ok(Vec::new());
+    }
     let module = lower_module(&r.source).map_err(|e| CheckError::Program(e.to_string()))?;
     let mut interp = Interpreter::new();
     let mut quiet = |_: crate::interp::Stream, _: &str| {};
@@ -153,7 +160,7 @@ pub fn interpret(
             return Err(CheckError::Interrupted);
         }
         let result = interp.call(&r.function, args.clone(), &mut quiet, cancel, limits);
-        out.push(match result {
+        let concrete = match result {
             Ok(Outcome::Returned(v)) => r.outcome(v),
             Ok(Outcome::Raised(e)) => Concrete::Raised {
                 type_name: e.type_name,
@@ -164,8 +171,12 @@ pub fn interpret(
                 type_name: e.type_name,
                 message: e.message,
             },
+            Err(RunError::StepBudgetExceeded { budget }) => {
+                Concrete::Unfinished(format!("did not finish within {budget} steps"))
+            }
             Err(other) => Concrete::NoResult(other.to_string()),
-        });
+        };
+        out.push((concrete, interp.last_steps()));
     }
     Ok(out)
 }

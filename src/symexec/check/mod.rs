@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 pub use concrete::{
     Concrete, NORMAL_END, Runnable, SNIPPET_FUNCTION, interpret, snippet_variables,
 };
+use cpython::Job;
 pub use cpython::{forbid as forbid_cpython, forbidden as cpython_forbidden};
 pub use predict::{Prediction, Predictor, agrees};
 pub use random::{Rng, SEED};
@@ -100,6 +101,50 @@ pub struct Report {
     pub hits: BTreeMap<NodeId, usize>,
     /// Runs the solver could not place in the tree.
     pub unresolved: usize,
+    /// Runs that did not finish within their budget, not judged.
+    pub unfinished: Vec<Unfinished>,
+    /// The step budget of each random run in the interpreter.
+    pub run_steps: u64,
+}
+
+/// A run that did not finish within its budget.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unfinished {
+    pub inputs: Vec<(String, PyValue)>,
+    /// "did not finish within N steps", "… within 2 s in CPython".
+    pub why: String,
+}
+
+impl Unfinished {
+    fn new(inputs: &[(String, PyValue)], seen: &Concrete) -> Unfinished {
+        let why = match seen {
+            Concrete::Unfinished(why) => why.clone(),
+            _ => String::new(),
+        };
+        Unfinished {
+            inputs: inputs.to_vec(),
+            why,
+        }
+    }
+}
+
+/// A random run may use this many times the steps of the costliest witness…
+const WITNESS_SCALE: u64 = 1_000;
+/// …and never fewer than this many (the configured budget caps both).
+const MIN_RUN_STEPS: u64 = 100_000;
+
+/// The step budget of a random run: scaled from what the witnesses that finished cost.
+fn random_run_steps(witness_runs: &[(Concrete, u64)], cap: u64) -> u64 {
+    let costliest = witness_runs
+        .iter()
+        .filter(|(c, _)| !matches!(c, Concrete::Unfinished(_)))
+        .map(|(_, steps)| *steps)
+        .max()
+        .unwrap_or(0);
+    costliest
+        .saturating_mul(WITNESS_SCALE)
+        .max(MIN_RUN_STEPS)
+        .min(cap)
 }
 
 /// Whose results judge the runs: CPython, or the kernel's interpreter and why.
@@ -183,14 +228,39 @@ pub fn check(
         .iter()
         .map(|r| r.iter().map(|(_, v)| v.clone()).collect())
         .collect();
-    let interpreted = interpret(runnable, &args, options.limits, cancel)?;
+    // Witnesses first, within the configured budget; random runs within a budget scaled
+    // from the costliest witness, so inputs that never end or explode stop early.
+    let witness_runs = interpret(runnable, &args[random..], options.limits, cancel)?;
+    let run_steps = random_run_steps(&witness_runs, options.limits.step_budget);
+    let random_limits = Limits {
+        step_budget: run_steps,
+        ..options.limits
+    };
+    let mut interpreted = interpret(runnable, &args[..random], random_limits, cancel)?;
+    interpreted.extend(witness_runs);
+    // CPython runs what finished in the interpreter, with time in proportion to its steps;
+    // the rest keeps the interpreter's result.
+    let finished: Vec<usize> = (0..args.len())
+        .filter(|&i| !matches!(interpreted[i].0, Concrete::Unfinished(_)))
+        .collect();
+    let jobs: Vec<Job> = finished
+        .iter()
+        .map(|&i| Job::scaled(args[i].clone(), interpreted[i].1))
+        .collect();
+    let interpreted: Vec<Concrete> = interpreted.into_iter().map(|(c, _)| c).collect();
     let (python, oracle) = if cpython::forbidden() {
         (None, Oracle::Forbidden)
     } else if !options.cpython {
         (None, Oracle::TurnedOff)
     } else {
-        match cpython::run(runnable, &args, cancel)? {
-            Some(results) => (Some(results), Oracle::CPython),
+        match cpython::run(runnable, &jobs, options.limits.recursion_limit, cancel)? {
+            Some(results) => {
+                let mut all = interpreted.clone();
+                for (i, result) in finished.iter().zip(results) {
+                    all[*i] = result;
+                }
+                (Some(all), Oracle::CPython)
+            }
             None => (None, Oracle::NotInstalled),
         }
     };
@@ -205,6 +275,8 @@ pub fn check(
         oracle,
         hits: BTreeMap::new(),
         unresolved: 0,
+        unfinished: Vec::new(),
+        run_steps,
     };
     let observed: Vec<Concrete> = match &python {
         Some(py) => {
@@ -227,6 +299,14 @@ pub fn check(
         let reason = match &expected {
             Prediction::Unknown(_) => {
                 report.unresolved += 1;
+                continue;
+            }
+            // A run beyond a bound is a counterexample whether or not it ends; any other
+            // unfinished run is reported, not judged.
+            Prediction::Return(_) | Prediction::Raised { .. } | Prediction::Normal(_)
+                if matches!(seen, Concrete::Unfinished(_)) =>
+            {
+                report.unfinished.push(Unfinished::new(inputs, seen));
                 continue;
             }
             Prediction::NoLeaf if tree.truncated => {
@@ -259,6 +339,10 @@ pub fn check(
         let Some(leaf) = tree.leaf_of(*node) else {
             continue;
         };
+        if matches!(seen, Concrete::Unfinished(_)) {
+            report.unfinished.push(Unfinished::new(inputs, seen));
+            continue;
+        }
         let expected = predictor.at_leaf(leaf, inputs)?;
         if agrees(&expected, seen) {
             continue;
@@ -287,7 +371,8 @@ fn concrete_same(a: &Concrete, b: &Concrete) -> bool {
         (Concrete::Normal(x), Concrete::Normal(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|((n, v), (k, w))| n == k && same(v, w))
         }
-        (Concrete::NoResult(_), Concrete::NoResult(_)) => true,
+        (Concrete::NoResult(_), Concrete::NoResult(_))
+        | (Concrete::Unfinished(_), Concrete::Unfinished(_)) => true,
         _ => a == b,
     }
 }
