@@ -31,6 +31,7 @@ pub fn budgets() -> Config {
         dot_timeout_s: 1,
         // The oracle's `python3` children are not the code under test.
         cpython_oracle: 0,
+        pinned: Vec::new(),
     }
 }
 

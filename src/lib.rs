@@ -11,6 +11,7 @@ pub mod constraints;
 pub mod dataflow;
 pub mod fuzz;
 pub mod fxhash;
+pub mod grade;
 pub mod interp;
 pub mod kernel;
 pub mod memory;

@@ -13,6 +13,7 @@ Usage:
   analysis-kernel --connection-file FILE     run as a kernel (what kernel.json starts)
   analysis-kernel install [--user | --sys-prefix | --prefix PATH] [--name NAME]
                                              write the kernelspec (default: --user, name 'analysis')
+{GRADE}
   analysis-kernel --version
   analysis-kernel --help
 
@@ -29,7 +30,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("--help" | "-h") | None => {
-            print!("{HELP}");
+            print!(
+                "{}",
+                HELP.replace("{GRADE}", analysis_kernel::grade::cli::USAGE)
+            );
             if args.is_empty() {
                 ExitCode::from(2)
             } else {
@@ -37,6 +41,7 @@ fn main() -> ExitCode {
             }
         }
         Some("install") => run_install(&args[1..]),
+        Some("grade") => ExitCode::from(analysis_kernel::grade::cli::run(&args[1..])),
         Some("--connection-file" | "-f") => match args.get(1) {
             Some(file) => {
                 // A grading harness running untrusted code turns the CPython oracle off for

@@ -40,6 +40,8 @@ pub struct Config {
     pub dot_timeout_s: u64,
     /// 1: `%check` also runs the user's functions in a `python3` child process (the oracle).
     pub cpython_oracle: u64,
+    /// Settings `%config` may not change (a grader fixes the budgets of submissions).
+    pub pinned: Vec<&'static str>,
 }
 
 impl Default for Config {
@@ -56,6 +58,7 @@ impl Default for Config {
             check_runs: 100,
             dot_timeout_s: 60,
             cpython_oracle: 1,
+            pinned: Vec::new(),
         }
     }
 }
@@ -186,6 +189,11 @@ impl Config {
                 .unwrap_or_default();
             CellError::usage(format!("unknown setting {key:?}{hint} (see %config)"))
         })?;
+        if self.pinned.contains(&setting.key) {
+            return Err(CellError::usage(format!(
+                "{key} is fixed here (the grader sets it) and cannot be changed"
+            )));
+        }
         let v: u64 = value
             .replace('_', "")
             .parse()
@@ -221,6 +229,15 @@ mod tests {
         assert!(c.assign("unroll=-1").is_err());
         assert!(c.assign("z3_timeout_ms=0").is_err());
         assert!(c.assign("unroll").is_err());
+        c.pinned = vec!["step_budget"];
+        assert!(
+            c.assign("step_budget=5")
+                .unwrap_err()
+                .evalue
+                .contains("step_budget is fixed here")
+        );
+        assert_eq!(c.step_budget, 1000);
+        c.pinned.clear();
         assert_eq!(c.budget().memory, Some(2048 << 20));
         c.assign("memory_mb=0").unwrap();
         c.assign("time_limit_s=3").unwrap();

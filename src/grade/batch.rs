@@ -1,0 +1,174 @@
+//! Grading many submissions: each in its own child process (this binary's `grade --one`), so
+//! a submission that crashes, overflows or outlives its time takes only itself down; `jobs`
+//! children at a time; `shard` picks this machine's part of a class.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::evaluate::SubmissionReport;
+use super::spec::Spec;
+use crate::cancel::Cancel;
+use crate::child::{self, ChildError};
+
+/// Seconds a child gets beyond the spec's time limit (start-up, the criteria's last step).
+const GRACE_S: f64 = 15.0;
+
+/// The `index`-th of `count` shards (0-based, as a Kubernetes Indexed Job numbers them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (i, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("--shard takes I/N, got {text:?}"))?;
+        let (index, count): (usize, usize) = match (i.trim().parse(), n.trim().parse()) {
+            (Ok(i), Ok(n)) => (i, n),
+            _ => return Err(format!("--shard takes whole numbers I/N, got {text:?}")),
+        };
+        if count == 0 || index >= count {
+            return Err(format!("--shard I/N needs 0 <= I < N, got {text:?}"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// This shard's submissions: every `count`-th of the sorted list, from `index`.
+    pub fn select(self, mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
+        paths.sort();
+        paths
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index)
+            .map(|(_, p)| p)
+            .collect()
+    }
+}
+
+/// Grades one submission in a child process running `exe grade --one SPEC SUBMISSION`.
+pub fn grade_in_child(
+    exe: &Path,
+    spec_path: &Path,
+    spec: &Spec,
+    submission: &Path,
+) -> SubmissionReport {
+    let name = submission.display().to_string();
+    let start = Instant::now();
+    let mut command = Command::new(exe);
+    command
+        .arg("grade")
+        .arg("--one")
+        .arg(spec_path)
+        .arg(submission);
+    command.env("ANALYSIS_KERNEL_NO_CPYTHON", "1");
+    let limit = Duration::from_secs_f64(spec.limits.time_limit_s + GRACE_S);
+    let failed =
+        |why: String| SubmissionReport::failed(&name, spec, &why, start.elapsed().as_secs_f64());
+    match child::run(command, Vec::new(), limit, &Cancel::new()) {
+        Ok(done) => {
+            let stdout = String::from_utf8_lossy(&done.stdout);
+            match stdout
+                .lines()
+                .last()
+                .map(serde_json::from_str::<SubmissionReport>)
+            {
+                Some(Ok(report)) => report,
+                _ => failed(format!(
+                    "not graded: the grading process ended ({}) without a result{}",
+                    done.status,
+                    last_line(&done.stderr)
+                )),
+            }
+        }
+        Err(ChildError::Timeout(d)) => failed(format!(
+            "not graded: the submission ran longer than {} s",
+            d.as_secs_f64()
+        )),
+        Err(e) => failed(format!("not graded: the grading process failed: {e}")),
+    }
+}
+
+fn last_line(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .map(|l| format!(": {l}"))
+        .unwrap_or_default()
+}
+
+/// Grades `submissions` with `jobs` children at a time; reports in the submissions' order.
+/// `progress` is told of each report as it arrives.
+pub fn grade_all(
+    exe: &Path,
+    spec_path: &Path,
+    spec: &Spec,
+    submissions: &[PathBuf],
+    jobs: usize,
+    progress: &(dyn Fn(&SubmissionReport) + Sync),
+) -> Vec<SubmissionReport> {
+    let next = Mutex::new(0usize);
+    let results: Mutex<Vec<Option<SubmissionReport>>> = Mutex::new(vec![None; submissions.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, submissions.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = {
+                        let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
+                        let i = *n;
+                        *n += 1;
+                        i
+                    };
+                    let Some(path) = submissions.get(i) else {
+                        break;
+                    };
+                    let report = grade_in_child(exe, spec_path, spec, path);
+                    progress(&report);
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(report);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .zip(submissions)
+        .map(|(r, p)| {
+            r.unwrap_or_else(|| {
+                SubmissionReport::failed(&p.display().to_string(), spec, "not graded", 0.0)
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_a_class_without_overlap() {
+        let paths: Vec<PathBuf> = (0..10)
+            .map(|i| PathBuf::from(format!("s{i}.ipynb")))
+            .collect();
+        let mut seen = Vec::new();
+        for i in 0..3 {
+            seen.extend(
+                Shard::parse(&format!("{i}/3"))
+                    .unwrap()
+                    .select(paths.clone()),
+            );
+        }
+        seen.sort();
+        let mut all = paths.clone();
+        all.sort();
+        assert_eq!(seen, all);
+        assert!(Shard::parse("3/3").is_err());
+        assert!(Shard::parse("1").is_err());
+        assert!(Shard::parse("a/b").is_err());
+    }
+}
