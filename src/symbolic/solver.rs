@@ -625,14 +625,14 @@ fn assumable(b: &z3::ast::Bool) -> bool {
     let variable = |a: &z3::ast::Dynamic| {
         a.is_const()
             && a.safe_decl()
-                .is_ok_and(|d| d.kind() == z3::DeclKind::UNINTERPRETED)
+                .is_ok_and(|d| d.kind() == z3::DeclKind::Uninterpreted)
     };
     let dynamic = z3::ast::Dynamic::from_ast(b);
     if variable(&dynamic) {
         return true;
     }
     match b.safe_decl() {
-        Ok(d) if d.kind() == z3::DeclKind::NOT => b.children().first().is_some_and(variable),
+        Ok(d) if d.kind() == z3::DeclKind::Not => b.children().first().is_some_and(variable),
         _ => false,
     }
 }
