@@ -21,7 +21,23 @@ fn main() {
              and links .z3 to it. Z3 is never built from source here.",
             lib_dir.join("libz3.so").display()
         );
-        panic!("libz3.so missing: run ./install.sh");
+        std::process::exit(1);
+    }
+    // z3-sys takes the library's version from Z3_SYS_Z3_VERSION (.cargo/config.toml): it must
+    // be the wheel's, whose soname is libz3.so.<major>.<minor>.
+    println!("cargo:rerun-if-env-changed=Z3_SYS_Z3_VERSION");
+    if let Ok(version) = std::env::var("Z3_SYS_Z3_VERSION") {
+        let major_minor: Vec<&str> = version.split('.').take(2).collect();
+        let soname = format!("libz3.so.{}", major_minor.join("."));
+        if !lib_dir.join(&soname).is_file() {
+            eprintln!(
+                "error: Z3_SYS_Z3_VERSION={version} (.cargo/config.toml) but {} has no {soname}: \
+                 the z3-solver pin (requirements-z3.txt) and Z3_SYS_Z3_VERSION disagree; \
+                 fix one and run ./install.sh.",
+                lib_dir.display()
+            );
+            std::process::exit(1);
+        }
     }
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if target_os == "linux" {
