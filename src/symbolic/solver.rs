@@ -5,8 +5,8 @@
 //! Z3's context is per thread (the `z3` crate's thread-local context): a `Solver` and
 //! everything it returns stay on the thread that made them (they are not `Send`).
 //!
-//! Creating a Z3 solver costs about 15 ms with Z3 4.8.12 (its SMT kernel is set up per
-//! solver); a query on a solver that is reused (push, assert, check, pop) takes well under a
+//! Creating a Z3 solver cost about 15 ms with Z3 4.8.12 (its SMT kernel is set up per
+//! solver; Z3 is now 5.4, from PyPI's `z3-solver` wheel); a query on a solver that is reused (push, assert, check, pop) takes well under a
 //! millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`, or check
 //! them with assumptions ([`Solver::assume`], [`Solver::check_assuming`]), which open no scope
 //! and let many queries share one lowering of each condition; the free functions
@@ -23,7 +23,7 @@
 //! check does not start once the flag is set. The watcher is scoped to the check, or serves
 //! a batch of checks ([`Solver::watching`], [`with_watcher`] for a whole thread): starting a
 //! thread costs more than most checks. (Z3's own `timeout` parameter is not used: in Z3
-//! 4.8.12 its timer can deadlock.)
+//! 4.8.12 its timer could deadlock, and the watcher also serves cancellation.)
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
