@@ -150,7 +150,9 @@ WITNESS = re.compile(r"""(\b\w+=)('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|-?[0-9][0-
 def verdicts(text):
     """The output with witness values (`name=value`) masked: two solvers may pick different
     models, but paths, feasibility and leaves must agree."""
-    return WITNESS.sub(r"\1?", text)
+    masked = WITNESS.sub(r"\1?", text)
+    # Column widths follow the witnesses' lengths.
+    return re.sub(r"-{2,}", "--", re.sub(r" {2,}", " ", masked))
 
 
 def summary(text):
