@@ -711,18 +711,34 @@ pub fn smtlib(t: &Term) -> Result<String, SolverError> {
         )));
     }
     let mut low = Lowerer::new();
-    let text = match low.lower(t)? {
-        lower::Z::Bool(x) => x.to_string(),
-        lower::Z::Int(x) => x.to_string(),
-        lower::Z::Real(x) => x.to_string(),
-        lower::Z::Str(x) => x.to_string(),
-        lower::Z::Seq(x) => x.to_string(),
+    let lowered = match low.lower(t)? {
+        lower::Z::Bool(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Int(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Real(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Str(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Seq(x) => z3::ast::Dynamic::from_ast(&x),
         lower::Z::Fixed(_) => {
             return Err(SolverError::Unsupported(format!(
                 "SMT-LIB text of the display {t} (one term per item)"
             )));
         }
     };
+    // The lowering repeats operands (`//` and `%` name each operand in both of their cases),
+    // so a term of modest size can lower to one Z3 writes out at exponential length: the
+    // fuzzer found `%constraints` stuck in Z3_ast_to_string (Z3 4.8.12 and 5.4 alike).
+    let mut memo = std::collections::HashMap::new();
+    let mut lowered_size = z3_written_size(&lowered, SMTLIB_MAX_NODES, &mut memo);
+    for d in &low.definitions {
+        let d = z3::ast::Dynamic::from_ast(d);
+        lowered_size =
+            lowered_size.saturating_add(z3_written_size(&d, SMTLIB_MAX_NODES, &mut memo));
+    }
+    if lowered_size > SMTLIB_MAX_NODES {
+        return Err(SolverError::Unsupported(format!(
+            "SMT-LIB text not printed: the formula has more than {SMTLIB_MAX_NODES} nodes written out"
+        )));
+    }
+    let text = lowered.to_string();
     let defs: Vec<String> = low
         .definitions
         .iter()
@@ -732,6 +748,30 @@ pub fn smtlib(t: &Term) -> Result<String, SolverError> {
         .chain(defs)
         .collect::<Vec<_>>()
         .join("\n"))
+}
+
+/// Nodes of a Z3 term written out in full (a shared subterm counted at each use), counted up
+/// to `cap` (a larger size answers `cap + 1`): what Z3's printer spends its time in.
+fn z3_written_size(
+    a: &z3::ast::Dynamic,
+    cap: usize,
+    memo: &mut std::collections::HashMap<z3::ast::Dynamic, usize>,
+) -> usize {
+    if let Some(&n) = memo.get(a) {
+        return n;
+    }
+    let mut n = 1usize;
+    if a.kind() == z3::AstKind::App {
+        for child in a.children() {
+            n = n.saturating_add(z3_written_size(&child, cap, memo));
+            if n > cap {
+                break;
+            }
+        }
+    }
+    let n = n.min(cap.saturating_add(1));
+    memo.insert(a.clone(), n);
+    n
 }
 
 /// A complete SMT-LIB script (declarations and assertions) for conditions, as Z3 prints it.
