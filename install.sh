@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Sets up analysis-kernel on a fresh Debian machine and runs the tour notebook:
-#   system packages -> Python client tools in .venv -> release build -> kernelspec -> tour.html
+#   system packages -> Python client tools and Z3 wheel in .venv -> release build -> kernelspec
+#   -> tour.html
 # Safe to run again: every step skips what is already done.
 set -euo pipefail
 cd "$(dirname "$0")"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
-# 1. System packages: Graphviz (figures), Z3 (constraints), libclang (z3's bindings), a C
-#    compiler (the linker, and mimalloc's sources), venv, and headless Chromium with a font
-#    for the tests' browser check of the exported pages.
+# 1. System packages: Graphviz (figures), a C compiler (the linker, and mimalloc's sources),
+#    venv, and headless Chromium with a font for the tests' browser check of the exported
+#    pages. Z3 is not one of them: libz3 comes from PyPI's z3-solver wheel (step 2).
 need=()
-for pkg in graphviz libz3-dev libclang-dev pkg-config gcc chromium fonts-dejavu-core; do
+for pkg in graphviz gcc chromium fonts-dejavu-core; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
@@ -37,6 +38,20 @@ if ! cmp -s requirements-dev.txt "$stamp" 2>/dev/null; then
   .venv/bin/python -m pip install -q -r requirements-dev.txt
   cp requirements-dev.txt "$stamp"
 fi
+
+# 2b. Z3: the libz3 of PyPI's z3-solver wheel (pinned in requirements-z3.txt; a runtime
+#     library of the kernel, not a test tool). `.z3` is a fixed symlink to the wheel's package
+#     directory: .cargo/config.toml points z3-sys at .z3/lib and build.rs gives every binary
+#     an rpath to it, so neither the build nor Jupyter needs LD_LIBRARY_PATH.
+z3stamp=.venv/.requirements-z3-installed
+if ! cmp -s requirements-z3.txt "$z3stamp" 2>/dev/null; then
+  say "installing the Z3 library (z3-solver wheel) into .venv"
+  .venv/bin/python -m pip install -q -r requirements-z3.txt
+  cp requirements-z3.txt "$z3stamp"
+fi
+z3dir=$(.venv/bin/python -c 'import os, sysconfig; print(os.path.relpath(os.path.join(sysconfig.get_paths()["purelib"], "z3")))')
+[ -f "$z3dir/lib/libz3.so" ] || { echo "the z3-solver wheel has no $z3dir/lib/libz3.so" >&2; exit 1; }
+ln -sfn "$z3dir" .z3
 
 # 3. The kernel.
 say "building the kernel (release)"

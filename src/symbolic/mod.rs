@@ -10,7 +10,7 @@
 //! `Solver`, `check`, and `Model::inputs` for a witness.
 //!
 //! What is not modelled exactly: `float` is the exact reals (no rounding, infinities or NaN;
-//! `0.1 + 0.2 == 0.3` holds), strings hold code points up to U+2FFFF (Z3 4.8's limit), and
+//! `0.1 + 0.2 == 0.3` holds), strings hold code points up to U+2FFFF (Z3's limit, 4.8 and 5.4 alike), and
 //! facts about open non-unit-step slices that need induction over the length answer
 //! `unknown` (see `solver::slice`).
 

@@ -5,8 +5,8 @@
 //! Z3's context is per thread (the `z3` crate's thread-local context): a `Solver` and
 //! everything it returns stay on the thread that made them (they are not `Send`).
 //!
-//! Creating a Z3 solver costs about 15 ms with Z3 4.8.12 (its SMT kernel is set up per
-//! solver); a query on a solver that is reused (push, assert, check, pop) takes well under a
+//! Creating a Z3 solver cost about 15 ms with Z3 4.8.12 (its SMT kernel is set up per
+//! solver; Z3 is now 5.4, from PyPI's `z3-solver` wheel); a query on a solver that is reused (push, assert, check, pop) takes well under a
 //! millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`, or check
 //! them with assumptions ([`Solver::assume`], [`Solver::check_assuming`]), which open no scope
 //! and let many queries share one lowering of each condition; the free functions
@@ -23,7 +23,7 @@
 //! check does not start once the flag is set. The watcher is scoped to the check, or serves
 //! a batch of checks ([`Solver::watching`], [`with_watcher`] for a whole thread): starting a
 //! thread costs more than most checks. (Z3's own `timeout` parameter is not used: in Z3
-//! 4.8.12 its timer can deadlock.)
+//! 4.8.12 its timer could deadlock, and the watcher also serves cancellation.)
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -625,14 +625,14 @@ fn assumable(b: &z3::ast::Bool) -> bool {
     let variable = |a: &z3::ast::Dynamic| {
         a.is_const()
             && a.safe_decl()
-                .is_ok_and(|d| d.kind() == z3::DeclKind::UNINTERPRETED)
+                .is_ok_and(|d| d.kind() == z3::DeclKind::Uninterpreted)
     };
     let dynamic = z3::ast::Dynamic::from_ast(b);
     if variable(&dynamic) {
         return true;
     }
     match b.safe_decl() {
-        Ok(d) if d.kind() == z3::DeclKind::NOT => b.children().first().is_some_and(variable),
+        Ok(d) if d.kind() == z3::DeclKind::Not => b.children().first().is_some_and(variable),
         _ => false,
     }
 }
@@ -711,18 +711,34 @@ pub fn smtlib(t: &Term) -> Result<String, SolverError> {
         )));
     }
     let mut low = Lowerer::new();
-    let text = match low.lower(t)? {
-        lower::Z::Bool(x) => x.to_string(),
-        lower::Z::Int(x) => x.to_string(),
-        lower::Z::Real(x) => x.to_string(),
-        lower::Z::Str(x) => x.to_string(),
-        lower::Z::Seq(x) => x.to_string(),
+    let lowered = match low.lower(t)? {
+        lower::Z::Bool(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Int(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Real(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Str(x) => z3::ast::Dynamic::from_ast(&x),
+        lower::Z::Seq(x) => z3::ast::Dynamic::from_ast(&x),
         lower::Z::Fixed(_) => {
             return Err(SolverError::Unsupported(format!(
                 "SMT-LIB text of the display {t} (one term per item)"
             )));
         }
     };
+    // The lowering repeats operands (`//` and `%` name each operand in both of their cases),
+    // so a term of modest size can lower to one Z3 writes out at exponential length: the
+    // fuzzer found `%constraints` stuck in Z3_ast_to_string (Z3 4.8.12 and 5.4 alike).
+    let mut memo = std::collections::HashMap::new();
+    let mut lowered_size = z3_written_size(&lowered, SMTLIB_MAX_NODES, &mut memo);
+    for d in &low.definitions {
+        let d = z3::ast::Dynamic::from_ast(d);
+        lowered_size =
+            lowered_size.saturating_add(z3_written_size(&d, SMTLIB_MAX_NODES, &mut memo));
+    }
+    if lowered_size > SMTLIB_MAX_NODES {
+        return Err(SolverError::Unsupported(format!(
+            "SMT-LIB text not printed: the formula has more than {SMTLIB_MAX_NODES} nodes written out"
+        )));
+    }
+    let text = lowered.to_string();
     let defs: Vec<String> = low
         .definitions
         .iter()
@@ -732,6 +748,30 @@ pub fn smtlib(t: &Term) -> Result<String, SolverError> {
         .chain(defs)
         .collect::<Vec<_>>()
         .join("\n"))
+}
+
+/// Nodes of a Z3 term written out in full (a shared subterm counted at each use), counted up
+/// to `cap` (a larger size answers `cap + 1`): what Z3's printer spends its time in.
+fn z3_written_size(
+    a: &z3::ast::Dynamic,
+    cap: usize,
+    memo: &mut std::collections::HashMap<z3::ast::Dynamic, usize>,
+) -> usize {
+    if let Some(&n) = memo.get(a) {
+        return n;
+    }
+    let mut n = 1usize;
+    if a.kind() == z3::AstKind::App {
+        for child in a.children() {
+            n = n.saturating_add(z3_written_size(&child, cap, memo));
+            if n > cap {
+                break;
+            }
+        }
+    }
+    let n = n.min(cap.saturating_add(1));
+    memo.insert(a.clone(), n);
+    n
 }
 
 /// A complete SMT-LIB script (declarations and assertions) for conditions, as Z3 prints it.

@@ -20,7 +20,7 @@ use super::sort::{Equality, SeqKind, Sort};
 /// lowering multiplies or concatenates that many copies.
 pub const MAX_UNROLLED: i64 = 256;
 
-/// Highest code point a string constant may hold: Z3 4.8's strings stop at U+2FFFF.
+/// Highest code point a string constant may hold: Z3's strings stop at U+2FFFF (4.8 and 5.4 alike).
 pub const MAX_CHAR: u32 = 0x2FFFF;
 
 /// A constant.

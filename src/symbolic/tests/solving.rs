@@ -116,7 +116,7 @@ fn scopes_push_and_pop() {
     ));
 }
 
-/// A query Z3 4.8 cannot settle quickly: three cubes (no positive solution exists).
+/// A query Z3 cannot settle quickly (4.8.12 nor 5.4): three cubes (no positive solution exists).
 fn hard(env: &Env) -> Term {
     holds(
         "x ** 3 + y ** 3 == z ** 3 and x > 0 and y > 0 and z > 0",
@@ -275,6 +275,33 @@ fn smtlib_text_of_a_formula_too_large_written_out_is_refused() {
         Err(SolverError::Unsupported(why)) => assert!(why.contains("not printed"), "{why}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
+}
+
+#[test]
+fn smtlib_text_whose_lowering_is_too_large_written_out_is_refused() {
+    // `x // y` nested sixty times: 121 nodes of ours, but the lowering names the dividend
+    // in both of its cases (y > 0 and not), so Z3 would write out 2^60 copies of `x`.
+    use crate::symbolic::{ArithOp, CompareOp, Sort, Var};
+    let x = Term::var(Var::input("x"), Sort::Int).unwrap();
+    let y = Term::var(Var::input("y"), Sort::Int).unwrap();
+    let mut t = x.clone();
+    for _ in 0..60 {
+        t = Term::arith(ArithOp::FloorDiv, t, y.clone()).unwrap();
+    }
+    assert_eq!(t.written_size(1_000), 121);
+    let big = Term::compare(CompareOp::Gt, t, Term::int(0)).unwrap();
+    // (Before the lowered size was counted, this printed for ever.)
+    match solver::smtlib(&big) {
+        Err(SolverError::Unsupported(why)) => assert!(why.contains("not printed"), "{why}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    // Three levels still print.
+    let mut small = x;
+    for _ in 0..3 {
+        small = Term::arith(ArithOp::FloorDiv, small, y.clone()).unwrap();
+    }
+    let text = solver::smtlib(&Term::compare(CompareOp::Gt, small, Term::int(0)).unwrap()).unwrap();
+    assert!(text.contains("div"), "{text}");
 }
 
 #[test]
