@@ -19,6 +19,7 @@ pub mod engine;
 pub mod finite;
 pub mod lattice;
 pub mod map;
+pub mod registry;
 
 pub use bitset::{BitSet, Universe};
 pub use lattice::{

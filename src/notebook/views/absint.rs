@@ -1,5 +1,5 @@
 //! `%absint DOMAIN NAME` and `%%absint DOMAIN`: abstract values before (IN) and after (OUT)
-//! every CFG node in the zero, sign, constant or interval domain, the CFG drawn with them,
+//! every CFG node in a domain of the registry, the CFG drawn with them,
 //! the warnings (division by zero, index out of range), and with `--trace` the worklist.
 
 use serde_json::{Value, json};
@@ -10,7 +10,7 @@ use super::flowtext::{cause, cause_json, lines, statement};
 use super::subject::request;
 use crate::dataflow::absint::{self, AbsReport, StateView};
 use crate::dataflow::analyses::Program;
-use crate::dataflow::domains::DomainKind;
+use crate::dataflow::registry;
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
@@ -26,12 +26,10 @@ pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
 
 pub const USAGE: &str = "%absint DOMAIN NAME [--trace]\n%%absint DOMAIN [--trace]\n<Python code>";
 
-pub const SUMMARY: &str =
-    "abstract interpretation (zero, sign, constant, interval) with division-by-zero warnings";
+pub const SUMMARY: &str = "abstract interpretation ({domains}) with division-by-zero warnings";
 
 pub const HELP: &str = "Abstract interpretation of function NAME (or with %%absint of the rest of the cell) in \
-DOMAIN: zero (0, ≠0), sign (<0, 0, >0 and their unions), constant (constant propagation) or \
-interval. Each CFG node gets the abstract value of every variable before (IN) and after (OUT) it; \
+DOMAIN: {domain-choices}. Each CFG node gets the abstract value of every variable before (IN) and after (OUT) it; \
 `unreachable` means no execution gets there. Parameters start at ⊤ (0..1 for `bool`); assignments \
 evaluate + - * // % and unary minus in the domain (anything else is ⊤); True/False edges refine the \
 state with their condition (x < c, x == y, x != 0, not, and, or), so infeasible branches become \
@@ -45,8 +43,8 @@ that may hold floats, strings or call results are ⊤ and are not refined.";
 /// Runs `%absint` / `%%absint`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let req = request(session, inv, "DOMAIN")?;
-    let kind = DomainKind::parse(&req.which).map_err(|e| {
-        let names = DomainKind::ALL.iter().map(|k| k.name());
+    let domain = registry::find_domain(&req.which).map_err(|e| {
+        let names = registry::DOMAIN_NAMES.iter().copied();
         let hint = suggest(&req.which, names.clone())
             .or_else(|| names.clone().find(|w| w.starts_with(req.which.as_str())))
             .map(|w| format!("; did you mean {w}?"))
@@ -58,7 +56,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         ctx.check_cancel()?;
         let program = subject.program(req.cell_body.as_deref())?;
         let options = absint::options(trace, Some(ctx.cancel));
-        let report = absint::analyze_kind(kind, &program, &options).map_err(fixpoint_error)?;
+        let report = (domain.analyze)(&program, &options).map_err(fixpoint_error)?;
         let view = view(&program, &report, trace, session, ctx)?;
         ctx.show(&view, inv)?;
     }
@@ -280,12 +278,13 @@ mod tests {
     use super::*;
     use crate::python::lower_module;
 
-    fn report(source: &str, kind: DomainKind, trace: bool) -> String {
+    fn report(source: &str, kind: &str, trace: bool) -> String {
         let m = lower_module(source).unwrap_or_else(|e| panic!("{e}"));
         let f = m.function("f").unwrap_or_else(|| panic!("no f"));
         let p = Program::function(f).unwrap_or_else(|e| panic!("{e}"));
-        let r = absint::analyze_kind(kind, &p, &absint::options(trace, None))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let domain = registry::find_domain(kind).unwrap_or_else(|e| panic!("{e}"));
+        let r =
+            (domain.analyze)(&p, &absint::options(trace, None)).unwrap_or_else(|e| panic!("{e}"));
         text(&p, &r, trace)
     }
 
@@ -309,7 +308,7 @@ mod tests {
             Warnings:
             - Possible division by zero in line 7"#]].assert_eq(&report(
             "\ndef f():\n    x = 8\n    y = x\n    z = 0\n    while y > -1:\n        x = x // y\n        y = y - 2\n        z = 5\n",
-            DomainKind::Zero,
+            "zero",
             false,
         ));
     }
@@ -347,7 +346,7 @@ mod tests {
             11    4     L5     from 2 (False)   unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]  unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]
             12    5     L5     from 4           unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]  unreachable → reachable; i: ⊥ → [0, +∞]; n: ⊥ → [-∞, +∞]"#]].assert_eq(&report(
             "def f(n: int):\n    i = 0\n    while i < n:\n        i = i + 1\n    return 10 // i\n",
-            DomainKind::Interval,
+            "interval",
             true,
         ));
     }

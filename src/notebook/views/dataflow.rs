@@ -6,8 +6,9 @@ use serde_json::{Value, json};
 use super::annotate::{FactsView, Note, facts_view};
 use super::flowtext::{cause, cause_json, diff, diff_text, lines, set, statement};
 use super::subject::request;
-use crate::dataflow::analyses::{self, AnalysisKind, FactReport, Program};
+use crate::dataflow::analyses::{FactReport, Program};
 use crate::dataflow::engine::{Direction, FixpointError, Options};
+use crate::dataflow::registry;
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
@@ -24,23 +25,14 @@ pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
 pub const USAGE: &str =
     "%dataflow ANALYSIS NAME [--trace]\n%%dataflow ANALYSIS [--trace]\n<Python code>";
 
-pub const SUMMARY: &str =
-    "dataflow facts IN/OUT per CFG node: reaching, live, available, very-busy, def-use";
+pub const SUMMARY: &str = "dataflow facts IN/OUT per CFG node: {analyses}";
 
 pub const HELP: &str = "Runs a dataflow analysis to its fixpoint (a worklist in reverse postorder, postorder for \
 backward analyses) on the statement-level CFG of function NAME, or with %%dataflow on the rest of the \
 cell (its top-level code; each function when it only defines functions). Shows a table of the facts \
 before (IN) and after (OUT) each node, in program order whatever the direction, and the CFG (node \
 ids as %cfg shows them) with IN above and OUT below each statement.\n\n\
-ANALYSIS:\n\
-  reaching    reaching definitions (alias reaching-definitions): forward, may; x@L3 is the\n\
-              definition of x at line 3, parameters are defined at the def line\n\
-  live        live variables (aliases liveness, live-variables): backward, may, over uses as in\n\
-              the course: x@L5 is the use of x at line 5, live until x is bound again\n\
-  available   available expressions: forward, must\n\
-  very-busy   very busy expressions: backward, must\n\
-  def-use     def-use chains from reaching definitions: x@L2→L5; IN lists the chains of the\n\
-              statement's uses, OUT those of its definitions\n\n\
+ANALYSIS:\n{analysis-help}\n\n\
 Expressions are the binary operations and comparisons over variables and constants that a \
 statement always evaluates (x += 1 evaluates x + 1). A `for` binds its target on its True edge; \
 an exception edge carries the facts from before and after its statement.";
@@ -48,8 +40,8 @@ an exception edge carries the facts from before and after its statement.";
 /// Runs `%dataflow` / `%%dataflow`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let req = request(session, inv, "ANALYSIS")?;
-    let kind = AnalysisKind::parse(&req.which).map_err(|e| {
-        let words = AnalysisKind::WORDS.iter().copied();
+    let analysis = registry::find_analysis(&req.which).map_err(|e| {
+        let words = registry::ANALYSIS_WORDS.iter().copied();
         let hint = suggest(&req.which, words.clone())
             .or_else(|| words.clone().find(|w| w.starts_with(req.which.as_str())))
             .map(|w| format!("; did you mean {w}?"))
@@ -65,7 +57,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             cancel: Some(ctx.cancel),
             ..Options::default()
         };
-        let report = analyses::run(kind, &program, &options).map_err(fixpoint_error)?;
+        let report = (analysis.run)(&program, &options).map_err(fixpoint_error)?;
         let view = view(&program, &report, trace, session, ctx)?;
         // The facts as text can be large (a set per node): gone before the view is sent.
         drop(report);
@@ -93,10 +85,10 @@ pub fn direction_name(d: Direction) -> &'static str {
 fn title(r: &FactReport) -> String {
     format!(
         "{} of {} ({}, {}; {} node visits)",
-        r.kind.title(),
+        r.title,
         r.function,
         direction_name(r.direction),
-        r.kind.quantifier(),
+        r.quantifier,
         r.iterations
     )
 }
@@ -148,7 +140,7 @@ pub fn text(program: &Program<'_>, r: &FactReport, trace: bool) -> String {
     let mut out = format!(
         "{}\n{}\n\n{}",
         title(r),
-        r.kind.legend(),
+        r.legend,
         text_table(&HEADERS, &rows(program, r))
     );
     if trace {
@@ -171,16 +163,15 @@ pub fn json(program: &Program<'_>, r: &FactReport, trace: bool) -> Value {
         })
         .collect();
     let mut fields = json!({
-        "analysis": r.kind.name(),
+        "analysis": r.analysis,
         "function": r.function,
         "direction": direction_name(r.direction),
         "nodes": nodes,
         "iterations": r.iterations,
     });
     if let Value::Object(map) = &mut fields {
-        if r.kind == AnalysisKind::DefUse {
-            let chains: Vec<Value> = r
-                .chains
+        if let Some(chains) = &r.chains {
+            let chains: Vec<Value> = chains
                 .iter()
                 .map(|c| {
                     json!({
@@ -244,7 +235,7 @@ fn view(
         kind: "dataflow",
         notes,
         title: title(r),
-        legend: r.kind.legend().to_string(),
+        legend: r.legend.to_string(),
         middle_html: String::new(),
         table_html: table(&HEADERS, &rows(program, r)),
         trace_html: trace.then(|| table(&TRACE_HEADERS, &trace_rows(program, r))),
@@ -259,7 +250,7 @@ mod tests {
     use super::*;
     use crate::python::lower_module;
 
-    fn report(source: &str, kind: AnalysisKind, trace: bool) -> String {
+    fn report(source: &str, kind: &str, trace: bool) -> String {
         let m = lower_module(source).unwrap_or_else(|e| panic!("{e}"));
         let f = m.function("f").unwrap_or_else(|| panic!("no f"));
         let p = Program::function(f).unwrap_or_else(|e| panic!("{e}"));
@@ -267,7 +258,8 @@ mod tests {
             trace,
             ..Options::default()
         };
-        let r = analyses::run(kind, &p, &options).unwrap_or_else(|e| panic!("{e}"));
+        let analysis = registry::find_analysis(kind).unwrap_or_else(|e| panic!("{e}"));
+        let r = (analysis.run)(&p, &options).unwrap_or_else(|e| panic!("{e}"));
         text(&p, &r, trace)
     }
 
@@ -290,7 +282,7 @@ mod tests {
             6     L9     x -= 1            {tmp@L6, x@L2, x@L9, y@L3, y@L8}  {tmp@L6, x@L9, y@L3, y@L8}
             7     L12    return y          {tmp@L6, x@L2, x@L9, y@L3, y@L8}  {tmp@L6, x@L2, x@L9, y@L3, y@L8}
             8     L12    exit: f(x)        {tmp@L6, x@L2, x@L9, y@L3, y@L8}  {tmp@L6, x@L2, x@L9, y@L3, y@L8}"#]]
-        .assert_eq(&report(FOO, AnalysisKind::Reaching, false));
+        .assert_eq(&report(FOO, "reaching", false));
     }
 
     #[test]
@@ -317,7 +309,7 @@ mod tests {
             5     2     L3     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3
             6     0     L1     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3"#]].assert_eq(&report(
             "def f(a, b):\n    while a > 0:\n        a = a - b\n    return a\n",
-            AnalysisKind::Live,
+            "live",
             true,
         ));
     }
