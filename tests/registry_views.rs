@@ -149,7 +149,7 @@ fn show(out: &[Output]) -> String {
 fn registry_views_dump() {
     // The parity cells' text, checked here; the rest of the dump is compared between builds.
     let mut parity = Session::default();
-    let (r, out) = run(
+    let (r, _) = run(
         &mut parity,
         "def halves(n):\n    k = 2 * n\n    m = k + 1\n    q = k // 2\n    r = m % 2\n    return q + r\n",
     );

@@ -34,11 +34,12 @@ use crate::dataflow::engine::{FixpointError, Options, iterate_to_fixpoint};
 use crate::dataflow::lattice::MaybeReachable;
 use crate::dataflow::map::MapLattice;
 
+pub use crate::dataflow::report::AbsReport;
 pub use bindings::Bindings;
 pub use eval::exact_constants;
 pub use frame::Frame;
 pub use names::Names;
-pub use report::{AbsNode, AbsReport, AbsStep, StateView, ValueView};
+pub use report::{StateView, ValueView};
 pub use transfer::AbsInt;
 pub use warnings::{Warning, WarningKind};
 

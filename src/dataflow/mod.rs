@@ -20,6 +20,7 @@ pub mod finite;
 pub mod lattice;
 pub mod map;
 pub mod registry;
+pub mod report;
 
 pub use bitset::{BitSet, Universe};
 pub use lattice::{

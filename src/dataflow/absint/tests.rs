@@ -40,7 +40,7 @@ fn run(source: &str, kind: &str) -> Run {
 }
 
 impl Run {
-    fn node(&self, line: u32) -> &AbsNode {
+    fn node(&self, line: u32) -> &crate::dataflow::report::NodeFacts<StateView> {
         self.report
             .nodes
             .iter()
