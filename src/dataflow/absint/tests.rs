@@ -264,3 +264,18 @@ fn frames_and_maps_agree() {
         same::<Parity>(&p);
     }
 }
+
+#[test]
+fn an_even_remainder_makes_the_operand_even() {
+    let src = "def f(x):\n    if x % 2 == 0:\n        y = x\n    else:\n        y = x + 1\n    return y\n";
+    let r = run(src, "parity");
+    assert_eq!(r.before(3, "x"), "even");
+    assert_eq!(r.before(5, "x"), "⊤");
+    let r = run(
+        "def f(x):\n    if x % 4 == 1:\n        y = x\n    return x\n",
+        "parity",
+    );
+    assert_eq!(r.before(3, "x"), "odd");
+    // Other domains learn nothing about x from its remainder.
+    assert_eq!(run(src, "interval").before(3, "x"), "[-∞, +∞]");
+}

@@ -69,6 +69,13 @@ pub trait AbstractDomain:
     /// `y ∈ γ(other)` (or an over-approximation of them). `⊥` means the comparison cannot hold.
     fn refine(&self, op: CmpOp, other: &Self) -> Self;
 
+    /// Backward refinement of a left operand: the values `x ∈ γ(left)` for which `x % y`
+    /// lies in `γ(result)` for some `y ∈ γ(right)` (or an over-approximation of them), so that
+    /// `x % 2 == 0` can refine `x`. The default knows nothing and keeps `left`.
+    fn refine_mod_left(left: &Self, _right: &Self, _result: &Self) -> Self {
+        left.clone()
+    }
+
     /// Whether `0 ∈ γ(self)`: a division by this value may raise `ZeroDivisionError`.
     fn may_be_zero(&self) -> bool {
         self.contains(&BigInt::ZERO)

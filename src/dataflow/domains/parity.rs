@@ -4,7 +4,8 @@
 //! even (`x - y * (x // y)` differs from `x` by a multiple of `y`), and is ⊤ for an odd divisor
 //! (`4 % 3 == 1`, `5 % 3 == 2`); `x // y` is ⊤ (`4 // 2 == 2`, `6 // 2 == 3`). A zero divisor
 //! raises, so `x // y` and `x % y` with `y = ⊥` are ⊥. Refinement is exact: `x == y` keeps the
-//! parities both may have, and every other comparison holds for some `y` of any parity.
+//! parities both may have, and every other comparison holds for some `y` of any parity; a
+//! branch on `x % 2 == 0` (any even divisor) refines `x` (`refine_mod_left`).
 
 use std::fmt;
 
@@ -140,6 +141,15 @@ impl AbstractDomain for Parity {
         }
     }
 
+    /// `x % y ≡ x (mod 2)` for an even `y`: `x % 2 == 0` makes `x` even.
+    fn refine_mod_left(left: &Self, right: &Self, result: &Self) -> Self {
+        if right.0 == E {
+            Parity(left.0 & result.0)
+        } else {
+            *left
+        }
+    }
+
     fn must_be_zero(&self) -> bool {
         false
     }
@@ -199,6 +209,32 @@ mod tests {
         assert_eq!(e.refine(CmpOp::Lt, &o), e);
         assert!(e.may_be_zero() && !o.may_be_zero() && !e.must_be_zero());
         assert!(Parity::alpha(&BigInt::from(-3)).contains(&BigInt::from(7)));
+    }
+
+    /// `refine_mod_left` keeps every `x` with `x % y ∈ γ(result)` for some `y ∈ γ(right)`.
+    #[test]
+    fn remainder_refinement_is_sound_and_exact_for_even_divisors() {
+        let ints: Vec<BigInt> = (-13..=13).map(BigInt::from).collect();
+        for a in all() {
+            for b in all() {
+                for res in all() {
+                    let r = Parity::refine_mod_left(&a, &b, &res);
+                    for x in ints.iter().filter(|x| a.contains(x)) {
+                        let fits = ints
+                            .iter()
+                            .filter(|y| b.contains(y))
+                            .any(|y| BinOp::Mod.apply(x, y).is_some_and(|v| res.contains(&v)));
+                        if fits {
+                            assert!(r.contains(x), "{a} % {b} ∈ {res}: {r} misses {x}");
+                        }
+                    }
+                }
+            }
+        }
+        let (e, o, top) = (Parity::EVEN, Parity::ODD, Parity::TOP);
+        assert_eq!(Parity::refine_mod_left(&top, &e, &e), e);
+        assert_eq!(Parity::refine_mod_left(&top, &e, &o), o);
+        assert_eq!(Parity::refine_mod_left(&top, &o, &e), top);
     }
 
     #[test]

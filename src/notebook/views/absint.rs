@@ -24,7 +24,7 @@ pub const HELP: &str = "Abstract interpretation of function NAME (or with %%absi
 DOMAIN: {domain-choices}. Each CFG node gets the abstract value of every variable before (IN) and after (OUT) it; \
 `unreachable` means no execution gets there. Parameters start at ⊤ (0..1 for `bool`); assignments \
 evaluate + - * // % and unary minus in the domain (anything else is ⊤); True/False edges refine the \
-state with their condition (x < c, x == y, x != 0, not, and, or), so infeasible branches become \
+state with their condition (x < c, x == y, x != 0, not, and, or; x % 2 == 0 in parity), so infeasible branches become \
 unreachable; a `for` over range(...) binds its bounds; loops are widened at their heads after 3 \
 visits, then narrowed.\n\n\
 Warnings: \"Possible division by zero in line N\" when a divisor may be 0 in a reachable state, \
