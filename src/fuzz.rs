@@ -355,12 +355,13 @@ impl Generator {
             "out.dot",
             "out.html",
             "\"a b\"",
-            "interval",
-            "sign",
             "=",
         ];
         match self.below(4) {
             0 => self.pick(functions).cloned().unwrap_or_else(|| "f".into()),
+            1 => self
+                .pick(&crate::dataflow::registry::DOMAIN_NAMES)
+                .map_or_else(|| "sign".into(), |d| d.to_string()),
             _ => self.pick(VALUES).copied().unwrap_or("1").to_string(),
         }
     }

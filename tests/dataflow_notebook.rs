@@ -227,7 +227,7 @@ fn errors_and_completion() {
     let e = run(&mut s, "%dataflow reach foo").0.unwrap_err();
     assert_eq!(e.ename, "UsageError");
     assert!(e.evalue.contains("did you mean reaching?"), "{}", e.evalue);
-    let e = run(&mut s, "%absint parity foo").0.unwrap_err();
+    let e = run(&mut s, "%absint octagon foo").0.unwrap_err();
     assert!(
         e.evalue.contains("zero, sign, constant, interval"),
         "{}",

@@ -4,7 +4,7 @@
 //! process runs each on random inputs under `sys.settrace` with opcode events. Then:
 //!
 //! - every value a local holds when a line starts lies in the abstract value before that
-//!   line's node, in all four domains (and the node is reachable);
+//!   line's node, in every domain of the registry (and the node is reachable);
 //! - every definition observed to reach a use (the line of the last `STORE_FAST` of the name
 //!   before its `LOAD_FAST`; parameters at the `def` line) is in the reaching definitions
 //!   before the use's node;
@@ -19,11 +19,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
 use analysis_kernel::dataflow::absint::{self, AbsInt, WarningKind};
-use analysis_kernel::dataflow::analyses::{self, AnalysisKind, Program};
-use analysis_kernel::dataflow::domains::{
-    AbstractDomain, Constant, DomainKind, Interval, Sign, Zero,
-};
+use analysis_kernel::dataflow::analyses::Program;
+use analysis_kernel::dataflow::domains::{AbstractDomain, Constant, Interval, Parity, Sign, Zero};
 use analysis_kernel::dataflow::engine::{Options, iterate_to_fixpoint};
+use analysis_kernel::dataflow::registry;
 use analysis_kernel::python::lower_module;
 use num_bigint::BigInt;
 use serde_json::{Value, json};
@@ -373,9 +372,8 @@ fn check_values<D: AbstractDomain>(
 /// Observed exceptions are warned about; certain warnings raise whenever their line runs.
 fn check_warnings(src: &str, p: &Program<'_>, runs: &[ConcreteRun]) -> Result<usize, String> {
     let mut checked = 0;
-    for kind in DomainKind::ALL {
-        let report = absint::analyze_kind(kind, p, &absint::options(false, None))
-            .map_err(|e| e.to_string())?;
+    for kind in registry::DOMAINS {
+        let report = (kind.analyze)(p, &absint::options(false, None)).map_err(|e| e.to_string())?;
         let warned: BTreeSet<(u32, WarningKind)> =
             report.warnings.iter().map(|w| (w.line, w.kind)).collect();
         let certain: BTreeSet<u32> = report
@@ -384,7 +382,7 @@ fn check_warnings(src: &str, p: &Program<'_>, runs: &[ConcreteRun]) -> Result<us
             .filter(|w| w.certain)
             .map(|w| w.line)
             .collect();
-        let exact = matches!(kind, DomainKind::Interval | DomainKind::Constant);
+        let exact = matches!(kind.name, "interval" | "constant");
         for run in runs {
             if let Some((ty, line)) = &run.exc {
                 let want = match ty.as_str() {
@@ -396,8 +394,7 @@ fn check_warnings(src: &str, p: &Program<'_>, runs: &[ConcreteRun]) -> Result<us
                     if !warned.contains(&(*line, want)) {
                         return Err(format!(
                             "{}: {ty} at line {line} without a warning {:?}\n{src}",
-                            kind.name(),
-                            report.warnings
+                            kind.name, report.warnings
                         ));
                     }
                     checked += 1;
@@ -408,8 +405,7 @@ fn check_warnings(src: &str, p: &Program<'_>, runs: &[ConcreteRun]) -> Result<us
                     if run.exc.as_ref().map(|e| e.1) != Some(*line) {
                         return Err(format!(
                             "{}: certain warning at line {line}, but the run went on ({:?})\n{src}",
-                            kind.name(),
-                            run.exc
+                            kind.name, run.exc
                         ));
                     }
                     checked += 1;
@@ -422,8 +418,10 @@ fn check_warnings(src: &str, p: &Program<'_>, runs: &[ConcreteRun]) -> Result<us
 
 /// Every observed def-use pair is predicted by reaching definitions.
 fn check_reaching(src: &str, p: &Program<'_>, runs: &[ConcreteRun]) -> Result<usize, String> {
-    let report =
-        analyses::run(AnalysisKind::Reaching, p, &Options::default()).map_err(|e| e.to_string())?;
+    let report = (registry::find_analysis("reaching")
+        .map_err(|e| e.to_string())?
+        .run)(p, &Options::default())
+    .map_err(|e| e.to_string())?;
     let by_line = nodes_by_line(p);
     let mut checked = 0;
     for run in runs {
@@ -516,6 +514,7 @@ fn analyses_are_sound_on_concrete_runs() {
             check_values::<Sign>(src, &p, &runs),
             check_values::<Constant>(src, &p, &runs),
             check_values::<Interval>(src, &p, &runs),
+            check_values::<Parity>(src, &p, &runs),
         ];
         for c in checks {
             match c {

@@ -1,5 +1,5 @@
 //! Abstract interpretation of small Python functions (or a cell's code) over the numeric
-//! domains: zero, sign, constant and interval.
+//! domains of [`crate::dataflow::registry::DOMAINS`].
 //!
 //! The state at a program point is `MaybeReachable` of one abstract value per bound variable
 //! (an absent variable is unbound): the map lattice `var → D`, which the analysis holds as a
@@ -29,16 +29,17 @@ mod transfer;
 pub mod warnings;
 
 use crate::dataflow::analyses::Program;
-use crate::dataflow::domains::{AbstractDomain, Constant, DomainKind, Interval, Sign, Zero};
+use crate::dataflow::domains::AbstractDomain;
 use crate::dataflow::engine::{FixpointError, Options, iterate_to_fixpoint};
 use crate::dataflow::lattice::MaybeReachable;
 use crate::dataflow::map::MapLattice;
 
+pub use crate::dataflow::report::AbsReport;
 pub use bindings::Bindings;
 pub use eval::exact_constants;
 pub use frame::Frame;
 pub use names::Names;
-pub use report::{AbsNode, AbsReport, AbsStep, StateView, ValueView};
+pub use report::{StateView, ValueView};
 pub use transfer::AbsInt;
 pub use warnings::{Warning, WarningKind};
 
@@ -87,20 +88,6 @@ pub fn analyze<D: AbstractDomain>(
         &states,
         warnings::normalize(found),
     ))
-}
-
-/// [`analyze`] in the domain named by `kind`.
-pub fn analyze_kind(
-    kind: DomainKind,
-    program: &Program<'_>,
-    options: &Options<'_>,
-) -> Result<AbsReport, FixpointError> {
-    match kind {
-        DomainKind::Zero => analyze::<Zero>(program, options),
-        DomainKind::Sign => analyze::<Sign>(program, options),
-        DomainKind::Constant => analyze::<Constant>(program, options),
-        DomainKind::Interval => analyze::<Interval>(program, options),
-    }
 }
 
 #[cfg(test)]

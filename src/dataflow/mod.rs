@@ -4,12 +4,15 @@
 //!   `Widening`) and the generic lattices `Flat`, pairs, `Dual`, `MaybeReachable`;
 //! - [`bitset`]: powersets of facts as bit sets, with a `Universe` numbering the facts;
 //! - [`map`]: `MapLattice`, one lattice value per variable (the "program lattice");
-//! - [`domains`]: the numeric domains (zero, sign, constant, interval) and their soundness check;
+//! - [`domains`]: the numeric domains (zero, sign, constant, interval, parity) and their
+//!   soundness check;
 //! - [`finite`]: small finite orders for display, Hasse diagrams and the lattice-law check;
 //! - [`engine`]: the generic fixpoint engine (worklist, widening, narrowing, trace);
 //! - [`analyses`]: reaching definitions, live variables, available and very busy
 //!   expressions, def-use chains;
-//! - [`absint`]: abstract interpretation over the numeric domains, with warnings.
+//! - [`absint`]: abstract interpretation over the numeric domains, with warnings;
+//! - [`report`]: the one result type of the analyses and of abstract interpretation;
+//! - [`registry`]: the tables of domains and analyses that the commands read.
 
 pub mod absint;
 pub mod analyses;
@@ -19,6 +22,8 @@ pub mod engine;
 pub mod finite;
 pub mod lattice;
 pub mod map;
+pub mod registry;
+pub mod report;
 
 pub use bitset::{BitSet, Universe};
 pub use lattice::{

@@ -59,7 +59,8 @@ impl CommandSpec {
 
     /// Full help: usage, description, options.
     pub fn help_text(&self) -> String {
-        let mut text = format!("{}\n\n{}\n", self.usage, self.help);
+        let help = crate::dataflow::registry::fill(self.help);
+        let mut text = format!("{}\n\n{help}\n", self.usage);
         let opts: Vec<_> = self.all_options().collect();
         if !opts.is_empty() {
             text.push_str("\nOptions:\n");
@@ -215,7 +216,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         summary: "check an abstract domain's operators for soundness on sampled ints",
         help: super::views::lattice::CHECK_DOMAIN_HELP,
         options: super::views::lattice::CHECK_DOMAIN_OPTIONS,
-        words: &["zero", "sign", "constant", "interval"],
+        words: &crate::dataflow::registry::DOMAIN_NAMES,
         takes_function: false,
         run: super::views::lattice::run_check_domain,
     },
@@ -226,7 +227,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         summary: super::views::dataflow::SUMMARY,
         help: super::views::dataflow::HELP,
         options: super::views::dataflow::OPTIONS,
-        words: crate::dataflow::analyses::AnalysisKind::WORDS,
+        words: &crate::dataflow::registry::ANALYSIS_WORDS,
         takes_function: true,
         run: super::views::dataflow::run,
     },
@@ -237,7 +238,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         summary: super::views::absint::SUMMARY,
         help: super::views::absint::HELP,
         options: super::views::absint::OPTIONS,
-        words: &["zero", "sign", "constant", "interval"],
+        words: &crate::dataflow::registry::DOMAIN_NAMES,
         takes_function: true,
         run: super::views::absint::run,
     },
@@ -309,12 +310,16 @@ pub fn overview(_session: &Session) -> String {
     for c in COMMANDS {
         let usage = c.usage.lines().next().unwrap_or(c.usage);
         if usage.chars().count() <= USAGE_WIDTH {
-            text.push_str(&format!("  {usage:<USAGE_WIDTH$} {}\n", c.summary));
+            text.push_str(&format!(
+                "  {usage:<USAGE_WIDTH$} {}\n",
+                crate::dataflow::registry::fill(c.summary)
+            ));
         } else {
             // A long usage line gets the summary on its own line, indented under it.
             text.push_str(&format!(
                 "  {usage}\n  {:<USAGE_WIDTH$} {}\n",
-                "", c.summary
+                "",
+                crate::dataflow::registry::fill(c.summary)
             ));
         }
     }

@@ -12,7 +12,7 @@ use super::eval::{Eval, is_pure, set};
 use super::scope::Scope;
 use crate::dataflow::domains::{AbstractDomain, CmpOp as DomCmp, refine_pair};
 use crate::dataflow::lattice::{JoinSemiLattice, MaybeReachable};
-use crate::python::ir::{BoolOp, CmpOp, Constant, Expr, ExprKind, UnaryOp};
+use crate::python::ir::{BinOp, BoolOp, CmpOp, Constant, Expr, ExprKind, UnaryOp};
 
 /// The part of `state` in which `e` has truth value `truth` (an over-approximation).
 pub fn refine_truth<D: AbstractDomain, B: Bindings<D>>(
@@ -103,9 +103,46 @@ fn compare<D: AbstractDomain, B: Bindings<D>>(
     for (side, value) in [(lhs, l), (rhs, r)] {
         if let Some(name) = refinable_name(scope, side) {
             set(&mut out, name, value);
+        } else if let Some(refined) = refine_mod_operand(scope, &mut out, side, &value) {
+            return refined;
         }
     }
     out
+}
+
+/// `x % y` known to lie in `result`: `x` refined by the domain's `refine_mod_left`, when `x`
+/// is a refinable name and `y` pure. `None` when nothing is learnt; `Some(Unreachable)` when
+/// no `x` fits.
+fn refine_mod_operand<D: AbstractDomain, B: Bindings<D>>(
+    scope: &Scope,
+    state: &mut MaybeReachable<B>,
+    side: &Expr,
+    result: &D,
+) -> Option<MaybeReachable<B>> {
+    let ExprKind::BinOp {
+        op: BinOp::Mod,
+        left,
+        right,
+    } = &side.kind
+    else {
+        return None;
+    };
+    let name = refinable_name(scope, left)?;
+    if !is_pure(right) {
+        return None;
+    }
+    let mut ev = Eval::replay(scope);
+    let mut probe = state.clone();
+    let (x, y) = (ev.expr(left, &mut probe)?, ev.expr(right, &mut probe)?);
+    let refined = D::refine_mod_left(&x, &y, result);
+    if refined == x {
+        return None;
+    }
+    if refined.is_bottom() {
+        return Some(MaybeReachable::Unreachable);
+    }
+    set(state, name, refined);
+    None
 }
 
 /// `if x:` — an int is true when it is not 0.

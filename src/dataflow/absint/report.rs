@@ -1,9 +1,8 @@
-//! The result of abstract interpretation in a domain-independent form: each node's states
-//! with every variable's value as text and as the domain's JSON, the warnings, the trace.
+//! Abstract interpretation's facts in a domain-independent form: each state with every
+//! variable's value as text and as the domain's JSON, gathered into a [`Report`].
 
 use std::collections::BTreeSet;
 
-use petgraph::graph::NodeIndex;
 use serde_json::{Map, Value};
 
 use super::bindings::Bindings;
@@ -11,8 +10,9 @@ use super::transfer::AbsInt;
 use super::warnings::Warning;
 use crate::dataflow::analyses::Program;
 use crate::dataflow::domains::AbstractDomain;
-use crate::dataflow::engine::{Cause, NodeStates, Phase, Results};
+use crate::dataflow::engine::{NodeStates, Results};
 use crate::dataflow::lattice::MaybeReachable;
+use crate::dataflow::report::{AbsReport, Report, Source};
 
 /// One abstract value, printed and as JSON.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,45 +26,6 @@ pub struct ValueView {
 pub struct StateView {
     pub reachable: bool,
     pub values: Vec<(String, ValueView)>,
-}
-
-/// One node's states before and after its statement.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AbsNode {
-    pub node: NodeIndex,
-    pub before: StateView,
-    pub after: StateView,
-}
-
-/// One worklist step.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AbsStep {
-    pub step: usize,
-    pub node: NodeIndex,
-    pub cause: Cause,
-    pub phase: Phase,
-    pub widened: bool,
-    pub old_in: StateView,
-    pub new_in: StateView,
-    pub old_out: StateView,
-    pub new_out: StateView,
-}
-
-/// Abstract interpretation of one program in one domain.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AbsReport {
-    pub domain: &'static str,
-    pub function: String,
-    /// The variables shown, sorted.
-    pub variables: Vec<String>,
-    /// Every node, in node order.
-    pub nodes: Vec<AbsNode>,
-    pub warnings: Vec<Warning>,
-    pub iterations: u64,
-    pub widenings: u64,
-    pub narrowing_rounds: u32,
-    pub loop_heads: Vec<NodeIndex>,
-    pub trace: Vec<AbsStep>,
 }
 
 impl StateView {
@@ -115,43 +76,12 @@ pub(super) fn build<D: AbstractDomain, B: Bindings<D>>(
         }
     }
     let variables: Vec<String> = names.into_iter().collect();
-    let show = |s: &MaybeReachable<B>| view(&variables, s);
-    let nodes = states
-        .iter()
-        .enumerate()
-        .map(|(i, s)| AbsNode {
-            node: NodeIndex::new(i),
-            before: show(&s.before),
-            after: show(&s.after),
-        })
-        .collect();
-    let trace = results
-        .trace
-        .iter()
-        .map(|s| AbsStep {
-            step: s.step,
-            node: s.node,
-            cause: s.cause.clone(),
-            phase: s.phase,
-            widened: s.widened,
-            old_in: show(&s.old_in),
-            new_in: show(&s.new_in),
-            old_out: show(&s.old_out),
-            new_out: show(&s.new_out),
-        })
-        .collect();
-    AbsReport {
-        domain: D::NAME,
-        function: program.cfg.name.clone(),
-        variables: variables.clone(),
-        nodes,
-        warnings,
-        iterations: results.stats.iterations,
-        widenings: results.stats.widenings,
-        narrowing_rounds: results.stats.narrowing_rounds,
-        loop_heads: results.layout.loop_heads(),
-        trace,
-    }
+    let mut report = Report::new(D::NAME, Source::Absint, program, results, states, |s| {
+        view(&variables, s)
+    });
+    report.variables = variables;
+    report.warnings = warnings;
+    report
 }
 
 fn view<D: AbstractDomain, B: Bindings<D>>(

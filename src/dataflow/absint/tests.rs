@@ -1,6 +1,7 @@
 //! Abstract interpretation on small functions with hand-computed results.
 
 use super::*;
+use crate::dataflow::domains::{Constant, Interval, Parity, Sign, Zero};
 use crate::python::lower_module;
 
 struct Run {
@@ -9,7 +10,7 @@ struct Run {
     has_stmt: Vec<bool>,
 }
 
-fn run_in(source: &str, name: Option<&str>, kind: DomainKind) -> Run {
+fn run_in(source: &str, name: Option<&str>, kind: &str) -> Run {
     let m = lower_module(source).unwrap_or_else(|e| panic!("{e}"));
     let program = match name {
         Some(n) => {
@@ -18,8 +19,9 @@ fn run_in(source: &str, name: Option<&str>, kind: DomainKind) -> Run {
         }
         None => Program::module(&m).unwrap_or_else(|e| panic!("{e}")),
     };
+    let domain = crate::dataflow::registry::find_domain(kind).unwrap_or_else(|e| panic!("{e}"));
     let report =
-        analyze_kind(kind, &program, &options(false, None)).unwrap_or_else(|e| panic!("{e}"));
+        (domain.analyze)(&program, &options(false, None)).unwrap_or_else(|e| panic!("{e}"));
     let lines = program.cfg.nodes().map(|n| program.line(n)).collect();
     let has_stmt = program
         .cfg
@@ -33,12 +35,12 @@ fn run_in(source: &str, name: Option<&str>, kind: DomainKind) -> Run {
     }
 }
 
-fn run(source: &str, kind: DomainKind) -> Run {
+fn run(source: &str, kind: &str) -> Run {
     run_in(source, Some("f"), kind)
 }
 
 impl Run {
-    fn node(&self, line: u32) -> &AbsNode {
+    fn node(&self, line: u32) -> &crate::dataflow::report::NodeFacts<StateView> {
         self.report
             .nodes
             .iter()
@@ -65,47 +67,48 @@ impl Run {
 #[test]
 fn loops_are_widened_then_narrowed() {
     let src = "def f():\n    i = 0\n    while i < 10:\n        i = i + 1\n    return i\n";
-    let r = run(src, DomainKind::Interval);
+    let r = run(src, "interval");
     assert_eq!(r.before(3, "i"), "[0, 10]");
     assert_eq!(r.before(4, "i"), "[0, 9]");
     assert_eq!(r.before(5, "i"), "[10, 10]");
     assert!(r.report.widenings >= 1, "the head was widened");
     assert!(r.report.narrowing_rounds >= 1);
     assert_eq!(r.report.loop_heads.len(), 1);
-    let c = run(src, DomainKind::Constant);
+    let c = run(src, "constant");
     assert_eq!(c.before(5, "i"), "⊤");
-    let s = run(src, DomainKind::Sign);
+    let s = run(src, "sign");
     assert_eq!(s.before(5, "i"), ">0", "i >= 10 on the False edge");
 }
 
 #[test]
 fn a_certain_division_makes_the_rest_unreachable() {
     let src = "def f():\n    x = 8\n    y = 0\n    z = x // y\n    return z\n";
-    for kind in DomainKind::ALL {
+    // The domains with an element {0}; parity only knows that 0 is even.
+    for kind in ["zero", "sign", "constant", "interval"] {
         let r = run(src, kind);
         assert_eq!(r.warnings(), ["Division by zero in line 4"], "{kind:?}");
         assert_eq!(r.before(5, "x"), "unreachable", "{kind:?}");
     }
+    let r = run(src, "parity");
+    assert_eq!(r.warnings(), ["Possible division by zero in line 4"]);
+    assert_eq!(r.before(5, "x"), "even");
 }
 
 #[test]
 fn infeasible_branches_are_unreachable() {
     let src =
         "def f(x):\n    if x > 0:\n        if x < 0:\n            return 1 // 0\n    return 2\n";
-    assert!(run(src, DomainKind::Interval).warnings().is_empty());
-    assert!(run(src, DomainKind::Sign).warnings().is_empty());
-    assert_eq!(run(src, DomainKind::Sign).before(4, "x"), "unreachable");
+    assert!(run(src, "interval").warnings().is_empty());
+    assert!(run(src, "sign").warnings().is_empty());
+    assert_eq!(run(src, "sign").before(4, "x"), "unreachable");
     // The zero domain cannot tell x > 0 from x < 0.
-    assert_eq!(
-        run(src, DomainKind::Zero).warnings(),
-        ["Division by zero in line 4"]
-    );
+    assert_eq!(run(src, "zero").warnings(), ["Division by zero in line 4"]);
 }
 
 #[test]
 fn index_checks_where_the_domain_can_tell() {
     let src = "def f(i):\n    t = (1, 2, 3)\n    a = t[2]\n    if 0 <= i < 3:\n        b = t[i]\n    c = 'abc'[i]\n    d = t[-4]\n    return d\n";
-    let r = run(src, DomainKind::Interval);
+    let r = run(src, "interval");
     assert_eq!(r.before(5, "i"), "[0, 2]");
     assert_eq!(
         r.warnings(),
@@ -115,7 +118,7 @@ fn index_checks_where_the_domain_can_tell() {
         ]
     );
     assert_eq!(r.before(8, "i"), "unreachable");
-    let c = run(src, DomainKind::Constant);
+    let c = run(src, "constant");
     assert_eq!(
         c.warnings(),
         [
@@ -124,26 +127,23 @@ fn index_checks_where_the_domain_can_tell() {
             "Index out of range in line 7"
         ]
     );
-    assert!(
-        run(src, DomainKind::Sign).warnings().is_empty(),
-        "signs cannot tell"
-    );
+    assert!(run(src, "sign").warnings().is_empty(), "signs cannot tell");
 }
 
 #[test]
 fn for_loops_bind_range_items() {
     let src = "def f(n):\n    s = 0\n    for i in range(n):\n        s = s + 10 // (i + 1)\n    return s\n";
-    let r = run(src, DomainKind::Interval);
+    let r = run(src, "interval");
     assert_eq!(r.before(4, "i"), "[0, +∞]");
     assert!(r.warnings().is_empty());
-    assert_eq!(run(src, DomainKind::Sign).before(4, "i"), "≥0");
-    assert!(run(src, DomainKind::Sign).warnings().is_empty());
+    assert_eq!(run(src, "sign").before(4, "i"), "≥0");
+    assert!(run(src, "sign").warnings().is_empty());
     assert_eq!(
-        run(src, DomainKind::Zero).warnings(),
+        run(src, "zero").warnings(),
         ["Possible division by zero in line 4"]
     );
     let empty = "def f():\n    for i in range(0):\n        x = 1 // 0\n    for j in (2, 5):\n        y = 10 // j\n    return j\n";
-    let r = run(empty, DomainKind::Interval);
+    let r = run(empty, "interval");
     assert!(r.warnings().is_empty(), "{:?}", r.warnings());
     assert_eq!(r.before(3, "i"), "unreachable");
     assert_eq!(r.before(5, "j"), "[2, 5]");
@@ -152,35 +152,35 @@ fn for_loops_bind_range_items() {
 #[test]
 fn short_circuits_and_conditional_expressions_refine() {
     let src = "def f(y):\n    ok = y != 0 and 10 // y > 1\n    z = 10 // y if y != 0 else 0\n    return ok\n";
-    for kind in [DomainKind::Zero, DomainKind::Sign] {
+    for kind in ["zero", "sign"] {
         assert!(run(src, kind).warnings().is_empty(), "{kind:?}");
     }
     // An interval cannot leave out the 0 inside [-∞, +∞].
     assert_eq!(
-        run(src, DomainKind::Interval).warnings(),
+        run(src, "interval").warnings(),
         [
             "Possible division by zero in line 2",
             "Possible division by zero in line 3"
         ]
     );
-    assert_eq!(run(src, DomainKind::Interval).before(4, "ok"), "[0, 1]");
-    assert_eq!(run(src, DomainKind::Interval).before(4, "z"), "[-10, 10]");
+    assert_eq!(run(src, "interval").before(4, "ok"), "[0, 1]");
+    assert_eq!(run(src, "interval").before(4, "z"), "[-10, 10]");
 }
 
 #[test]
 fn walrus_assert_and_unbound_paths() {
     let walrus = "def f(x):\n    if (n := x - 1) > 0:\n        return 10 // n\n    return 0\n";
-    let r = run(walrus, DomainKind::Interval);
+    let r = run(walrus, "interval");
     assert!(r.warnings().is_empty());
     assert_eq!(r.before(3, "n"), "[1, +∞]");
     let asserted = "def f(x):\n    assert x != 0\n    return 10 // x\n";
-    assert!(run(asserted, DomainKind::Sign).warnings().is_empty());
+    assert!(run(asserted, "sign").warnings().is_empty());
     assert_eq!(
-        run(asserted, DomainKind::Interval).warnings(),
+        run(asserted, "interval").warnings(),
         ["Possible division by zero in line 3"]
     );
     let maybe = "def f(c):\n    if c:\n        y = 1\n    return 10 // y\n";
-    let r = run(maybe, DomainKind::Interval);
+    let r = run(maybe, "interval");
     assert_eq!(r.before(4, "y"), "[1, 1]", "y is unbound on the other path");
     assert!(r.warnings().is_empty());
 }
@@ -189,7 +189,7 @@ fn walrus_assert_and_unbound_paths() {
 fn non_ints_are_not_refined() {
     let src = "def f():\n    x = 4.5\n    if x < 5:\n        if x > 4:\n            return 1 // 0\n    return 0\n";
     assert_eq!(
-        run(src, DomainKind::Interval).warnings(),
+        run(src, "interval").warnings(),
         ["Division by zero in line 5"],
         "4.5 is between 4 and 5"
     );
@@ -198,7 +198,7 @@ fn non_ints_are_not_refined() {
 #[test]
 fn calls_clobber_globals_their_functions_rebind() {
     let src = "x = 5\ndef reset():\n    global x\n    x = 0\nreset()\ny = 10 // x\n";
-    let r = run_in(src, None, DomainKind::Interval);
+    let r = run_in(src, None, "interval");
     assert_eq!(r.warnings(), ["Possible division by zero in line 6"]);
     assert_eq!(r.before(5, "x"), "[5, 5]");
 }
@@ -206,7 +206,7 @@ fn calls_clobber_globals_their_functions_rebind() {
 #[test]
 fn unsupported_expressions_are_top_and_traces_are_kept() {
     let src = "def f(s):\n    n = len(s)\n    m = s.count('a') ** 2\n    k = [c for c in s]\n    return n // (n + 1)\n";
-    let r = run(src, DomainKind::Interval);
+    let r = run(src, "interval");
     assert_eq!(r.before(5, "n"), "[0, +∞]");
     assert_eq!(r.before(5, "m"), "[-∞, +∞]");
     assert!(r.warnings().is_empty());
@@ -261,5 +261,21 @@ fn frames_and_maps_agree() {
         same::<Sign>(&p);
         same::<Constant>(&p);
         same::<Interval>(&p);
+        same::<Parity>(&p);
     }
+}
+
+#[test]
+fn an_even_remainder_makes_the_operand_even() {
+    let src = "def f(x):\n    if x % 2 == 0:\n        y = x\n    else:\n        y = x + 1\n    return y\n";
+    let r = run(src, "parity");
+    assert_eq!(r.before(3, "x"), "even");
+    assert_eq!(r.before(5, "x"), "⊤");
+    let r = run(
+        "def f(x):\n    if x % 4 == 1:\n        y = x\n    return x\n",
+        "parity",
+    );
+    assert_eq!(r.before(3, "x"), "odd");
+    // Other domains learn nothing about x from its remainder.
+    assert_eq!(run(src, "interval").before(3, "x"), "[-∞, +∞]");
 }

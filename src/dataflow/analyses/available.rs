@@ -6,9 +6,10 @@ use petgraph::graph::NodeIndex;
 
 use super::expr_sets::ExprSets;
 use super::program::Program;
+use super::{FactAnalysis, FactReport, report};
 use crate::cfg::Edge;
 use crate::dataflow::bitset::BitSet;
-use crate::dataflow::engine::{Analysis, Direction};
+use crate::dataflow::engine::{Analysis, Direction, FixpointError, Options, iterate_to_fixpoint};
 use crate::dataflow::lattice::Dual;
 
 /// Available expressions over a program's CFG.
@@ -62,5 +63,22 @@ impl Analysis for AvailableExpressions<'_> {
         let mut out = state.clone();
         self.exprs.kill(&mut out.0, bound);
         Some(out)
+    }
+}
+
+impl FactAnalysis for AvailableExpressions<'_> {
+    const NAME: &'static str = "available";
+    const ALIASES: &'static [&'static str] = &["available-expressions"];
+    const TITLE: &'static str = "available expressions";
+    const LEGEND: &'static str = "An expression is available where every path has evaluated it since its variables were last bound.";
+    const HELP: &'static str = "available expressions: forward, must";
+    const DIRECTION: Direction = Direction::Forward;
+    const MUST: bool = true;
+
+    fn run(program: &Program<'_>, options: &Options<'_>) -> Result<FactReport, FixpointError> {
+        let r = iterate_to_fixpoint(&program.cfg, AvailableExpressions::new(program), options)?;
+        Ok(report::<Self, _>(program, &r, |s| {
+            r.analysis.exprs.texts(&s.0)
+        }))
     }
 }

@@ -7,7 +7,9 @@ use petgraph::graph::NodeIndex;
 
 use super::program::Program;
 use super::reaching::ReachingDefinitions;
+use super::{FactAnalysis, FactReport, report};
 use crate::dataflow::bitset::BitSet;
+use crate::dataflow::engine::{Direction, FixpointError, Options, iterate_to_fixpoint};
 
 /// The definition `def` (a reaching-definitions site) of `var` reaches its use at `use_node`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -57,4 +59,38 @@ pub fn chains(program: &Program<'_>, rd: &ReachingDefinitions, ins: &[BitSet]) -
         (a.use_node, &a.var, a.def_node, &a.def).cmp(&(b.use_node, &b.var, b.def_node, &b.def))
     });
     out
+}
+
+/// The def-use chains as a `%dataflow` analysis: reaching definitions, then the chains; IN
+/// lists each node's ud-chains, OUT its du-chains.
+pub struct DefUseChains;
+
+impl FactAnalysis for DefUseChains {
+    const NAME: &'static str = "def-use";
+    const TITLE: &'static str = "def-use chains";
+    const LEGEND: &'static str = "x@L2→L5: the definition of x at line 2 reaches the use of x at line 5. IN lists the chains of the uses in the statement, OUT those of its definitions.";
+    const HELP: &'static str =
+        "def-use chains from reaching definitions: x@L2→L5; IN lists the chains of the
+statement's uses, OUT those of its definitions";
+    const DIRECTION: Direction = Direction::Forward;
+
+    fn run(program: &Program<'_>, options: &Options<'_>) -> Result<FactReport, FixpointError> {
+        let r = iterate_to_fixpoint(&program.cfg, ReachingDefinitions::new(program), options)?;
+        let mut rep = report::<Self, _>(program, &r, |s| r.analysis.sites.labels_of(s));
+        let ins: Vec<BitSet> = r.node_states().into_iter().map(|s| s.before).collect();
+        let chains = chains(program, &r.analysis, &ins);
+        for facts in &mut rep.nodes {
+            facts.before = chains
+                .iter()
+                .filter(|c| c.use_node == facts.node)
+                .map(ToString::to_string)
+                .collect();
+            let mut defined: Vec<&DefUse> =
+                chains.iter().filter(|c| c.def_node == facts.node).collect();
+            defined.sort_by(|a, b| (&a.def, a.use_node).cmp(&(&b.def, b.use_node)));
+            facts.after = defined.into_iter().map(ToString::to_string).collect();
+        }
+        rep.chains = Some(chains);
+        Ok(rep)
+    }
 }

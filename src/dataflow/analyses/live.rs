@@ -10,9 +10,10 @@ use petgraph::graph::NodeIndex;
 use super::per_node::PerNode;
 use super::program::Program;
 use super::sites::{SiteKey, Sites};
+use super::{FactAnalysis, FactReport, report};
 use crate::cfg::Edge;
 use crate::dataflow::bitset::BitSet;
-use crate::dataflow::engine::{Analysis, Direction};
+use crate::dataflow::engine::{Analysis, Direction, FixpointError, Options, iterate_to_fixpoint};
 
 /// Liveness over a program's CFG.
 pub struct LiveVariables<'p> {
@@ -116,5 +117,23 @@ impl Analysis for LiveVariables<'_> {
             out.remove_range(r.clone());
         }
         Some(out)
+    }
+}
+
+impl FactAnalysis for LiveVariables<'_> {
+    const NAME: &'static str = "live";
+    const ALIASES: &'static [&'static str] = &["liveness", "live-variables"];
+    const TITLE: &'static str = "live variables";
+    const LEGEND: &'static str = "x@L5 is the use of x at line 5; a use is live where some path reaches it before x is bound again, so x is live there. OUT is the course's LIVE-OUT.";
+    const HELP: &'static str =
+        "live variables (aliases liveness, live-variables): backward, may, over uses as in
+the course: x@L5 is the use of x at line 5, live until x is bound again";
+    const DIRECTION: Direction = Direction::Backward;
+
+    fn run(program: &Program<'_>, options: &Options<'_>) -> Result<FactReport, FixpointError> {
+        let r = iterate_to_fixpoint(&program.cfg, LiveVariables::new(program), options)?;
+        Ok(report::<Self, _>(program, &r, |s| {
+            r.analysis.sites.labels_of(s)
+        }))
     }
 }

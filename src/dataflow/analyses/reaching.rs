@@ -8,9 +8,10 @@ use petgraph::graph::NodeIndex;
 use super::per_node::PerNode;
 use super::program::Program;
 use super::sites::{SiteKey, Sites};
+use super::{FactAnalysis, FactReport, report};
 use crate::cfg::Edge;
 use crate::dataflow::bitset::BitSet;
-use crate::dataflow::engine::{Analysis, Direction};
+use crate::dataflow::engine::{Analysis, Direction, FixpointError, Options, iterate_to_fixpoint};
 
 /// Reaching definitions over a program's CFG.
 pub struct ReachingDefinitions {
@@ -101,5 +102,23 @@ impl Analysis for ReachingDefinitions {
         let mut out = state.clone();
         define(&mut out, self.branch_kills.get(n), new);
         Some(out)
+    }
+}
+
+impl FactAnalysis for ReachingDefinitions {
+    const NAME: &'static str = "reaching";
+    const ALIASES: &'static [&'static str] = &["reaching-definitions"];
+    const TITLE: &'static str = "reaching definitions";
+    const LEGEND: &'static str = "x@L3 is the definition of x at line 3 (parameters: the def line); IN = definitions that may reach the statement.";
+    const HELP: &'static str =
+        "reaching definitions (alias reaching-definitions): forward, may; x@L3 is the
+definition of x at line 3, parameters are defined at the def line";
+    const DIRECTION: Direction = Direction::Forward;
+
+    fn run(program: &Program<'_>, options: &Options<'_>) -> Result<FactReport, FixpointError> {
+        let r = iterate_to_fixpoint(&program.cfg, ReachingDefinitions::new(program), options)?;
+        Ok(report::<Self, _>(program, &r, |s| {
+            r.analysis.sites.labels_of(s)
+        }))
     }
 }

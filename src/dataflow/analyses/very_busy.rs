@@ -6,9 +6,10 @@ use petgraph::graph::NodeIndex;
 
 use super::expr_sets::ExprSets;
 use super::program::Program;
+use super::{FactAnalysis, FactReport, report};
 use crate::cfg::Edge;
 use crate::dataflow::bitset::BitSet;
-use crate::dataflow::engine::{Analysis, Direction};
+use crate::dataflow::engine::{Analysis, Direction, FixpointError, Options, iterate_to_fixpoint};
 use crate::dataflow::lattice::Dual;
 
 /// Very busy expressions over a program's CFG.
@@ -62,5 +63,22 @@ impl Analysis for VeryBusyExpressions<'_> {
         let mut out = state.clone();
         self.exprs.kill(&mut out.0, bound);
         Some(out)
+    }
+}
+
+impl FactAnalysis for VeryBusyExpressions<'_> {
+    const NAME: &'static str = "very-busy";
+    const ALIASES: &'static [&'static str] = &["very-busy-expressions"];
+    const TITLE: &'static str = "very busy expressions";
+    const LEGEND: &'static str = "An expression is very busy where every path evaluates it before any of its variables is bound again.";
+    const HELP: &'static str = "very busy expressions: backward, must";
+    const DIRECTION: Direction = Direction::Backward;
+    const MUST: bool = true;
+
+    fn run(program: &Program<'_>, options: &Options<'_>) -> Result<FactReport, FixpointError> {
+        let r = iterate_to_fixpoint(&program.cfg, VeryBusyExpressions::new(program), options)?;
+        Ok(report::<Self, _>(program, &r, |s| {
+            r.analysis.exprs.texts(&s.0)
+        }))
     }
 }

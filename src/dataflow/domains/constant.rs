@@ -25,6 +25,7 @@ fn unit(c: &Constant) -> Option<bool> {
 
 impl AbstractDomain for Constant {
     const NAME: &'static str = "constant";
+    const DESCRIPTION: &'static str = "constant propagation";
 
     fn alpha(i: &BigInt) -> Self {
         Flat::Elem(i.clone())

@@ -8,7 +8,9 @@ use num_traits::{Signed, Zero};
 use serde_json::{Value, json};
 
 use super::{AbstractDomain, BinOp, CmpOp, int_json};
+use crate::dataflow::finite::builtin;
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use crate::dataflow::registry::LatticeEntry;
 
 /// One end of an interval. The derived order is `-∞ < every int < +∞`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -391,6 +393,12 @@ impl Widening for Interval {
 
 impl AbstractDomain for Interval {
     const NAME: &'static str = "interval";
+    const LATTICE: Option<LatticeEntry> = Some(LatticeEntry {
+        help: "⊥ and every [a, b] with LO ≤ a ≤ b ≤ HI for --window LO HI (default -2 2);
+with --unbounded also [-∞, b], [a, +∞] and [-∞, +∞]",
+        build: builtin::interval_lattice,
+        factor: false,
+    });
 
     fn alpha(i: &BigInt) -> Self {
         Interval::new(Bound::Finite(i.clone()), Bound::Finite(i.clone()))

@@ -1,5 +1,5 @@
-//! Numeric abstract domains for abstract interpretation of Python ints: the zero domain, the
-//! sign domain, constant propagation and intervals, behind one trait, [`AbstractDomain`].
+//! Numeric abstract domains for abstract interpretation of Python ints, behind one trait,
+//! [`AbstractDomain`]; [`crate::dataflow::registry::DOMAINS`] lists them.
 //!
 //! Every abstract operator is sound for Python's semantics: `//` floors, `%` takes the sign of
 //! the divisor, and a zero divisor raises `ZeroDivisionError`, so it contributes no value (`⊥`
@@ -9,6 +9,7 @@ mod atoms;
 pub mod constant;
 pub mod interval;
 pub mod ops;
+pub mod parity;
 pub mod sign;
 pub mod soundness;
 pub mod zero;
@@ -19,10 +20,12 @@ use num_bigint::BigInt;
 use serde_json::Value;
 
 use super::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use super::registry::LatticeEntry;
 
 pub use constant::Constant;
 pub use interval::{Bound, Interval};
 pub use ops::{BinOp, CmpOp};
+pub use parity::Parity;
 pub use sign::Sign;
 pub use zero::Zero;
 
@@ -40,8 +43,14 @@ pub trait AbstractDomain:
     + HasTop
     + Widening
 {
-    /// The domain's name in commands and JSON (`zero`, `sign`, `constant`, `interval`).
+    /// The domain's name in commands and JSON (`zero`, `sign`, …).
     const NAME: &'static str;
+
+    /// What the elements are, in a few words, for `%help absint` (`0, ≠0`); empty for none.
+    const DESCRIPTION: &'static str = "";
+
+    /// How `%lattice` draws the domain, when it is finite enough to draw.
+    const LATTICE: Option<LatticeEntry> = None;
 
     /// The most precise abstraction of one int.
     fn alpha(i: &BigInt) -> Self;
@@ -59,6 +68,13 @@ pub trait AbstractDomain:
     /// Branch refinement: the values `x ∈ γ(self)` for which `x op y` holds for some
     /// `y ∈ γ(other)` (or an over-approximation of them). `⊥` means the comparison cannot hold.
     fn refine(&self, op: CmpOp, other: &Self) -> Self;
+
+    /// Backward refinement of a left operand: the values `x ∈ γ(left)` for which `x % y`
+    /// lies in `γ(result)` for some `y ∈ γ(right)` (or an over-approximation of them), so that
+    /// `x % 2 == 0` can refine `x`. The default knows nothing and keeps `left`.
+    fn refine_mod_left(left: &Self, _right: &Self, _result: &Self) -> Self {
+        left.clone()
+    }
 
     /// Whether `0 ∈ γ(self)`: a division by this value may raise `ZeroDivisionError`.
     fn may_be_zero(&self) -> bool {
@@ -115,45 +131,6 @@ pub fn int_json(i: &BigInt) -> Value {
     }
 }
 
-/// The numeric domains by name, for commands that choose one at run time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum DomainKind {
-    Zero,
-    Sign,
-    Constant,
-    Interval,
-}
-
-/// A domain name that is not one of [`DomainKind::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown domain {0:?}: choose one of zero, sign, constant, interval")]
-pub struct UnknownDomain(pub String);
-
-impl DomainKind {
-    pub const ALL: [DomainKind; 4] = [
-        DomainKind::Zero,
-        DomainKind::Sign,
-        DomainKind::Constant,
-        DomainKind::Interval,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DomainKind::Zero => Zero::NAME,
-            DomainKind::Sign => Sign::NAME,
-            DomainKind::Constant => Constant::NAME,
-            DomainKind::Interval => Interval::NAME,
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<DomainKind, UnknownDomain> {
-        DomainKind::ALL
-            .into_iter()
-            .find(|k| k.name() == name)
-            .ok_or_else(|| UnknownDomain(name.to_string()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,16 +149,7 @@ mod tests {
     }
 
     #[test]
-    fn names_round_trip() {
-        for k in DomainKind::ALL {
-            assert_eq!(DomainKind::parse(k.name()), Ok(k));
-        }
-        assert!(
-            DomainKind::parse("parity")
-                .unwrap_err()
-                .to_string()
-                .contains("zero, sign")
-        );
+    fn alpha_and_json() {
         assert_eq!(
             alpha_all::<Interval>(&[BigInt::from(3), BigInt::from(-1)]),
             Interval::range(-1, 3)

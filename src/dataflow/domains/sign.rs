@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 
 use super::atoms::{self, Atom};
 use super::{AbstractDomain, BinOp, CmpOp};
+use crate::dataflow::finite::builtin;
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use crate::dataflow::registry::LatticeEntry;
 
 /// A set of {NEG, ZERO, POS} as a bit mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -128,6 +130,12 @@ impl Widening for Sign {}
 
 impl AbstractDomain for Sign {
     const NAME: &'static str = "sign";
+    const DESCRIPTION: &'static str = "<0, 0, >0 and their unions";
+    const LATTICE: Option<LatticeEntry> = Some(LatticeEntry {
+        help: "the sign domain: ⊥ <0 0 >0 ≤0 ≠0 ≥0 ⊤",
+        build: builtin::of_domain::<Self>,
+        factor: true,
+    });
 
     fn alpha(i: &BigInt) -> Self {
         Sign(atoms::alpha(&ATOMS, i))

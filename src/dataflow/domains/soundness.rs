@@ -7,7 +7,7 @@
 
 use num_bigint::BigInt;
 
-use super::{AbstractDomain, BinOp, CmpOp, Constant, DomainKind, Interval, Sign, Zero};
+use super::{AbstractDomain, BinOp, CmpOp};
 use crate::cancel::Cancel;
 
 /// The most random samples a check accepts.
@@ -80,20 +80,6 @@ pub enum CheckError {
     TooManySamples(usize),
     #[error("interrupted")]
     Interrupted,
-}
-
-/// Checks the domain named by `kind`.
-pub fn check_kind(
-    kind: DomainKind,
-    options: &CheckOptions,
-    cancel: &Cancel,
-) -> Result<SoundnessReport, CheckError> {
-    match kind {
-        DomainKind::Zero => check_domain::<Zero>(options, cancel),
-        DomainKind::Sign => check_domain::<Sign>(options, cancel),
-        DomainKind::Constant => check_domain::<Constant>(options, cancel),
-        DomainKind::Interval => check_domain::<Interval>(options, cancel),
-    }
 }
 
 /// The edge values and `options.random_samples` pseudo-random ints, sorted, without repeats.
@@ -392,17 +378,19 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::dataflow::domains::{Interval, Zero};
     use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+    use crate::dataflow::registry::DOMAINS;
 
     #[test]
     fn every_domain_is_sound() {
-        for kind in DomainKind::ALL {
-            let report = check_kind(kind, &CheckOptions::default(), &Cancel::new()).unwrap();
-            assert!(report.is_sound(), "{}: {:#?}", kind.name(), report.failures);
+        for d in DOMAINS {
+            let report = (d.check)(&CheckOptions::default(), &Cancel::new()).unwrap();
+            assert!(report.is_sound(), "{}: {:#?}", d.name, report.failures);
             assert!(
                 report.cases > 10_000,
                 "{}: only {} cases",
-                kind.name(),
+                d.name,
                 report.cases
             );
         }
@@ -437,7 +425,7 @@ mod tests {
         let cancel = Cancel::new();
         cancel.cancel();
         assert_eq!(
-            check_kind(DomainKind::Interval, &CheckOptions::default(), &cancel),
+            check_domain::<Interval>(&CheckOptions::default(), &cancel),
             Err(CheckError::Interrupted)
         );
     }

@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 
 use super::atoms::{self, Atom};
 use super::{AbstractDomain, BinOp, CmpOp};
+use crate::dataflow::finite::builtin;
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use crate::dataflow::registry::LatticeEntry;
 
 /// A set of {ZERO, NONZERO} as a bit mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,6 +97,12 @@ impl Widening for Zero {}
 
 impl AbstractDomain for Zero {
     const NAME: &'static str = "zero";
+    const DESCRIPTION: &'static str = "0, ≠0";
+    const LATTICE: Option<LatticeEntry> = Some(LatticeEntry {
+        help: "the zero domain: ⊥ 0 ≠0 ⊤",
+        build: builtin::of_domain::<Self>,
+        factor: true,
+    });
 
     fn alpha(i: &BigInt) -> Self {
         Zero(atoms::alpha(&ATOMS, i))

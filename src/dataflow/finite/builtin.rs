@@ -3,11 +3,13 @@
 use num_bigint::BigInt;
 
 use super::{FiniteOrder, MAX_ELEMENTS, OrderError};
-use crate::dataflow::domains::{Bound, Interval, Sign, Zero};
+use crate::dataflow::domains::{AbstractDomain, Bound, Interval};
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice};
+use crate::dataflow::registry;
 
-/// The kinds `%lattice` knows, for help and completion.
-pub const KINDS: &[&str] = &["powerset", "flat", "sign", "zero", "interval", "product"];
+/// The kinds `%lattice` knows, for help and completion: `powerset`, `flat`, the domains of the
+/// registry that can be drawn, `product`.
+pub const KINDS: &[&str] = &registry::LATTICE_KINDS;
 
 /// Options of the kinds that take them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -42,18 +44,25 @@ pub fn build(args: &[String], options: &BuiltinOptions) -> Result<FiniteOrder, O
     match kind.as_str() {
         "powerset" => powerset(rest),
         "flat" => flat(rest),
-        "sign" => no_args(FiniteOrder::from_domain::<Sign>()),
-        "zero" => no_args(FiniteOrder::from_domain::<Zero>()),
-        "interval" => no_args(interval(
-            options.window.unwrap_or(DEFAULT_WINDOW),
-            options.unbounded,
-        )),
         "product" => product(rest),
-        other => Err(OrderError::Usage(format!(
-            "unknown lattice kind {other:?}: use one of {}",
-            KINDS.join(", ")
-        ))),
+        other => match registry::lattice_domain(other) {
+            Some(entry) => no_args((entry.build)(options)),
+            None => Err(OrderError::Usage(format!(
+                "unknown lattice kind {other:?}: use one of {}",
+                KINDS.join(", ")
+            ))),
+        },
     }
+}
+
+/// The lattice of a finite domain (its [`AbstractDomain::finite_elements`]).
+pub fn of_domain<D: AbstractDomain>(_: &BuiltinOptions) -> Result<FiniteOrder, OrderError> {
+    FiniteOrder::from_domain::<D>()
+}
+
+/// `interval` with `--window` and `--unbounded`.
+pub fn interval_lattice(options: &BuiltinOptions) -> Result<FiniteOrder, OrderError> {
+    interval(options.window.unwrap_or(DEFAULT_WINDOW), options.unbounded)
 }
 
 /// Every subset of `atoms`, ordered by inclusion; listed by size, then by the atoms' order.
@@ -181,7 +190,7 @@ fn interval_key(i: &Interval) -> (u8, BigInt, BigInt) {
 
 /// `product A B` for two kinds without arguments.
 fn product(args: &[String]) -> Result<FiniteOrder, OrderError> {
-    let simple = ["sign", "zero"];
+    let simple = registry::lattice_factors();
     let [a, b] = args else {
         return Err(OrderError::Usage(format!(
             "product takes two lattices, each one of {}",

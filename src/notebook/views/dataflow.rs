@@ -1,19 +1,14 @@
-//! `%dataflow ANALYSIS NAME` and `%%dataflow ANALYSIS`: the facts before (IN) and after (OUT)
-//! every CFG node as a table, the CFG drawn with them, and with `--trace` the worklist steps.
+//! `%dataflow ANALYSIS NAME` and `%%dataflow ANALYSIS`: an analysis of the registry run to its
+//! fixpoint, shown by the shared view ([`super::flow`]).
 
-use serde_json::{Value, json};
-
-use super::annotate::{FactsView, Note, facts_view};
-use super::flowtext::{cause, cause_json, diff, diff_text, lines, set, statement};
-use super::subject::request;
-use crate::dataflow::analyses::{self, AnalysisKind, FactReport, Program};
-use crate::dataflow::engine::{Direction, FixpointError, Options};
+use super::flow::{run_each, unknown};
+use crate::cancel::Cancel;
+use crate::dataflow::engine::Options;
+use crate::dataflow::registry;
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
-use crate::notebook::output::{CellError, View, payload};
+use crate::notebook::output::CellError;
 use crate::notebook::session::{Ctx, Session};
-use crate::notebook::suggest;
-use crate::render::html::{table, text_table};
 
 pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "--trace",
@@ -24,242 +19,45 @@ pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
 pub const USAGE: &str =
     "%dataflow ANALYSIS NAME [--trace]\n%%dataflow ANALYSIS [--trace]\n<Python code>";
 
-pub const SUMMARY: &str =
-    "dataflow facts IN/OUT per CFG node: reaching, live, available, very-busy, def-use";
+pub const SUMMARY: &str = "dataflow facts IN/OUT per CFG node: {analyses}";
 
 pub const HELP: &str = "Runs a dataflow analysis to its fixpoint (a worklist in reverse postorder, postorder for \
 backward analyses) on the statement-level CFG of function NAME, or with %%dataflow on the rest of the \
 cell (its top-level code; each function when it only defines functions). Shows a table of the facts \
 before (IN) and after (OUT) each node, in program order whatever the direction, and the CFG (node \
 ids as %cfg shows them) with IN above and OUT below each statement.\n\n\
-ANALYSIS:\n\
-  reaching    reaching definitions (alias reaching-definitions): forward, may; x@L3 is the\n\
-              definition of x at line 3, parameters are defined at the def line\n\
-  live        live variables (aliases liveness, live-variables): backward, may, over uses as in\n\
-              the course: x@L5 is the use of x at line 5, live until x is bound again\n\
-  available   available expressions: forward, must\n\
-  very-busy   very busy expressions: backward, must\n\
-  def-use     def-use chains from reaching definitions: x@L2→L5; IN lists the chains of the\n\
-              statement's uses, OUT those of its definitions\n\n\
+ANALYSIS:\n{analysis-help}\n\n\
 Expressions are the binary operations and comparisons over variables and constants that a \
 statement always evaluates (x += 1 evaluates x + 1). A `for` binds its target on its True edge; \
 an exception edge carries the facts from before and after its statement.";
 
 /// Runs `%dataflow` / `%%dataflow`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
-    let req = request(session, inv, "ANALYSIS")?;
-    let kind = AnalysisKind::parse(&req.which).map_err(|e| {
-        let words = AnalysisKind::WORDS.iter().copied();
-        let hint = suggest(&req.which, words.clone())
-            .or_else(|| words.clone().find(|w| w.starts_with(req.which.as_str())))
-            .map(|w| format!("; did you mean {w}?"))
-            .unwrap_or_default();
-        CellError::usage(format!("{e}{hint}"))
-    })?;
-    let trace = inv.flag("--trace");
-    for subject in &req.subjects {
-        ctx.check_cancel()?;
-        let program = subject.program(req.cell_body.as_deref())?;
-        let options = Options {
-            trace,
-            cancel: Some(ctx.cancel),
-            ..Options::default()
-        };
-        let report = analyses::run(kind, &program, &options).map_err(fixpoint_error)?;
-        let view = view(&program, &report, trace, session, ctx)?;
-        // The facts as text can be large (a set per node): gone before the view is sent.
-        drop(report);
-        ctx.show(&view, inv)?;
-    }
-    Ok(())
-}
-
-/// A failed fixpoint as a cell error.
-pub fn fixpoint_error(e: FixpointError) -> CellError {
-    match e {
-        FixpointError::Cancelled => CellError::interrupted(),
-        other => CellError::new("AnalysisError", other.to_string()),
-    }
-}
-
-pub fn direction_name(d: Direction) -> &'static str {
-    match d {
-        Direction::Forward => "forward",
-        Direction::Backward => "backward",
-    }
-}
-
-/// The title line: `reaching definitions of foo (forward, may; 14 node visits)`.
-fn title(r: &FactReport) -> String {
-    format!(
-        "{} of {} ({}, {}; {} node visits)",
-        r.kind.title(),
-        r.function,
-        direction_name(r.direction),
-        r.kind.quantifier(),
-        r.iterations
-    )
-}
-
-/// The table of facts: one row per node.
-fn rows(program: &Program<'_>, r: &FactReport) -> Vec<Vec<String>> {
-    r.nodes
-        .iter()
-        .map(|n| {
-            vec![
-                n.node.index().to_string(),
-                lines(&program.cfg, n.node),
-                statement(&program.cfg, n.node),
-                set(&n.before),
-                set(&n.after),
-            ]
-        })
-        .collect()
-}
-
-fn trace_rows(program: &Program<'_>, r: &FactReport) -> Vec<Vec<String>> {
-    r.trace
-        .iter()
-        .map(|s| {
-            vec![
-                s.step.to_string(),
-                s.node.index().to_string(),
-                lines(&program.cfg, s.node),
-                cause(&s.cause, s.phase, s.widened),
-                diff_text(&s.old_in, &s.new_in),
-                diff_text(&s.old_out, &s.new_out),
-            ]
-        })
-        .collect()
-}
-
-const HEADERS: [&str; 5] = ["node", "lines", "statement", "IN", "OUT"];
-const TRACE_HEADERS: [&str; 6] = [
-    "step",
-    "node",
-    "lines",
-    "changed by",
-    "IN changes",
-    "OUT changes",
-];
-
-/// The text rendering: title, legend, the facts table, and the trace when asked.
-pub fn text(program: &Program<'_>, r: &FactReport, trace: bool) -> String {
-    let mut out = format!(
-        "{}\n{}\n\n{}",
-        title(r),
-        r.kind.legend(),
-        text_table(&HEADERS, &rows(program, r))
-    );
-    if trace {
-        out.push_str(&format!(
-            "\n\nWorklist trace\n{}",
-            text_table(&TRACE_HEADERS, &trace_rows(program, r))
-        ));
-    }
-    out
-}
-
-/// The JSON payload (`kind: "dataflow"`).
-pub fn json(program: &Program<'_>, r: &FactReport, trace: bool) -> Value {
-    let nodes: Vec<Value> = r
-        .nodes
-        .iter()
-        .map(|n| {
-            let (a, b) = program.cfg.node(n.node).lines;
-            json!({"id": program.cfg.node_id(n.node), "lines": [a, b], "in": n.before, "out": n.after})
-        })
-        .collect();
-    let mut fields = json!({
-        "analysis": r.kind.name(),
-        "function": r.function,
-        "direction": direction_name(r.direction),
-        "nodes": nodes,
-        "iterations": r.iterations,
-    });
-    if let Value::Object(map) = &mut fields {
-        if r.kind == AnalysisKind::DefUse {
-            let chains: Vec<Value> = r
-                .chains
-                .iter()
-                .map(|c| {
-                    json!({
-                        "var": c.var,
-                        "def": c.def,
-                        "def_node": c.def_node.index().to_string(),
-                        "use_node": c.use_node.index().to_string(),
-                        "use_line": c.use_line,
-                    })
-                })
-                .collect();
-            map.insert("chains".into(), Value::Array(chains));
-        }
-        if trace {
-            let steps: Vec<Value> = r
-                .trace
-                .iter()
-                .map(|s| {
-                    let (from, edge) = cause_json(&s.cause);
-                    let (in_added, in_removed) = diff(&s.old_in, &s.new_in);
-                    let (out_added, out_removed) = diff(&s.old_out, &s.new_out);
-                    json!({
-                        "step": s.step,
-                        "node": s.node.index().to_string(),
-                        "from": from,
-                        "edge": edge,
-                        "phase": s.phase.name(),
-                        "widened": s.widened,
-                        "in": s.new_in,
-                        "out": s.new_out,
-                        "in_added": in_added,
-                        "in_removed": in_removed,
-                        "out_added": out_added,
-                        "out_removed": out_removed,
-                    })
-                })
-                .collect();
-            map.insert("trace".into(), Value::Array(steps));
-        }
-    }
-    payload("dataflow", fields)
-}
-
-fn view(
-    program: &Program<'_>,
-    r: &FactReport,
-    trace: bool,
-    session: &Session,
-    ctx: &Ctx<'_>,
-) -> Result<View, CellError> {
-    let text = text(program, r, trace);
-    let notes: Vec<Note> = r
-        .nodes
-        .iter()
-        .map(|n| Note {
-            before: set(&n.before),
-            after: set(&n.after),
-        })
-        .collect();
-    let facts = FactsView {
-        kind: "dataflow",
-        notes,
-        title: title(r),
-        legend: r.kind.legend().to_string(),
-        middle_html: String::new(),
-        table_html: table(&HEADERS, &rows(program, r)),
-        trace_html: trace.then(|| table(&TRACE_HEADERS, &trace_rows(program, r))),
-        json: json(program, r, trace),
-        text,
+    let pick = |which: &str| {
+        registry::find_analysis(which)
+            .map(|a| a.run)
+            .map_err(|e| unknown(e, which, &registry::ANALYSIS_WORDS))
     };
-    facts_view(&program.cfg, facts, session, ctx)
+    run_each(session, inv, ctx, "ANALYSIS", pick, options)
+}
+
+/// The engine options of the classic analyses (no widening needed: their lattices are finite).
+fn options(trace: bool, cancel: Option<&Cancel>) -> Options<'_> {
+    Options {
+        trace,
+        cancel,
+        ..Options::default()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dataflow::analyses::Program;
+    use crate::notebook::views::flow::text;
     use crate::python::lower_module;
 
-    fn report(source: &str, kind: AnalysisKind, trace: bool) -> String {
+    fn report(source: &str, kind: &str, trace: bool) -> String {
         let m = lower_module(source).unwrap_or_else(|e| panic!("{e}"));
         let f = m.function("f").unwrap_or_else(|| panic!("no f"));
         let p = Program::function(f).unwrap_or_else(|e| panic!("{e}"));
@@ -267,7 +65,8 @@ mod tests {
             trace,
             ..Options::default()
         };
-        let r = analyses::run(kind, &p, &options).unwrap_or_else(|e| panic!("{e}"));
+        let analysis = registry::find_analysis(kind).unwrap_or_else(|e| panic!("{e}"));
+        let r = (analysis.run)(&p, &options).unwrap_or_else(|e| panic!("{e}"));
         text(&p, &r, trace)
     }
 
@@ -290,7 +89,7 @@ mod tests {
             6     L9     x -= 1            {tmp@L6, x@L2, x@L9, y@L3, y@L8}  {tmp@L6, x@L9, y@L3, y@L8}
             7     L12    return y          {tmp@L6, x@L2, x@L9, y@L3, y@L8}  {tmp@L6, x@L2, x@L9, y@L3, y@L8}
             8     L12    exit: f(x)        {tmp@L6, x@L2, x@L9, y@L3, y@L8}  {tmp@L6, x@L2, x@L9, y@L3, y@L8}"#]]
-        .assert_eq(&report(FOO, AnalysisKind::Reaching, false));
+        .assert_eq(&report(FOO, "reaching", false));
     }
 
     #[test]
@@ -317,7 +116,7 @@ mod tests {
             5     2     L3     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3
             6     0     L1     from 1         ·                        +a@L2 +a@L3 +a@L4 +b@L3"#]].assert_eq(&report(
             "def f(a, b):\n    while a > 0:\n        a = a - b\n    return a\n",
-            AnalysisKind::Live,
+            "live",
             true,
         ));
     }

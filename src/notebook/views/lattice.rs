@@ -2,12 +2,12 @@
 
 use serde_json::json;
 
-use crate::dataflow::domains::DomainKind;
-use crate::dataflow::domains::soundness::{CheckError, CheckOptions, SoundnessReport, check_kind};
+use crate::dataflow::domains::soundness::{CheckError, CheckOptions, SoundnessReport};
 use crate::dataflow::finite::builtin::{self, BuiltinOptions};
 use crate::dataflow::finite::laws::{self, LawReport};
 use crate::dataflow::finite::parse::parse_order;
 use crate::dataflow::finite::{FiniteOrder, OrderError};
+use crate::dataflow::registry;
 use crate::notebook::commands::{OptionSpec, graphviz_error};
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
@@ -27,11 +27,8 @@ upper bound and greatest lower bound for every pair (a counterexample is named),
 Kinds:
   powerset x y z     every subset of the atoms (at most 6 atoms: 64 elements)
   flat 0 1 2         ⊥, the values, ⊤ (constant propagation)
-  sign               the sign domain: ⊥ <0 0 >0 ≤0 ≠0 ≥0 ⊤
-  zero               the zero domain: ⊥ 0 ≠0 ⊤
-  interval           ⊥ and every [a, b] with LO ≤ a ≤ b ≤ HI for --window LO HI (default -2 2);
-                     with --unbounded also [-∞, b], [a, +∞] and [-∞, +∞]
-  product A B        the product order of two of sign, zero
+{lattice-domains}
+  product A B        the product order of two of {lattice-factors}
 
 %%lattice [NAME] takes a user's order in the cell body (an empty body: %%lattice KIND), either
   order lines        ⊥ < a, b < ⊤   (a comma lists several elements; > reads downwards)
@@ -57,7 +54,7 @@ pub const CHECK_DOMAIN_HELP: &str = "Samples concrete ints (0, ±1, ±2, …, va
 ones from a fixed seed), applies Python's + - * // % and unary - to them and the domain's abstract operators to \
 abstract values containing them, and lists every case where the abstract result misses the concrete one. \
 Comparison refinement, α, join, meet, widening and the division-by-zero tests are checked too. \
-DOMAIN is one of zero, sign, constant, interval.";
+DOMAIN is one of {domains}.";
 
 /// The options of `%check-domain`.
 pub static CHECK_DOMAIN_OPTIONS: &[OptionSpec] = &[
@@ -209,11 +206,12 @@ pub fn run_check_domain(
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
     let [domain] = inv.args.as_slice() else {
-        return Err(CellError::usage(
-            "%check-domain takes one domain: zero, sign, constant or interval",
-        ));
+        return Err(CellError::usage(format!(
+            "%check-domain takes one domain: {}",
+            registry::or_list(&registry::DOMAIN_NAMES)
+        )));
     };
-    let kind = DomainKind::parse(domain).map_err(|e| CellError::usage(e.to_string()))?;
+    let domain = registry::find_domain(domain).map_err(|e| CellError::usage(e.to_string()))?;
     let number = |option: &str| -> Result<Option<u64>, CellError> {
         inv.option(option)
             .map(|v| {
@@ -230,7 +228,7 @@ pub fn run_check_domain(
         }),
         seed: number("--seed")?.unwrap_or(defaults.seed),
     };
-    let report = check_kind(kind, &options, ctx.cancel).map_err(|e| match e {
+    let report = (domain.check)(&options, ctx.cancel).map_err(|e| match e {
         CheckError::Interrupted => CellError::interrupted(),
         other => CellError::usage(format!("%check-domain: {other}")),
     })?;
@@ -448,7 +446,7 @@ mod tests {
         assert_eq!(p["domain"], "zero");
         assert_eq!(p["seed"], 3);
         assert_eq!(p["failures"], serde_json::json!([]));
-        let e = run(&mut s, "%check-domain parity").0.unwrap_err();
+        let e = run(&mut s, "%check-domain octagon").0.unwrap_err();
         assert!(
             e.evalue.contains("zero, sign, constant, interval"),
             "{}",
