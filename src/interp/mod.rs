@@ -54,13 +54,17 @@
 mod budget;
 mod builtins;
 mod call;
+mod class;
+mod classdef;
 mod code;
 mod compile;
 mod dict;
+mod dunder;
 mod exc;
 mod exec;
 mod format;
 mod globals;
+mod instance;
 mod iter;
 mod limits;
 mod machine;
@@ -72,8 +76,10 @@ mod repr;
 mod scope;
 mod seq;
 mod sort;
+mod stdclass;
 mod strings;
 mod value;
+mod with;
 mod worker;
 
 pub use limits::Limits;
