@@ -574,6 +574,11 @@ impl Machine {
                 _ => false,
             }),
             Value::Type(TypeKind::Object) if subclass && matches!(v, Value::Class(_)) => Ok(true),
+            Value::Type(TypeKind::Tuple)
+                if !subclass && matches!(v, Value::Instance(i) if i.class.is_named_tuple()) =>
+            {
+                Ok(true)
+            }
             Value::Type(t) => Ok(match (subclass, v) {
                 (true, Value::Type(s)) => s.is_subtype_of(*t),
                 (true, _) => exc_class(v).is_some() && *t == TypeKind::Object,

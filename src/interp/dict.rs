@@ -68,7 +68,10 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
         Value::ExcType(k) => Key::Static(2, k.name()),
         Value::Native(n) => Key::Static(3, super::modules::native_name(*n)),
         Value::Instance(i) => {
-            if i.class.lookup("__hash__").is_some() || i.class.lookup("__eq__").is_some() {
+            if i.class.lookup("__hash__").is_some()
+                || i.class.lookup("__eq__").is_some()
+                || i.class.is_named_tuple()
+            {
                 return Err(super::dunder::needs_machine());
             }
             Key::Id(Rc::as_ptr(i) as *const () as usize)

@@ -129,7 +129,7 @@ impl Machine {
                 )),
             };
         }
-        if i.class.defines("__len__") {
+        if i.class.defines("__len__") || i.class.is_named_tuple() {
             return Ok(self.len_of(v)? != 0);
         }
         Ok(true)
@@ -138,6 +138,9 @@ impl Machine {
     /// `len(v)`.
     pub fn len_of(&mut self, v: &Value) -> R<i64> {
         match v {
+            Value::Instance(i) if !i.class.defines("__len__") && i.class.is_named_tuple() => {
+                Ok(i.class.fields.borrow().len().max(i.attrs.borrow().len()) as i64)
+            }
             Value::Instance(_) => match self.dunder(v, "__len__", Vec::new())? {
                 Some(Value::Int(n)) if n >= 0 => Ok(n),
                 Some(Value::Bool(b)) => Ok(b as i64),
@@ -265,6 +268,14 @@ impl Machine {
         if i.class.is_enum() {
             return self.enum_repr(i);
         }
+        if i.class.is_named_tuple() {
+            let attrs = i.attrs.borrow().clone();
+            let mut parts = Vec::with_capacity(attrs.len());
+            for (k, v) in &attrs {
+                parts.push(format!("{k}={}", self.repr_of(v)?));
+            }
+            return Ok(format!("{}({})", i.class.name, parts.join(", ")));
+        }
         Ok(default_repr(i))
     }
 
@@ -355,6 +366,20 @@ impl Machine {
             CmpOp::GtE => ("__ge__", "__le__"),
             _ => return type_error("not a rich comparison"),
         };
+        let plain = |m: &Machine, v: &Value| match v {
+            Value::Instance(i) if !i.class.defines(name) && !i.class.defines(reflected) => {
+                m.as_tuple(v)
+            }
+            _ => None,
+        };
+        let (pa, pb) = (plain(self, a), plain(self, b));
+        if pa.is_some() || pb.is_some() {
+            let x = pa.unwrap_or_else(|| a.clone());
+            let y = pb.unwrap_or_else(|| b.clone());
+            if !is_instance(&x) && !is_instance(&y) {
+                return self.compare(op, &x, &y);
+            }
+        }
         for (x, y, n) in [(a, b, name), (b, a, reflected)] {
             if let Some(r) = self.dunder(x, n, vec![y.clone()])? {
                 if !matches!(r, Value::NotImplemented) {
@@ -390,6 +415,12 @@ impl Machine {
                         keys.push(self.hash_key(item)?);
                     }
                     Ok(Key::Tuple(keys))
+                }
+                Value::Instance(i) if i.class.is_named_tuple() && !i.class.defines("__hash__") => {
+                    match self.as_tuple(v) {
+                        Some(t) => self.hash_key(&t),
+                        None => Err(e),
+                    }
                 }
                 Value::Instance(i) => match i.class.lookup("__hash__") {
                     Some(Value::None) => type_error(format!("unhashable type: '{}'", i.class.name)),

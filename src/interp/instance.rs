@@ -96,6 +96,7 @@ impl Machine {
     fn bind_class_attr(&self, v: Value, receiver: &Value, class: &Rc<Class>) -> Value {
         match v {
             Value::Function(_) => bind(v, receiver.clone()),
+            ref g if super::stdclass::is_generated_method(g) => bind(v, receiver.clone()),
             Value::Descriptor(d) => match &*d {
                 Descriptor::Static(f) => f.clone(),
                 Descriptor::ClassMethod(f) => bind(f.clone(), Value::Class(class.clone())),
@@ -407,6 +408,12 @@ impl Machine {
                     self.call(&v, args, kwargs)
                 }
             },
+            generated if super::stdclass::is_generated_method(generated) => {
+                let mut all = Vec::with_capacity(args.len() + 1);
+                all.push(receiver);
+                all.extend(args);
+                self.call(generated, all, kwargs)
+            }
             other => self.call(other, args, kwargs),
         }
     }

@@ -554,6 +554,11 @@ impl Machine {
 
     /// `item in container`, consuming iterators as CPython does.
     pub fn contains(&mut self, container: &Value, item: &Value) -> R<bool> {
+        if let Value::Class(c) = container {
+            if c.is_enum() {
+                return Ok(c.members.borrow().iter().any(|m| ops::is(m, item)));
+            }
+        }
         if let Value::Instance(_) = container {
             if let Some(r) = self.dunder(container, "__contains__", vec![item.clone()])? {
                 return self.truth(&r);

@@ -95,6 +95,26 @@ impl ClassBuiltin {
     }
 }
 
+/// Whether `v` is a method generated for a class (`@dataclass`, named tuples,
+/// `total_ordering`, `object`'s): bound to instances like a function.
+pub(crate) fn is_generated_method(v: &Value) -> bool {
+    use ClassBuiltin as C;
+    matches!(
+        v,
+        Value::Builtin(Builtin::Class(
+            C::DcInit
+                | C::DcRepr
+                | C::DcEq
+                | C::DcHash
+                | C::DcCompare(_)
+                | C::Derived(..)
+                | C::NtAsdict
+                | C::NtReplace
+                | C::Object(_)
+        ))
+    )
+}
+
 /// The builtin named `name` among the data model's.
 pub(crate) fn builtin_named(name: &str) -> Option<Value> {
     if name == "NotImplemented" {
