@@ -10,6 +10,7 @@ use num_traits::Signed;
 use super::Stream;
 use super::call::{Kwargs, arity, no_kwargs, take_kwargs};
 use super::dict::{Dict, key_of};
+use super::dunder::is_instance;
 use super::exc::{ExcClass, ExcKind, R, Unwind, fail, type_error, value_error};
 use super::format;
 use super::iter::IterState;
@@ -320,12 +321,13 @@ impl Machine {
                 no_kwargs("next", &kwargs)?;
                 arity("next", &args, 1, 2)?;
                 if let Value::Instance(_) = &args[0] {
-                    return match self.dunder(&args[0], "__next__", Vec::new())? {
-                        Some(v) => Ok(v),
-                        None => type_error(format!(
+                    return match self.dunder(&args[0], "__next__", Vec::new()) {
+                        Ok(Some(v)) => Ok(v),
+                        Ok(None) => type_error(format!(
                             "'{}' object is not an iterator",
                             args[0].type_name()
                         )),
+                        Err(e) => Err(e),
                     }
                     .or_else(|e| match (&e, args.get(1)) {
                         (Unwind::Raise(r), Some(d))
@@ -447,7 +449,11 @@ impl Machine {
                 let mut state = self.iter_of(iterable)?;
                 while let Some(x) = self.next(&mut state)? {
                     self.tick()?;
-                    acc = ops::binary(BinOp::Add, &acc, &x)?;
+                    acc = if is_instance(&acc) || is_instance(&x) {
+                        self.binary_dunder(BinOp::Add, &acc, &x)?
+                    } else {
+                        ops::binary(BinOp::Add, &acc, &x)?
+                    };
                 }
                 Ok(acc)
             }

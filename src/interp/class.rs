@@ -198,7 +198,7 @@ fn c3(bases: &[Rc<Class>]) -> R<Vec<Rc<Class>>> {
         let Some(c) = candidate else {
             let names: Vec<&str> = bases.iter().map(|b| &*b.name).collect();
             return type_error(format!(
-                "Cannot create a consistent method resolution order (MRO) for bases {}",
+                "Cannot create a consistent method resolution\norder (MRO) for bases {}",
                 names.join(", ")
             ));
         };

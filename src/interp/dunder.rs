@@ -88,6 +88,85 @@ impl Machine {
         ops::unsupported_operands(op, a, b)
     }
 
+    /// `a op b` where the value-level operator met an instance inside an operand: `str %
+    /// args` renders the instances first (`%s` with `str`, `%r` with `repr`).
+    pub fn binary_slow(&mut self, op: BinOp, a: &Value, b: &Value, marker: Unwind) -> R<Value> {
+        let (BinOp::Mod, Value::Str(fmt)) = (op, a) else {
+            return Err(marker);
+        };
+        let conversions = percent_conversions(fmt.as_str());
+        let items = match b {
+            Value::Tuple(items) => items.to_vec(),
+            other => vec![other.clone()],
+        };
+        let rendered = self.render_instances(items.clone(), Some(&conversions))?;
+        // A `%r` whose argument was rendered to its repr text prints that text (`%s`).
+        let changed: Vec<bool> = items
+            .iter()
+            .zip(&rendered)
+            .map(|(x, y)| !ops::is(x, y))
+            .collect();
+        let mut text = String::with_capacity(fmt.as_str().len());
+        let mut index = 0;
+        let mut chars = fmt.as_str().chars();
+        while let Some(c) = chars.next() {
+            text.push(c);
+            if c != '%' {
+                continue;
+            }
+            for d in chars.by_ref() {
+                if d == '%' {
+                    text.push(d);
+                    break;
+                }
+                if d.is_ascii_alphabetic() {
+                    let rendered_here = changed.get(index).copied().unwrap_or(false);
+                    text.push(if rendered_here && (d == 'r' || d == 'a') {
+                        's'
+                    } else {
+                        d
+                    });
+                    index += 1;
+                    break;
+                }
+                text.push(d);
+            }
+        }
+        let args = match b {
+            Value::Tuple(_) => Value::tuple(rendered),
+            _ => rendered.into_iter().next().unwrap_or(Value::None),
+        };
+        ops::binary(op, &Value::str(text), &args)
+    }
+
+    /// Replaces instances among `args` by their `str` (or `repr` where the matching `%`
+    /// conversion is `r`), for the value-level formatting functions.
+    pub fn render_instances(
+        &mut self,
+        args: Vec<Value>,
+        conversions: Option<&[char]>,
+    ) -> R<Vec<Value>> {
+        let mut out = Vec::with_capacity(args.len());
+        for (i, v) in args.into_iter().enumerate() {
+            let conv = conversions.and_then(|c| c.get(i).copied()).unwrap_or('s');
+            out.push(match &v {
+                Value::Instance(_) | Value::Bound(_) if conv == 'r' || conv == 'a' => {
+                    Value::str(self.repr_of(&v)?)
+                }
+                Value::Instance(_) | Value::Bound(_) if conv == 's' => Value::str(self.str_of(&v)?),
+                Value::List(_) | Value::Tuple(_) | Value::Dict(_) if repr::repr(&v).is_err() => {
+                    Value::str(if conv == 's' {
+                        self.str_of(&v)?
+                    } else {
+                        self.repr_of(&v)?
+                    })
+                }
+                _ => v,
+            });
+        }
+        Ok(out)
+    }
+
     /// `a op= b` where `a` is an instance: `__iop__`, then the binary operator.
     pub fn inplace_dunder(&mut self, op: BinOp, a: &Value, b: &Value) -> R<Value> {
         let (_, _, iname) = binary_names(op);
@@ -471,6 +550,27 @@ impl Machine {
         }
         Ok(false)
     }
+}
+
+/// The conversion characters of a `%` format, in order (`%%` skipped).
+fn percent_conversions(fmt: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = fmt.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        for d in chars.by_ref() {
+            if d == '%' {
+                break;
+            }
+            if d.is_ascii_alphabetic() {
+                out.push(d);
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// `<__main__.Point object>`: CPython's default repr without the address.

@@ -338,7 +338,10 @@ impl Machine {
             Expr::Binary(op, a, b) => {
                 if let (Some(x), Some(y)) = (self.peek(f, a), self.peek(f, b)) {
                     if !is_instance(x) && !is_instance(y) {
-                        return ops::binary(*op, x, y);
+                        match ops::binary(*op, x, y) {
+                            Err(e) if is_marker(&e) => {}
+                            r => return r,
+                        }
                     }
                 }
                 let x = self.eval(f, a)?;
@@ -346,7 +349,10 @@ impl Machine {
                 if is_instance(&x) || is_instance(&y) {
                     return self.binary_dunder(*op, &x, &y);
                 }
-                ops::binary(*op, &x, &y)
+                match ops::binary(*op, &x, &y) {
+                    Err(e) if is_marker(&e) => self.binary_slow(*op, &x, &y, e),
+                    r => r,
+                }
             }
             Expr::Unary(op, a) => {
                 let x = self.eval(f, a)?;
