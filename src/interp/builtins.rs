@@ -611,6 +611,7 @@ impl Machine {
     /// Calls a builtin type: `int(x)`, `list(it)`, `range(n)`, ...
     pub fn construct(&mut self, t: TypeKind, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         match t {
+            TypeKind::Object => super::stdclass::plain_object(args, kwargs),
             TypeKind::Int => {
                 let [x, base] = take_kwargs("int", kwargs, ["x", "base"])?;
                 if args.len() > 2 {
@@ -777,7 +778,10 @@ impl Machine {
             Value::Dict(o) => {
                 let entries: Vec<(Value, Value)> = o.borrow().iter().cloned().collect();
                 for (k, v) in entries {
-                    d.borrow_mut().insert(key_of(&k)?, k, v);
+                    {
+                        let key = self.hash_key(&k)?;
+                        d.borrow_mut().insert(key, k, v);
+                    }
                 }
             }
             other => {
@@ -795,7 +799,10 @@ impl Machine {
                             format!("dictionary update sequence element #{i} has length {}; 2 is required", p.len()),
                         )
                     })?;
-                    d.borrow_mut().insert(key_of(&k)?, k, v);
+                    {
+                        let key = self.hash_key(&k)?;
+                        d.borrow_mut().insert(key, k, v);
+                    }
                 }
             }
         }

@@ -142,6 +142,8 @@ impl Machine {
             "__dict__" => Ok(self.vars_dict(&c.attrs.borrow())),
             _ => match super::builtins::Builtin::object_method(name) {
                 Some(b) => Ok(Value::Builtin(b)),
+                // `EnumType.__getattr__` raises `AttributeError(name)`.
+                None if c.is_enum() => fail(ExcKind::AttributeError, name),
                 None => Err(no_class_attr(c, name)),
             },
         }
@@ -300,7 +302,7 @@ impl Machine {
         Some(match o {
             Value::Instance(inst) => {
                 if inst.class.frozen.get() {
-                    return Some(Err(super::stdclass::frozen_error(name)));
+                    return Some(Err(super::stdclass::frozen_delete_error(name)));
                 }
                 if class::remove_attr(&mut inst.attrs.borrow_mut(), name) {
                     Ok(())

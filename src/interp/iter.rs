@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::code::{Body, Code, CodeKind, Comprehension};
-use super::dict::{Dict, key_of};
+use super::dict::Dict;
 use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::exec::capture;
 use super::machine::{Frame, Machine};
@@ -467,7 +467,7 @@ impl Machine {
                                 Some(e) => self.eval(frame, e)?,
                                 None => Value::None,
                             };
-                            d.insert(key_of(&elt)?, elt, value);
+                            d.insert(self.hash_key(&elt)?, elt, value);
                         }
                     }
                 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::Stream;
 use super::budget;
 use super::code::{Arg, Code, DictItem, Expr, FPart, Kwarg, Var};
-use super::dict::{Dict, key_of};
+use super::dict::Dict;
 use super::dunder::{is_instance, is_marker};
 use super::exc::{Abort, ExcKind, ExcObject, R, TbEntry, Unwind, fail, type_error};
 use super::format;
@@ -619,7 +619,7 @@ impl Machine {
                     };
                     let entries: Vec<(Value, Value)> = other.borrow().iter().cloned().collect();
                     for (k, v) in entries {
-                        d.insert(key_of(&k)?, k, v);
+                        d.insert(self.hash_key(&k)?, k, v);
                     }
                 }
             }

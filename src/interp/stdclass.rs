@@ -146,6 +146,7 @@ struct Library {
     named_tuple: Rc<Class>,
     field: Rc<Class>,
     frozen_error: Rc<UserClass>,
+    object: Rc<Class>,
 }
 
 impl Library {
@@ -160,12 +161,22 @@ impl Library {
             enum_class: class("Enum", Flavor::Enum, "enum"),
             named_tuple: class("NamedTuple", Flavor::NamedTuple, "typing"),
             field: class("Field", Flavor::Plain, "dataclasses"),
+            object: class("object", Flavor::Plain, "builtins"),
             frozen_error: Rc::new(UserClass {
                 name: "FrozenInstanceError".into(),
                 base: ExcClass::Builtin(ExcKind::AttributeError),
             }),
         }
     }
+}
+
+/// `object()`: a featureless instance (sentinels).
+pub(crate) fn plain_object(args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    if !args.is_empty() || !kwargs.is_empty() {
+        return type_error("object() takes no arguments");
+    }
+    let class = LIBRARY.with(|l| l.object.clone());
+    Ok(Value::Instance(Rc::new(Instance::new(class))))
 }
 
 /// A class without bases always has an MRO.
@@ -186,10 +197,19 @@ fn unreachable_class() -> Class {
 
 /// `dataclasses.FrozenInstanceError: cannot assign to field 'x'`.
 pub(crate) fn frozen_error(name: &str) -> Unwind {
+    frozen(format!("cannot assign to field '{name}'"))
+}
+
+/// `dataclasses.FrozenInstanceError: cannot delete field 'x'`.
+pub(crate) fn frozen_delete_error(name: &str) -> Unwind {
+    frozen(format!("cannot delete field '{name}'"))
+}
+
+fn frozen(message: String) -> Unwind {
     let class = LIBRARY.with(|l| l.frozen_error.clone());
     Unwind::from_object(super::exc::ExcObject {
         class: ExcClass::User(class),
-        args: vec![Value::str(format!("cannot assign to field '{name}'"))],
+        args: vec![Value::str(message)],
     })
 }
 
