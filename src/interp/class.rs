@@ -38,6 +38,9 @@ pub(crate) struct Class {
     pub members: RefCell<Vec<Value>>,
     /// Annotated names of the body in order (dataclass and named-tuple fields).
     pub fields: RefCell<Vec<Rc<str>>>,
+    /// Whether the namespace holds a `property` (instance attributes are then looked up
+    /// after the class's; otherwise first, the fast path).
+    pub has_property: Cell<bool>,
 }
 
 /// An instance of a user class.
@@ -97,6 +100,12 @@ impl Class {
             frozen: Cell::new(false),
             members: RefCell::new(Vec::new()),
             fields: RefCell::new(Vec::new()),
+            has_property: Cell::new(false),
+        })
+        .map(|c| {
+            let any = c.attrs.borrow().iter().any(|(_, v)| is_property(v));
+            c.has_property.set(any);
+            c
         })
     }
 
@@ -123,7 +132,15 @@ impl Class {
     }
 
     pub fn set(&self, name: &str, value: Value) {
+        if is_property(&value) {
+            self.has_property.set(true);
+        }
         set_attr(&mut self.attrs.borrow_mut(), name, value);
+    }
+
+    /// Whether the class or an ancestor defines a property.
+    pub fn any_property(&self) -> bool {
+        self.has_property.get() || self.mro.iter().any(|c| c.has_property.get())
     }
 
     /// Whether a user method `name` is defined along the MRO (not `object`'s default).
@@ -155,6 +172,10 @@ impl Instance {
             .find(|(n, _)| **n == *name)
             .map(|(_, v)| v.clone())
     }
+}
+
+fn is_property(v: &Value) -> bool {
+    matches!(v, Value::Descriptor(d) if matches!(**d, Descriptor::Property { .. }))
 }
 
 /// Sets `name` in an ordered namespace (replacing in place, or appending).

@@ -65,6 +65,11 @@ impl Machine {
     }
 
     fn instance_getattr(&mut self, inst: &Rc<Instance>, o: &Value, name: &str) -> R<Value> {
+        if !inst.class.any_property() {
+            if let Some(v) = inst.get(name) {
+                return Ok(v);
+            }
+        }
         let class_attr = inst.class.lookup(name);
         if let Some(Value::Descriptor(d)) = &class_attr {
             if let Descriptor::Property { fget, .. } = &**d {

@@ -192,6 +192,7 @@ fn unreachable_class() -> Class {
         frozen: Default::default(),
         members: Default::default(),
         fields: Default::default(),
+        has_property: Default::default(),
     }
 }
 
