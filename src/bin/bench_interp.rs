@@ -35,6 +35,10 @@ const WORKLOADS: &[(&str, &str)] = &[
         "comprehensions",
         "s = 0\nfor r in range(300):\n    ys = [x * x for x in range(300) if x % 3]\n    s += sum(y for y in ys if y % 2)\nprint(s)\n",
     ),
+    (
+        "classes (method calls, attribute access, dunders)",
+        "class Vec:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n    def add(self, o):\n        return Vec(self.x + o.x, self.y + o.y)\n    def dot(self, o):\n        return self.x * o.x + self.y * o.y\n    def __eq__(self, o):\n        return self.x == o.x and self.y == o.y\nclass Walker:\n    def __init__(self):\n        self.pos = Vec(0, 0)\n        self.steps = 0\n    def step(self, d):\n        self.pos = self.pos.add(d)\n        self.steps += 1\n        return self.pos.dot(d)\nw = Walker()\ndirs = [Vec(1, 0), Vec(0, 1), Vec(-1, 0), Vec(0, -1)]\ntotal = 0\nfor i in range(60000):\n    total += w.step(dirs[i % 4])\n    if w.pos == dirs[0]:\n        total += 1\nprint(total, w.steps, w.pos.x, w.pos.y)\n",
+    ),
 ];
 
 const TIMER: &str = r#"

@@ -10,6 +10,7 @@ use num_traits::Signed;
 use super::Stream;
 use super::call::{Kwargs, arity, no_kwargs, take_kwargs};
 use super::dict::{Dict, key_of};
+use super::dunder::is_instance;
 use super::exc::{ExcClass, ExcKind, R, Unwind, fail, type_error, value_error};
 use super::format;
 use super::iter::IterState;
@@ -17,7 +18,7 @@ use super::machine::Machine;
 use super::modules::{self, MathFn};
 use super::num::{self, Num, num};
 use super::ops::{self, truthy};
-use super::repr::{self, repr, to_str};
+use super::repr::{self, repr};
 use super::sort;
 use super::value::{Native, Range, TypeKind, Value, ViewKind};
 use crate::python::ir::{BinOp, CmpOp};
@@ -54,6 +55,8 @@ pub(crate) enum Builtin {
     SysGetRecursionLimit,
     /// A builtin of Python outside the subset: refused when called.
     Refused(&'static str),
+    /// A builtin of the data model (`super`, `property`, `getattr`, ...), see `stdclass`.
+    Class(super::stdclass::ClassBuiltin),
 }
 
 const FUNCTIONS: &[(&str, Builtin)] = &[
@@ -98,18 +101,8 @@ const REFUSED: &[&str] = &[
     "compile",
     "globals",
     "locals",
-    "vars",
     "dir",
-    "getattr",
-    "setattr",
-    "hasattr",
-    "delattr",
     "id",
-    "hash",
-    "super",
-    "property",
-    "staticmethod",
-    "classmethod",
     "slice",
     "breakpoint",
     "help",
@@ -131,6 +124,9 @@ pub(crate) fn lookup(name: &str) -> Option<Value> {
     if let Some(k) = ExcKind::from_name(name) {
         return Some(Value::ExcType(k));
     }
+    if let Some(v) = super::stdclass::builtin_named(name) {
+        return Some(v);
+    }
     if let Some(r) = REFUSED.iter().find(|r| **r == name) {
         return Some(Value::Builtin(Builtin::Refused(r)));
     }
@@ -147,6 +143,7 @@ impl Builtin {
             Builtin::Math(m) => m.name(),
             Builtin::SysGetRecursionLimit => "getrecursionlimit",
             Builtin::Refused(name) => name,
+            Builtin::Class(c) => c.name(),
             b => FUNCTIONS
                 .iter()
                 .find(|(_, x)| *x == b)
@@ -195,7 +192,7 @@ impl Machine {
                 let mut it = self.iter_of(v)?;
                 while let Some(x) = self.next(&mut it)? {
                     self.tick()?;
-                    if truthy(&x) == want {
+                    if self.truth(&x)? == want {
                         return Ok(Value::Bool(want));
                     }
                 }
@@ -226,9 +223,14 @@ impl Machine {
             }
             Builtin::Callable => {
                 let v = one("callable", args, &kwargs)?;
+                if let Value::Instance(i) = &v {
+                    return Ok(Value::Bool(i.class.defines("__call__")));
+                }
                 Ok(Value::Bool(matches!(
                     v,
-                    Value::Function(_)
+                    Value::Class(_)
+                        | Value::Bound(_)
+                        | Value::Function(_)
                         | Value::Builtin(_)
                         | Value::Method(_)
                         | Value::Unbound(_)
@@ -285,7 +287,7 @@ impl Machine {
                     }
                     None => String::new(),
                 };
-                format::format_value(&args[0], &spec).map(Value::str)
+                self.format_of(&args[0], &spec).map(Value::str)
             }
             Builtin::Isinstance | Builtin::Issubclass => {
                 no_kwargs(b.name(), &kwargs)?;
@@ -301,16 +303,43 @@ impl Machine {
                 if let Value::Iter(_) = v {
                     return Ok(v);
                 }
+                if let (Value::Instance(i), false) = (&v, self.as_tuple(&v).is_some()) {
+                    if i.class.defines("__iter__") {
+                        if let Some(r) = self.dunder(&v, "__iter__", Vec::new())? {
+                            return Ok(r);
+                        }
+                    }
+                }
                 Ok(self.iter_of(v)?.into_value())
             }
             Builtin::Len => {
                 let v = one("len", args, &kwargs)?;
-                len(&v)
+                self.len_of(&v).map(Value::Int)
             }
             Builtin::Max | Builtin::Min => self.min_max(b, args, kwargs),
             Builtin::Next => {
                 no_kwargs("next", &kwargs)?;
                 arity("next", &args, 1, 2)?;
+                if let Value::Instance(_) = &args[0] {
+                    return match self.dunder(&args[0], "__next__", Vec::new()) {
+                        Ok(Some(v)) => Ok(v),
+                        Ok(None) => type_error(format!(
+                            "'{}' object is not an iterator",
+                            args[0].type_name()
+                        )),
+                        Err(e) => Err(e),
+                    }
+                    .or_else(|e| match (&e, args.get(1)) {
+                        (Unwind::Raise(r), Some(d))
+                            if r.exc
+                                .class
+                                .is_subclass_of(&ExcClass::Builtin(ExcKind::StopIteration)) =>
+                        {
+                            Ok(d.clone())
+                        }
+                        _ => Err(e),
+                    });
+                }
                 let Value::Iter(it) = &args[0] else {
                     return type_error(format!(
                         "'{}' object is not an iterator",
@@ -374,7 +403,7 @@ impl Machine {
             Builtin::Print => self.print(args, kwargs),
             Builtin::Repr => {
                 let v = one("repr", args, &kwargs)?;
-                repr(&v).map(Value::str)
+                self.repr_of(&v).map(Value::str)
             }
             Builtin::Round => {
                 let [number, ndigits] = take_kwargs("round", kwargs, ["number", "ndigits"])?;
@@ -420,7 +449,11 @@ impl Machine {
                 let mut state = self.iter_of(iterable)?;
                 while let Some(x) = self.next(&mut state)? {
                     self.tick()?;
-                    acc = ops::binary(BinOp::Add, &acc, &x)?;
+                    acc = if is_instance(&acc) || is_instance(&x) {
+                        self.binary_dunder(BinOp::Add, &acc, &x)?
+                    } else {
+                        ops::binary(BinOp::Add, &acc, &x)?
+                    };
                 }
                 Ok(acc)
             }
@@ -430,6 +463,7 @@ impl Machine {
                 Ok(Value::Int(self.limits.recursion_limit as i64))
             }
             Builtin::Refused(name) => Err(Unwind::unsupported(format!("the builtin {name}()"))),
+            Builtin::Class(c) => self.call_class_builtin(c, args, kwargs),
         }
     }
 
@@ -463,7 +497,7 @@ impl Machine {
             if i > 0 {
                 text.push_str(&sep);
             }
-            text.push_str(&to_str(a)?);
+            text.push_str(&self.str_of(a)?);
         }
         text.push_str(&end);
         self.write(stream, &text);
@@ -504,7 +538,7 @@ impl Machine {
             best = match best {
                 None => Some((k, item)),
                 Some((bk, bv)) => {
-                    if ops::compare(op, &k, &bk)? {
+                    if self.compare(op, &k, &bk)? {
                         Some((k, item))
                     } else {
                         Some((bk, bv))
@@ -537,6 +571,20 @@ impl Machine {
                 }
                 Ok(false)
             }
+            Value::Class(c) => Ok(match (subclass, v) {
+                (true, Value::Class(k)) => k.is_subclass_of(c),
+                (true, other) if !is_class(other) => {
+                    return type_error("issubclass() arg 1 must be a class");
+                }
+                (false, Value::Instance(i)) => i.class.is_subclass_of(c),
+                _ => false,
+            }),
+            Value::Type(TypeKind::Object) if subclass && matches!(v, Value::Class(_)) => Ok(true),
+            Value::Type(TypeKind::Tuple)
+                if !subclass && matches!(v, Value::Instance(i) if i.class.is_named_tuple()) =>
+            {
+                Ok(true)
+            }
             Value::Type(t) => Ok(match (subclass, v) {
                 (true, Value::Type(s)) => s.is_subtype_of(*t),
                 (true, _) => exc_class(v).is_some() && *t == TypeKind::Object,
@@ -563,6 +611,7 @@ impl Machine {
     /// Calls a builtin type: `int(x)`, `list(it)`, `range(n)`, ...
     pub fn construct(&mut self, t: TypeKind, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         match t {
+            TypeKind::Object => super::stdclass::plain_object(args, kwargs),
             TypeKind::Int => {
                 let [x, base] = take_kwargs("int", kwargs, ["x", "base"])?;
                 if args.len() > 2 {
@@ -588,7 +637,7 @@ impl Machine {
                 no_kwargs("str", &kwargs)?;
                 match args.as_slice() {
                     [] => Ok(Value::str("")),
-                    [v] => to_str(v).map(Value::str),
+                    [v] => self.str_of(v).map(Value::str),
                     _ => Err(Unwind::unsupported("str() with an encoding (bytes)")),
                 }
             }
@@ -600,7 +649,10 @@ impl Machine {
                         args.len()
                     ));
                 }
-                Ok(Value::Bool(args.first().is_some_and(truthy)))
+                match args.first() {
+                    Some(v) => self.truth(v).map(Value::Bool),
+                    None => Ok(Value::Bool(false)),
+                }
             }
             TypeKind::List | TypeKind::Tuple => {
                 no_kwargs(t.name(), &kwargs)?;
@@ -726,7 +778,10 @@ impl Machine {
             Value::Dict(o) => {
                 let entries: Vec<(Value, Value)> = o.borrow().iter().cloned().collect();
                 for (k, v) in entries {
-                    d.borrow_mut().insert(key_of(&k)?, k, v);
+                    {
+                        let key = self.hash_key(&k)?;
+                        d.borrow_mut().insert(key, k, v);
+                    }
                 }
             }
             other => {
@@ -744,7 +799,10 @@ impl Machine {
                             format!("dictionary update sequence element #{i} has length {}; 2 is required", p.len()),
                         )
                     })?;
-                    d.borrow_mut().insert(key_of(&k)?, k, v);
+                    {
+                        let key = self.hash_key(&k)?;
+                        d.borrow_mut().insert(key, k, v);
+                    }
                 }
             }
         }
@@ -766,7 +824,7 @@ fn index_arg_range(v: &Value) -> R<i64> {
 fn is_class(v: &Value) -> bool {
     matches!(
         v,
-        Value::Type(_) | Value::ExcType(_) | Value::UserExcType(_)
+        Value::Type(_) | Value::ExcType(_) | Value::UserExcType(_) | Value::Class(_)
     )
 }
 
@@ -774,6 +832,7 @@ fn is_class(v: &Value) -> bool {
 pub(crate) fn type_of(v: &Value) -> Value {
     match v {
         Value::Exception(e) => e.class.as_value(),
+        Value::Instance(i) => Value::Class(i.class.clone()),
         other => Value::Type(other.type_kind().unwrap_or(TypeKind::Object)),
     }
 }

@@ -55,6 +55,16 @@ impl Machine {
                 Ok(Value::Exception(Rc::new(ExcObject { class, args })))
             }
             Value::Unavailable(what) => Err(Unwind::unsupported(what.to_string())),
+            Value::Class(c) => self.call_class(c, args, kwargs),
+            Value::Bound(b) => self.call_bound(b, args, kwargs),
+            Value::Instance(i) if i.class.defines("__call__") => {
+                let m = i.class.lookup("__call__").unwrap_or(Value::None);
+                self.call_method_value(&m, callee.clone(), args, kwargs)
+            }
+            Value::Descriptor(d) => match &**d {
+                super::class::Descriptor::Static(f) => self.call(f, args, kwargs),
+                _ => type_error(format!("'{}' object is not callable", callee.type_name())),
+            },
             _ => type_error(format!("'{}' object is not callable", callee.type_name())),
         }
     }
@@ -228,6 +238,14 @@ impl Machine {
     pub fn getattr(&mut self, o: &Value, name: &str) -> R<Value> {
         if let Value::Unavailable(what) = o {
             return Err(Unwind::unsupported(what.to_string()));
+        }
+        if let Some(r) = self.class_getattr(o, name) {
+            return r;
+        }
+        if let (Value::Type(TypeKind::Object), Some(b)) =
+            (o, super::builtins::Builtin::object_method(name))
+        {
+            return Ok(Value::Builtin(b));
         }
         match (o, name) {
             (Value::Native(n), _) => return modules::attr(*n, name),

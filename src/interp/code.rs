@@ -143,19 +143,37 @@ pub(crate) enum StmtKind {
         finalbody: Vec<Stmt>,
     },
     Def(Box<Def>),
-    /// A class: `class E(Base): pass` with an exception base makes an exception class; any
-    /// other class is defined as unavailable.
-    Class {
-        name: Rc<str>,
-        bases: Vec<Expr>,
-        /// One base, no decorators or keywords, a body of `pass`/docstrings only.
-        simple: bool,
-        target: Var,
-    },
+    /// A `class` statement.
+    Class(Box<ClassDef>),
     /// An import: binds module objects or their attributes.
     Bind(Vec<(Var, Value)>),
     Delete(Vec<Target>),
     Unsupported(String),
+    With(Box<With>),
+}
+
+/// A `class` statement: its body runs as a function whose locals become the namespace.
+pub(crate) struct ClassDef {
+    pub name: Rc<str>,
+    pub code: Rc<Code>,
+    pub bases: Vec<Arg>,
+    pub keywords: Vec<Kwarg>,
+    pub decorators: Vec<Expr>,
+    /// The body's local slots with their names, in binding order.
+    pub names: Vec<(Rc<str>, u32)>,
+    /// Annotated names (`x: int`), in order: the fields of dataclasses and named tuples.
+    pub fields: Vec<Rc<str>>,
+    /// The cell of `__class__` in the body's frame, when a method uses `super()`.
+    pub class_cell: Option<u32>,
+    /// A body of `pass`/docstrings only (exception classes stay exception classes).
+    pub trivial: bool,
+    pub target: Var,
+}
+
+/// A `with` statement: its items (context expression, `as` target) and body.
+pub(crate) struct With {
+    pub items: Vec<(Expr, Option<Target>)>,
+    pub body: Vec<Stmt>,
 }
 
 /// A `def` statement or a lambda: what is evaluated when it runs.

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::code::{
     Arg, Body, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler, Kwarg,
-    Params, Stmt, StmtKind, Target, Var,
+    Params, Stmt, StmtKind, Target, Var, With,
 };
 use super::globals::Globals;
 use super::modules;
@@ -36,6 +36,8 @@ struct Frame<'s> {
     prefix: String,
     /// This code's qualified name.
     qualname: Rc<str>,
+    /// The first parameter of a function (`self` of a method, for zero-argument `super()`).
+    first_param: Option<String>,
 }
 
 struct Compiler<'a> {
@@ -70,6 +72,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         cells: HashMap::new(),
         prefix: String::new(),
         qualname: "<module>".into(),
+        first_param: None,
     });
     let body = c.block(&module.body)?;
     Ok(Rc::new(Code {
@@ -267,35 +270,21 @@ impl<'a> Compiler<'a> {
                     finalbody: self.block(finalbody)?,
                 }
             }
-            S::With { .. } => StmtKind::Unsupported(self.unsupported("the `with` statement")?),
+            S::With { items, body } => {
+                let mut its = Vec::new();
+                for (e, t) in items {
+                    let e = self.expr(e)?;
+                    let t = t.as_ref().map(|t| self.target(t)).transpose()?;
+                    its.push((e, t));
+                }
+                StmtKind::With(Box::new(With {
+                    items: its,
+                    body: self.block(body)?,
+                }))
+            }
             S::Match { .. } => StmtKind::Unsupported(self.unsupported("the `match` statement")?),
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
-            S::ClassDef {
-                name,
-                bases,
-                keywords,
-                decorators,
-                body,
-                ..
-            } => {
-                let trivial = body.iter().all(|s| match &s.kind {
-                    S::Pass => true,
-                    S::Expr(e) => matches!(
-                        e.kind,
-                        ExprKind::Constant(Constant::Str(_) | Constant::Ellipsis)
-                    ),
-                    _ => false,
-                });
-                StmtKind::Class {
-                    name: name.as_str().into(),
-                    bases: bases.iter().map(|b| self.expr(b)).collect::<Result<_>>()?,
-                    simple: trivial
-                        && bases.len() == 1
-                        && keywords.is_empty()
-                        && decorators.is_empty(),
-                    target: self.var(name)?,
-                }
-            }
+            S::ClassDef { .. } => StmtKind::Class(Box::new(self.class_def(s)?)),
             S::Import(aliases) => self.import(aliases)?,
             S::ImportFrom {
                 module,
@@ -482,7 +471,14 @@ impl<'a> Compiler<'a> {
                 args,
                 keywords,
             } => {
-                let args_c = self.exprs(args)?;
+                let mut args_c = self.exprs(args)?;
+                if args.is_empty() && keywords.is_empty() {
+                    if let ExprKind::Name(n) = &func.kind {
+                        if n == "super" {
+                            args_c = self.zero_arg_super()?;
+                        }
+                    }
+                }
                 let kwargs = self.kwargs(keywords)?;
                 match &func.kind {
                     ExprKind::Attribute { value, attr } => Expr::CallMethod {
@@ -680,6 +676,9 @@ impl<'a> Compiler<'a> {
             }
         }
         params.n_positional = params.names.len();
+        if let (Some(first), Some(frame)) = (params.names.first(), self.frames.last_mut()) {
+            frame.first_param = Some(first.to_string());
+        }
         params.direct = kwonly.is_empty()
             && params.varargs.is_none()
             && params.kwargs.is_none()
@@ -732,6 +731,7 @@ impl<'a> Compiler<'a> {
             cells,
             prefix: format!("{qualname}.<locals>."),
             qualname: qualname.into(),
+            first_param: None,
         });
         self.in_function += 1;
     }
@@ -848,4 +848,110 @@ fn unavailable_module(name: &str) -> Value {
     Value::Unavailable(
         format!("the module {name} (the interpreter provides math, sys and typing)").into(),
     )
+}
+
+/// Class statements: the body compiled as a function without parameters whose locals
+/// become the namespace; `super()` in methods reads the `__class__` cell.
+impl Compiler<'_> {
+    fn class_def(&mut self, s: &ir::Stmt) -> Result<super::code::ClassDef> {
+        let S::ClassDef {
+            name,
+            bases,
+            keywords,
+            decorators,
+            body,
+            ..
+        } = &s.kind
+        else {
+            return Err(internal("not a class", self.line));
+        };
+        let decorators = decorators
+            .iter()
+            .map(|d| self.expr(d))
+            .collect::<Result<_>>()?;
+        let bases_c = self.exprs(bases)?;
+        let keywords_c = self.kwargs(keywords)?;
+        let target = self.var(name)?;
+        let scope = self
+            .scopes
+            .get(node_key(s))
+            .ok_or_else(|| internal("missing class scope", self.line))?;
+        let qualname = format!("{}{}", self.frame()?.prefix, name);
+        let free_sources = self.free_sources(scope)?;
+        let loops = std::mem::take(&mut self.loops);
+        let in_function = self.in_function;
+        self.enter(scope, &qualname);
+        self.in_function = in_function;
+        if let Some(f) = self.frames.last_mut() {
+            f.prefix = format!("{qualname}.");
+        }
+        let compiled = self.block(body);
+        let frame = self.frames.pop();
+        self.loops = loops;
+        let body_c = compiled?;
+        let frame = frame.ok_or_else(|| internal("scope stack", self.line))?;
+        let mut names: Vec<(Rc<str>, u32)> = scope
+            .slot_locals()
+            .filter_map(|n| frame.locals.get(n).map(|&i| (n.as_str().into(), i)))
+            .collect();
+        names.sort_by_key(|(_, i)| *i);
+        let class_cell = frame.cells.get("__class__").copied();
+        let mut fields = Vec::new();
+        for st in body {
+            if let S::AnnAssign { target, .. } = &st.kind {
+                if let ExprKind::Name(n) = &target.kind {
+                    if !fields.iter().any(|f: &Rc<str>| **f == **n) {
+                        fields.push(n.as_str().into());
+                    }
+                }
+            }
+        }
+        let trivial = body.iter().all(|st| match &st.kind {
+            S::Pass => true,
+            S::Expr(e) => matches!(
+                e.kind,
+                ExprKind::Constant(Constant::Str(_) | Constant::Ellipsis)
+            ),
+            _ => false,
+        });
+        let code = Code {
+            kind: CodeKind::Function,
+            name: name.as_str().into(),
+            qualname: qualname.as_str().into(),
+            params: Params::default(),
+            nlocals: frame.locals.len(),
+            ncells: scope.cells.len(),
+            free_sources,
+            body: Body::Block(body_c),
+            line: s.span.line,
+            text: s.text.as_str().into(),
+        };
+        Ok(super::code::ClassDef {
+            name: name.as_str().into(),
+            code: Rc::new(code),
+            bases: bases_c,
+            keywords: keywords_c,
+            decorators,
+            names,
+            fields,
+            class_cell,
+            trivial,
+            target,
+        })
+    }
+
+    /// `super()` in a method: `super(__class__, <first parameter>)`.
+    fn zero_arg_super(&mut self) -> Result<Vec<Arg>> {
+        let Some(first) = self.frame()?.first_param.clone() else {
+            return Ok(Vec::new());
+        };
+        let has_class = self.frame()?.cells.contains_key("__class__");
+        if !has_class {
+            return Ok(Vec::new());
+        }
+        Ok(vec![
+            Arg::One(Expr::Load(self.var("__class__")?, "__class__".into())),
+            Arg::One(Expr::Load(self.var(&first)?, first.as_str().into())),
+        ])
+    }
 }

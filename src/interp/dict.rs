@@ -27,6 +27,8 @@ pub(crate) enum Key {
     Id(usize),
     /// Builtin functions, types and modules, by kind and name.
     Static(u8, &'static str),
+    /// An instance with `__hash__`, by its hash (instances with equal hashes are one key).
+    Hashed(i64),
 }
 
 impl std::fmt::Debug for Str {
@@ -65,6 +67,20 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
         Value::Type(t) => Key::Static(1, t.name()),
         Value::ExcType(k) => Key::Static(2, k.name()),
         Value::Native(n) => Key::Static(3, super::modules::native_name(*n)),
+        Value::Instance(i) => {
+            if i.class.lookup("__hash__").is_some()
+                || i.class.lookup("__eq__").is_some()
+                || i.class.is_named_tuple()
+            {
+                return Err(super::dunder::needs_machine());
+            }
+            Key::Id(Rc::as_ptr(i) as *const () as usize)
+        }
+        Value::Class(c) => Key::Id(Rc::as_ptr(c) as *const () as usize),
+        Value::Bound(b) => Key::Id(Rc::as_ptr(b) as *const () as usize),
+        Value::Descriptor(d) => Key::Id(Rc::as_ptr(d) as *const () as usize),
+        Value::Super(s) => Key::Id(Rc::as_ptr(s) as *const () as usize),
+        Value::NotImplemented => Key::Static(4, "NotImplemented"),
         Value::Opaque(_) | Value::List(_) | Value::Dict(_) | Value::View(_) => {
             return type_error(format!("unhashable type: '{}'", v.type_name()));
         }

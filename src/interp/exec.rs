@@ -5,9 +5,9 @@
 use std::rc::Rc;
 
 use super::code::{Def, Expr, Handler, Stmt, StmtKind, Target, Var};
-use super::exc::{ExcClass, ExcKind, ExcObject, R, Raised, Unwind, UserClass, fail, type_error};
+use super::exc::{ExcClass, ExcKind, ExcObject, R, Raised, Unwind, fail, type_error};
 use super::machine::{Frame, Handled, Machine};
-use super::ops::{self, truthy};
+use super::ops;
 use super::value::{Function, Value};
 use crate::python::ir::BinOp;
 
@@ -98,7 +98,7 @@ impl Machine {
             }
             StmtKind::Assert { test, msg } => {
                 let t = self.eval(f, test)?;
-                if !truthy(&t) {
+                if !self.truth(&t)? {
                     let args = match msg {
                         Some(m) => vec![self.eval(f, m)?],
                         None => Vec::new(),
@@ -131,26 +131,8 @@ impl Machine {
                     self.store(f, target, v);
                 }
             }
-            StmtKind::Class {
-                name,
-                bases,
-                simple,
-                target,
-            } => {
-                let bases: Vec<Value> = bases.iter().map(|b| self.eval(f, b)).collect::<R<_>>()?;
-                let base = match bases.as_slice() {
-                    [Value::ExcType(k)] if *simple => Some(ExcClass::Builtin(*k)),
-                    [Value::UserExcType(c)] if *simple => Some(ExcClass::User(c.clone())),
-                    _ => None,
-                };
-                let class = match base {
-                    Some(base) => Value::UserExcType(Rc::new(UserClass { name: name.clone(), base })),
-                    None => Value::Unavailable(
-                        format!("the class {name} (only exception classes like `class E(Exception): pass` are)").into(),
-                    ),
-                };
-                self.store(f, *target, class);
-            }
+            StmtKind::Class(def) => self.exec_class(f, def)?,
+            StmtKind::With(w) => return self.exec_with(f, &w.items, &w.body),
             StmtKind::Bind(binds) => {
                 for (target, value) in binds {
                     self.store(f, *target, value.clone());
@@ -323,7 +305,7 @@ impl Machine {
             }
             Target::Attr { obj, name } => {
                 let o = self.eval(f, obj)?;
-                no_attribute_assignment(&o, name)
+                self.setattr(&o, name, value)
             }
             Target::Unpack { items, star } => {
                 let values = self.unpack(value, items.len(), *star)?;
@@ -472,8 +454,10 @@ impl Machine {
             }
             Target::Attr { obj, name } => {
                 let o = self.eval(f, obj)?;
-                self.getattr(&o, name)?;
-                no_attribute_assignment(&o, name)
+                let cur = self.getattr(&o, name)?;
+                let rhs = self.eval(f, value)?;
+                let new = self.inplace(op, cur, rhs)?;
+                self.setattr(&o, name, new)
             }
             Target::Unpack { .. } => type_error("illegal expression for augmented assignment"),
         }
@@ -481,6 +465,12 @@ impl Machine {
 
     /// `a op= b`: lists extend and repeat in place; everything else as `a op b`.
     fn inplace(&mut self, op: BinOp, a: Value, b: Value) -> R<Value> {
+        if super::dunder::is_instance(&a) {
+            return self.inplace_dunder(op, &a, &b);
+        }
+        if super::dunder::is_instance(&b) {
+            return self.binary_dunder(op, &a, &b);
+        }
         if let Value::List(list) = &a {
             match op {
                 BinOp::Add => {
@@ -537,10 +527,7 @@ impl Machine {
             }
             Target::Attr { obj, name } => {
                 let o = self.eval(f, obj)?;
-                fail(
-                    ExcKind::AttributeError,
-                    format!("'{}' object has no attribute '{name}'", o.type_name()),
-                )
+                self.delattr(&o, name)
             }
             Target::Unpack { items, .. } => {
                 for t in items {
@@ -563,13 +550,6 @@ pub(crate) fn capture(f: &Frame, sources: &[u32]) -> R<Vec<super::value::Cell>> 
                 .ok_or_else(|| Unwind::unsupported("a closure over an unknown variable"))
         })
         .collect()
-}
-
-fn no_attribute_assignment<T>(o: &Value, name: &str) -> R<T> {
-    fail(
-        ExcKind::AttributeError,
-        format!("'{}' object has no attribute '{name}'", o.type_name()),
-    )
 }
 
 /// The exception object raised by `raise v`: an instance, or a class instantiated without

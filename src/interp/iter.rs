@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::code::{Body, Code, CodeKind, Comprehension};
-use super::dict::{Dict, key_of};
+use super::dict::Dict;
 use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::exec::capture;
 use super::machine::{Frame, Machine};
@@ -78,6 +78,8 @@ pub(crate) enum IterState {
     Generator(Box<GenState>),
     /// A generator whose next value is being computed.
     Running,
+    /// An instance of a user class with `__next__` (what its `__iter__` returned).
+    Object(Value),
 }
 
 impl IterState {
@@ -109,6 +111,7 @@ impl IterState {
                 .try_borrow()
                 .map_or(TypeKind::Generator, |i| i.type_kind()),
             IterState::Generator(_) | IterState::Running => TypeKind::Generator,
+            IterState::Object(_) => TypeKind::Object,
         }
     }
 
@@ -127,6 +130,11 @@ impl IterState {
 
 impl Machine {
     pub fn is_iterable(&self, v: &Value) -> bool {
+        match v {
+            Value::Instance(i) => return i.class.defines("__iter__") || i.class.is_named_tuple(),
+            Value::Class(c) => return c.is_enum(),
+            _ => {}
+        }
         matches!(
             v,
             Value::List(_)
@@ -157,6 +165,32 @@ impl Machine {
             Value::View(view) => dict_iter(view.dict.clone(), view.kind),
             Value::Iter(it) => IterState::Shared(it),
             Value::Unavailable(what) => return Err(Unwind::unsupported(what.to_string())),
+            Value::Instance(ref i) => {
+                if let Some(t) = self.as_tuple(&v) {
+                    if !i.class.defines("__iter__") {
+                        return self.iter_of(t);
+                    }
+                }
+                match self.dunder(&v, "__iter__", Vec::new())? {
+                    Some(Value::Instance(o)) => IterState::Object(Value::Instance(o)),
+                    Some(Value::Iter(it)) => IterState::Shared(it),
+                    Some(other @ (Value::List(_) | Value::Tuple(_) | Value::Str(_))) => {
+                        return type_error(format!(
+                            "iter() returned non-iterator of type '{}'",
+                            other.type_name()
+                        ));
+                    }
+                    Some(other) => return self.iter_of(other),
+                    None => {
+                        return type_error(format!("'{}' object is not iterable", v.type_name()));
+                    }
+                }
+            }
+            Value::Class(ref c) if c.is_enum() => IterState::Items {
+                items: c.members.borrow().clone(),
+                index: 0,
+                kind: TypeKind::Object,
+            },
             other => return type_error(format!("'{}' object is not iterable", other.type_name())),
         })
     }
@@ -329,6 +363,23 @@ impl Machine {
             }
             IterState::Generator(g) => self.generator_next(g),
             IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
+            IterState::Object(obj) => {
+                let obj = obj.clone();
+                match self.dunder(&obj, "__next__", Vec::new()) {
+                    Ok(Some(v)) => Ok(Some(v)),
+                    Ok(None) => {
+                        type_error(format!("'{}' object is not an iterator", obj.type_name()))
+                    }
+                    Err(Unwind::Raise(r))
+                        if r.exc.class.is_subclass_of(&super::exc::ExcClass::Builtin(
+                            ExcKind::StopIteration,
+                        )) =>
+                    {
+                        Ok(None)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
         }
     }
 
@@ -416,7 +467,7 @@ impl Machine {
                                 Some(e) => self.eval(frame, e)?,
                                 None => Value::None,
                             };
-                            d.insert(key_of(&elt)?, elt, value);
+                            d.insert(self.hash_key(&elt)?, elt, value);
                         }
                     }
                 }

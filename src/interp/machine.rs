@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 use super::Stream;
 use super::budget;
 use super::code::{Arg, Code, DictItem, Expr, FPart, Kwarg, Var};
-use super::dict::{Dict, key_of};
+use super::dict::Dict;
+use super::dunder::{is_instance, is_marker};
 use super::exc::{Abort, ExcKind, ExcObject, R, TbEntry, Unwind, fail, type_error};
 use super::format;
 use super::globals::Globals;
 use super::limits::{self, Limits};
-use super::ops::{self, truthy};
-use super::repr::{repr, to_str};
+use super::ops;
 use super::value::{Cell, Value};
 use crate::cancel::Cancel;
 use crate::python::ir::{CmpOp, Conversion};
@@ -342,21 +342,35 @@ impl Machine {
             Expr::Load(var, name) => self.load(f, *var, name),
             Expr::Binary(op, a, b) => {
                 if let (Some(x), Some(y)) = (self.peek(f, a), self.peek(f, b)) {
-                    return ops::binary(*op, x, y);
+                    if !is_instance(x) && !is_instance(y) {
+                        match ops::binary(*op, x, y) {
+                            Err(e) if is_marker(&e) => {}
+                            r => return r,
+                        }
+                    }
                 }
                 let x = self.eval(f, a)?;
                 let y = self.eval(f, b)?;
-                ops::binary(*op, &x, &y)
+                if is_instance(&x) || is_instance(&y) {
+                    return self.binary_dunder(*op, &x, &y);
+                }
+                match ops::binary(*op, &x, &y) {
+                    Err(e) if is_marker(&e) => self.binary_slow(*op, &x, &y, e),
+                    r => r,
+                }
             }
             Expr::Unary(op, a) => {
                 let x = self.eval(f, a)?;
+                if is_instance(&x) {
+                    return self.unary_dunder(*op, &x);
+                }
                 ops::unary(*op, &x)
             }
             Expr::And(values) => {
                 let mut last = Value::None;
                 for v in values {
                     last = self.eval(f, v)?;
-                    if !truthy(&last) {
+                    if !self.truth(&last)? {
                         break;
                     }
                 }
@@ -366,7 +380,7 @@ impl Machine {
                 let mut last = Value::None;
                 for v in values {
                     last = self.eval(f, v)?;
-                    if truthy(&last) {
+                    if self.truth(&last)? {
                         break;
                     }
                 }
@@ -423,6 +437,10 @@ impl Machine {
             } => {
                 let o = self.eval(f, obj)?;
                 let (pos, kw) = self.eval_args(f, args, kwargs, &Value::None)?;
+                if let Value::Instance(inst) = &o {
+                    let inst = inst.clone();
+                    return self.call_instance_method(&inst, o, name, pos, kw);
+                }
                 self.call_method(o, name, pos, kw)
             }
             Expr::Attr(obj, name) => {
@@ -510,10 +528,10 @@ impl Machine {
             }
             other => {
                 let v = self.eval(f, other)?;
-                Ok(match v {
-                    Value::Bool(b) => b,
-                    v => truthy(&v),
-                })
+                match v {
+                    Value::Bool(b) => Ok(b),
+                    v => self.truth(&v),
+                }
             }
         }
     }
@@ -537,19 +555,37 @@ impl Machine {
             CmpOp::IsNot => Ok(!ops::is(a, b)),
             CmpOp::In => self.contains(b, a),
             CmpOp::NotIn => self.contains(b, a).map(|c| !c),
-            _ => ops::compare(op, a, b),
+            _ if is_instance(a) || is_instance(b) => self.compare_slow(op, a, b),
+            _ => match ops::compare(op, a, b) {
+                Err(e) if is_marker(&e) => self.compare_slow(op, a, b),
+                other => other,
+            },
         }
     }
 
     /// `item in container`, consuming iterators as CPython does.
     pub fn contains(&mut self, container: &Value, item: &Value) -> R<bool> {
-        if let Some(found) = ops::contains(container, item)? {
-            return Ok(found);
+        if let Value::Class(c) = container {
+            if c.is_enum() {
+                return Ok(c.members.borrow().iter().any(|m| ops::is(m, item)));
+            }
+        }
+        if let Value::Instance(_) = container {
+            if let Some(r) = self.dunder(container, "__contains__", vec![item.clone()])? {
+                return self.truth(&r);
+            }
+        } else {
+            match ops::contains(container, item) {
+                Ok(Some(found)) => return Ok(found),
+                Ok(None) => {}
+                Err(e) if is_marker(&e) => return self.contains_slow(container, item),
+                Err(e) => return Err(e),
+            }
         }
         let mut it = self.iter_of(container.clone())?;
         while let Some(v) = self.next(&mut it)? {
             self.tick()?;
-            if ops::is(&v, item) || ops::eq(&v, item)? {
+            if ops::is(&v, item) || self.values_eq(&v, item)? {
                 return Ok(true);
             }
         }
@@ -579,7 +615,7 @@ impl Machine {
                 DictItem::Pair(k, v) => {
                     let key = self.eval(f, k)?;
                     let value = self.eval(f, v)?;
-                    d.insert(key_of(&key)?, key, value);
+                    d.insert(self.hash_key(&key)?, key, value);
                 }
                 DictItem::Splat(e) => {
                     let m = self.eval(f, e)?;
@@ -588,7 +624,7 @@ impl Machine {
                     };
                     let entries: Vec<(Value, Value)> = other.borrow().iter().cloned().collect();
                     for (k, v) in entries {
-                        d.insert(key_of(&k)?, k, v);
+                        d.insert(self.hash_key(&k)?, k, v);
                     }
                 }
             }
@@ -670,15 +706,15 @@ impl Machine {
                     let v = self.eval(f, expr)?;
                     let v = match conversion {
                         None => v,
-                        Some(Conversion::Str) => Value::str(to_str(&v)?),
-                        Some(Conversion::Repr) => Value::str(repr(&v)?),
-                        Some(Conversion::Ascii) => Value::str(format::ascii(&repr(&v)?)),
+                        Some(Conversion::Str) => Value::str(self.str_of(&v)?),
+                        Some(Conversion::Repr) => Value::str(self.repr_of(&v)?),
+                        Some(Conversion::Ascii) => Value::str(format::ascii(&self.repr_of(&v)?)),
                     };
                     let spec = match spec {
                         Some(s) => self.fstring(f, s)?,
                         None => String::new(),
                     };
-                    out.push_str(&format::format_value(&v, &spec)?);
+                    out.push_str(&self.format_of(&v, &spec)?);
                     ops::check_len(out.len())?;
                 }
             }

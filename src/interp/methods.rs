@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::Stream;
 use super::builtins::index_arg;
 use super::call::{Kwargs, arity, no_kwargs, take_kwargs};
-use super::dict::{Dict, key_of};
+use super::dict::Dict;
 use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error, value_error};
 use super::machine::Machine;
 use super::ops::{self, truthy};
@@ -56,19 +56,19 @@ pub(crate) fn type_has_method(t: TypeKind, name: &str) -> bool {
 }
 
 /// The position of `x` in `items` (by identity or `==`).
-fn position(items: &[Value], x: &Value) -> R<Option<usize>> {
+fn position(m: &mut Machine, items: &[Value], x: &Value) -> R<Option<usize>> {
     for (i, item) in items.iter().enumerate() {
-        if ops::is(item, x) || ops::eq(item, x)? {
+        if ops::is(item, x) || m.values_eq(item, x)? {
             return Ok(Some(i));
         }
     }
     Ok(None)
 }
 
-fn count(items: &[Value], x: &Value) -> R<usize> {
+fn count(m: &mut Machine, items: &[Value], x: &Value) -> R<usize> {
     let mut n = 0;
     for item in items {
-        if ops::is(item, x) || ops::eq(item, x)? {
+        if ops::is(item, x) || m.values_eq(item, x)? {
             n += 1;
         }
     }
@@ -101,12 +101,12 @@ impl Machine {
                 match name {
                     "count" => {
                         arity("tuple.count", &args, 1, 1)?;
-                        Ok(Value::Int(count(t, &args[0])? as i64))
+                        Ok(Value::Int(count(self, t, &args[0])? as i64))
                     }
                     _ => {
                         arity("index", &args, 1, 3)?;
                         let (a, b) = index_range(t.len(), args.get(1), args.get(2))?;
-                        match position(&t[a..b.max(a)], &args[0])? {
+                        match position(self, &t[a..b.max(a)], &args[0])? {
                             Some(i) => Ok(Value::Int((a + i) as i64)),
                             None => value_error("tuple.index(x): x not in tuple"),
                         }
@@ -273,7 +273,7 @@ impl Machine {
             "remove" => {
                 one(&args)?;
                 let items = l.borrow().clone();
-                match position(&items, &args[0])? {
+                match position(self, &items, &args[0])? {
                     Some(i) => {
                         let mut list = l.borrow_mut();
                         if i < list.len() {
@@ -288,7 +288,7 @@ impl Machine {
                 arity("index", &args, 1, 3)?;
                 let items = l.borrow().clone();
                 let (a, b) = index_range(items.len(), args.get(1), args.get(2))?;
-                match position(&items[a..b.max(a)], &args[0])? {
+                match position(self, &items[a..b.max(a)], &args[0])? {
                     Some(i) => Value::Int((a + i) as i64),
                     None => return value_error(format!("{} is not in list", repr(&args[0])?)),
                 }
@@ -296,7 +296,7 @@ impl Machine {
             "count" => {
                 one(&args)?;
                 let items = l.borrow().clone();
-                Value::Int(count(&items, &args[0])? as i64)
+                Value::Int(count(self, &items, &args[0])? as i64)
             }
             "reverse" => {
                 none(&args)?;
@@ -353,7 +353,7 @@ impl Machine {
         Ok(match name {
             "get" => {
                 arity("get", &args, 1, 2)?;
-                let key = key_of(&args[0])?;
+                let key = self.hash_key(&args[0])?;
                 let found = d.borrow().get(&key).cloned();
                 found.unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::None))
             }
@@ -371,7 +371,7 @@ impl Machine {
             }
             "pop" => {
                 arity("pop", &args, 1, 2)?;
-                let key = key_of(&args[0])?;
+                let key = self.hash_key(&args[0])?;
                 let removed = d.borrow_mut().remove(&key);
                 match (removed, args.get(1)) {
                     (Some((_, v)), _) => v,
@@ -394,7 +394,7 @@ impl Machine {
             }
             "setdefault" => {
                 arity("setdefault", &args, 1, 2)?;
-                let key = key_of(&args[0])?;
+                let key = self.hash_key(&args[0])?;
                 let found = d.borrow().get(&key).cloned();
                 match found {
                     Some(v) => v,

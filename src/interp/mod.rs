@@ -21,7 +21,7 @@
 //!   (`from` accepted), `assert`, `try`/`except`/`else`/`finally` (handlers match along the
 //!   builtin hierarchy; `finally` runs on every way out and its `return`/`break` override),
 //!   `def` (defaults, keyword-only, `*args`, `**kwargs`, decorators, closures with cells),
-//!   `class E(Base): pass` for exception classes, `import math`/`sys`/`typing`.
+//!   `class` (see below), `with`, `import math`/`sys`/`typing` and the class-based library.
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
 //!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
 //! - Builtins: `abs all any ascii bin bool callable chr dict divmod enumerate filter float
@@ -29,18 +29,36 @@
 //!   range repr reversed round sorted str sum tuple type zip`, the methods of str, list,
 //!   tuple and dict, `math` functions, `sys.stdout`/`sys.stderr`/`sys.getrecursionlimit`.
 //!   `print(..., file=sys.stderr)` writes to the stderr stream.
+//! - User classes: instances, methods and bound methods, class and instance attributes,
+//!   single and multiple inheritance (C3 MRO), `super()` (zero-argument and two-argument),
+//!   `isinstance`/`issubclass`, `staticmethod`/`classmethod`/`property` (getter and setter),
+//!   `type(x)`, `x.__class__`, `__name__`/`__qualname__`/`__mro__`/`__bases__`/`__dict__`,
+//!   `getattr`/`setattr`/`hasattr`/`delattr`/`vars`/`hash`, `object()`, and the dunder methods
+//!   operators and builtins call (`__init__`, `__new__`, `__repr__`, `__str__`, `__format__`,
+//!   `__eq__`/`__ne__`, `__hash__`, ordering with reflection, arithmetic with `__r*__` and
+//!   `__i*__` and `NotImplemented`, unary operators, `__len__`, `__bool__`, `__iter__`/`__next__`,
+//!   `__getitem__`/`__setitem__`/`__delitem__`, `__contains__`, `__call__`, `__getattr__`,
+//!   `__setattr__`); a class with `__eq__` and no `__hash__` is unhashable. `with` statements
+//!   (`__enter__`/`__exit__`, several items, suppression). `dataclasses.dataclass` (`field`,
+//!   `frozen`, `order`, `__post_init__`), `enum.Enum`, `typing.NamedTuple`,
+//!   `collections.namedtuple`, `functools.total_ordering`.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
-//! `with`, `match`, sets, bytes, complex results, generators with `yield`, `await`, type
-//! aliases, and builtins such as `open`, `input`, `eval`, `hash`, `id`. In a cell's top-level
+//! `match`, sets, bytes, complex results, generators with `yield`, `await`, type
+//! aliases, and builtins such as `open`, `input`, `eval`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
-//! run when reached. Classes other than exception classes, imports of other modules and
-//! `async def` only define their name as unavailable, so a cell can still define them next
-//! to functions for the analyses: using such a name stops the run.
+//! run when reached. Imports of other modules and `async def` only define their name as
+//! unavailable, so a cell can still define them next to functions for the analyses: using
+//! such a name stops the run. Classes deriving from builtin types other than `object` (and
+//! exception classes with a body other than `pass`), metaclasses and class keywords stop the
+//! run when the class statement runs.
 //!
 //! # Where it differs from CPython on purpose
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
-//! functions and iterators print without an address; `range` bounds must fit in 64 bits;
+//! functions, iterators and instances without `__repr__` print without an address
+//! (`<__main__.Point object>`); `__exit__` receives `None` for the traceback; `vars(obj)` and
+//! `obj.__dict__` are copies; instances whose `__hash__` values are equal are one dict key
+//! (their `__eq__` is not asked); `range` bounds must fit in 64 bits;
 //! lists of 64 items or more are sorted by a stable merge sort (same result; a failing
 //! comparison may be a different pair than CPython's); single results over
 //! [`Limits::max_int_bits`] bits or [`Limits::max_len`] items raise `MemoryError` at once.
@@ -54,13 +72,17 @@
 mod budget;
 mod builtins;
 mod call;
+mod class;
+mod classdef;
 mod code;
 mod compile;
 mod dict;
+mod dunder;
 mod exc;
 mod exec;
 mod format;
 mod globals;
+mod instance;
 mod iter;
 mod limits;
 mod machine;
@@ -72,8 +94,10 @@ mod repr;
 mod scope;
 mod seq;
 mod sort;
+mod stdclass;
 mod strings;
 mod value;
+mod with;
 mod worker;
 
 pub use limits::Limits;

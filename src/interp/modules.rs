@@ -101,6 +101,10 @@ pub(crate) fn module(name: &str) -> Option<Native> {
         "sys" => Some(Native::Sys),
         "math" => Some(Native::Math),
         "typing" => Some(Native::Typing),
+        "dataclasses" => Some(Native::Classes("dataclasses")),
+        "enum" => Some(Native::Classes("enum")),
+        "functools" => Some(Native::Classes("functools")),
+        "collections" => Some(Native::Classes("collections")),
         _ => None,
     }
 }
@@ -112,6 +116,7 @@ pub(crate) fn native_name(n: Native) -> &'static str {
         Native::Typing => "typing",
         Native::Stdout => "stdout",
         Native::Stderr => "stderr",
+        Native::Classes(name) => name,
     }
 }
 
@@ -122,6 +127,10 @@ pub(crate) fn native_repr(n: Native) -> &'static str {
         Native::Typing => "<module 'typing'>",
         Native::Stdout => "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>",
         Native::Stderr => "<_io.TextIOWrapper name='<stderr>' mode='w' encoding='utf-8'>",
+        Native::Classes("dataclasses") => "<module 'dataclasses'>",
+        Native::Classes("enum") => "<module 'enum'>",
+        Native::Classes("functools") => "<module 'functools'>",
+        Native::Classes(_) => "<module 'collections'>",
     }
 }
 
@@ -154,10 +163,13 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             ))),
             _ => None,
         },
-        Native::Typing => TYPING
-            .iter()
-            .find(|n| **n == name)
-            .map(|n| Value::Opaque((*n).into())),
+        Native::Typing => super::stdclass::module_attr("typing", name).or_else(|| {
+            TYPING
+                .iter()
+                .find(|n| **n == name)
+                .map(|n| Value::Opaque((*n).into()))
+        }),
+        Native::Classes(module) => super::stdclass::module_attr(module, name),
         Native::Stdout | Native::Stderr => None,
     };
     found.ok_or_else(|| {

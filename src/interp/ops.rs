@@ -263,6 +263,12 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
         (Value::Native(x), Value::Native(y)) => x == y,
         (Value::Opaque(x), Value::Opaque(y)) => x == y,
         (Value::Unavailable(x), Value::Unavailable(y)) => Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
+        (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+        (Value::Bound(x), Value::Bound(y)) => Rc::ptr_eq(x, y),
+        (Value::Descriptor(x), Value::Descriptor(y)) => Rc::ptr_eq(x, y),
+        (Value::Super(x), Value::Super(y)) => Rc::ptr_eq(x, y),
+        (Value::NotImplemented, Value::NotImplemented) => true,
         _ => false,
     }
 }
@@ -311,6 +317,9 @@ fn eq_at(a: &Value, b: &Value, depth: u32) -> R<bool> {
         (Value::Range(x), Value::Range(y)) => {
             let (n, m) = (x.len(), y.len());
             n == m && (n == 0 || (x.start == y.start && (n == 1 || x.step == y.step)))
+        }
+        (Value::Instance(_), _) | (_, Value::Instance(_)) => {
+            return Err(super::dunder::needs_machine());
         }
         (Value::View(x), Value::View(y))
             if x.kind == ViewKind::Keys && y.kind == ViewKind::Keys =>
@@ -361,6 +370,7 @@ fn compare_at(op: CmpOp, a: &Value, b: &Value, depth: u32) -> R<bool> {
             let (x, y) = (x.borrow().clone(), y.borrow().clone());
             seq_compare(op, &x, &y, depth)
         }
+        (Value::Instance(_), _) | (_, Value::Instance(_)) => Err(super::dunder::needs_machine()),
         _ => type_error(format!(
             "'{}' not supported between instances of '{}' and '{}'",
             op.symbol(),

@@ -99,6 +99,16 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Big(b) => out.push_str(&int_str(b)?),
         Value::Float(f) => out.push_str(&float_repr(*f)),
         Value::Str(s) => out.push_str(&str_repr(s.as_str())),
+        Value::Instance(_) | Value::Bound(_) => return Err(super::dunder::needs_machine()),
+        Value::Class(c) if c.is_enum() => out.push_str(&format!("<enum '{}'>", c.name)),
+        Value::Class(c) => out.push_str(&format!("<class '{}.{}'>", c.module, c.qualname)),
+        Value::Descriptor(d) => out.push_str(&format!("<{} object>", d.type_name())),
+        Value::Super(s) => out.push_str(&format!(
+            "<super: <class '{}'>, <{} object>>",
+            s.after.name,
+            s.receiver.type_name()
+        )),
+        Value::NotImplemented => out.push_str("NotImplemented"),
         Value::Tuple(items) => {
             if !enter(std::rc::Rc::as_ptr(items) as usize, seen)? {
                 out.push_str("(...)");

@@ -11,6 +11,9 @@ pub(crate) enum ScopeKind {
     Module,
     Function,
     Comprehension,
+    /// A class body: its names become the class namespace; inner functions do not see them
+    /// (except `__class__`, the cell zero-argument `super()` reads).
+    Class,
 }
 
 /// How a name is reached from one scope.
@@ -266,6 +269,7 @@ impl Scopes {
                 bases,
                 keywords,
                 decorators,
+                body,
                 ..
             } => {
                 for e in decorators
@@ -276,6 +280,8 @@ impl Scopes {
                     self.expr(s, e);
                 }
                 self.bind(s, name);
+                let child = self.open(ScopeKind::Class, s, node_key(stmt));
+                self.block(child, body);
             }
             StmtKind::Import(aliases) => {
                 for a in aliases {
@@ -318,7 +324,20 @@ impl Scopes {
 
     fn expr(&mut self, s: usize, e: &ir::Expr) {
         match &e.kind {
-            ExprKind::Name(n) => self.use_name(s, n),
+            ExprKind::Name(n) => {
+                self.use_name(s, n);
+                // A method using `super` or `__class__` reads its class from a cell.
+                if n == "super" || n == "__class__" {
+                    if let Some(p) = self.scopes[s].parent {
+                        if self.scopes[s].kind == ScopeKind::Function
+                            && self.scopes[p].kind == ScopeKind::Class
+                        {
+                            self.use_name(s, "__class__");
+                            self.bind(p, "__class__");
+                        }
+                    }
+                }
+            }
             ExprKind::Lambda { params, body } => {
                 for d in params.iter().filter_map(|p| p.default.as_ref()) {
                     self.expr(s, d);
@@ -418,7 +437,8 @@ impl Scopes {
             if outer.kind == ScopeKind::Module || outer.globals.contains(name) {
                 return missing(nonlocal_line);
             }
-            if outer.is_local(name) {
+            let class_hides = outer.kind == ScopeKind::Class && name != "__class__";
+            if outer.is_local(name) && !class_hides {
                 push_unique(&mut self.scopes[a].cells, name);
                 for c in chain {
                     push_unique(&mut self.scopes[c].frees, name);

@@ -256,7 +256,25 @@ pub(crate) fn del_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
 
 impl Machine {
     pub fn getitem(&mut self, o: &Value, i: &Value) -> R<Value> {
-        getitem(o, i)
+        match o {
+            Value::Instance(_) => {
+                if let Some(r) = self.dunder(o, "__getitem__", vec![i.clone()])? {
+                    return Ok(r);
+                }
+                if let Some(t) = self.as_tuple(o) {
+                    return getitem(&t, i);
+                }
+                type_error(format!("'{}' object is not subscriptable", o.type_name()))
+            }
+            Value::Class(c) if c.is_enum() => self.enum_item(c, i),
+            Value::Class(c) => type_error(format!("type '{}' is not subscriptable", c.name)),
+            Value::Dict(d) => {
+                let key = self.hash_key(i)?;
+                let found = d.borrow().get(&key).cloned();
+                found.ok_or_else(|| key_error(i))
+            }
+            _ => getitem(o, i),
+        }
     }
 
     /// `o[i] = value`.
@@ -276,10 +294,17 @@ impl Machine {
                 }
             }
             Value::Dict(d) => {
-                let key = key_of(i)?;
+                let key = self.hash_key(i)?;
                 d.borrow_mut().insert(key, i.clone(), value);
                 Ok(())
             }
+            Value::Instance(_) => match self.dunder(o, "__setitem__", vec![i.clone(), value])? {
+                Some(_) => Ok(()),
+                None => type_error(format!(
+                    "'{}' object does not support item assignment",
+                    o.type_name()
+                )),
+            },
             _ => type_error(format!(
                 "'{}' object does not support item assignment",
                 o.type_name()
@@ -304,10 +329,17 @@ impl Machine {
                 }
             }
             Value::Dict(d) => {
-                let key = key_of(i)?;
+                let key = self.hash_key(i)?;
                 let removed = d.borrow_mut().remove(&key);
                 removed.map(|_| ()).ok_or_else(|| key_error(i))
             }
+            Value::Instance(_) => match self.dunder(o, "__delitem__", vec![i.clone()])? {
+                Some(_) => Ok(()),
+                None => type_error(format!(
+                    "'{}' object doesn't support item deletion",
+                    o.type_name()
+                )),
+            },
             _ => type_error(format!(
                 "'{}' object doesn't support item deletion",
                 o.type_name()

@@ -5,7 +5,6 @@
 
 use super::exc::R;
 use super::machine::Machine;
-use super::ops;
 use super::value::Value;
 use crate::python::ir::CmpOp;
 
@@ -46,7 +45,7 @@ pub(crate) fn sort(
 
 fn lt(m: &mut Machine, a: &Value, b: &Value) -> R<bool> {
     m.tick()?;
-    ops::compare(CmpOp::Lt, a, b)
+    m.compare(CmpOp::Lt, a, b)
 }
 
 /// CPython's path for short lists: count the initial run (reversing a strictly

@@ -619,7 +619,15 @@ impl Machine {
                 }
                 Value::str(out)
             }
-            "format" => Value::str(super::format::str_format(text, &args, &kwargs)?),
+            "format" => {
+                let args = self.render_instances(args, None)?;
+                let mut kw = Vec::with_capacity(kwargs.len());
+                for (k, v) in kwargs {
+                    let v = self.render_instances(vec![v], None)?;
+                    kw.push((k, v.into_iter().next().unwrap_or(Value::None)));
+                }
+                Value::str(super::format::str_format(text, &args, &kw)?)
+            }
             _ => return Err(Unwind::unsupported(format!("str.{name}()"))),
         })
     }

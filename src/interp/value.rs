@@ -52,6 +52,17 @@ pub(crate) enum Value {
     /// an exception class, a module the interpreter does not provide, an `async def`.
     /// Calling it, or taking its attributes or items, stops the run as unsupported.
     Unavailable(Rc<str>),
+    /// A user class (`class Point: ...`), see `class.rs`.
+    Class(Rc<super::class::Class>),
+    /// An instance of a user class.
+    Instance(Rc<super::class::Instance>),
+    /// A function bound to its receiver (a method, or a classmethod bound to its class).
+    Bound(Rc<super::class::Bound>),
+    /// `staticmethod`, `classmethod` and `property` objects.
+    Descriptor(Rc<super::class::Descriptor>),
+    /// `super()`.
+    Super(Rc<super::class::Super>),
+    NotImplemented,
 }
 
 /// A str with its length in characters (strings index by character, stored as UTF-8).
@@ -112,6 +123,9 @@ pub(crate) enum Native {
     Typing,
     Stdout,
     Stderr,
+    /// A module of the class-based library (`dataclasses`, `enum`; `functools` and
+    /// `collections` with only `total_ordering` and `namedtuple`), see `stdclass`.
+    Classes(&'static str),
 }
 
 /// The builtin types (exception classes are separate).
@@ -359,6 +373,10 @@ impl Value {
             Value::Native(Native::Stdout | Native::Stderr) => TypeKind::TextIO,
             Value::Native(_) => TypeKind::Module,
             Value::Opaque(_) | Value::Unavailable(_) => TypeKind::Object,
+            Value::Class(_) => TypeKind::Type,
+            Value::Instance(_) => TypeKind::Object,
+            Value::Bound(_) => TypeKind::Method,
+            Value::Descriptor(_) | Value::Super(_) | Value::NotImplemented => TypeKind::Object,
             Value::Exception(_) => return None,
         })
     }
@@ -368,6 +386,11 @@ impl Value {
         match self {
             Value::Exception(e) => e.class.name().to_string(),
             Value::Opaque(_) => "typing._SpecialForm".into(),
+            Value::Instance(i) => i.class.name.to_string(),
+            Value::Bound(_) => "method".into(),
+            Value::Descriptor(d) => d.type_name().into(),
+            Value::Super(_) => "super".into(),
+            Value::NotImplemented => "NotImplementedType".into(),
             other => other
                 .type_kind()
                 .map_or("object", TypeKind::name)

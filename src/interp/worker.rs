@@ -142,7 +142,7 @@ fn run_module(m: &mut Machine, module: &ir::Module) -> Result<Option<CellValue>,
         .and_then(|v| match v {
             Value::None => Ok(None),
             v => Ok(Some(CellValue {
-                repr: repr(&v)?,
+                repr: m.repr_of(&v)?,
                 value: v.to_py(),
             })),
         })

@@ -1,0 +1,262 @@
+//! User classes and their instances: the class object (namespace, bases, C3 MRO), instance
+//! attributes, bound methods, descriptors (`staticmethod`, `classmethod`, `property`) and
+//! `super()` objects. The behaviour (attribute lookup, calls, dunder dispatch) is in
+//! `instance.rs` and `dunder.rs`.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use super::exc::{R, type_error};
+use super::value::Value;
+
+/// What a class is beyond a plain class: the standard-library flavours built on classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flavor {
+    Plain,
+    /// `enum.Enum` itself or a subclass: its non-dunder, non-function attributes are members.
+    Enum,
+    /// `typing.NamedTuple` or `collections.namedtuple` classes: instances are tuples of
+    /// their fields.
+    NamedTuple,
+}
+
+/// A class defined by a `class` statement (or one of the library classes built like one).
+pub(crate) struct Class {
+    pub name: Rc<str>,
+    pub qualname: Rc<str>,
+    /// `__module__`: `__main__` for cells.
+    pub module: Rc<str>,
+    pub bases: Vec<Rc<Class>>,
+    /// The method resolution order after the class itself (C3), `object` left out.
+    pub mro: Vec<Rc<Class>>,
+    /// The namespace, in definition order.
+    pub attrs: RefCell<Vec<(Rc<str>, Value)>>,
+    pub flavor: Flavor,
+    /// Set by `@dataclass(frozen=True)`: assigning attributes raises `FrozenInstanceError`.
+    pub frozen: Cell<bool>,
+    /// Enum members in definition order.
+    pub members: RefCell<Vec<Value>>,
+    /// Annotated names of the body in order (dataclass and named-tuple fields).
+    pub fields: RefCell<Vec<Rc<str>>>,
+    /// Whether the namespace holds a `property` (instance attributes are then looked up
+    /// after the class's; otherwise first, the fast path).
+    pub has_property: Cell<bool>,
+}
+
+/// An instance of a user class.
+pub(crate) struct Instance {
+    pub class: Rc<Class>,
+    /// Instance attributes (`vars(obj)`), in assignment order.
+    pub attrs: RefCell<Vec<(Rc<str>, Value)>>,
+}
+
+/// A function bound to a receiver.
+pub(crate) struct Bound {
+    pub func: Value,
+    pub receiver: Value,
+}
+
+/// `staticmethod(f)`, `classmethod(f)`, `property(fget, fset)`.
+pub(crate) enum Descriptor {
+    Static(Value),
+    ClassMethod(Value),
+    Property { fget: Value, fset: Option<Value> },
+}
+
+/// `super(cls, obj)`: looks attributes up in the MRO of `obj`'s class after `after`.
+pub(crate) struct Super {
+    pub after: Rc<Class>,
+    pub receiver: Value,
+}
+
+impl Descriptor {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Descriptor::Static(_) => "staticmethod",
+            Descriptor::ClassMethod(_) => "classmethod",
+            Descriptor::Property { .. } => "property",
+        }
+    }
+}
+
+impl Class {
+    /// A new class; fails with CPython's message when the bases have no consistent MRO.
+    pub fn new(
+        name: Rc<str>,
+        qualname: Rc<str>,
+        bases: Vec<Rc<Class>>,
+        attrs: Vec<(Rc<str>, Value)>,
+        flavor: Flavor,
+    ) -> R<Class> {
+        let mro = c3(&bases)?;
+        Ok(Class {
+            name,
+            qualname,
+            module: "__main__".into(),
+            bases,
+            mro,
+            attrs: RefCell::new(attrs),
+            flavor,
+            frozen: Cell::new(false),
+            members: RefCell::new(Vec::new()),
+            fields: RefCell::new(Vec::new()),
+            has_property: Cell::new(false),
+        })
+        .map(|c| {
+            let any = c.attrs.borrow().iter().any(|(_, v)| is_property(v));
+            c.has_property.set(any);
+            c
+        })
+    }
+
+    /// The class's own attribute `name`.
+    pub fn own(&self, name: &str) -> Option<Value> {
+        self.attrs
+            .borrow()
+            .iter()
+            .find(|(n, _)| **n == *name)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// `name` looked up along the MRO (the class, then its ancestors).
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        if let Some(v) = self.own(name) {
+            return Some(v);
+        }
+        self.mro.iter().find_map(|c| c.own(name))
+    }
+
+    /// Whether `self` is `other` or derives from it.
+    pub fn is_subclass_of(self: &Rc<Class>, other: &Rc<Class>) -> bool {
+        Rc::ptr_eq(self, other) || self.mro.iter().any(|c| Rc::ptr_eq(c, other))
+    }
+
+    pub fn set(&self, name: &str, value: Value) {
+        if is_property(&value) {
+            self.has_property.set(true);
+        }
+        set_attr(&mut self.attrs.borrow_mut(), name, value);
+    }
+
+    /// Whether the class or an ancestor defines a property.
+    pub fn any_property(&self) -> bool {
+        self.has_property.get() || self.mro.iter().any(|c| c.has_property.get())
+    }
+
+    /// Whether a user method `name` is defined along the MRO (not `object`'s default).
+    pub fn defines(&self, name: &str) -> bool {
+        self.lookup(name).is_some()
+    }
+
+    pub fn is_enum(&self) -> bool {
+        self.flavor == Flavor::Enum
+    }
+
+    pub fn is_named_tuple(&self) -> bool {
+        self.flavor == Flavor::NamedTuple
+    }
+}
+
+impl Instance {
+    pub fn new(class: Rc<Class>) -> Instance {
+        Instance {
+            class,
+            attrs: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<Value> {
+        self.attrs
+            .borrow()
+            .iter()
+            .find(|(n, _)| **n == *name)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+fn is_property(v: &Value) -> bool {
+    matches!(v, Value::Descriptor(d) if matches!(**d, Descriptor::Property { .. }))
+}
+
+/// Sets `name` in an ordered namespace (replacing in place, or appending).
+pub(crate) fn set_attr(attrs: &mut Vec<(Rc<str>, Value)>, name: &str, value: Value) {
+    match attrs.iter_mut().find(|(n, _)| **n == *name) {
+        Some(slot) => slot.1 = value,
+        None => attrs.push((name.into(), value)),
+    }
+}
+
+/// Removes `name`; whether it was there.
+pub(crate) fn remove_attr(attrs: &mut Vec<(Rc<str>, Value)>, name: &str) -> bool {
+    match attrs.iter().position(|(n, _)| **n == *name) {
+        Some(i) => {
+            attrs.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The C3 linearization of the bases (the class itself excluded).
+fn c3(bases: &[Rc<Class>]) -> R<Vec<Rc<Class>>> {
+    let full = |c: &Rc<Class>| -> Vec<Rc<Class>> {
+        let mut v = vec![c.clone()];
+        v.extend(c.mro.iter().cloned());
+        v
+    };
+    let mut seqs: Vec<Vec<Rc<Class>>> = bases.iter().map(full).collect();
+    seqs.push(bases.to_vec());
+    let mut out: Vec<Rc<Class>> = Vec::new();
+    loop {
+        seqs.retain(|s| !s.is_empty());
+        if seqs.is_empty() {
+            return Ok(out);
+        }
+        let candidate = seqs
+            .iter()
+            .map(|s| s[0].clone())
+            .find(|c| !seqs.iter().any(|s| s[1..].iter().any(|x| Rc::ptr_eq(x, c))));
+        let Some(c) = candidate else {
+            let names: Vec<&str> = bases.iter().map(|b| &*b.name).collect();
+            return type_error(format!(
+                "Cannot create a consistent method resolution\norder (MRO) for bases {}",
+                names.join(", ")
+            ));
+        };
+        for s in seqs.iter_mut() {
+            if Rc::ptr_eq(&s[0], &c) {
+                s.remove(0);
+            }
+        }
+        out.push(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(name: &str, bases: Vec<Rc<Class>>) -> Rc<Class> {
+        Rc::new(Class::new(name.into(), name.into(), bases, Vec::new(), Flavor::Plain).unwrap())
+    }
+
+    #[test]
+    fn c3_orders_a_diamond_like_python() {
+        let a = class("A", vec![]);
+        let b = class("B", vec![a.clone()]);
+        let c = class("C", vec![a.clone()]);
+        let d = class("D", vec![b.clone(), c.clone()]);
+        let names: Vec<&str> = d.mro.iter().map(|c| &*c.name).collect();
+        assert_eq!(names, ["B", "C", "A"]);
+        assert!(d.is_subclass_of(&a));
+        assert!(!a.is_subclass_of(&d));
+        let bad = Class::new(
+            "X".into(),
+            "X".into(),
+            vec![a, b],
+            Vec::new(),
+            Flavor::Plain,
+        );
+        assert!(bad.is_err());
+    }
+}

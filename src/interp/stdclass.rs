@@ -1,0 +1,1090 @@
+//! The builtins and library names of the data model: `super`, `property`, `staticmethod`,
+//! `classmethod`, `getattr`/`setattr`/`hasattr`/`delattr`, `vars`, `hash`, `object`'s
+//! methods, and the class-based library: `dataclasses` (`dataclass`, `field`,
+//! `FrozenInstanceError`), `enum.Enum`, `typing.NamedTuple`, `collections.namedtuple`,
+//! `functools.total_ordering`.
+
+use std::rc::Rc;
+
+use super::builtins::Builtin;
+use super::call::{Kwargs, arity, no_kwargs, take_kwargs};
+use super::class::{Class, Descriptor, Flavor, Instance};
+use super::dict::Key;
+use super::exc::{ExcClass, ExcKind, R, Unwind, UserClass, type_error, value_error};
+use super::machine::Machine;
+use super::value::Value;
+use crate::python::ir::CmpOp;
+
+/// A builtin of the data model (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClassBuiltin {
+    Super,
+    Property,
+    /// `prop.setter`: bound to the property, called with the setter function.
+    PropertySetter,
+    StaticMethod,
+    ClassMethod,
+    Getattr,
+    Setattr,
+    Hasattr,
+    Delattr,
+    Vars,
+    Hash,
+    Dataclass,
+    /// `dataclass(frozen=..., order=..., eq=...)` waiting for its class: options are the
+    /// receiver of a bound method.
+    DataclassWith,
+    Field,
+    DcInit,
+    DcRepr,
+    DcEq,
+    DcHash,
+    DcCompare(CmpOp),
+    TotalOrdering,
+    /// A comparison `total_ordering` derives: the operator and the class's root operator.
+    Derived(CmpOp, CmpOp),
+    NamedTupleFactory,
+    NtAsdict,
+    NtReplace,
+    /// `object.__init__`, `object.__repr__`, ...
+    Object(&'static str),
+}
+
+const NAMES: &[(&str, ClassBuiltin)] = &[
+    ("super", ClassBuiltin::Super),
+    ("property", ClassBuiltin::Property),
+    ("staticmethod", ClassBuiltin::StaticMethod),
+    ("classmethod", ClassBuiltin::ClassMethod),
+    ("getattr", ClassBuiltin::Getattr),
+    ("setattr", ClassBuiltin::Setattr),
+    ("hasattr", ClassBuiltin::Hasattr),
+    ("delattr", ClassBuiltin::Delattr),
+    ("vars", ClassBuiltin::Vars),
+    ("hash", ClassBuiltin::Hash),
+];
+
+const OBJECT_METHODS: &[&str] = &[
+    "__init__",
+    "__repr__",
+    "__str__",
+    "__eq__",
+    "__ne__",
+    "__hash__",
+    "__setattr__",
+];
+
+impl ClassBuiltin {
+    pub fn name(self) -> &'static str {
+        match self {
+            ClassBuiltin::DataclassWith => "wrap",
+            ClassBuiltin::PropertySetter => "setter",
+            ClassBuiltin::Dataclass => "dataclass",
+            ClassBuiltin::Field => "field",
+            ClassBuiltin::DcInit => "__init__",
+            ClassBuiltin::DcRepr => "__repr__",
+            ClassBuiltin::DcEq => "__eq__",
+            ClassBuiltin::DcHash => "__hash__",
+            ClassBuiltin::DcCompare(_) | ClassBuiltin::Derived(..) => "compare",
+            ClassBuiltin::TotalOrdering => "total_ordering",
+            ClassBuiltin::NamedTupleFactory => "namedtuple",
+            ClassBuiltin::NtAsdict => "_asdict",
+            ClassBuiltin::NtReplace => "_replace",
+            ClassBuiltin::Object(n) => n,
+            b => NAMES.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
+        }
+    }
+}
+
+/// Whether `v` is a method generated for a class (`@dataclass`, named tuples,
+/// `total_ordering`, `object`'s): bound to instances like a function.
+pub(crate) fn is_generated_method(v: &Value) -> bool {
+    use ClassBuiltin as C;
+    matches!(
+        v,
+        Value::Builtin(Builtin::Class(
+            C::DcInit
+                | C::DcRepr
+                | C::DcEq
+                | C::DcHash
+                | C::DcCompare(_)
+                | C::Derived(..)
+                | C::NtAsdict
+                | C::NtReplace
+                | C::Object(_)
+        ))
+    )
+}
+
+/// The builtin named `name` among the data model's.
+pub(crate) fn builtin_named(name: &str) -> Option<Value> {
+    if name == "NotImplemented" {
+        return Some(Value::NotImplemented);
+    }
+    NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, b)| Value::Builtin(Builtin::Class(*b)))
+}
+
+impl Builtin {
+    /// `object.name` for the methods every instance has.
+    pub fn object_method(name: &str) -> Option<Builtin> {
+        OBJECT_METHODS
+            .iter()
+            .find(|n| **n == name)
+            .map(|n| Builtin::Class(ClassBuiltin::Object(n)))
+    }
+}
+
+thread_local! {
+    static LIBRARY: Library = Library::new();
+}
+
+/// The library classes, one per interpreter thread (so `isinstance` works across cells).
+struct Library {
+    enum_class: Rc<Class>,
+    named_tuple: Rc<Class>,
+    field: Rc<Class>,
+    frozen_error: Rc<UserClass>,
+    object: Rc<Class>,
+}
+
+impl Library {
+    fn new() -> Library {
+        let class = |name: &str, flavor, module: &str| {
+            let mut c = Class::new(name.into(), name.into(), Vec::new(), Vec::new(), flavor)
+                .unwrap_or_else(|_| unreachable_class());
+            c.module = module.into();
+            Rc::new(c)
+        };
+        Library {
+            enum_class: class("Enum", Flavor::Enum, "enum"),
+            named_tuple: class("NamedTuple", Flavor::NamedTuple, "typing"),
+            field: class("Field", Flavor::Plain, "dataclasses"),
+            object: class("object", Flavor::Plain, "builtins"),
+            frozen_error: Rc::new(UserClass {
+                name: "FrozenInstanceError".into(),
+                base: ExcClass::Builtin(ExcKind::AttributeError),
+            }),
+        }
+    }
+}
+
+/// `object()`: a featureless instance (sentinels).
+pub(crate) fn plain_object(args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    if !args.is_empty() || !kwargs.is_empty() {
+        return type_error("object() takes no arguments");
+    }
+    let class = LIBRARY.with(|l| l.object.clone());
+    Ok(Value::Instance(Rc::new(Instance::new(class))))
+}
+
+/// A class without bases always has an MRO.
+fn unreachable_class() -> Class {
+    Class {
+        name: "?".into(),
+        qualname: "?".into(),
+        module: "?".into(),
+        bases: Vec::new(),
+        mro: Vec::new(),
+        attrs: Default::default(),
+        flavor: Flavor::Plain,
+        frozen: Default::default(),
+        members: Default::default(),
+        fields: Default::default(),
+        has_property: Default::default(),
+    }
+}
+
+/// `dataclasses.FrozenInstanceError: cannot assign to field 'x'`.
+pub(crate) fn frozen_error(name: &str) -> Unwind {
+    frozen(format!("cannot assign to field '{name}'"))
+}
+
+/// `dataclasses.FrozenInstanceError: cannot delete field 'x'`.
+pub(crate) fn frozen_delete_error(name: &str) -> Unwind {
+    frozen(format!("cannot delete field '{name}'"))
+}
+
+fn frozen(message: String) -> Unwind {
+    let class = LIBRARY.with(|l| l.frozen_error.clone());
+    Unwind::from_object(super::exc::ExcObject {
+        class: ExcClass::User(class),
+        args: vec![Value::str(message)],
+    })
+}
+
+/// A name of a library module this part provides (`dataclasses`, `enum`, and
+/// `typing.NamedTuple`, `collections.namedtuple`, `functools.total_ordering`).
+pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
+    let b = |c| Some(Value::Builtin(Builtin::Class(c)));
+    match (module, name) {
+        ("dataclasses", "dataclass") => b(ClassBuiltin::Dataclass),
+        ("dataclasses", "field") => b(ClassBuiltin::Field),
+        ("dataclasses", "FrozenInstanceError") => {
+            Some(Value::UserExcType(LIBRARY.with(|l| l.frozen_error.clone())))
+        }
+        ("enum", "Enum") => Some(Value::Class(LIBRARY.with(|l| l.enum_class.clone()))),
+        ("typing", "NamedTuple") => Some(Value::Class(LIBRARY.with(|l| l.named_tuple.clone()))),
+        ("collections", "namedtuple") => b(ClassBuiltin::NamedTupleFactory),
+        ("functools", "total_ordering") => b(ClassBuiltin::TotalOrdering),
+        _ => None,
+    }
+}
+
+/// The field names and defaults of a dataclass or named tuple, bases' fields first.
+fn fields_of(c: &Rc<Class>) -> Vec<Rc<str>> {
+    let mut out: Vec<Rc<str>> = Vec::new();
+    for k in c.mro.iter().rev().chain(std::iter::once(c)) {
+        if k.own("__dataclass_fields__").is_none() && !Rc::ptr_eq(k, c) {
+            continue;
+        }
+        for f in k.fields.borrow().iter() {
+            if !out.contains(f) {
+                out.push(f.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Binds `args`/`kwargs` to `fields` as a generated `__init__`/`__new__` does, with
+/// CPython's messages (`qual` is `D.__init__`; counts include `self`).
+fn bind_fields(
+    qual: &str,
+    fields: &[Rc<str>],
+    defaults: &[Option<Value>],
+    args: Vec<Value>,
+    kwargs: Kwargs,
+) -> R<Vec<Option<Value>>> {
+    let n = fields.len();
+    if args.len() > n {
+        let required = defaults.iter().filter(|d| d.is_none()).count();
+        let sig = if required < n {
+            format!("from {} to {}", required + 1, n + 1)
+        } else {
+            (n + 1).to_string()
+        };
+        return type_error(format!(
+            "{qual}() takes {sig} positional argument{} but {} were given",
+            if n + 1 == 1 && required == n { "" } else { "s" },
+            args.len() + 1
+        ));
+    }
+    let mut values: Vec<Option<Value>> = args.into_iter().map(Some).collect();
+    values.resize(n, None);
+    for (k, v) in kwargs {
+        match fields.iter().position(|f| *f == k) {
+            Some(i) if values[i].is_some() => {
+                return type_error(format!("{qual}() got multiple values for argument '{k}'"));
+            }
+            Some(i) => values[i] = Some(v),
+            None => {
+                return type_error(format!("{qual}() got an unexpected keyword argument '{k}'"));
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    for i in 0..n {
+        if values[i].is_none() {
+            match &defaults[i] {
+                Some(d) => values[i] = Some(d.clone()),
+                None => missing.push(format!("'{}'", fields[i])),
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let list = match missing.as_slice() {
+            [one] => one.clone(),
+            [a, b] => format!("{a} and {b}"),
+            [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        return type_error(format!(
+            "{qual}() missing {} required positional argument{}: {list}",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(values)
+}
+
+fn class_of(v: &Value) -> Option<Rc<Class>> {
+    match v {
+        Value::Instance(i) => Some(i.class.clone()),
+        _ => None,
+    }
+}
+
+impl Machine {
+    pub fn call_class_builtin(
+        &mut self,
+        b: ClassBuiltin,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
+        use ClassBuiltin as C;
+        let name = b.name();
+        match b {
+            C::Super => {
+                no_kwargs(name, &kwargs)?;
+                self.make_super(args)
+            }
+            C::Property => {
+                let [fget_kw, fset_kw, _fdel, _doc] =
+                    take_kwargs(name, kwargs, ["fget", "fset", "fdel", "doc"])?;
+                arity(name, &args, 0, 4)?;
+                let mut it = args.into_iter();
+                let fget = it.next().or(fget_kw).unwrap_or(Value::None);
+                let fset = it.next().or(fset_kw).filter(|v| !matches!(v, Value::None));
+                Ok(Value::Descriptor(Rc::new(Descriptor::Property {
+                    fget,
+                    fset,
+                })))
+            }
+            C::PropertySetter => {
+                let (prop, rest) = receiver(args)?;
+                let fget = match &prop {
+                    Value::Descriptor(d) => match &**d {
+                        Descriptor::Property { fget, .. } => fget.clone(),
+                        _ => Value::None,
+                    },
+                    _ => Value::None,
+                };
+                let fset = rest.into_iter().next();
+                Ok(Value::Descriptor(Rc::new(Descriptor::Property {
+                    fget,
+                    fset,
+                })))
+            }
+            C::StaticMethod | C::ClassMethod => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 1, 1)?;
+                let f = args.into_iter().next().unwrap_or(Value::None);
+                Ok(Value::Descriptor(Rc::new(if b == C::StaticMethod {
+                    Descriptor::Static(f)
+                } else {
+                    Descriptor::ClassMethod(f)
+                })))
+            }
+            C::Getattr => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 2, 3)?;
+                let attr = attr_name("getattr", &args[1])?;
+                match self.getattr(&args[0], &attr) {
+                    Err(Unwind::Raise(r))
+                        if args.len() == 3
+                            && r.exc
+                                .class
+                                .is_subclass_of(&ExcClass::Builtin(ExcKind::AttributeError)) =>
+                    {
+                        Ok(args[2].clone())
+                    }
+                    other => other,
+                }
+            }
+            C::Hasattr => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 2, 2)?;
+                let attr = attr_name("hasattr", &args[1])?;
+                match self.getattr(&args[0], &attr) {
+                    Ok(_) => Ok(Value::Bool(true)),
+                    Err(Unwind::Raise(r))
+                        if r.exc
+                            .class
+                            .is_subclass_of(&ExcClass::Builtin(ExcKind::AttributeError)) =>
+                    {
+                        Ok(Value::Bool(false))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            C::Setattr => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 3, 3)?;
+                let attr = attr_name("setattr", &args[1])?;
+                self.setattr(&args[0], &attr, args[2].clone())?;
+                Ok(Value::None)
+            }
+            C::Delattr => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 2, 2)?;
+                let attr = attr_name("delattr", &args[1])?;
+                self.delattr(&args[0], &attr)?;
+                Ok(Value::None)
+            }
+            C::Vars => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 1, 1)?;
+                match &args[0] {
+                    Value::Instance(i) => Ok(self.vars_dict(&i.attrs.borrow())),
+                    Value::Class(c) => Ok(self.vars_dict(&c.attrs.borrow())),
+                    _ => type_error("vars() argument must have __dict__ attribute"),
+                }
+            }
+            C::Hash => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 1, 1)?;
+                let key = self.hash_key(&args[0])?;
+                Ok(Value::Int(hash_of_key(&key)))
+            }
+            C::Object(method) => self.object_builtin(method, args, kwargs),
+            C::Dataclass => {
+                if args.is_empty() {
+                    let [init, repr, eq, order, frozen] =
+                        take_kwargs(name, kwargs, ["init", "repr", "eq", "order", "frozen"])?;
+                    let flag = |v: Option<Value>, d: bool| {
+                        Value::Bool(v.map_or(d, |v| super::ops::truthy(&v)))
+                    };
+                    let opts = Value::tuple(vec![
+                        flag(init, true),
+                        flag(repr, true),
+                        flag(eq, true),
+                        flag(order, false),
+                        flag(frozen, false),
+                    ]);
+                    return Ok(Value::Bound(Rc::new(super::class::Bound {
+                        func: Value::Builtin(Builtin::Class(C::DataclassWith)),
+                        receiver: opts,
+                    })));
+                }
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 1, 1)?;
+                self.make_dataclass(&args[0], [true, true, true, false, false])
+            }
+            C::DataclassWith => {
+                let [opts, cls] = <[Value; 2]>::try_from(args)
+                    .map_err(|_| Unwind::new(ExcKind::TypeError, "wrap() takes 1 argument"))?;
+                let Value::Tuple(o) = &opts else {
+                    return type_error("bad dataclass options");
+                };
+                let mut flags = [true, true, true, false, false];
+                for (i, f) in flags.iter_mut().enumerate() {
+                    *f = matches!(o.get(i), Some(Value::Bool(true)));
+                }
+                self.make_dataclass(&cls, flags)
+            }
+            C::Field => {
+                arity(name, &args, 0, 0).map_err(|_| {
+                    Unwind::new(ExcKind::TypeError, "field() takes 0 positional arguments")
+                })?;
+                let [default, factory, _repr, _compare, _init] = take_kwargs(
+                    name,
+                    kwargs,
+                    ["default", "default_factory", "repr", "compare", "init"],
+                )?;
+                let field = Rc::new(Instance::new(LIBRARY.with(|l| l.field.clone())));
+                if let Some(d) = default {
+                    super::class::set_attr(&mut field.attrs.borrow_mut(), "default", d);
+                }
+                if let Some(f) = factory {
+                    super::class::set_attr(&mut field.attrs.borrow_mut(), "default_factory", f);
+                }
+                Ok(Value::Instance(field))
+            }
+            C::DcInit => self.dataclass_init(args, kwargs),
+            C::DcRepr => {
+                let (this, _) = receiver(args)?;
+                let class = class_of(&this)
+                    .ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
+                let mut parts = Vec::new();
+                for f in fields_of(&class) {
+                    let v = self.getattr(&this, &f)?;
+                    parts.push(format!("{f}={}", self.repr_of(&v)?));
+                }
+                Ok(Value::str(format!(
+                    "{}({})",
+                    class.qualname,
+                    parts.join(", ")
+                )))
+            }
+            C::DcEq | C::DcCompare(_) => {
+                let (this, rest) = receiver(args)?;
+                let other = rest.into_iter().next().unwrap_or(Value::None);
+                let (Some(a), Some(bc)) = (class_of(&this), class_of(&other)) else {
+                    return Ok(Value::NotImplemented);
+                };
+                if !Rc::ptr_eq(&a, &bc) {
+                    return Ok(Value::NotImplemented);
+                }
+                let x = self.field_tuple(&this)?;
+                let y = self.field_tuple(&other)?;
+                let op = match b {
+                    C::DcCompare(op) => op,
+                    _ => CmpOp::Eq,
+                };
+                self.compare(op, &x, &y).map(Value::Bool)
+            }
+            C::DcHash => {
+                let (this, _) = receiver(args)?;
+                let t = self.field_tuple(&this)?;
+                let key = self.hash_key(&t)?;
+                Ok(Value::Int(hash_of_key(&key)))
+            }
+            C::TotalOrdering => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 1, 1)?;
+                self.total_ordering(&args[0])?;
+                Ok(args[0].clone())
+            }
+            C::Derived(op, root) => {
+                let (a, rest) = receiver(args)?;
+                let b = rest.into_iter().next().unwrap_or(Value::None);
+                self.derived_compare(op, root, &a, &b)
+            }
+            C::NamedTupleFactory => self.namedtuple_factory(args, kwargs),
+            C::NtAsdict => {
+                let (this, _) = receiver(args)?;
+                let class = class_of(&this)
+                    .ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a named tuple"))?;
+                let mut d = super::dict::Dict::default();
+                for f in fields_of(&class) {
+                    let v = self.getattr(&this, &f)?;
+                    let k = Value::str(&*f);
+                    d.insert(super::dict::key_of(&k)?, k, v);
+                }
+                Ok(Value::Dict(Rc::new(std::cell::RefCell::new(d))))
+            }
+            C::NtReplace => {
+                let (this, _) = receiver(args)?;
+                let class = class_of(&this)
+                    .ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a named tuple"))?;
+                let fields = fields_of(&class);
+                let mut values = Vec::new();
+                for f in &fields {
+                    values.push(self.getattr(&this, f)?);
+                }
+                for (k, v) in kwargs {
+                    match fields.iter().position(|f| *f == k) {
+                        Some(i) => values[i] = v,
+                        None => {
+                            return value_error(format!("Got unexpected field names: ['{k}']"));
+                        }
+                    }
+                }
+                Ok(self.named_tuple_instance(&class, &fields, values))
+            }
+        }
+    }
+
+    /// `object.__init__(self)`, `object.__repr__(self)`, ...
+    fn object_builtin(&mut self, method: &str, args: Vec<Value>, _kwargs: Kwargs) -> R<Value> {
+        let (this, rest) = receiver(args)?;
+        match method {
+            "__init__" => Ok(Value::None),
+            "__repr__" => match &this {
+                Value::Instance(i) => Ok(Value::str(super::dunder::default_repr(i))),
+                other => self.repr_of(other).map(Value::str),
+            },
+            "__str__" => self.repr_of(&this).map(Value::str),
+            "__eq__" => Ok(match rest.first() {
+                Some(o) if super::ops::is(&this, o) => Value::Bool(true),
+                _ => Value::NotImplemented,
+            }),
+            "__ne__" => Ok(match rest.first() {
+                Some(o) if super::ops::is(&this, o) => Value::Bool(false),
+                _ => Value::NotImplemented,
+            }),
+            "__hash__" => match &this {
+                Value::Instance(i) => Ok(Value::Int(
+                    (Rc::as_ptr(i) as *const () as usize >> 4) as i64,
+                )),
+                other => {
+                    let key = self.hash_key(other)?;
+                    Ok(Value::Int(hash_of_key(&key)))
+                }
+            },
+            "__setattr__" => {
+                let [name, value] = <[Value; 2]>::try_from(rest).map_err(|_| {
+                    Unwind::new(ExcKind::TypeError, "__setattr__ expected 2 arguments")
+                })?;
+                let name = attr_name("__setattr__", &name)?;
+                self.raw_setattr(&this, &name, value)?;
+                Ok(Value::None)
+            }
+            _ => Err(Unwind::unsupported(format!("object.{method}"))),
+        }
+    }
+
+    /// The fields of a dataclass or named-tuple instance as a tuple.
+    pub fn field_tuple(&mut self, v: &Value) -> R<Value> {
+        let class =
+            class_of(v).ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
+        let mut items = Vec::new();
+        for f in fields_of(&class) {
+            items.push(self.getattr(v, &f)?);
+        }
+        Ok(Value::tuple(items))
+    }
+
+    /// `@dataclass` with flags `[init, repr, eq, order, frozen]`.
+    fn make_dataclass(&mut self, cls: &Value, flags: [bool; 5]) -> R<Value> {
+        let Value::Class(c) = cls else {
+            return type_error(format!(
+                "dataclass() should be called on a class, not {}",
+                cls.type_name()
+            ));
+        };
+        let [init, repr, eq, order, frozen] = flags;
+        let own_fields = c.fields.borrow().clone();
+        for f in &own_fields {
+            let Some(v) = c.own(f) else { continue };
+            if let Value::Instance(i) = &v {
+                if Rc::ptr_eq(&i.class, &LIBRARY.with(|l| l.field.clone())) {
+                    match i.get("default") {
+                        Some(d) => c.set(f, d),
+                        None => {
+                            super::class::remove_attr(&mut c.attrs.borrow_mut(), f);
+                        }
+                    }
+                    if let Some(factory) = i.get("default_factory") {
+                        c.set(&format!("__factory_{f}"), factory);
+                    }
+                    continue;
+                }
+            }
+            if matches!(v, Value::List(_) | Value::Dict(_)) {
+                return value_error(format!(
+                    "mutable default <class '{}'> for field {f} is not allowed: use default_factory",
+                    v.type_name()
+                ));
+            }
+        }
+        c.set(
+            "__dataclass_fields__",
+            Value::tuple(own_fields.iter().map(|f| Value::str(&**f)).collect()),
+        );
+        let all = fields_of(c);
+        let mut seen_default = false;
+        for f in &all {
+            let has_default =
+                c.lookup(f).is_some() || c.lookup(&format!("__factory_{f}")).is_some();
+            if has_default {
+                seen_default = true;
+            } else if seen_default {
+                return type_error(format!(
+                    "non-default argument '{f}' follows default argument"
+                ));
+            }
+        }
+        let mk = |b| Value::Builtin(Builtin::Class(b));
+        if init && c.own("__init__").is_none() {
+            c.set("__init__", mk(ClassBuiltin::DcInit));
+        }
+        if repr && c.own("__repr__").is_none() {
+            c.set("__repr__", mk(ClassBuiltin::DcRepr));
+        }
+        if eq && c.own("__eq__").is_none() {
+            c.set("__eq__", mk(ClassBuiltin::DcEq));
+        }
+        if order {
+            if !eq {
+                return value_error("eq must be true if order is true");
+            }
+            for (n, op) in [
+                ("__lt__", CmpOp::Lt),
+                ("__le__", CmpOp::LtE),
+                ("__gt__", CmpOp::Gt),
+                ("__ge__", CmpOp::GtE),
+            ] {
+                if c.own(n).is_some() {
+                    return type_error(format!(
+                        "Cannot overwrite attribute {n} in class {}. Consider using functools.total_ordering",
+                        c.name
+                    ));
+                }
+                c.set(n, mk(ClassBuiltin::DcCompare(op)));
+            }
+        }
+        if frozen {
+            c.frozen.set(true);
+        }
+        if c.own("__hash__").is_none() || matches!(c.own("__hash__"), Some(Value::None)) {
+            if eq && frozen {
+                c.set("__hash__", mk(ClassBuiltin::DcHash));
+            } else if eq {
+                c.set("__hash__", Value::None);
+            }
+        }
+        Ok(cls.clone())
+    }
+
+    fn dataclass_init(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        let (this, rest) = receiver(args)?;
+        let class =
+            class_of(&this).ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
+        let fields = fields_of(&class);
+        let mut defaults = Vec::with_capacity(fields.len());
+        for f in &fields {
+            defaults.push(match class.lookup(&format!("__factory_{f}")) {
+                Some(_) => Some(Value::Ellipsis),
+                None => class.lookup(f),
+            });
+        }
+        let qual = format!("{}.__init__", class.qualname);
+        let mut values = bind_fields(&qual, &fields, &defaults, rest, kwargs)?;
+        for (i, f) in fields.iter().enumerate() {
+            if let Some(factory) = class.lookup(&format!("__factory_{f}")) {
+                if matches!(values[i], Some(Value::Ellipsis)) {
+                    values[i] = Some(self.call(&factory, Vec::new(), Vec::new())?);
+                }
+            }
+        }
+        for (f, v) in fields.iter().zip(values) {
+            let v = v.unwrap_or(Value::None);
+            if class.frozen.get() {
+                self.raw_setattr(&this, f, v)?;
+            } else {
+                self.setattr(&this, f, v)?;
+            }
+        }
+        if let Some(post) = class.lookup("__post_init__") {
+            self.call_method_value(&post, this, Vec::new(), Vec::new())?;
+        }
+        Ok(Value::None)
+    }
+
+    /// `@functools.total_ordering`.
+    fn total_ordering(&mut self, cls: &Value) -> R<()> {
+        let Value::Class(c) = cls else {
+            return Err(Unwind::unsupported(
+                "total_ordering on something other than a class",
+            ));
+        };
+        let ops = [
+            ("__lt__", CmpOp::Lt),
+            ("__le__", CmpOp::LtE),
+            ("__gt__", CmpOp::Gt),
+            ("__ge__", CmpOp::GtE),
+        ];
+        let Some((_, root)) = ops.iter().find(|(n, _)| c.lookup(n).is_some()) else {
+            return value_error("must define at least one ordering operation: < > <= >=");
+        };
+        for (n, op) in ops {
+            if c.lookup(n).is_none() {
+                c.set(
+                    n,
+                    Value::Builtin(Builtin::Class(ClassBuiltin::Derived(op, *root))),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn derived_compare(&mut self, op: CmpOp, root: CmpOp, a: &Value, b: &Value) -> R<Value> {
+        let root_name = match root {
+            CmpOp::Lt => "__lt__",
+            CmpOp::LtE => "__le__",
+            CmpOp::Gt => "__gt__",
+            _ => "__ge__",
+        };
+        let Some(r) = self.dunder(a, root_name, vec![b.clone()])? else {
+            return Ok(Value::NotImplemented);
+        };
+        if matches!(r, Value::NotImplemented) {
+            return Ok(r);
+        }
+        let r = self.truth(&r)?;
+        let eq = |m: &mut Machine| m.values_eq(a, b);
+        use CmpOp::*;
+        let v = match (root, op) {
+            (Lt, Gt) => !r && !eq(self)?,
+            (Lt, LtE) => r || eq(self)?,
+            (Lt, GtE) => !r,
+            (LtE, GtE) => !r || eq(self)?,
+            (LtE, Lt) => r && !eq(self)?,
+            (LtE, Gt) => !r,
+            (Gt, Lt) => !r && !eq(self)?,
+            (Gt, GtE) => r || eq(self)?,
+            (Gt, LtE) => !r,
+            (GtE, LtE) => !r || eq(self)?,
+            (GtE, Gt) => r && !eq(self)?,
+            (GtE, Lt) => !r,
+            _ => r,
+        };
+        Ok(Value::Bool(v))
+    }
+
+    /// Turns the plain attributes of a new enum class into its members.
+    pub fn make_enum_members(&mut self, c: &Rc<Class>) -> R<()> {
+        let attrs = c.attrs.borrow().clone();
+        let mut members: Vec<Value> = Vec::new();
+        for (name, value) in attrs {
+            let dunder = name.starts_with('_');
+            let callable = matches!(
+                value,
+                Value::Function(_) | Value::Descriptor(_) | Value::Builtin(_)
+            );
+            if dunder || callable {
+                continue;
+            }
+            let mut alias = None;
+            for m in &members {
+                if let Value::Instance(i) = m {
+                    if let Some(v) = i.get("value") {
+                        if self.values_eq(&v, &value)? {
+                            alias = Some(m.clone());
+                            break;
+                        }
+                    }
+                }
+            }
+            let member = match alias {
+                Some(m) => m,
+                None => {
+                    let inst = Instance::new(c.clone());
+                    inst.attrs
+                        .borrow_mut()
+                        .push(("name".into(), Value::str(&*name)));
+                    inst.attrs.borrow_mut().push(("value".into(), value));
+                    let m = Value::Instance(Rc::new(inst));
+                    members.push(m.clone());
+                    m
+                }
+            };
+            c.set(&name, member);
+        }
+        *c.members.borrow_mut() = members;
+        Ok(())
+    }
+
+    /// `Color(1)`: the member with that value.
+    pub fn enum_lookup(&mut self, c: &Rc<Class>, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        no_kwargs(&c.name, &kwargs)?;
+        if c.members.borrow().is_empty() && c.mro.is_empty() {
+            return Err(Unwind::unsupported("the functional API of Enum"));
+        }
+        arity(&c.name, &args, 1, 1)?;
+        let members = c.members.borrow().clone();
+        for m in &members {
+            if let Value::Instance(i) = m {
+                if let Some(v) = i.get("value") {
+                    if self.values_eq(&v, &args[0])? {
+                        return Ok(m.clone());
+                    }
+                }
+            }
+            if super::ops::is(m, &args[0]) {
+                return Ok(m.clone());
+            }
+        }
+        value_error(format!(
+            "{} is not a valid {}",
+            self.repr_of(&args[0])?,
+            c.qualname
+        ))
+    }
+
+    /// `Color['RED']`.
+    pub fn enum_item(&mut self, c: &Rc<Class>, key: &Value) -> R<Value> {
+        if let Value::Str(s) = key {
+            if let Some(m @ Value::Instance(_)) = c.own(s.as_str()) {
+                return Ok(m);
+            }
+        }
+        Err(Unwind::from_object(super::exc::ExcObject {
+            class: ExcClass::Builtin(ExcKind::KeyError),
+            args: vec![key.clone()],
+        }))
+    }
+
+    pub fn enum_repr(&mut self, i: &Instance) -> R<String> {
+        let value = i.get("value").unwrap_or(Value::None);
+        let name = i.get("name").unwrap_or(Value::None);
+        Ok(format!(
+            "<{}.{}: {}>",
+            i.class.name,
+            self.str_of(&name)?,
+            self.repr_of(&value)?
+        ))
+    }
+
+    pub fn enum_str(&mut self, i: &Instance) -> R<String> {
+        let name = i.get("name").unwrap_or(Value::None);
+        Ok(format!("{}.{}", i.class.name, self.str_of(&name)?))
+    }
+
+    /// Completes a `class P(NamedTuple)` statement.
+    pub fn make_named_tuple(&mut self, c: &Rc<Class>) -> R<()> {
+        let fields = c.fields.borrow().clone();
+        let mut seen_default = false;
+        for f in &fields {
+            if c.own(f).is_some() {
+                seen_default = true;
+            } else if seen_default {
+                return type_error(format!(
+                    "Non-default namedtuple field {f} cannot follow default field"
+                ));
+            }
+        }
+        c.set("__dataclass_fields__", Value::None);
+        c.set(
+            "_fields",
+            Value::tuple(fields.iter().map(|f| Value::str(&**f)).collect()),
+        );
+        c.set(
+            "_asdict",
+            Value::Builtin(Builtin::Class(ClassBuiltin::NtAsdict)),
+        );
+        c.set(
+            "_replace",
+            Value::Builtin(Builtin::Class(ClassBuiltin::NtReplace)),
+        );
+        Ok(())
+    }
+
+    /// `collections.namedtuple('P', 'x y')` or `namedtuple('P', ['x', 'y'])`.
+    fn namedtuple_factory(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        let [defaults] = take_kwargs("namedtuple", kwargs, ["defaults"])?;
+        arity("namedtuple", &args, 2, 2)?;
+        let Value::Str(name) = &args[0] else {
+            return type_error("namedtuple() name must be a string");
+        };
+        let names: Vec<Rc<str>> = match &args[1] {
+            Value::Str(s) => s
+                .as_str()
+                .replace(',', " ")
+                .split_whitespace()
+                .map(Rc::from)
+                .collect(),
+            other => {
+                let items = self.collect(other.clone())?;
+                let mut out = Vec::new();
+                for i in items {
+                    match i {
+                        Value::Str(s) => out.push(Rc::from(s.as_str())),
+                        _ => return type_error("Type names and field names must be strings"),
+                    }
+                }
+                out
+            }
+        };
+        let base = LIBRARY.with(|l| l.named_tuple.clone());
+        let c = Rc::new(Class::new(
+            name.as_str().into(),
+            name.as_str().into(),
+            vec![base],
+            Vec::new(),
+            Flavor::NamedTuple,
+        )?);
+        *c.fields.borrow_mut() = names.clone();
+        if let Some(d) = defaults {
+            let d = self.collect(d)?;
+            if d.len() > names.len() {
+                return type_error("Got more default values than field names");
+            }
+            for (f, v) in names[names.len() - d.len()..].iter().zip(d) {
+                c.set(f, v);
+            }
+        }
+        self.make_named_tuple(&c)?;
+        Ok(Value::Class(c))
+    }
+
+    /// Calls a named-tuple class.
+    pub fn named_tuple_new(&mut self, c: &Rc<Class>, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        if c.fields.borrow().is_empty() && c.mro.is_empty() {
+            return Err(Unwind::unsupported(
+                "the functional form NamedTuple('P', [...])",
+            ));
+        }
+        let fields = fields_of(c);
+        let defaults: Vec<Option<Value>> = fields.iter().map(|f| c.lookup(f)).collect();
+        let qual = format!("{}.__new__", c.name);
+        let values = bind_fields(&qual, &fields, &defaults, args, kwargs)?;
+        let values = values
+            .into_iter()
+            .map(|v| v.unwrap_or(Value::None))
+            .collect();
+        let obj = self.named_tuple_instance(c, &fields, values);
+        if let Some(init) = c.own("__init__") {
+            self.call_method_value(&init, obj.clone(), Vec::new(), Vec::new())?;
+        }
+        Ok(obj)
+    }
+
+    fn named_tuple_instance(&self, c: &Rc<Class>, fields: &[Rc<str>], values: Vec<Value>) -> Value {
+        let inst = Instance::new(c.clone());
+        for (f, v) in fields.iter().zip(values) {
+            inst.attrs.borrow_mut().push((f.clone(), v));
+        }
+        Value::Instance(Rc::new(inst))
+    }
+
+    /// A named-tuple instance as its plain tuple (for indexing, iteration, comparison).
+    pub fn as_tuple(&self, v: &Value) -> Option<Value> {
+        let Value::Instance(i) = v else { return None };
+        if !i.class.is_named_tuple() {
+            return None;
+        }
+        let fields = fields_of(&i.class);
+        Some(Value::tuple(
+            fields
+                .iter()
+                .map(|f| i.get(f).unwrap_or(Value::None))
+                .collect(),
+        ))
+    }
+}
+
+/// The receiver and the other arguments of a generated method.
+fn receiver(args: Vec<Value>) -> R<(Value, Vec<Value>)> {
+    let mut it = args.into_iter();
+    match it.next() {
+        Some(this) => Ok((this, it.collect())),
+        None => type_error("method needs an instance argument"),
+    }
+}
+
+fn attr_name(func: &str, v: &Value) -> R<String> {
+    match v {
+        Value::Str(s) => Ok(s.as_str().to_string()),
+        other => type_error(format!(
+            "{func}(): attribute name must be string, not '{}'",
+            other.type_name()
+        )),
+    }
+}
+
+const HASH_MODULUS: i64 = (1 << 61) - 1;
+
+/// `hash()` of a key: CPython's values for ints and tuples of ints; other values hash
+/// consistently within a run (CPython randomizes str hashes anyway).
+pub(crate) fn hash_of_key(k: &Key) -> i64 {
+    let h = match k {
+        Key::Int(i) => {
+            let r = i.rem_euclid(HASH_MODULUS);
+            if *i < 0 && r != 0 {
+                r - HASH_MODULUS
+            } else {
+                r
+            }
+        }
+        Key::None => 0xFCA86420,
+        Key::Hashed(h) => *h,
+        Key::Tuple(items) => {
+            const P1: u64 = 11400714785074694791;
+            const P2: u64 = 14029467366897019727;
+            const P5: u64 = 2870177450012600261;
+            let mut acc = P5;
+            for item in items {
+                let lane = hash_of_key(item) as u64;
+                acc = acc.wrapping_add(lane.wrapping_mul(P2));
+                acc = acc.rotate_left(31);
+                acc = acc.wrapping_mul(P1);
+            }
+            acc = acc.wrapping_add((items.len() as u64) ^ (P5 ^ 3527539));
+            if acc == u64::MAX {
+                return 1546275796;
+            }
+            acc as i64
+        }
+        other => {
+            use std::hash::{Hash, Hasher};
+            let mut s = crate::fxhash::FxHasher::default();
+            other.hash(&mut s);
+            (s.finish() >> 2) as i64
+        }
+    };
+    if h == -1 { -2 } else { h }
+}
