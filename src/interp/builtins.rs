@@ -52,6 +52,7 @@ pub(crate) enum Builtin {
     Sum,
     Math(MathFn),
     SysGetRecursionLimit,
+    Hash,
     /// A builtin of Python outside the subset: refused when called.
     Refused(&'static str),
 }
@@ -82,13 +83,12 @@ const FUNCTIONS: &[(&str, Builtin)] = &[
     ("round", Builtin::Round),
     ("sorted", Builtin::Sorted),
     ("sum", Builtin::Sum),
+    ("hash", Builtin::Hash),
 ];
 
 const REFUSED: &[&str] = &[
     "open",
     "input",
-    "set",
-    "frozenset",
     "bytes",
     "bytearray",
     "memoryview",
@@ -105,7 +105,6 @@ const REFUSED: &[&str] = &[
     "hasattr",
     "delattr",
     "id",
-    "hash",
     "super",
     "property",
     "staticmethod",
@@ -180,6 +179,10 @@ fn one(name: &str, args: Vec<Value>, kwargs: &Kwargs) -> R<Value> {
 impl Machine {
     pub fn call_builtin(&mut self, b: Builtin, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         match b {
+            Builtin::Hash => {
+                let v = one("hash", args, &kwargs)?;
+                super::set::hash_value(&v).map(Value::Int)
+            }
             Builtin::Abs => {
                 let v = one("abs", args, &kwargs)?;
                 match num(&v) {
@@ -706,6 +709,7 @@ impl Machine {
                 let inner = Box::new(self.iter_of(it.next().unwrap_or(Value::None))?);
                 Ok(IterState::Filter { func, inner }.into_value())
             }
+            TypeKind::Set | TypeKind::FrozenSet => self.construct_set(t, args, kwargs),
             TypeKind::Reversed => {
                 no_kwargs("reversed", &kwargs)?;
                 arity("reversed", &args, 1, 1)?;
@@ -786,6 +790,7 @@ pub(crate) fn len(v: &Value) -> R<Value> {
         Value::Tuple(t) => t.len(),
         Value::Dict(d) => d.borrow().len(),
         Value::View(view) => view.dict.borrow().len(),
+        Value::Set(s) => s.borrow().len(),
         Value::Range(r) => {
             return i64::try_from(r.len()).map(Value::Int).or_else(|_| {
                 fail(

@@ -243,6 +243,11 @@ pub(crate) enum Expr {
     FString(Vec<FPart>),
     Walrus(Var, Box<Expr>),
     Unsupported(String),
+    /// `{a, b, *c}`; `folded` when CPython builds it from a constant frozenset.
+    Set {
+        items: Vec<Arg>,
+        folded: bool,
+    },
 }
 
 /// A positional argument or list/tuple element.

@@ -520,7 +520,14 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Tuple(es) => Expr::Tuple(self.exprs(es)?),
             ExprKind::List(es) => Expr::List(self.exprs(es)?),
-            ExprKind::Set(_) => Expr::Unsupported(self.unsupported("a set display")?),
+            ExprKind::Set(es) => {
+                let items = self.exprs(es)?;
+                // CPython folds a display of three or more constants into a frozenset
+                // constant that is merged into the new set (which can change the order).
+                let folded =
+                    items.len() > 2 && items.iter().all(|a| matches!(a, Arg::One(e) if folds(e)));
+                Expr::Set { items, folded }
+            }
             ExprKind::Dict { keys, values } => {
                 let mut items = Vec::new();
                 for (k, v) in keys.iter().zip(values) {
@@ -748,9 +755,7 @@ impl<'a> Compiler<'a> {
             ComprehensionKind::List => "<listcomp>",
             ComprehensionKind::Dict => "<dictcomp>",
             ComprehensionKind::Generator => "<genexpr>",
-            ComprehensionKind::Set => {
-                return Ok(Expr::Unsupported(self.unsupported("a set comprehension")?));
-            }
+            ComprehensionKind::Set => "<setcomp>",
         };
         let Some(first) = generators.first() else {
             return Err(internal("comprehension without a loop", self.line));
@@ -848,4 +853,20 @@ fn unavailable_module(name: &str) -> Value {
     Value::Unavailable(
         format!("the module {name} (the interpreter provides math, sys and typing)").into(),
     )
+}
+
+/// Whether CPython's AST optimizer makes `e` a constant (literals, signed numbers and
+/// tuples of them), for the folding of set displays.
+fn folds(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) => true,
+        Expr::Unary(ir::UnaryOp::USub | ir::UnaryOp::UAdd | ir::UnaryOp::Invert, x) => {
+            matches!(
+                &**x,
+                Expr::Const(Value::Int(_) | Value::Big(_) | Value::Float(_))
+            )
+        }
+        Expr::Tuple(items) => items.iter().all(|a| matches!(a, Arg::One(e) if folds(e))),
+        _ => false,
+    }
 }

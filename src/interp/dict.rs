@@ -27,6 +27,8 @@ pub(crate) enum Key {
     Id(usize),
     /// Builtin functions, types and modules, by kind and name.
     Static(u8, &'static str),
+    /// A frozenset, equal to another with the same elements.
+    FrozenSet(Rc<super::set::FrozenKey>),
 }
 
 impl std::fmt::Debug for Str {
@@ -65,7 +67,10 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
         Value::Type(t) => Key::Static(1, t.name()),
         Value::ExcType(k) => Key::Static(2, k.name()),
         Value::Native(n) => Key::Static(3, super::modules::native_name(*n)),
-        Value::Opaque(_) | Value::List(_) | Value::Dict(_) | Value::View(_) => {
+        Value::Set(s) if s.try_borrow().is_ok_and(|s| s.frozen) => {
+            super::set::frozen_key(&s.borrow())
+        }
+        Value::Opaque(_) | Value::List(_) | Value::Dict(_) | Value::View(_) | Value::Set(_) => {
             return type_error(format!("unhashable type: '{}'", v.type_name()));
         }
     })

@@ -481,6 +481,10 @@ impl Machine {
 
     /// `a op= b`: lists extend and repeat in place; everything else as `a op b`.
     fn inplace(&mut self, op: BinOp, a: Value, b: Value) -> R<Value> {
+        if let Some(r) = self.set_inplace(op, &a, &b) {
+            r?;
+            return Ok(a);
+        }
         if let Value::List(list) = &a {
             match op {
                 BinOp::Add => {

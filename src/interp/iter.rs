@@ -11,6 +11,7 @@ use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::exec::capture;
 use super::machine::{Frame, Machine};
 use super::ops::{self, truthy};
+use super::set::SetObj;
 use super::value::{Str, TypeKind, Value, ViewKind};
 use crate::python::ir::ComprehensionKind;
 
@@ -78,6 +79,12 @@ pub(crate) enum IterState {
     Generator(Box<GenState>),
     /// A generator whose next value is being computed.
     Running,
+    /// A set's elements in table order; `len` is its size when iteration began.
+    Set {
+        set: Option<Rc<RefCell<SetObj>>>,
+        pos: usize,
+        len: usize,
+    },
 }
 
 impl IterState {
@@ -109,6 +116,7 @@ impl IterState {
                 .try_borrow()
                 .map_or(TypeKind::Generator, |i| i.type_kind()),
             IterState::Generator(_) | IterState::Running => TypeKind::Generator,
+            IterState::Set { .. } => TypeKind::SetIterator,
         }
     }
 
@@ -136,6 +144,7 @@ impl Machine {
                 | Value::Dict(_)
                 | Value::View(_)
                 | Value::Iter(_)
+                | Value::Set(_)
         )
     }
 
@@ -156,6 +165,14 @@ impl Machine {
             Value::Dict(d) => dict_iter(d, ViewKind::Keys),
             Value::View(view) => dict_iter(view.dict.clone(), view.kind),
             Value::Iter(it) => IterState::Shared(it),
+            Value::Set(s) => {
+                let len = s.borrow().len();
+                IterState::Set {
+                    set: Some(s),
+                    pos: 0,
+                    len,
+                }
+            }
             Value::Unavailable(what) => return Err(Unwind::unsupported(what.to_string())),
             other => return type_error(format!("'{}' object is not iterable", other.type_name())),
         })
@@ -164,6 +181,29 @@ impl Machine {
     /// The next item, or `None` when the iteration is over.
     pub fn next(&mut self, it: &mut IterState) -> R<Option<Value>> {
         match it {
+            IterState::Set { set, pos, len } => {
+                let Some(s) = set.as_ref() else {
+                    return Ok(None);
+                };
+                let next = {
+                    let s = s.borrow();
+                    if s.len() != *len {
+                        *len = usize::MAX;
+                        return fail(ExcKind::RuntimeError, "Set changed size during iteration");
+                    }
+                    s.entry_from(*pos)
+                };
+                match next {
+                    Some((p, v)) => {
+                        *pos = p;
+                        Ok(Some(v))
+                    }
+                    None => {
+                        *set = None;
+                        Ok(None)
+                    }
+                }
+            }
             IterState::List { list, index } => {
                 let item = list.as_ref().and_then(|l| l.borrow().get(*index).cloned());
                 match item {
@@ -418,6 +458,7 @@ impl Machine {
                             };
                             d.insert(key_of(&elt)?, elt, value);
                         }
+                        Collected::Set(s) => s.add(elt)?,
                     }
                 }
             }
@@ -496,12 +537,14 @@ fn dict_iter(d: Rc<RefCell<Dict>>, kind: ViewKind) -> IterState {
 enum Collected {
     List(Vec<Value>),
     Dict(Dict),
+    Set(SetObj),
 }
 
 impl Collected {
     fn new(kind: ComprehensionKind) -> Collected {
         match kind {
             ComprehensionKind::Dict => Collected::Dict(Dict::default()),
+            ComprehensionKind::Set => Collected::Set(SetObj::new(false)),
             _ => Collected::List(Vec::new()),
         }
     }
@@ -510,6 +553,7 @@ impl Collected {
         match self {
             Collected::List(items) => Value::list(items),
             Collected::Dict(d) => Value::Dict(Rc::new(RefCell::new(d))),
+            Collected::Set(s) => Value::Set(Rc::new(RefCell::new(s))),
         }
     }
 }

@@ -456,6 +456,28 @@ impl Machine {
                 Ok(v)
             }
             Expr::Unsupported(construct) => Err(Unwind::unsupported(construct.clone())),
+            Expr::Set { items, folded } => {
+                let values = self.eval_items(f, items)?;
+                let mut s = super::set::SetObj::new(false);
+                if *folded {
+                    // The compiler's frozenset, rebuilt from its own iteration order when
+                    // constants are merged (CPython's `merge_consts_recursive`).
+                    let mut first = super::set::SetObj::new(true);
+                    for v in values {
+                        first.add(v)?;
+                    }
+                    let mut constant = super::set::SetObj::new(true);
+                    for v in first.values() {
+                        constant.add(v)?;
+                    }
+                    s.merge(&constant);
+                } else {
+                    for v in values {
+                        s.add(v)?;
+                    }
+                }
+                Ok(super::set_ops::new_set(s))
+            }
         }
     }
 

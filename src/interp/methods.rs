@@ -51,6 +51,7 @@ pub(crate) fn type_has_method(t: TypeKind, name: &str) -> bool {
         TypeKind::Dict => DICT.contains(&name),
         TypeKind::Int | TypeKind::Bool => matches!(name, "bit_length" | "bit_count" | "conjugate"),
         TypeKind::Float => matches!(name, "is_integer" | "conjugate"),
+        TypeKind::Set | TypeKind::FrozenSet => super::set_ops::type_has_method(t, name),
         _ => false,
     }
 }
@@ -114,6 +115,7 @@ impl Machine {
                 }
             }
             Value::Dict(d) => self.dict_method(d, name, args, kwargs),
+            Value::Set(s) => self.set_method(s, name, args, kwargs),
             Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
                 no_kwargs(name, &kwargs)?;
                 if !args.is_empty() {

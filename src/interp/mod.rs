@@ -71,6 +71,8 @@ mod ops;
 mod repr;
 mod scope;
 mod seq;
+mod set;
+mod set_ops;
 mod sort;
 mod strings;
 mod value;

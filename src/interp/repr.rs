@@ -99,6 +99,10 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Big(b) => out.push_str(&int_str(b)?),
         Value::Float(f) => out.push_str(&float_repr(*f)),
         Value::Str(s) => out.push_str(&str_repr(s.as_str())),
+        Value::Set(s) => {
+            let set = s.borrow().clone();
+            out.push_str(&super::set_ops::set_repr(&set)?);
+        }
         Value::Tuple(items) => {
             if !enter(std::rc::Rc::as_ptr(items) as usize, seen)? {
                 out.push_str("(...)");

@@ -13,6 +13,7 @@ use super::code::Code;
 use super::dict::Dict;
 use super::exc::{ExcKind, ExcObject, UserClass};
 use super::iter::IterState;
+use super::set::SetObj;
 use crate::python::PyValue;
 
 /// A variable of a closure, shared between the defining frame and the functions it creates.
@@ -52,6 +53,8 @@ pub(crate) enum Value {
     /// an exception class, a module the interpreter does not provide, an `async def`.
     /// Calling it, or taking its attributes or items, stops the run as unsupported.
     Unavailable(Rc<str>),
+    /// A `set` or `frozenset` (by [`SetObj::frozen`]).
+    Set(Rc<RefCell<SetObj>>),
 }
 
 /// A str with its length in characters (strings index by character, stored as UTF-8).
@@ -152,6 +155,9 @@ pub(crate) enum TypeKind {
     DictValueIterator,
     DictItemIterator,
     Generator,
+    Set,
+    FrozenSet,
+    SetIterator,
 }
 
 impl TypeKind {
@@ -193,6 +199,9 @@ impl TypeKind {
             DictValueIterator => "dict_valueiterator",
             DictItemIterator => "dict_itemiterator",
             Generator => "generator",
+            Set => "set",
+            FrozenSet => "frozenset",
+            SetIterator => "set_iterator",
         }
     }
 
@@ -215,6 +224,8 @@ impl TypeKind {
             "map" => Map,
             "filter" => Filter,
             "reversed" => Reversed,
+            "set" => Set,
+            "frozenset" => FrozenSet,
             _ => return None,
         })
     }
@@ -359,6 +370,8 @@ impl Value {
             Value::Native(Native::Stdout | Native::Stderr) => TypeKind::TextIO,
             Value::Native(_) => TypeKind::Module,
             Value::Opaque(_) | Value::Unavailable(_) => TypeKind::Object,
+            Value::Set(s) if s.borrow().frozen => TypeKind::FrozenSet,
+            Value::Set(_) => TypeKind::Set,
             Value::Exception(_) => return None,
         })
     }
