@@ -523,7 +523,7 @@ impl Machine {
     }
 
     /// `isinstance(v, cls)` (or `issubclass` when `subclass`).
-    fn isinstance(&mut self, v: &Value, cls: &Value, subclass: bool) -> R<bool> {
+    pub(crate) fn isinstance(&mut self, v: &Value, cls: &Value, subclass: bool) -> R<bool> {
         let exc_class = |x: &Value| -> Option<ExcClass> {
             match x {
                 Value::ExcType(k) => Some(ExcClass::Builtin(*k)),

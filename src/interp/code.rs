@@ -156,6 +156,47 @@ pub(crate) enum StmtKind {
     Bind(Vec<(Var, Value)>),
     Delete(Vec<Target>),
     Unsupported(String),
+    Match {
+        subject: Expr,
+        cases: Vec<Case>,
+    },
+}
+
+/// One `case` of a `match`.
+pub(crate) struct Case {
+    pub line: u32,
+    pub text: Rc<str>,
+    pub function: Rc<str>,
+    pub pattern: Pat,
+    pub guard: Option<Expr>,
+    pub body: Vec<Stmt>,
+}
+
+/// A compiled `match` pattern.
+pub(crate) enum Pat {
+    /// Compared with `==`.
+    Value(Expr),
+    /// `None`, `True`, `False`: compared with `is`.
+    Singleton(Value),
+    Capture(Var),
+    Wildcard,
+    /// `star` is the index of the `*name` item (bound to a list when `Some`).
+    Sequence {
+        items: Vec<Pat>,
+        star: Option<(usize, Option<Var>)>,
+    },
+    Mapping {
+        keys: Vec<Expr>,
+        patterns: Vec<Pat>,
+        rest: Option<Var>,
+    },
+    Class {
+        cls: Expr,
+        patterns: Vec<Pat>,
+        keywords: Vec<(Rc<str>, Pat)>,
+    },
+    Or(Vec<Pat>),
+    As(Box<Pat>, Var),
 }
 
 /// A `def` statement or a lambda: what is evaluated when it runs.

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::code::{
-    Arg, Body, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler, Kwarg,
-    Params, Stmt, StmtKind, Target, Var,
+    Arg, Body, Case, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler,
+    Kwarg, Params, Pat, Stmt, StmtKind, Target, Var,
 };
 use super::globals::Globals;
 use super::modules;
@@ -268,7 +268,30 @@ impl<'a> Compiler<'a> {
                 }
             }
             S::With { .. } => StmtKind::Unsupported(self.unsupported("the `with` statement")?),
-            S::Match { .. } => StmtKind::Unsupported(self.unsupported("the `match` statement")?),
+            S::Match { subject, cases } => {
+                let subject = self.expr(subject)?;
+                let mut out = Vec::new();
+                for (i, c) in cases.iter().enumerate() {
+                    self.line = c.span.line;
+                    if i + 1 < cases.len() && c.guard.is_none() {
+                        if let Some(message) = irrefutable(&c.pattern) {
+                            return Err(self.syntax(&message));
+                        }
+                    }
+                    out.push(Case {
+                        line: c.span.line,
+                        text: c.text.as_str().into(),
+                        function: self.function_name(),
+                        pattern: self.pattern(&c.pattern)?,
+                        guard: c.guard.as_ref().map(|g| self.expr(g)).transpose()?,
+                        body: self.block(&c.body)?,
+                    });
+                }
+                StmtKind::Match {
+                    subject,
+                    cases: out,
+                }
+            }
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
             S::ClassDef {
                 name,
@@ -868,5 +891,102 @@ fn folds(e: &Expr) -> bool {
         }
         Expr::Tuple(items) => items.iter().all(|a| matches!(a, Arg::One(e) if folds(e))),
         _ => false,
+    }
+}
+
+/// CPython's complaint about an irrefutable pattern that is not the last case.
+fn irrefutable(p: &ir::Pattern) -> Option<String> {
+    match p {
+        ir::Pattern::Wildcard => Some("wildcard makes remaining patterns unreachable".into()),
+        ir::Pattern::Capture(n) => Some(format!(
+            "name capture '{n}' makes remaining patterns unreachable"
+        )),
+        ir::Pattern::As { pattern, .. } => irrefutable(pattern),
+        ir::Pattern::Or(ps) => ps.iter().find_map(irrefutable),
+        _ => None,
+    }
+}
+
+impl Compiler<'_> {
+    fn pattern(&mut self, p: &ir::Pattern) -> Result<Pat> {
+        Ok(match p {
+            ir::Pattern::Value(e) => Pat::Value(self.expr(e)?),
+            ir::Pattern::Singleton(c) => Pat::Singleton(match c {
+                Constant::Bool(b) => Value::Bool(*b),
+                _ => Value::None,
+            }),
+            ir::Pattern::Capture(n) => Pat::Capture(self.var(n)?),
+            ir::Pattern::Wildcard => Pat::Wildcard,
+            ir::Pattern::Star(_) => {
+                return Err(self.syntax("can't use starred name here"));
+            }
+            ir::Pattern::Sequence(ps) => {
+                let mut items = Vec::new();
+                let mut star = None;
+                for (i, q) in ps.iter().enumerate() {
+                    if let ir::Pattern::Star(name) = q {
+                        if star.is_some() {
+                            return Err(self.syntax("multiple starred names in sequence pattern"));
+                        }
+                        let var = name.as_ref().map(|n| self.var(n)).transpose()?;
+                        star = Some((i, var));
+                        items.push(Pat::Wildcard);
+                    } else {
+                        items.push(self.pattern(q)?);
+                    }
+                }
+                Pat::Sequence { items, star }
+            }
+            ir::Pattern::Mapping {
+                keys,
+                patterns,
+                rest,
+            } => Pat::Mapping {
+                keys: keys.iter().map(|k| self.expr(k)).collect::<Result<_>>()?,
+                patterns: patterns
+                    .iter()
+                    .map(|q| self.pattern(q))
+                    .collect::<Result<_>>()?,
+                rest: rest.as_ref().map(|n| self.var(n)).transpose()?,
+            },
+            ir::Pattern::Class {
+                cls,
+                patterns,
+                keywords,
+            } => Pat::Class {
+                cls: self.expr(cls)?,
+                patterns: patterns
+                    .iter()
+                    .map(|q| self.pattern(q))
+                    .collect::<Result<_>>()?,
+                keywords: keywords
+                    .iter()
+                    .map(|(n, q)| Ok((n.as_str().into(), self.pattern(q)?)))
+                    .collect::<Result<_>>()?,
+            },
+            ir::Pattern::Or(ps) => {
+                let names = ps.first().map(|q| {
+                    let mut n = q.bound_names();
+                    n.sort();
+                    n
+                });
+                for q in ps {
+                    let mut n = q.bound_names();
+                    n.sort();
+                    if Some(&n) != names.as_ref() {
+                        return Err(self.syntax("alternative patterns bind different names"));
+                    }
+                }
+                for q in ps.iter().take(ps.len().saturating_sub(1)) {
+                    if let Some(message) = irrefutable(q) {
+                        return Err(self.syntax(&message));
+                    }
+                }
+                Pat::Or(ps.iter().map(|q| self.pattern(q)).collect::<Result<_>>()?)
+            }
+            ir::Pattern::As { pattern, name } => {
+                Pat::As(Box::new(self.pattern(pattern)?), self.var(name)?)
+            }
+        })
     }
 }

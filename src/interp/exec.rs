@@ -48,6 +48,7 @@ impl Machine {
                 }
             }
             StmtKind::AugAssign { target, op, value } => self.aug_assign(f, target, *op, value)?,
+            StmtKind::Match { subject, cases } => return self.exec_match(f, subject, cases),
             StmtKind::If { test, body, orelse } => {
                 return if self.eval_cond(f, test)? {
                     self.exec_block(f, body)

@@ -68,6 +68,7 @@ mod methods;
 mod modules;
 mod num;
 mod ops;
+mod pattern;
 mod repr;
 mod scope;
 mod seq;
