@@ -325,7 +325,13 @@ impl Machine {
                     Some(v) => Ok(v),
                     None => match args.get(1) {
                         Some(d) => Ok(d.clone()),
-                        None => fail(ExcKind::StopIteration, ""),
+                        None => {
+                            let returned = match &mut *it.borrow_mut() {
+                                IterState::Coroutine(g) => g.returned.take(),
+                                _ => None,
+                            };
+                            Err(super::generator::stop_iteration(returned))
+                        }
                     },
                 }
             }

@@ -42,6 +42,8 @@ pub(crate) struct Code {
     pub line: u32,
     /// The header line (`def f(x):`), for tracebacks.
     pub text: Rc<str>,
+    /// A function whose body has `yield`: calling it makes a generator.
+    pub is_generator: bool,
 }
 
 /// Parameters of a function, in CPython's binding order.
@@ -284,6 +286,9 @@ pub(crate) enum Expr {
     FString(Vec<FPart>),
     Walrus(Var, Box<Expr>),
     Unsupported(String),
+    /// `yield value` (only in the body of a generator function).
+    Yield(Option<Box<Expr>>),
+    YieldFrom(Box<Expr>),
     /// `{a, b, *c}`; `folded` when CPython builds it from a constant frozenset.
     Set {
         items: Vec<Arg>,

@@ -36,6 +36,8 @@ struct Frame<'s> {
     prefix: String,
     /// This code's qualified name.
     qualname: Rc<str>,
+    /// Whether its body has `yield`.
+    generator: bool,
 }
 
 struct Compiler<'a> {
@@ -70,6 +72,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         cells: HashMap::new(),
         prefix: String::new(),
         qualname: "<module>".into(),
+        generator: false,
     });
     let body = c.block(&module.body)?;
     Ok(Rc::new(Code {
@@ -83,6 +86,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         body: Body::Block(body),
         line: 1,
         text: "".into(),
+        is_generator: false,
     }))
 }
 
@@ -588,6 +592,11 @@ impl<'a> Compiler<'a> {
             ExprKind::NamedExpr { target, value } => {
                 Expr::Walrus(self.var(target)?, self.boxed(value)?)
             }
+            ExprKind::Unsupported {
+                construct: construct @ ("yield" | "yield from"),
+                operand,
+                ..
+            } => self.yield_expr(construct, operand.as_deref())?,
             ExprKind::Unsupported { construct, .. } => {
                 Expr::Unsupported(self.unsupported(*construct)?)
             }
@@ -679,6 +688,7 @@ impl<'a> Compiler<'a> {
             body,
             line: src.line,
             text: src.text.into(),
+            is_generator: frame.generator,
         };
         Ok(Def {
             code: Rc::new(code),
@@ -762,6 +772,7 @@ impl<'a> Compiler<'a> {
             cells,
             prefix: format!("{qualname}.<locals>."),
             qualname: qualname.into(),
+            generator: false,
         });
         self.in_function += 1;
     }
@@ -807,6 +818,7 @@ impl<'a> Compiler<'a> {
             body: Body::Comprehension(body),
             line: e.span.line,
             text: format!("{e}").into(),
+            is_generator: false,
         };
         Ok(Expr::Comprehension {
             code: Rc::new(code),
@@ -987,6 +999,33 @@ impl Compiler<'_> {
             ir::Pattern::As { pattern, name } => {
                 Pat::As(Box::new(self.pattern(pattern)?), self.var(name)?)
             }
+        })
+    }
+}
+
+impl Compiler<'_> {
+    /// `yield` / `yield from`: makes the enclosing function a generator.
+    fn yield_expr(&mut self, construct: &str, operand: Option<&ir::Expr>) -> Result<Expr> {
+        let in_def = self.in_function > 0
+            && self
+                .frames
+                .last()
+                .is_some_and(|f| f.scope.kind == super::scope::ScopeKind::Function);
+        if !in_def {
+            let what = if self.in_function > 0 {
+                format!("'{construct}' inside a comprehension or at module level")
+            } else {
+                format!("'{construct}' outside function")
+            };
+            return Err(self.syntax(&what));
+        }
+        if let Some(frame) = self.frames.last_mut() {
+            frame.generator = true;
+        }
+        let operand = operand.map(|e| self.boxed(e)).transpose()?;
+        Ok(match (construct, operand) {
+            ("yield from", Some(e)) => Expr::YieldFrom(e),
+            (_, operand) => Expr::Yield(operand),
         })
     }
 }

@@ -28,10 +28,11 @@ pub(crate) enum ExcKind {
     ValueError,
     MemoryError,
     StopIteration,
+    GeneratorExit,
 }
 
 impl ExcKind {
-    pub const ALL: [ExcKind; 20] = [
+    pub const ALL: [ExcKind; 21] = [
         ExcKind::BaseException,
         ExcKind::KeyboardInterrupt,
         ExcKind::Exception,
@@ -52,6 +53,7 @@ impl ExcKind {
         ExcKind::ValueError,
         ExcKind::MemoryError,
         ExcKind::StopIteration,
+        ExcKind::GeneratorExit,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,6 +78,7 @@ impl ExcKind {
             ExcKind::ValueError => "ValueError",
             ExcKind::MemoryError => "MemoryError",
             ExcKind::StopIteration => "StopIteration",
+            ExcKind::GeneratorExit => "GeneratorExit",
         }
     }
 
@@ -88,7 +91,7 @@ impl ExcKind {
         use ExcKind::*;
         Some(match self {
             BaseException => return None,
-            KeyboardInterrupt | Exception => BaseException,
+            KeyboardInterrupt | Exception | GeneratorExit => BaseException,
             ArithmeticError | AssertionError | AttributeError | LookupError | NameError
             | RuntimeError | TypeError | ValueError | MemoryError | StopIteration => Exception,
             ZeroDivisionError | OverflowError => ArithmeticError,

@@ -79,6 +79,8 @@ pub(crate) enum IterState {
     Generator(Box<GenState>),
     /// A generator whose next value is being computed.
     Running,
+    /// A generator function's generator.
+    Coroutine(Box<super::generator::GenObj>),
     /// A set's elements in table order; `len` is its size when iteration began.
     Set {
         set: Option<Rc<RefCell<SetObj>>>,
@@ -117,12 +119,14 @@ impl IterState {
                 .map_or(TypeKind::Generator, |i| i.type_kind()),
             IterState::Generator(_) | IterState::Running => TypeKind::Generator,
             IterState::Set { .. } => TypeKind::SetIterator,
+            IterState::Coroutine(_) => TypeKind::Generator,
         }
     }
 
     pub fn repr(&self) -> String {
         match self {
             IterState::Generator(g) => format!("<generator object {}>", g.code.qualname),
+            IterState::Coroutine(g) => g.repr(),
             other => format!("<{} object>", other.type_kind().name()),
         }
     }
@@ -181,6 +185,9 @@ impl Machine {
     /// The next item, or `None` when the iteration is over.
     pub fn next(&mut self, it: &mut IterState) -> R<Option<Value>> {
         match it {
+            IterState::Coroutine(g) => {
+                self.gen_resume(g, super::generator::Resume::Send(Value::None))
+            }
             IterState::Set { set, pos, len } => {
                 let Some(s) = set.as_ref() else {
                     return Ok(None);

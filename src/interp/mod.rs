@@ -60,6 +60,7 @@ mod dict;
 mod exc;
 mod exec;
 mod format;
+mod generator;
 mod globals;
 mod iter;
 mod limits;
