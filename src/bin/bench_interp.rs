@@ -35,6 +35,14 @@ const WORKLOADS: &[(&str, &str)] = &[
         "comprehensions",
         "s = 0\nfor r in range(300):\n    ys = [x * x for x in range(300) if x % 3]\n    s += sum(y for y in ys if y % 2)\nprint(s)\n",
     ),
+    (
+        "sets (add, in, | & -)",
+        "seen = set()\nhits = 0\nfor i in range(200000):\n    k = i * 7919 % 100003\n    if k in seen:\n        hits += 1\n    else:\n        seen.add(k)\na = {x for x in range(0, 60000, 2)}\nb = set(range(0, 60000, 3))\nprint(hits, len(seen), len(a | b), len(a & b), len(a - b), len(a ^ b))\n",
+    ),
+    (
+        "generators (yield, yield from)",
+        "def count(n):\n    i = 0\n    while i < n:\n        yield i\n        i += 1\ndef evens(n):\n    for x in count(n):\n        if x % 2 == 0:\n            yield x\ndef chain(n):\n    yield from evens(n)\n    yield from count(10)\ntotal = 0\nfor x in chain(200000):\n    total += x\nsmall = sum(sum(count(5)) for _ in range(5000))\nprint(total, small)\n",
+    ),
 ];
 
 const TIMER: &str = r#"

@@ -53,6 +53,8 @@ pub(crate) enum Builtin {
     Math(MathFn),
     SysGetRecursionLimit,
     Hash,
+    Eval,
+    Exec,
     /// A builtin of Python outside the subset: refused when called.
     Refused(&'static str),
 }
@@ -84,6 +86,8 @@ const FUNCTIONS: &[(&str, Builtin)] = &[
     ("sorted", Builtin::Sorted),
     ("sum", Builtin::Sum),
     ("hash", Builtin::Hash),
+    ("eval", Builtin::Eval),
+    ("exec", Builtin::Exec),
 ];
 
 const REFUSED: &[&str] = &[
@@ -93,8 +97,6 @@ const REFUSED: &[&str] = &[
     "bytearray",
     "memoryview",
     "complex",
-    "eval",
-    "exec",
     "compile",
     "globals",
     "locals",
@@ -179,6 +181,8 @@ fn one(name: &str, args: Vec<Value>, kwargs: &Kwargs) -> R<Value> {
 impl Machine {
     pub fn call_builtin(&mut self, b: Builtin, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         match b {
+            Builtin::Eval => self.eval_source(args, kwargs, false),
+            Builtin::Exec => self.eval_source(args, kwargs, true),
             Builtin::Hash => {
                 let v = one("hash", args, &kwargs)?;
                 super::set::hash_value(&v).map(Value::Int)

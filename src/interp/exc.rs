@@ -29,10 +29,11 @@ pub(crate) enum ExcKind {
     MemoryError,
     StopIteration,
     GeneratorExit,
+    SyntaxError,
 }
 
 impl ExcKind {
-    pub const ALL: [ExcKind; 21] = [
+    pub const ALL: [ExcKind; 22] = [
         ExcKind::BaseException,
         ExcKind::KeyboardInterrupt,
         ExcKind::Exception,
@@ -54,6 +55,7 @@ impl ExcKind {
         ExcKind::MemoryError,
         ExcKind::StopIteration,
         ExcKind::GeneratorExit,
+        ExcKind::SyntaxError,
     ];
 
     pub fn name(self) -> &'static str {
@@ -79,6 +81,7 @@ impl ExcKind {
             ExcKind::MemoryError => "MemoryError",
             ExcKind::StopIteration => "StopIteration",
             ExcKind::GeneratorExit => "GeneratorExit",
+            ExcKind::SyntaxError => "SyntaxError",
         }
     }
 
@@ -93,7 +96,9 @@ impl ExcKind {
             BaseException => return None,
             KeyboardInterrupt | Exception | GeneratorExit => BaseException,
             ArithmeticError | AssertionError | AttributeError | LookupError | NameError
-            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration => Exception,
+            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration | SyntaxError => {
+                Exception
+            }
             ZeroDivisionError | OverflowError => ArithmeticError,
             IndexError | KeyError => LookupError,
             UnboundLocalError => NameError,

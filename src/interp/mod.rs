@@ -57,6 +57,7 @@ mod call;
 mod code;
 mod compile;
 mod dict;
+mod eval;
 mod exc;
 mod exec;
 mod format;
