@@ -7,6 +7,20 @@
 //!   (insertion-ordered; keys that compare equal, like `1`, `1.0`, `True`, are one key), plus
 //!   `range`, functions, lambdas, exception classes and instances, and the iterators of
 //!   `enumerate`, `zip`, `map`, `filter`, `reversed`, `iter` and generator expressions.
+//! - `set` and `frozenset` (`set.rs`, `set_ops.rs`): every operator, in-place operator and
+//!   method, displays and comprehensions, frozensets as keys, `hash()`. The table follows
+//!   CPython's `setobject.c` (sizes, probing, dummies, resizes, each operation's algorithm,
+//!   the folding of constant displays), so sets of ints, floats, bools, `None`-free tuples of
+//!   them iterate and `pop` in CPython's order; `str` hashes are randomized per process in
+//!   CPython, so sets of strs iterate in an order of their own.
+//! - Generator functions (`generator.rs`): `yield`, `yield from` (with the inner return
+//!   value), `next(g[, default])`, `send`, `close`, `StopIteration.value`, `RuntimeError:
+//!   generator raised StopIteration`; each generator runs as a stackful coroutine on its own
+//!   lazily committed stack.
+//! - `match` (`pattern.rs`): literal, capture, wildcard, value, singleton, sequence (with
+//!   `*rest`), mapping (with `**rest`), class (builtins that match themselves, keyword
+//!   attributes, `__match_args__` through `match_class`), or and `as` patterns, guards.
+//! - `eval(str)` / `exec(str)` at a cell's top level (`eval.rs`), against the globals.
 //! - Operators: `+ - * / // % **` with Python's rules (true division, floor division and
 //!   modulo taking the divisor's sign, int/float mixing, exact big-int true division and
 //!   int/float comparison), `<< >> & | ^ ~`, unary `- +`, comparisons (chained), `is`,
@@ -31,8 +45,8 @@
 //!   `print(..., file=sys.stderr)` writes to the stderr stream.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
-//! `with`, `match`, sets, bytes, complex results, generators with `yield`, `await`, type
-//! aliases, and builtins such as `open`, `input`, `eval`, `hash`, `id`. In a cell's top-level
+//! `with`, bytes, complex results, `await`, type aliases, `eval`/`exec` inside functions or
+//! with globals/locals dicts, `gen.throw`, and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
 //! run when reached. Classes other than exception classes, imports of other modules and
 //! `async def` only define their name as unavailable, so a cell can still define them next
@@ -40,7 +54,9 @@
 //!
 //! # Where it differs from CPython on purpose
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
-//! functions and iterators print without an address; `range` bounds must fit in 64 bits;
+//! functions, iterators and generators print without an address (`<generator object f>`);
+//! sets of strs iterate in their own order; `hash(None)` and hashes of functions are fixed
+//! values, not addresses; `range` bounds must fit in 64 bits;
 //! lists of 64 items or more are sorted by a stable merge sort (same result; a failing
 //! comparison may be a different pair than CPython's); single results over
 //! [`Limits::max_int_bits`] bits or [`Limits::max_len`] items raise `MemoryError` at once.
