@@ -297,3 +297,56 @@ pub(crate) fn stop_iteration(value: Option<Value>) -> Unwind {
         args,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cancel::Cancel;
+    use crate::interp::{Interpreter, Limits, RunError};
+    use crate::python::lower_module;
+
+    fn run(src: &str, limits: Limits) -> (String, Result<(), RunError>) {
+        let module = lower_module(src).expect("parses");
+        let mut out = String::new();
+        let r = Interpreter::new()
+            .run_module(&module, &mut |_, t| out.push_str(t), &Cancel::new(), limits)
+            .map(|_| ());
+        (out, r)
+    }
+
+    #[test]
+    fn many_live_generators_and_deep_recursion_inside_one() {
+        let src = "def count(n):\n    i = n\n    while True:\n        yield i\n        i += 1\n\
+                   gens = [count(i) for i in range(20000)]\n\
+                   print(sum(next(g) for g in gens), sum(next(g) for g in gens))\n\
+                   def rec(n):\n    return 0 if n == 0 else 1 + rec(n - 1)\n\
+                   def deep():\n    yield rec(900)\n    yield rec(100000)\n\
+                   d = deep()\nprint(next(d))\nnext(d)";
+        let (out, r) = run(src, Limits::new(50_000_000, 3000));
+        assert_eq!(out, "199990000 200010000\n900\n");
+        match r {
+            Err(RunError::Exception(e)) => {
+                assert_eq!(e.type_name, "RecursionError");
+                assert_eq!(e.traceback[1].function, "deep");
+                assert_eq!(e.traceback[1].line, 12);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_endless_generator_stops_at_the_step_budget() {
+        let src = "def forever():\n    while True:\n        yield 1\nfor x in forever():\n    pass";
+        let (_, r) = run(src, Limits::new(100_000, 500));
+        assert!(
+            matches!(r, Err(RunError::StepBudgetExceeded { .. })),
+            "{r:?}"
+        );
+        let src =
+            "def spin():\n    yield 1\n    while True:\n        pass\ng = spin()\nnext(g)\nnext(g)";
+        let (_, r) = run(src, Limits::new(100_000, 500));
+        assert!(
+            matches!(r, Err(RunError::StepBudgetExceeded { .. })),
+            "{r:?}"
+        );
+    }
+}
