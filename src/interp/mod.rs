@@ -10,7 +10,7 @@
 //! - `set` and `frozenset` (`set.rs`, `set_ops.rs`): every operator, in-place operator and
 //!   method, displays and comprehensions, frozensets as keys, `hash()`. The table follows
 //!   CPython's `setobject.c` (sizes, probing, dummies, resizes, each operation's algorithm,
-//!   the folding of constant displays), so sets of ints, floats, bools, `None`-free tuples of
+//!   the folding of constant displays), so sets of ints, floats, bools and tuples of
 //!   them iterate and `pop` in CPython's order; `str` hashes are randomized per process in
 //!   CPython, so sets of strs iterate in an order of their own.
 //! - Generator functions (`generator.rs`): `yield`, `yield from` (with the inner return
