@@ -39,6 +39,14 @@ const WORKLOADS: &[(&str, &str)] = &[
         "classes (method calls, attribute access, dunders)",
         "class Vec:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n    def add(self, o):\n        return Vec(self.x + o.x, self.y + o.y)\n    def dot(self, o):\n        return self.x * o.x + self.y * o.y\n    def __eq__(self, o):\n        return self.x == o.x and self.y == o.y\nclass Walker:\n    def __init__(self):\n        self.pos = Vec(0, 0)\n        self.steps = 0\n    def step(self, d):\n        self.pos = self.pos.add(d)\n        self.steps += 1\n        return self.pos.dot(d)\nw = Walker()\ndirs = [Vec(1, 0), Vec(0, 1), Vec(-1, 0), Vec(0, -1)]\ntotal = 0\nfor i in range(60000):\n    total += w.step(dirs[i % 4])\n    if w.pos == dirs[0]:\n        total += 1\nprint(total, w.steps, w.pos.x, w.pos.y)\n",
     ),
+    (
+        "sets (add, in, | & -)",
+        "seen = set()\nhits = 0\nfor i in range(200000):\n    k = i * 7919 % 100003\n    if k in seen:\n        hits += 1\n    else:\n        seen.add(k)\na = {x for x in range(0, 60000, 2)}\nb = set(range(0, 60000, 3))\nprint(hits, len(seen), len(a | b), len(a & b), len(a - b), len(a ^ b))\n",
+    ),
+    (
+        "generators (yield, yield from)",
+        "def count(n):\n    i = 0\n    while i < n:\n        yield i\n        i += 1\ndef evens(n):\n    for x in count(n):\n        if x % 2 == 0:\n            yield x\ndef chain(n):\n    yield from evens(n)\n    yield from count(10)\ntotal = 0\nfor x in chain(200000):\n    total += x\nsmall = sum(sum(count(5)) for _ in range(5000))\nprint(total, small)\n",
+    ),
 ];
 
 const TIMER: &str = r#"

@@ -53,6 +53,9 @@ pub(crate) enum Builtin {
     Sum,
     Math(MathFn),
     SysGetRecursionLimit,
+    Hash,
+    Eval,
+    Exec,
     /// A builtin of Python outside the subset: refused when called.
     Refused(&'static str),
     /// A builtin of the data model (`super`, `property`, `getattr`, ...), see `stdclass`.
@@ -85,19 +88,18 @@ const FUNCTIONS: &[(&str, Builtin)] = &[
     ("round", Builtin::Round),
     ("sorted", Builtin::Sorted),
     ("sum", Builtin::Sum),
+    ("hash", Builtin::Hash),
+    ("eval", Builtin::Eval),
+    ("exec", Builtin::Exec),
 ];
 
 const REFUSED: &[&str] = &[
     "open",
     "input",
-    "set",
-    "frozenset",
     "bytes",
     "bytearray",
     "memoryview",
     "complex",
-    "eval",
-    "exec",
     "compile",
     "globals",
     "locals",
@@ -177,6 +179,12 @@ fn one(name: &str, args: Vec<Value>, kwargs: &Kwargs) -> R<Value> {
 impl Machine {
     pub fn call_builtin(&mut self, b: Builtin, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         match b {
+            Builtin::Eval => self.eval_source(args, kwargs, false),
+            Builtin::Exec => self.eval_source(args, kwargs, true),
+            Builtin::Hash => {
+                let v = one("hash", args, &kwargs)?;
+                super::set::hash_value(&v).map(Value::Int)
+            }
             Builtin::Abs => {
                 let v = one("abs", args, &kwargs)?;
                 match num(&v) {
@@ -351,7 +359,13 @@ impl Machine {
                     Some(v) => Ok(v),
                     None => match args.get(1) {
                         Some(d) => Ok(d.clone()),
-                        None => fail(ExcKind::StopIteration, ""),
+                        None => {
+                            let returned = match &mut *it.borrow_mut() {
+                                IterState::Coroutine(g) => g.returned.take(),
+                                _ => None,
+                            };
+                            Err(super::generator::stop_iteration(returned))
+                        }
                     },
                 }
             }
@@ -554,7 +568,7 @@ impl Machine {
     }
 
     /// `isinstance(v, cls)` (or `issubclass` when `subclass`).
-    fn isinstance(&mut self, v: &Value, cls: &Value, subclass: bool) -> R<bool> {
+    pub(crate) fn isinstance(&mut self, v: &Value, cls: &Value, subclass: bool) -> R<bool> {
         let exc_class = |x: &Value| -> Option<ExcClass> {
             match x {
                 Value::ExcType(k) => Some(ExcClass::Builtin(*k)),
@@ -758,6 +772,7 @@ impl Machine {
                 let inner = Box::new(self.iter_of(it.next().unwrap_or(Value::None))?);
                 Ok(IterState::Filter { func, inner }.into_value())
             }
+            TypeKind::Set | TypeKind::FrozenSet => self.construct_set(t, args, kwargs),
             TypeKind::Reversed => {
                 no_kwargs("reversed", &kwargs)?;
                 arity("reversed", &args, 1, 1)?;
@@ -845,6 +860,7 @@ pub(crate) fn len(v: &Value) -> R<Value> {
         Value::Tuple(t) => t.len(),
         Value::Dict(d) => d.borrow().len(),
         Value::View(view) => view.dict.borrow().len(),
+        Value::Set(s) => s.borrow().len(),
         Value::Range(r) => {
             return i64::try_from(r.len()).map(Value::Int).or_else(|_| {
                 fail(

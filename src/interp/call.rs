@@ -94,6 +94,10 @@ impl Machine {
 
     fn run_frame(&mut self, func: &Rc<Function>, mut frame: Frame) -> R<Value> {
         let code = func.code.clone();
+        if code.is_generator {
+            let g = super::generator::GenObj::new(code, frame)?;
+            return Ok(super::iter::IterState::Coroutine(Box::new(g)).into_value());
+        }
         self.enter(&code)?;
         let result = match &code.body {
             Body::Block(stmts) => self.exec_block(&mut frame, stmts).map(|flow| match flow {
@@ -250,6 +254,12 @@ impl Machine {
         match (o, name) {
             (Value::Native(n), _) => return modules::attr(*n, name),
             (Value::Exception(e), "args") => return Ok(Value::tuple(e.args.clone())),
+            (Value::Exception(e), "value")
+                if e.class
+                    .is_subclass_of(&super::exc::ExcClass::Builtin(ExcKind::StopIteration)) =>
+            {
+                return Ok(e.args.first().cloned().unwrap_or(Value::None));
+            }
             (Value::Function(f), "__name__") => return Ok(Value::str(&*f.code.name)),
             (Value::Function(f), "__qualname__") => return Ok(Value::str(&*f.code.qualname)),
             (Value::Type(t), "__name__") => return Ok(Value::str(t.name())),

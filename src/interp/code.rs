@@ -42,6 +42,8 @@ pub(crate) struct Code {
     pub line: u32,
     /// The header line (`def f(x):`), for tracebacks.
     pub text: Rc<str>,
+    /// A function whose body has `yield`: calling it makes a generator.
+    pub is_generator: bool,
 }
 
 /// Parameters of a function, in CPython's binding order.
@@ -150,6 +152,47 @@ pub(crate) enum StmtKind {
     Delete(Vec<Target>),
     Unsupported(String),
     With(Box<With>),
+    Match {
+        subject: Expr,
+        cases: Vec<Case>,
+    },
+}
+
+/// One `case` of a `match`.
+pub(crate) struct Case {
+    pub line: u32,
+    pub text: Rc<str>,
+    pub function: Rc<str>,
+    pub pattern: Pat,
+    pub guard: Option<Expr>,
+    pub body: Vec<Stmt>,
+}
+
+/// A compiled `match` pattern.
+pub(crate) enum Pat {
+    /// Compared with `==`.
+    Value(Expr),
+    /// `None`, `True`, `False`: compared with `is`.
+    Singleton(Value),
+    Capture(Var),
+    Wildcard,
+    /// `star` is the index of the `*name` item (bound to a list when `Some`).
+    Sequence {
+        items: Vec<Pat>,
+        star: Option<(usize, Option<Var>)>,
+    },
+    Mapping {
+        keys: Vec<Expr>,
+        patterns: Vec<Pat>,
+        rest: Option<Var>,
+    },
+    Class {
+        cls: Expr,
+        patterns: Vec<Pat>,
+        keywords: Vec<(Rc<str>, Pat)>,
+    },
+    Or(Vec<Pat>),
+    As(Box<Pat>, Var),
 }
 
 /// A `class` statement: its body runs as a function whose locals become the namespace.
@@ -261,6 +304,14 @@ pub(crate) enum Expr {
     FString(Vec<FPart>),
     Walrus(Var, Box<Expr>),
     Unsupported(String),
+    /// `yield value` (only in the body of a generator function).
+    Yield(Option<Box<Expr>>),
+    YieldFrom(Box<Expr>),
+    /// `{a, b, *c}`; `folded` when CPython builds it from a constant frozenset.
+    Set {
+        items: Vec<Arg>,
+        folded: bool,
+    },
 }
 
 /// A positional argument or list/tuple element.

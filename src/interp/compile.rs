@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::code::{
-    Arg, Body, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler, Kwarg,
-    Params, Stmt, StmtKind, Target, Var, With,
+    Arg, Body, Case, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler,
+    Kwarg, Params, Pat, Stmt, StmtKind, Target, Var, With,
 };
 use super::globals::Globals;
 use super::modules;
@@ -38,6 +38,8 @@ struct Frame<'s> {
     qualname: Rc<str>,
     /// The first parameter of a function (`self` of a method, for zero-argument `super()`).
     first_param: Option<String>,
+    /// Whether its body has `yield`.
+    generator: bool,
 }
 
 struct Compiler<'a> {
@@ -73,6 +75,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         prefix: String::new(),
         qualname: "<module>".into(),
         first_param: None,
+        generator: false,
     });
     let body = c.block(&module.body)?;
     Ok(Rc::new(Code {
@@ -86,6 +89,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         body: Body::Block(body),
         line: 1,
         text: "".into(),
+        is_generator: false,
     }))
 }
 
@@ -282,7 +286,30 @@ impl<'a> Compiler<'a> {
                     body: self.block(body)?,
                 }))
             }
-            S::Match { .. } => StmtKind::Unsupported(self.unsupported("the `match` statement")?),
+            S::Match { subject, cases } => {
+                let subject = self.expr(subject)?;
+                let mut out = Vec::new();
+                for (i, c) in cases.iter().enumerate() {
+                    self.line = c.span.line;
+                    if i + 1 < cases.len() && c.guard.is_none() {
+                        if let Some(message) = irrefutable(&c.pattern) {
+                            return Err(self.syntax(&message));
+                        }
+                    }
+                    out.push(Case {
+                        line: c.span.line,
+                        text: c.text.as_str().into(),
+                        function: self.function_name(),
+                        pattern: self.pattern(&c.pattern)?,
+                        guard: c.guard.as_ref().map(|g| self.expr(g)).transpose()?,
+                        body: self.block(&c.body)?,
+                    });
+                }
+                StmtKind::Match {
+                    subject,
+                    cases: out,
+                }
+            }
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
             S::ClassDef { .. } => StmtKind::Class(Box::new(self.class_def(s)?)),
             S::Import(aliases) => self.import(aliases)?,
@@ -516,7 +543,14 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Tuple(es) => Expr::Tuple(self.exprs(es)?),
             ExprKind::List(es) => Expr::List(self.exprs(es)?),
-            ExprKind::Set(_) => Expr::Unsupported(self.unsupported("a set display")?),
+            ExprKind::Set(es) => {
+                let items = self.exprs(es)?;
+                // CPython folds a display of three or more constants into a frozenset
+                // constant that is merged into the new set (which can change the order).
+                let folded =
+                    items.len() > 2 && items.iter().all(|a| matches!(a, Arg::One(e) if folds(e)));
+                Expr::Set { items, folded }
+            }
             ExprKind::Dict { keys, values } => {
                 let mut items = Vec::new();
                 for (k, v) in keys.iter().zip(values) {
@@ -554,6 +588,11 @@ impl<'a> Compiler<'a> {
             ExprKind::NamedExpr { target, value } => {
                 Expr::Walrus(self.var(target)?, self.boxed(value)?)
             }
+            ExprKind::Unsupported {
+                construct: construct @ ("yield" | "yield from"),
+                operand,
+                ..
+            } => self.yield_expr(construct, operand.as_deref())?,
             ExprKind::Unsupported { construct, .. } => {
                 Expr::Unsupported(self.unsupported(*construct)?)
             }
@@ -645,6 +684,7 @@ impl<'a> Compiler<'a> {
             body,
             line: src.line,
             text: src.text.into(),
+            is_generator: frame.generator,
         };
         Ok(Def {
             code: Rc::new(code),
@@ -732,6 +772,7 @@ impl<'a> Compiler<'a> {
             prefix: format!("{qualname}.<locals>."),
             qualname: qualname.into(),
             first_param: None,
+            generator: false,
         });
         self.in_function += 1;
     }
@@ -748,9 +789,7 @@ impl<'a> Compiler<'a> {
             ComprehensionKind::List => "<listcomp>",
             ComprehensionKind::Dict => "<dictcomp>",
             ComprehensionKind::Generator => "<genexpr>",
-            ComprehensionKind::Set => {
-                return Ok(Expr::Unsupported(self.unsupported("a set comprehension")?));
-            }
+            ComprehensionKind::Set => "<setcomp>",
         };
         let Some(first) = generators.first() else {
             return Err(internal("comprehension without a loop", self.line));
@@ -779,6 +818,7 @@ impl<'a> Compiler<'a> {
             body: Body::Comprehension(body),
             line: e.span.line,
             text: format!("{e}").into(),
+            is_generator: false,
         };
         Ok(Expr::Comprehension {
             code: Rc::new(code),
@@ -925,6 +965,7 @@ impl Compiler<'_> {
             body: Body::Block(body_c),
             line: s.span.line,
             text: s.text.as_str().into(),
+            is_generator: false,
         };
         Ok(super::code::ClassDef {
             name: name.as_str().into(),
@@ -953,5 +994,145 @@ impl Compiler<'_> {
             Arg::One(Expr::Load(self.var("__class__")?, "__class__".into())),
             Arg::One(Expr::Load(self.var(&first)?, first.as_str().into())),
         ])
+    }
+}
+
+/// Whether CPython's AST optimizer makes `e` a constant (literals, signed numbers and
+/// tuples of them), for the folding of set displays.
+fn folds(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) => true,
+        Expr::Unary(ir::UnaryOp::USub | ir::UnaryOp::UAdd | ir::UnaryOp::Invert, x) => {
+            matches!(
+                &**x,
+                Expr::Const(Value::Int(_) | Value::Big(_) | Value::Float(_))
+            )
+        }
+        Expr::Tuple(items) => items.iter().all(|a| matches!(a, Arg::One(e) if folds(e))),
+        _ => false,
+    }
+}
+
+/// CPython's complaint about an irrefutable pattern that is not the last case.
+fn irrefutable(p: &ir::Pattern) -> Option<String> {
+    match p {
+        ir::Pattern::Wildcard => Some("wildcard makes remaining patterns unreachable".into()),
+        ir::Pattern::Capture(n) => Some(format!(
+            "name capture '{n}' makes remaining patterns unreachable"
+        )),
+        ir::Pattern::As { pattern, .. } => irrefutable(pattern),
+        ir::Pattern::Or(ps) => ps.iter().find_map(irrefutable),
+        _ => None,
+    }
+}
+
+impl Compiler<'_> {
+    fn pattern(&mut self, p: &ir::Pattern) -> Result<Pat> {
+        Ok(match p {
+            ir::Pattern::Value(e) => Pat::Value(self.expr(e)?),
+            ir::Pattern::Singleton(c) => Pat::Singleton(match c {
+                Constant::Bool(b) => Value::Bool(*b),
+                _ => Value::None,
+            }),
+            ir::Pattern::Capture(n) => Pat::Capture(self.var(n)?),
+            ir::Pattern::Wildcard => Pat::Wildcard,
+            ir::Pattern::Star(_) => {
+                return Err(self.syntax("can't use starred name here"));
+            }
+            ir::Pattern::Sequence(ps) => {
+                let mut items = Vec::new();
+                let mut star = None;
+                for (i, q) in ps.iter().enumerate() {
+                    if let ir::Pattern::Star(name) = q {
+                        if star.is_some() {
+                            return Err(self.syntax("multiple starred names in sequence pattern"));
+                        }
+                        let var = name.as_ref().map(|n| self.var(n)).transpose()?;
+                        star = Some((i, var));
+                        items.push(Pat::Wildcard);
+                    } else {
+                        items.push(self.pattern(q)?);
+                    }
+                }
+                Pat::Sequence { items, star }
+            }
+            ir::Pattern::Mapping {
+                keys,
+                patterns,
+                rest,
+            } => Pat::Mapping {
+                keys: keys.iter().map(|k| self.expr(k)).collect::<Result<_>>()?,
+                patterns: patterns
+                    .iter()
+                    .map(|q| self.pattern(q))
+                    .collect::<Result<_>>()?,
+                rest: rest.as_ref().map(|n| self.var(n)).transpose()?,
+            },
+            ir::Pattern::Class {
+                cls,
+                patterns,
+                keywords,
+            } => Pat::Class {
+                cls: self.expr(cls)?,
+                patterns: patterns
+                    .iter()
+                    .map(|q| self.pattern(q))
+                    .collect::<Result<_>>()?,
+                keywords: keywords
+                    .iter()
+                    .map(|(n, q)| Ok((n.as_str().into(), self.pattern(q)?)))
+                    .collect::<Result<_>>()?,
+            },
+            ir::Pattern::Or(ps) => {
+                let names = ps.first().map(|q| {
+                    let mut n = q.bound_names();
+                    n.sort();
+                    n
+                });
+                for q in ps {
+                    let mut n = q.bound_names();
+                    n.sort();
+                    if Some(&n) != names.as_ref() {
+                        return Err(self.syntax("alternative patterns bind different names"));
+                    }
+                }
+                for q in ps.iter().take(ps.len().saturating_sub(1)) {
+                    if let Some(message) = irrefutable(q) {
+                        return Err(self.syntax(&message));
+                    }
+                }
+                Pat::Or(ps.iter().map(|q| self.pattern(q)).collect::<Result<_>>()?)
+            }
+            ir::Pattern::As { pattern, name } => {
+                Pat::As(Box::new(self.pattern(pattern)?), self.var(name)?)
+            }
+        })
+    }
+}
+
+impl Compiler<'_> {
+    /// `yield` / `yield from`: makes the enclosing function a generator.
+    fn yield_expr(&mut self, construct: &str, operand: Option<&ir::Expr>) -> Result<Expr> {
+        let in_def = self.in_function > 0
+            && self
+                .frames
+                .last()
+                .is_some_and(|f| f.scope.kind == super::scope::ScopeKind::Function);
+        if !in_def {
+            let what = if self.in_function > 0 {
+                format!("'{construct}' inside a comprehension or at module level")
+            } else {
+                format!("'{construct}' outside function")
+            };
+            return Err(self.syntax(&what));
+        }
+        if let Some(frame) = self.frames.last_mut() {
+            frame.generator = true;
+        }
+        let operand = operand.map(|e| self.boxed(e)).transpose()?;
+        Ok(match (construct, operand) {
+            ("yield from", Some(e)) => Expr::YieldFrom(e),
+            (_, operand) => Expr::Yield(operand),
+        })
     }
 }

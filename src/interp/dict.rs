@@ -29,6 +29,8 @@ pub(crate) enum Key {
     Static(u8, &'static str),
     /// An instance with `__hash__`, by its hash (instances with equal hashes are one key).
     Hashed(i64),
+    /// A frozenset, equal to another with the same elements.
+    FrozenSet(Rc<super::set::FrozenKey>),
 }
 
 impl std::fmt::Debug for Str {
@@ -67,6 +69,9 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
         Value::Type(t) => Key::Static(1, t.name()),
         Value::ExcType(k) => Key::Static(2, k.name()),
         Value::Native(n) => Key::Static(3, super::modules::native_name(*n)),
+        Value::Set(s) if s.try_borrow().is_ok_and(|s| s.frozen) => {
+            super::set::frozen_key(&s.borrow())
+        }
         Value::Instance(i) => {
             if i.class.lookup("__hash__").is_some()
                 || i.class.lookup("__eq__").is_some()
@@ -81,7 +86,7 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
         Value::Descriptor(d) => Key::Id(Rc::as_ptr(d) as *const () as usize),
         Value::Super(s) => Key::Id(Rc::as_ptr(s) as *const () as usize),
         Value::NotImplemented => Key::Static(4, "NotImplemented"),
-        Value::Opaque(_) | Value::List(_) | Value::Dict(_) | Value::View(_) => {
+        Value::Opaque(_) | Value::List(_) | Value::Dict(_) | Value::View(_) | Value::Set(_) => {
             return type_error(format!("unhashable type: '{}'", v.type_name()));
         }
     })

@@ -28,10 +28,12 @@ pub(crate) enum ExcKind {
     ValueError,
     MemoryError,
     StopIteration,
+    GeneratorExit,
+    SyntaxError,
 }
 
 impl ExcKind {
-    pub const ALL: [ExcKind; 20] = [
+    pub const ALL: [ExcKind; 22] = [
         ExcKind::BaseException,
         ExcKind::KeyboardInterrupt,
         ExcKind::Exception,
@@ -52,6 +54,8 @@ impl ExcKind {
         ExcKind::ValueError,
         ExcKind::MemoryError,
         ExcKind::StopIteration,
+        ExcKind::GeneratorExit,
+        ExcKind::SyntaxError,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,6 +80,8 @@ impl ExcKind {
             ExcKind::ValueError => "ValueError",
             ExcKind::MemoryError => "MemoryError",
             ExcKind::StopIteration => "StopIteration",
+            ExcKind::GeneratorExit => "GeneratorExit",
+            ExcKind::SyntaxError => "SyntaxError",
         }
     }
 
@@ -88,9 +94,11 @@ impl ExcKind {
         use ExcKind::*;
         Some(match self {
             BaseException => return None,
-            KeyboardInterrupt | Exception => BaseException,
+            KeyboardInterrupt | Exception | GeneratorExit => BaseException,
             ArithmeticError | AssertionError | AttributeError | LookupError | NameError
-            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration => Exception,
+            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration | SyntaxError => {
+                Exception
+            }
             ZeroDivisionError | OverflowError => ArithmeticError,
             IndexError | KeyError => LookupError,
             UnboundLocalError => NameError,

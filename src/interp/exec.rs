@@ -48,6 +48,7 @@ impl Machine {
                 }
             }
             StmtKind::AugAssign { target, op, value } => self.aug_assign(f, target, *op, value)?,
+            StmtKind::Match { subject, cases } => return self.exec_match(f, subject, cases),
             StmtKind::If { test, body, orelse } => {
                 return if self.eval_cond(f, test)? {
                     self.exec_block(f, body)
@@ -467,6 +468,10 @@ impl Machine {
     fn inplace(&mut self, op: BinOp, a: Value, b: Value) -> R<Value> {
         if super::dunder::is_instance(&a) {
             return self.inplace_dunder(op, &a, &b);
+        }
+        if let Some(r) = self.set_inplace(op, &a, &b) {
+            r?;
+            return Ok(a);
         }
         if super::dunder::is_instance(&b) {
             return self.binary_dunder(op, &a, &b);

@@ -11,6 +11,7 @@ use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::exec::capture;
 use super::machine::{Frame, Machine};
 use super::ops::{self, truthy};
+use super::set::SetObj;
 use super::value::{Str, TypeKind, Value, ViewKind};
 use crate::python::ir::ComprehensionKind;
 
@@ -80,6 +81,14 @@ pub(crate) enum IterState {
     Running,
     /// An instance of a user class with `__next__` (what its `__iter__` returned).
     Object(Value),
+    /// A generator function's generator.
+    Coroutine(Box<super::generator::GenObj>),
+    /// A set's elements in table order; `len` is its size when iteration began.
+    Set {
+        set: Option<Rc<RefCell<SetObj>>>,
+        pos: usize,
+        len: usize,
+    },
 }
 
 impl IterState {
@@ -112,12 +121,15 @@ impl IterState {
                 .map_or(TypeKind::Generator, |i| i.type_kind()),
             IterState::Generator(_) | IterState::Running => TypeKind::Generator,
             IterState::Object(_) => TypeKind::Object,
+            IterState::Set { .. } => TypeKind::SetIterator,
+            IterState::Coroutine(_) => TypeKind::Generator,
         }
     }
 
     pub fn repr(&self) -> String {
         match self {
             IterState::Generator(g) => format!("<generator object {}>", g.code.qualname),
+            IterState::Coroutine(g) => g.repr(),
             other => format!("<{} object>", other.type_kind().name()),
         }
     }
@@ -144,6 +156,7 @@ impl Machine {
                 | Value::Dict(_)
                 | Value::View(_)
                 | Value::Iter(_)
+                | Value::Set(_)
         )
     }
 
@@ -164,6 +177,14 @@ impl Machine {
             Value::Dict(d) => dict_iter(d, ViewKind::Keys),
             Value::View(view) => dict_iter(view.dict.clone(), view.kind),
             Value::Iter(it) => IterState::Shared(it),
+            Value::Set(s) => {
+                let len = s.borrow().len();
+                IterState::Set {
+                    set: Some(s),
+                    pos: 0,
+                    len,
+                }
+            }
             Value::Unavailable(what) => return Err(Unwind::unsupported(what.to_string())),
             Value::Instance(ref i) => {
                 if let Some(t) = self.as_tuple(&v) {
@@ -198,6 +219,32 @@ impl Machine {
     /// The next item, or `None` when the iteration is over.
     pub fn next(&mut self, it: &mut IterState) -> R<Option<Value>> {
         match it {
+            IterState::Coroutine(g) => {
+                self.gen_resume(g, super::generator::Resume::Send(Value::None))
+            }
+            IterState::Set { set, pos, len } => {
+                let Some(s) = set.as_ref() else {
+                    return Ok(None);
+                };
+                let next = {
+                    let s = s.borrow();
+                    if s.len() != *len {
+                        *len = usize::MAX;
+                        return fail(ExcKind::RuntimeError, "Set changed size during iteration");
+                    }
+                    s.entry_from(*pos)
+                };
+                match next {
+                    Some((p, v)) => {
+                        *pos = p;
+                        Ok(Some(v))
+                    }
+                    None => {
+                        *set = None;
+                        Ok(None)
+                    }
+                }
+            }
             IterState::List { list, index } => {
                 let item = list.as_ref().and_then(|l| l.borrow().get(*index).cloned());
                 match item {
@@ -469,6 +516,7 @@ impl Machine {
                             };
                             d.insert(self.hash_key(&elt)?, elt, value);
                         }
+                        Collected::Set(s) => s.add(elt)?,
                     }
                 }
             }
@@ -547,12 +595,14 @@ fn dict_iter(d: Rc<RefCell<Dict>>, kind: ViewKind) -> IterState {
 enum Collected {
     List(Vec<Value>),
     Dict(Dict),
+    Set(SetObj),
 }
 
 impl Collected {
     fn new(kind: ComprehensionKind) -> Collected {
         match kind {
             ComprehensionKind::Dict => Collected::Dict(Dict::default()),
+            ComprehensionKind::Set => Collected::Set(SetObj::new(false)),
             _ => Collected::List(Vec::new()),
         }
     }
@@ -561,6 +611,7 @@ impl Collected {
         match self {
             Collected::List(items) => Value::list(items),
             Collected::Dict(d) => Value::Dict(Rc::new(RefCell::new(d))),
+            Collected::Set(s) => Value::Set(Rc::new(RefCell::new(s))),
         }
     }
 }

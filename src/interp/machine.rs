@@ -89,8 +89,10 @@ pub(crate) struct Machine {
     pending: String,
     pending_stream: Stream,
     last_flush: Instant,
-    stack_base: usize,
-    stack_room: usize,
+    pub(crate) stack_base: usize,
+    pub(crate) stack_room: usize,
+    /// The yielder of the innermost running generator (null outside generators).
+    pub(crate) yielder: *const super::generator::Y,
 }
 
 /// An address on the current stack (its distance from a base measures stack use).
@@ -116,6 +118,7 @@ impl Machine {
             last_flush: Instant::now(),
             stack_base: stack_address(),
             stack_room: 1 << 20,
+            yielder: std::ptr::null(),
         }
     }
 
@@ -479,6 +482,39 @@ impl Machine {
                 Ok(v)
             }
             Expr::Unsupported(construct) => Err(Unwind::unsupported(construct.clone())),
+            Expr::Yield(value) => {
+                let v = match value {
+                    Some(e) => self.eval(f, e)?,
+                    None => Value::None,
+                };
+                self.yield_value(v)
+            }
+            Expr::YieldFrom(e) => {
+                let iterable = self.eval(f, e)?;
+                self.yield_from(iterable)
+            }
+            Expr::Set { items, folded } => {
+                let values = self.eval_items(f, items)?;
+                let mut s = super::set::SetObj::new(false);
+                if *folded {
+                    // The compiler's frozenset, rebuilt from its own iteration order when
+                    // constants are merged (CPython's `merge_consts_recursive`).
+                    let mut first = super::set::SetObj::new(true);
+                    for v in values {
+                        first.add(v)?;
+                    }
+                    let mut constant = super::set::SetObj::new(true);
+                    for v in first.values() {
+                        constant.add(v)?;
+                    }
+                    s.merge(&constant);
+                } else {
+                    for v in values {
+                        s.add(v)?;
+                    }
+                }
+                Ok(super::set_ops::new_set(s))
+            }
         }
     }
 

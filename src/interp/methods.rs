@@ -38,6 +38,12 @@ pub(crate) fn has_method(o: &Value, name: &str) -> bool {
     match o {
         Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
         Value::Native(_) => false,
+        Value::Iter(it) => {
+            matches!(name, "send" | "close")
+                && it.try_borrow().map_or(true, |s| {
+                    matches!(&*s, super::iter::IterState::Coroutine(_))
+                })
+        }
         other => other.type_kind().is_some_and(|t| type_has_method(t, name)),
     }
 }
@@ -51,6 +57,7 @@ pub(crate) fn type_has_method(t: TypeKind, name: &str) -> bool {
         TypeKind::Dict => DICT.contains(&name),
         TypeKind::Int | TypeKind::Bool => matches!(name, "bit_length" | "bit_count" | "conjugate"),
         TypeKind::Float => matches!(name, "is_integer" | "conjugate"),
+        TypeKind::Set | TypeKind::FrozenSet => super::set_ops::type_has_method(t, name),
         _ => false,
     }
 }
@@ -114,6 +121,18 @@ impl Machine {
                 }
             }
             Value::Dict(d) => self.dict_method(d, name, args, kwargs),
+            Value::Set(s) => self.set_method(s, name, args, kwargs),
+            Value::Iter(it) => {
+                no_kwargs(name, &kwargs)?;
+                if name == "send" {
+                    arity("send", &args, 1, 1)?;
+                    let v = args.into_iter().next().unwrap_or(Value::None);
+                    self.gen_send(it, v)
+                } else {
+                    arity("close", &args, 0, 0)?;
+                    self.gen_close(it)
+                }
+            }
             Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
                 no_kwargs(name, &kwargs)?;
                 if !args.is_empty() {

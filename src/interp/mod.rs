@@ -7,6 +7,20 @@
 //!   (insertion-ordered; keys that compare equal, like `1`, `1.0`, `True`, are one key), plus
 //!   `range`, functions, lambdas, exception classes and instances, and the iterators of
 //!   `enumerate`, `zip`, `map`, `filter`, `reversed`, `iter` and generator expressions.
+//! - `set` and `frozenset` (`set.rs`, `set_ops.rs`): every operator, in-place operator and
+//!   method, displays and comprehensions, frozensets as keys, `hash()`. The table follows
+//!   CPython's `setobject.c` (sizes, probing, dummies, resizes, each operation's algorithm,
+//!   the folding of constant displays), so sets of ints, floats, bools and tuples of
+//!   them iterate and `pop` in CPython's order; `str` hashes are randomized per process in
+//!   CPython, so sets of strs iterate in an order of their own.
+//! - Generator functions (`generator.rs`): `yield`, `yield from` (with the inner return
+//!   value), `next(g[, default])`, `send`, `close`, `StopIteration.value`, `RuntimeError:
+//!   generator raised StopIteration`; each generator runs as a stackful coroutine on its own
+//!   lazily committed stack.
+//! - `match` (`pattern.rs`): literal, capture, wildcard, value, singleton, sequence (with
+//!   `*rest`), mapping (with `**rest`), class (builtins that match themselves, keyword
+//!   attributes, `__match_args__` through `match_class`), or and `as` patterns, guards.
+//! - `eval(str)` / `exec(str)` at a cell's top level (`eval.rs`), against the globals.
 //! - Operators: `+ - * / // % **` with Python's rules (true division, floor division and
 //!   modulo taking the divisor's sign, int/float mixing, exact big-int true division and
 //!   int/float comparison), `<< >> & | ^ ~`, unary `- +`, comparisons (chained), `is`,
@@ -44,8 +58,8 @@
 //!   `collections.namedtuple`, `functools.total_ordering`.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
-//! `match`, sets, bytes, complex results, generators with `yield`, `await`, type
-//! aliases, and builtins such as `open`, `input`, `eval`, `id`. In a cell's top-level
+//! bytes, complex results, `await`, type aliases, `eval`/`exec` inside functions or with
+//! globals/locals dicts, `gen.throw`, and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
 //! run when reached. Imports of other modules and `async def` only define their name as
 //! unavailable, so a cell can still define them next to functions for the analyses: using
@@ -55,10 +69,12 @@
 //!
 //! # Where it differs from CPython on purpose
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
-//! functions, iterators and instances without `__repr__` print without an address
-//! (`<__main__.Point object>`); `__exit__` receives `None` for the traceback; `vars(obj)` and
-//! `obj.__dict__` are copies; instances whose `__hash__` values are equal are one dict key
-//! (their `__eq__` is not asked); `range` bounds must fit in 64 bits;
+//! functions, iterators, generators and instances without `__repr__` print without an address
+//! (`<__main__.Point object>`, `<generator object f>`); `__exit__` receives `None` for the
+//! traceback; `vars(obj)` and `obj.__dict__` are copies; instances whose `__hash__` values are
+//! equal are one dict key (their `__eq__` is not asked); sets of strs iterate in their own
+//! order; `hash(None)` and hashes of functions are fixed values, not addresses; `range` bounds
+//! must fit in 64 bits;
 //! lists of 64 items or more are sorted by a stable merge sort (same result; a failing
 //! comparison may be a different pair than CPython's); single results over
 //! [`Limits::max_int_bits`] bits or [`Limits::max_len`] items raise `MemoryError` at once.
@@ -78,9 +94,11 @@ mod code;
 mod compile;
 mod dict;
 mod dunder;
+mod eval;
 mod exc;
 mod exec;
 mod format;
+mod generator;
 mod globals;
 mod instance;
 mod iter;
@@ -90,9 +108,12 @@ mod methods;
 mod modules;
 mod num;
 mod ops;
+mod pattern;
 mod repr;
 mod scope;
 mod seq;
+mod set;
+mod set_ops;
 mod sort;
 mod stdclass;
 mod strings;

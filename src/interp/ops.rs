@@ -48,6 +48,9 @@ fn binary_slow(op: BinOp, a: &Value, b: &Value) -> R<Value> {
         }
         return num::arith(op, x, y);
     }
+    if let Some(r) = super::set_ops::binary(op, a, b) {
+        return r;
+    }
     match op {
         BinOp::Add => concat(a, b),
         BinOp::Mult => repeat(a, b),
@@ -232,6 +235,7 @@ pub(crate) fn truthy(v: &Value) -> bool {
         Value::Dict(d) => d.borrow().len() > 0,
         Value::View(v) => v.dict.borrow().len() > 0,
         Value::Range(r) => r.len() > 0,
+        Value::Set(s) => s.borrow().len() > 0,
         _ => true,
     }
 }
@@ -269,6 +273,7 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
         (Value::Descriptor(x), Value::Descriptor(y)) => Rc::ptr_eq(x, y),
         (Value::Super(x), Value::Super(y)) => Rc::ptr_eq(x, y),
         (Value::NotImplemented, Value::NotImplemented) => true,
+        (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -291,6 +296,9 @@ fn eq_at(a: &Value, b: &Value, depth: u32) -> R<bool> {
     }
     if depth > 0 && depth > limits::current().recursion_limit {
         return Err(depth_error());
+    }
+    if let Some(r) = super::set_ops::eq(a, b) {
+        return r;
     }
     Ok(match (a, b) {
         (Value::Str(x), Value::Str(y)) => x == y,
@@ -363,6 +371,9 @@ fn compare_at(op: CmpOp, a: &Value, b: &Value, depth: u32) -> R<bool> {
     if depth > 0 && depth > limits::current().recursion_limit {
         return Err(depth_error());
     }
+    if let Some(r) = super::set_ops::compare(op, a, b) {
+        return r;
+    }
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(holds(op, x.as_str().cmp(y.as_str()))),
         (Value::Tuple(x), Value::Tuple(y)) => seq_compare(op, x, y, depth),
@@ -426,6 +437,7 @@ pub(crate) fn contains(container: &Value, item: &Value) -> R<Option<bool>> {
             budget::charge_items(items.len())?;
             seq_contains(items, item)?
         }
+        Value::Set(s) => super::set_ops::contains(&s.borrow(), item)?,
         Value::Dict(d) => {
             let key = key_of(item)?;
             d.borrow().get(&key).is_some()

@@ -109,6 +109,10 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
             s.receiver.type_name()
         )),
         Value::NotImplemented => out.push_str("NotImplemented"),
+        Value::Set(s) => {
+            let set = s.borrow().clone();
+            out.push_str(&super::set_ops::set_repr(&set)?);
+        }
         Value::Tuple(items) => {
             if !enter(std::rc::Rc::as_ptr(items) as usize, seen)? {
                 out.push_str("(...)");

@@ -383,6 +383,10 @@ impl Scopes {
                 }
                 self.bind(t, target);
             }
+            ExprKind::Unsupported {
+                operand: Some(operand),
+                ..
+            } => self.expr(s, operand),
             _ => e.children().into_iter().for_each(|c| self.expr(s, c)),
         }
     }

@@ -13,6 +13,7 @@ use super::code::Code;
 use super::dict::Dict;
 use super::exc::{ExcKind, ExcObject, UserClass};
 use super::iter::IterState;
+use super::set::SetObj;
 use crate::python::PyValue;
 
 /// A variable of a closure, shared between the defining frame and the functions it creates.
@@ -63,6 +64,8 @@ pub(crate) enum Value {
     /// `super()`.
     Super(Rc<super::class::Super>),
     NotImplemented,
+    /// A `set` or `frozenset` (by [`SetObj::frozen`]).
+    Set(Rc<RefCell<SetObj>>),
 }
 
 /// A str with its length in characters (strings index by character, stored as UTF-8).
@@ -166,6 +169,9 @@ pub(crate) enum TypeKind {
     DictValueIterator,
     DictItemIterator,
     Generator,
+    Set,
+    FrozenSet,
+    SetIterator,
 }
 
 impl TypeKind {
@@ -207,6 +213,9 @@ impl TypeKind {
             DictValueIterator => "dict_valueiterator",
             DictItemIterator => "dict_itemiterator",
             Generator => "generator",
+            Set => "set",
+            FrozenSet => "frozenset",
+            SetIterator => "set_iterator",
         }
     }
 
@@ -229,6 +238,8 @@ impl TypeKind {
             "map" => Map,
             "filter" => Filter,
             "reversed" => Reversed,
+            "set" => Set,
+            "frozenset" => FrozenSet,
             _ => return None,
         })
     }
@@ -377,6 +388,8 @@ impl Value {
             Value::Instance(_) => TypeKind::Object,
             Value::Bound(_) => TypeKind::Method,
             Value::Descriptor(_) | Value::Super(_) | Value::NotImplemented => TypeKind::Object,
+            Value::Set(s) if s.borrow().frozen => TypeKind::FrozenSet,
+            Value::Set(_) => TypeKind::Set,
             Value::Exception(_) => return None,
         })
     }

@@ -323,6 +323,9 @@ pub enum ExprKind {
     Unsupported {
         construct: &'static str,
         text: String,
+        /// The operand of `yield` / `yield from` (for the interpreter, which runs
+        /// generators; the analyses treat the node as opaque).
+        operand: Option<Box<Expr>>,
     },
 }
 

@@ -730,7 +730,10 @@ class C(B, metaclass=M):
             }
             for e in s.exprs() {
                 e.walk(&mut |e| {
-                    if let ExprKind::Unsupported { construct, text } = &e.kind {
+                    if let ExprKind::Unsupported {
+                        construct, text, ..
+                    } = &e.kind
+                    {
                         found.push(format!("{construct} @{}: {text}", e.span.line));
                     }
                 });

@@ -99,6 +99,7 @@ impl Lowerer<'_> {
         ExprKind::Unsupported {
             construct,
             text: self.one_line(e.range()),
+            operand: None,
         }
     }
 
@@ -171,8 +172,16 @@ impl Lowerer<'_> {
                 self.comprehension(ComprehensionKind::Generator, &c.elt, None, &c.generators, e)
             }
             E::Await(_) => self.unsupported("await", e),
-            E::Yield(_) => self.unsupported("yield", e),
-            E::YieldFrom(_) => self.unsupported("yield from", e),
+            E::Yield(y) => ExprKind::Unsupported {
+                construct: "yield",
+                text: self.one_line(e.range()),
+                operand: y.value.as_deref().map(|v| self.boxed(v)),
+            },
+            E::YieldFrom(y) => ExprKind::Unsupported {
+                construct: "yield from",
+                text: self.one_line(e.range()),
+                operand: Some(self.boxed(&y.value)),
+            },
             E::Compare(c) => ExprKind::Compare {
                 left: self.boxed(&c.left),
                 ops: c.ops.iter().map(|o| cmpop(*o)).collect(),
