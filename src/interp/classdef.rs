@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::class::{Class, Flavor};
 use super::code::{Arg, ClassDef, Kwarg};
-use super::exc::{ExcClass, R, Unwind, UserClass, type_error};
+use super::exc::{ExcClass, R, UserClass, type_error};
 use super::exec::capture;
 use super::machine::{Frame, Machine};
 use super::value::{TypeKind, Value};
@@ -28,27 +28,13 @@ impl Machine {
                 }
             }
         }
-        for k in &def.keywords {
-            match k {
-                Kwarg::Named(name, _) => {
-                    return Err(Unwind::unsupported(format!("the class keyword `{name}=`")));
-                }
-                Kwarg::Splat(_) => return Err(Unwind::unsupported("class keywords `**`")),
-            }
-        }
-        // Exception classes.
+        // Exception classes with a body of `pass`/docstrings.
         let exc_base = match bases.as_slice() {
             [Value::ExcType(k)] => Some(ExcClass::Builtin(*k)),
             [Value::UserExcType(c)] => Some(ExcClass::User(c.clone())),
             _ => None,
         };
-        if let Some(base) = exc_base {
-            if !def.trivial {
-                return Err(Unwind::unsupported(format!(
-                    "the exception class {} with a body other than `pass` (methods on exception classes)",
-                    def.name
-                )));
-            }
+        if let (Some(base), true) = (exc_base, def.trivial && def.keywords.is_empty()) {
             let mut v = Value::UserExcType(Rc::new(UserClass {
                 name: def.name.clone(),
                 base,
@@ -59,9 +45,36 @@ impl Machine {
             self.store(f, def.target, v);
             return Ok(());
         }
+        // Classes outside the subset are defined as unavailable, as before classes ran, so a
+        // cell defining one next to functions still runs; using the class stops the run.
+        match self.class_bases(def, &bases)? {
+            Ok((class_bases, flavor)) => {
+                self.run_class_body(f, def, class_bases, flavor, decorators)
+            }
+            Err(reason) => {
+                let v = Value::Unavailable(format!("the class {} ({reason})", def.name).into());
+                self.store(f, def.target, v);
+                Ok(())
+            }
+        }
+    }
+
+    /// The user-class bases of a class statement, or why the class is outside the subset
+    /// (an exception class is made here).
+    fn class_bases(
+        &mut self,
+        def: &ClassDef,
+        bases: &[Value],
+    ) -> R<Result<(Vec<Rc<Class>>, Flavor), String>> {
+        if let Some(k) = def.keywords.first() {
+            return Ok(Err(match k {
+                Kwarg::Named(name, _) => format!("the class keyword `{name}=` is not supported"),
+                Kwarg::Splat(_) => "class keywords `**` are not supported".into(),
+            }));
+        }
         let mut class_bases = Vec::new();
         let mut flavor = Flavor::Plain;
-        for b in &bases {
+        for b in bases {
             match b {
                 Value::Class(c) => {
                     if c.flavor != Flavor::Plain {
@@ -70,19 +83,21 @@ impl Machine {
                     class_bases.push(c.clone());
                 }
                 Value::Type(TypeKind::Object) => {}
-                Value::Unavailable(what) => return Err(Unwind::unsupported(what.to_string())),
+                Value::Unavailable(what) => return Ok(Err(format!("it derives from {what}"))),
                 Value::Type(t) => {
-                    return Err(Unwind::unsupported(format!(
-                        "a class deriving from the builtin type {}",
+                    return Ok(Err(format!(
+                        "deriving from the builtin type {} is not supported",
                         t.name()
                     )));
                 }
                 Value::ExcType(_) | Value::UserExcType(_) => {
-                    return Err(Unwind::unsupported("an exception class with several bases"));
+                    return Ok(Err(
+                        "exception classes with methods or several bases are not supported".into(),
+                    ));
                 }
                 Value::Native(_) | Value::Opaque(_) => {
-                    return Err(Unwind::unsupported(format!(
-                        "a class deriving from {}",
+                    return Ok(Err(format!(
+                        "deriving from {} is not supported",
                         self.repr_of(b)?
                     )));
                 }
@@ -91,6 +106,17 @@ impl Machine {
                 }
             }
         }
+        Ok(Ok((class_bases, flavor)))
+    }
+
+    fn run_class_body(
+        &mut self,
+        f: &mut Frame,
+        def: &ClassDef,
+        class_bases: Vec<Rc<Class>>,
+        flavor: Flavor,
+        decorators: Vec<Value>,
+    ) -> R<()> {
         // The body.
         let closure = capture(f, &def.code.free_sources)?;
         let mut frame = Frame::new(&def.code, &closure);

@@ -101,10 +101,9 @@ pub(crate) fn module(name: &str) -> Option<Native> {
         "sys" => Some(Native::Sys),
         "math" => Some(Native::Math),
         "typing" => Some(Native::Typing),
-        "dataclasses" => Some(Native::Classes("dataclasses")),
-        "enum" => Some(Native::Classes("enum")),
-        "functools" => Some(Native::Classes("functools")),
-        "collections" => Some(Native::Classes("collections")),
+        "dataclasses" | "enum" | "functools" | "collections" => {
+            super::stdclass::ClassModule::named(name).map(Native::Classes)
+        }
         _ => None,
     }
 }
@@ -116,7 +115,7 @@ pub(crate) fn native_name(n: Native) -> &'static str {
         Native::Typing => "typing",
         Native::Stdout => "stdout",
         Native::Stderr => "stderr",
-        Native::Classes(name) => name,
+        Native::Classes(m) => m.name(),
     }
 }
 
@@ -127,10 +126,7 @@ pub(crate) fn native_repr(n: Native) -> &'static str {
         Native::Typing => "<module 'typing'>",
         Native::Stdout => "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>",
         Native::Stderr => "<_io.TextIOWrapper name='<stderr>' mode='w' encoding='utf-8'>",
-        Native::Classes("dataclasses") => "<module 'dataclasses'>",
-        Native::Classes("enum") => "<module 'enum'>",
-        Native::Classes("functools") => "<module 'functools'>",
-        Native::Classes(_) => "<module 'collections'>",
+        Native::Classes(m) => m.repr(),
     }
 }
 
@@ -169,7 +165,7 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
                 .find(|n| **n == name)
                 .map(|n| Value::Opaque((*n).into()))
         }),
-        Native::Classes(module) => super::stdclass::module_attr(module, name),
+        Native::Classes(module) => super::stdclass::module_attr(module.name(), name),
         Native::Stdout | Native::Stderr => None,
     };
     found.ok_or_else(|| {

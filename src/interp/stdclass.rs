@@ -214,6 +214,46 @@ fn frozen(message: String) -> Unwind {
     })
 }
 
+/// The class-based library modules (`functools` and `collections` only with
+/// `total_ordering` and `namedtuple`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClassModule {
+    Dataclasses,
+    Enum,
+    Functools,
+    Collections,
+}
+
+impl ClassModule {
+    pub fn named(name: &str) -> Option<ClassModule> {
+        Some(match name {
+            "dataclasses" => ClassModule::Dataclasses,
+            "enum" => ClassModule::Enum,
+            "functools" => ClassModule::Functools,
+            "collections" => ClassModule::Collections,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ClassModule::Dataclasses => "dataclasses",
+            ClassModule::Enum => "enum",
+            ClassModule::Functools => "functools",
+            ClassModule::Collections => "collections",
+        }
+    }
+
+    pub fn repr(self) -> &'static str {
+        match self {
+            ClassModule::Dataclasses => "<module 'dataclasses'>",
+            ClassModule::Enum => "<module 'enum'>",
+            ClassModule::Functools => "<module 'functools'>",
+            ClassModule::Collections => "<module 'collections'>",
+        }
+    }
+}
+
 /// A name of a library module this part provides (`dataclasses`, `enum`, and
 /// `typing.NamedTuple`, `collections.namedtuple`, `functools.total_ordering`).
 pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {

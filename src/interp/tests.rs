@@ -619,9 +619,20 @@ fn unsupported_constructs_are_refused_with_their_line() {
         "{:?}",
         r.result
     );
-    let r = run("class C:\n    x = 1\nC()");
+    let r = run("class C(dict):\n    x = 1\nprint('defined')\nC()");
+    assert_eq!(
+        r.stdout, "defined\n",
+        "a class outside the subset may be defined"
+    );
     assert!(
-        matches!(&r.result, Err(RunError::Unsupported { construct, line: 3 }) if construct.contains("class C")),
+        matches!(&r.result, Err(RunError::Unsupported { construct, line: 4 }) if construct.contains("class C")),
+        "{:?}",
+        r.result
+    );
+    let r = run("class E(ValueError):\n    def m(self):\n        return 1\nprint('defined')\nE()");
+    assert_eq!(r.stdout, "defined\n");
+    assert!(
+        matches!(&r.result, Err(RunError::Unsupported { construct, line: 5 }) if construct.contains("class E")),
         "{:?}",
         r.result
     );

@@ -128,7 +128,7 @@ pub(crate) enum Native {
     Stderr,
     /// A module of the class-based library (`dataclasses`, `enum`; `functools` and
     /// `collections` with only `total_ordering` and `namedtuple`), see `stdclass`.
-    Classes(&'static str),
+    Classes(super::stdclass::ClassModule),
 }
 
 /// The builtin types (exception classes are separate).
