@@ -54,6 +54,8 @@ pub(crate) enum Builtin {
     SysGetRecursionLimit,
     /// A builtin of Python outside the subset: refused when called.
     Refused(&'static str),
+    /// A function of a standard-library module (`interp::stdlib`).
+    Std(super::stdlib::StdFn),
 }
 
 const FUNCTIONS: &[(&str, Builtin)] = &[
@@ -147,6 +149,7 @@ impl Builtin {
             Builtin::Math(m) => m.name(),
             Builtin::SysGetRecursionLimit => "getrecursionlimit",
             Builtin::Refused(name) => name,
+            Builtin::Std(f) => f.name(),
             b => FUNCTIONS
                 .iter()
                 .find(|(_, x)| *x == b)
@@ -235,7 +238,7 @@ impl Machine {
                         | Value::Type(_)
                         | Value::ExcType(_)
                         | Value::UserExcType(_)
-                )))
+                ) || matches!(&v, Value::Std(o) if o.is_callable())))
             }
             Builtin::Chr => {
                 let v = one("chr", args, &kwargs)?;
@@ -430,6 +433,7 @@ impl Machine {
                 Ok(Value::Int(self.limits.recursion_limit as i64))
             }
             Builtin::Refused(name) => Err(Unwind::unsupported(format!("the builtin {name}()"))),
+            Builtin::Std(f) => self.call_std(f, args, kwargs),
         }
     }
 

@@ -55,6 +55,7 @@ impl Machine {
                 Ok(Value::Exception(Rc::new(ExcObject { class, args })))
             }
             Value::Unavailable(what) => Err(Unwind::unsupported(what.to_string())),
+            Value::Std(o) => self.call_std_obj(o, args, kwargs),
             _ => type_error(format!("'{}' object is not callable", callee.type_name())),
         }
     }
@@ -238,6 +239,11 @@ impl Machine {
             (Value::ExcType(k), "__name__") => return Ok(Value::str(k.name())),
             (Value::UserExcType(c), "__name__") => return Ok(Value::str(&*c.name)),
             (Value::Builtin(b), "__name__") => return Ok(Value::str(b.name())),
+            (Value::Std(s), _) => {
+                if let Some(r) = self.std_obj_attr(s, name) {
+                    return r;
+                }
+            }
             _ => {}
         }
         if super::methods::has_method(o, name) {
@@ -269,6 +275,11 @@ impl Machine {
             if !matches!(n, Native::Stdout | Native::Stderr) {
                 let f = modules::attr(*n, name)?;
                 return self.call(&f, args, kwargs);
+            }
+        }
+        if let Value::Std(s) = &o {
+            if self.std_obj_attr(s, name).is_some() {
+                return self.call_std_method(s, name, args, kwargs);
             }
         }
         if super::methods::has_method(&o, name) {

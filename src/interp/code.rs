@@ -156,6 +156,8 @@ pub(crate) enum StmtKind {
     Bind(Vec<(Var, Value)>),
     Delete(Vec<Target>),
     Unsupported(String),
+    /// An import of a module the interpreter does not provide: raises this error when run.
+    ImportError(super::exc::ExcKind, String),
 }
 
 /// A `def` statement or a lambda: what is evaluated when it runs.

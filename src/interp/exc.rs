@@ -28,10 +28,12 @@ pub(crate) enum ExcKind {
     ValueError,
     MemoryError,
     StopIteration,
+    ImportError,
+    ModuleNotFoundError,
 }
 
 impl ExcKind {
-    pub const ALL: [ExcKind; 20] = [
+    pub const ALL: [ExcKind; 22] = [
         ExcKind::BaseException,
         ExcKind::KeyboardInterrupt,
         ExcKind::Exception,
@@ -52,6 +54,8 @@ impl ExcKind {
         ExcKind::ValueError,
         ExcKind::MemoryError,
         ExcKind::StopIteration,
+        ExcKind::ImportError,
+        ExcKind::ModuleNotFoundError,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,6 +80,8 @@ impl ExcKind {
             ExcKind::ValueError => "ValueError",
             ExcKind::MemoryError => "MemoryError",
             ExcKind::StopIteration => "StopIteration",
+            ExcKind::ImportError => "ImportError",
+            ExcKind::ModuleNotFoundError => "ModuleNotFoundError",
         }
     }
 
@@ -90,7 +96,10 @@ impl ExcKind {
             BaseException => return None,
             KeyboardInterrupt | Exception => BaseException,
             ArithmeticError | AssertionError | AttributeError | LookupError | NameError
-            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration => Exception,
+            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration | ImportError => {
+                Exception
+            }
+            ModuleNotFoundError => ImportError,
             ZeroDivisionError | OverflowError => ArithmeticError,
             IndexError | KeyError => LookupError,
             UnboundLocalError => NameError,

@@ -78,6 +78,8 @@ pub(crate) enum IterState {
     Generator(Box<GenState>),
     /// A generator whose next value is being computed.
     Running,
+    /// An `itertools` iterator.
+    Std(Box<super::stdlib::StdIter>),
 }
 
 impl IterState {
@@ -109,12 +111,14 @@ impl IterState {
                 .try_borrow()
                 .map_or(TypeKind::Generator, |i| i.type_kind()),
             IterState::Generator(_) | IterState::Running => TypeKind::Generator,
+            IterState::Std(_) => TypeKind::Object,
         }
     }
 
     pub fn repr(&self) -> String {
         match self {
             IterState::Generator(g) => format!("<generator object {}>", g.code.qualname),
+            IterState::Std(s) => format!("<itertools.{} object>", s.name()),
             other => format!("<{} object>", other.type_kind().name()),
         }
     }
@@ -328,6 +332,7 @@ impl Machine {
                 result
             }
             IterState::Generator(g) => self.generator_next(g),
+            IterState::Std(s) => self.std_next(s),
             IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
         }
     }

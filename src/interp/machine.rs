@@ -532,6 +532,7 @@ impl Machine {
             CmpOp::IsNot => Ok(!ops::is(a, b)),
             CmpOp::In => self.contains(b, a),
             CmpOp::NotIn => self.contains(b, a).map(|c| !c),
+            _ if matches!(a, Value::Std(_)) => self.compare_std(op, a, b),
             _ => ops::compare(op, a, b),
         }
     }

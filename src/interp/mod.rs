@@ -72,6 +72,7 @@ mod repr;
 mod scope;
 mod seq;
 mod sort;
+mod stdlib;
 mod strings;
 mod value;
 mod worker;

@@ -101,7 +101,7 @@ pub(crate) fn module(name: &str) -> Option<Native> {
         "sys" => Some(Native::Sys),
         "math" => Some(Native::Math),
         "typing" => Some(Native::Typing),
-        _ => None,
+        _ => super::stdlib::module(name).map(super::stdlib::native),
     }
 }
 
@@ -112,6 +112,7 @@ pub(crate) fn native_name(n: Native) -> &'static str {
         Native::Typing => "typing",
         Native::Stdout => "stdout",
         Native::Stderr => "stderr",
+        Native::Std(m) => m.name(),
     }
 }
 
@@ -122,6 +123,11 @@ pub(crate) fn native_repr(n: Native) -> &'static str {
         Native::Typing => "<module 'typing'>",
         Native::Stdout => "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>",
         Native::Stderr => "<_io.TextIOWrapper name='<stderr>' mode='w' encoding='utf-8'>",
+        Native::Std(m) => match m.name() {
+            "itertools" => "<module 'itertools' (built-in)>",
+            "string" => "<module 'string' from 'string.py'>",
+            _ => "<module>",
+        },
     }
 }
 
@@ -159,6 +165,7 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             .find(|n| **n == name)
             .map(|n| Value::Opaque((*n).into())),
         Native::Stdout | Native::Stderr => None,
+        Native::Std(m) => super::stdlib::attr(m, name),
     };
     found.ok_or_else(|| {
         Unwind::new(

@@ -263,6 +263,7 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
         (Value::Native(x), Value::Native(y)) => x == y,
         (Value::Opaque(x), Value::Opaque(y)) => x == y,
         (Value::Unavailable(x), Value::Unavailable(y)) => Rc::ptr_eq(x, y),
+        (Value::Std(x), Value::Std(y)) => Rc::ptr_eq(x, y),
         _ => false,
     }
 }

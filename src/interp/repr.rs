@@ -165,6 +165,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
             }
         }
         Value::Function(f) => out.push_str(&format!("<function {}>", f.code.qualname)),
+        Value::Builtin(super::builtins::Builtin::Std(f)) => out.push_str(&f.repr()),
         Value::Builtin(b) => out.push_str(&format!("<built-in function {}>", b.name())),
         Value::Method(m) => out.push_str(&format!(
             "<built-in method {} of {} object>",
@@ -189,6 +190,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Native(n) => out.push_str(native_repr(*n)),
         Value::Opaque(name) => out.push_str(&format!("typing.{name}")),
         Value::Unavailable(what) => out.push_str(&format!("<{what}>")),
+        Value::Std(o) => out.push_str(&super::stdlib::obj_repr(o, &repr)?),
     }
     Ok(())
 }

@@ -52,6 +52,8 @@ pub(crate) enum Value {
     /// an exception class, a module the interpreter does not provide, an `async def`.
     /// Calling it, or taking its attributes or items, stops the run as unsupported.
     Unavailable(Rc<str>),
+    /// An object made by a standard-library module function (`functools.partial`, ...).
+    Std(Rc<super::stdlib::StdObj>),
 }
 
 /// A str with its length in characters (strings index by character, stored as UTF-8).
@@ -112,6 +114,8 @@ pub(crate) enum Native {
     Typing,
     Stdout,
     Stderr,
+    /// A module of `interp::stdlib`.
+    Std(super::stdlib::StdModule),
 }
 
 /// The builtin types (exception classes are separate).
@@ -358,7 +362,7 @@ impl Value {
             Value::Iter(it) => it.borrow().type_kind(),
             Value::Native(Native::Stdout | Native::Stderr) => TypeKind::TextIO,
             Value::Native(_) => TypeKind::Module,
-            Value::Opaque(_) | Value::Unavailable(_) => TypeKind::Object,
+            Value::Opaque(_) | Value::Unavailable(_) | Value::Std(_) => TypeKind::Object,
             Value::Exception(_) => return None,
         })
     }
@@ -368,6 +372,7 @@ impl Value {
         match self {
             Value::Exception(e) => e.class.name().to_string(),
             Value::Opaque(_) => "typing._SpecialForm".into(),
+            Value::Std(o) => o.type_name().into(),
             other => other
                 .type_kind()
                 .map_or("object", TypeKind::name)
