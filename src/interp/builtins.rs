@@ -229,16 +229,18 @@ impl Machine {
             }
             Builtin::Callable => {
                 let v = one("callable", args, &kwargs)?;
-                Ok(Value::Bool(matches!(
-                    v,
-                    Value::Function(_)
-                        | Value::Builtin(_)
-                        | Value::Method(_)
-                        | Value::Unbound(_)
-                        | Value::Type(_)
-                        | Value::ExcType(_)
-                        | Value::UserExcType(_)
-                ) || matches!(&v, Value::Std(o) if o.is_callable())))
+                Ok(Value::Bool(
+                    matches!(
+                        v,
+                        Value::Function(_)
+                            | Value::Builtin(_)
+                            | Value::Method(_)
+                            | Value::Unbound(_)
+                            | Value::Type(_)
+                            | Value::ExcType(_)
+                            | Value::UserExcType(_)
+                    ) || matches!(&v, Value::Std(o) if o.is_callable()),
+                ))
             }
             Builtin::Chr => {
                 let v = one("chr", args, &kwargs)?;
@@ -508,7 +510,11 @@ impl Machine {
             best = match best {
                 None => Some((k, item)),
                 Some((bk, bv)) => {
-                    if ops::compare(op, &k, &bk)? {
+                    let better = match k {
+                        Value::Std(_) => self.compare_std(op, &k, &bk)?,
+                        _ => ops::compare(op, &k, &bk)?,
+                    };
+                    if better {
                         Some((k, item))
                     } else {
                         Some((bk, bv))

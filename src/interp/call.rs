@@ -239,6 +239,11 @@ impl Machine {
             (Value::ExcType(k), "__name__") => return Ok(Value::str(k.name())),
             (Value::UserExcType(c), "__name__") => return Ok(Value::str(&*c.name)),
             (Value::Builtin(b), "__name__") => return Ok(Value::str(b.name())),
+            (Value::Builtin(super::builtins::Builtin::Std(f)), _) => {
+                if let Some(v) = super::stdlib::fn_attr(*f, name) {
+                    return Ok(v);
+                }
+            }
             (Value::Std(s), _) => {
                 if let Some(r) = self.std_obj_attr(s, name) {
                     return r;

@@ -12,10 +12,10 @@ use super::code::{
     Arg, Body, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler, Kwarg,
     Params, Stmt, StmtKind, Target, Var,
 };
+use super::exc::ExcKind;
 use super::globals::Globals;
 use super::modules;
 use super::scope::{Binding, Scope, Scopes, node_key};
-use super::exc::ExcKind;
 use super::value::{Native, Value};
 use crate::python::ir::{self, ComprehensionKind, Constant, ExprKind, ParamKind, StmtKind as S};
 
@@ -367,7 +367,10 @@ impl<'a> Compiler<'a> {
                 None => {
                     return Ok(StmtKind::ImportError(
                         ExcKind::ImportError,
-                        format!("cannot import name '{}' from '{name}' (unknown location)", a.name),
+                        format!(
+                            "cannot import name '{}' from '{name}' (unknown location)",
+                            a.name
+                        ),
                     ));
                 }
             };

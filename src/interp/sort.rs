@@ -46,6 +46,9 @@ pub(crate) fn sort(
 
 fn lt(m: &mut Machine, a: &Value, b: &Value) -> R<bool> {
     m.tick()?;
+    if let Value::Std(_) = a {
+        return m.compare_std(CmpOp::Lt, a, b);
+    }
     ops::compare(CmpOp::Lt, a, b)
 }
 

@@ -23,10 +23,13 @@ impl Machine {
         if lo < 0 {
             return value_error("lo must be non-negative");
         }
-        let (mut lo, mut hi) = (lo, match hi {
-            Some(h) => h,
-            None => self.len_of(a)? as i64,
-        });
+        let (mut lo, mut hi) = (
+            lo,
+            match hi {
+                Some(h) => h,
+                None => self.len_of(a)? as i64,
+            },
+        );
         while lo < hi {
             self.tick()?;
             let mid = (lo + hi) / 2;

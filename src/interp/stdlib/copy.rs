@@ -83,7 +83,10 @@ impl Machine {
                 for item in items.iter() {
                     out.push(self.deep(item, memo, depth + 1)?);
                 }
-                let same = out.iter().zip(items.iter()).all(|(a, b)| crate::interp::ops::is(a, b));
+                let same = out
+                    .iter()
+                    .zip(items.iter())
+                    .all(|(a, b)| crate::interp::ops::is(a, b));
                 let v = if same { x.clone() } else { Value::tuple(out) };
                 memo.insert(id, v.clone());
                 v

@@ -102,9 +102,7 @@ impl Machine {
                 let [cmp] = take_kwargs("cmp_to_key", kwargs, ["mycmp"])?;
                 arity("cmp_to_key", &args, 0, 1)?;
                 let Some(cmp) = args.into_iter().next().or(cmp) else {
-                    return type_error(
-                        "cmp_to_key() missing required argument 'mycmp' (pos 1)",
-                    );
+                    return type_error("cmp_to_key() missing required argument 'mycmp' (pos 1)");
                 };
                 Ok(StdObj::CmpKey { cmp, obj: None }.into_value())
             }
@@ -116,7 +114,9 @@ impl Machine {
             StdFn::LruCache => {
                 let [maxsize_kw, typed] = take_kwargs("lru_cache", kwargs, ["maxsize", "typed"])?;
                 if typed.as_ref().is_some_and(crate::interp::ops::truthy) {
-                    return Err(crate::interp::exc::Unwind::unsupported("lru_cache(typed=True)"));
+                    return Err(crate::interp::exc::Unwind::unsupported(
+                        "lru_cache(typed=True)",
+                    ));
                 }
                 arity("lru_cache", &args, 0, 2)?;
                 let maxsize = args.first().cloned().or(maxsize_kw);
@@ -128,7 +128,9 @@ impl Machine {
                         let n = crate::interp::builtins::index_arg(&v)?.max(0) as usize;
                         Ok(StdObj::CacheDecorator { maxsize: Some(n) }.into_value())
                     }
-                    Some(_) => type_error("Expected first argument to be an integer, a callable, or None"),
+                    Some(_) => {
+                        type_error("Expected first argument to be an integer, a callable, or None")
+                    }
                 }
             }
             StdFn::Wraps => Ok(StdObj::Wraps.into_value()),
@@ -197,13 +199,8 @@ impl Machine {
         let (Value::Std(x), Value::Std(y)) = (a, b) else {
             return crate::interp::ops::compare(op, a, b);
         };
-        let (
-            StdObj::CmpKey {
-                cmp,
-                obj: Some(xa),
-            },
-            StdObj::CmpKey { obj: Some(yb), .. },
-        ) = (&**x, &**y)
+        let (StdObj::CmpKey { cmp, obj: Some(xa) }, StdObj::CmpKey { obj: Some(yb), .. }) =
+            (&**x, &**y)
         else {
             return crate::interp::ops::compare(op, a, b);
         };

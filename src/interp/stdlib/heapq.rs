@@ -18,10 +18,17 @@ type List = Rc<RefCell<Vec<Value>>>;
 fn list_arg(name: &str, v: &Value) -> R<List> {
     match v {
         Value::List(l) => Ok(l.clone()),
-        other => type_error(format!(
-            "{name}() argument 1 must be list, not {}",
-            other.type_name()
-        )),
+        other => {
+            let which = if matches!(name, "heappop" | "heapify") {
+                "argument"
+            } else {
+                "argument 1"
+            };
+            type_error(format!(
+                "{name}() {which} must be list, not {}",
+                other.type_name()
+            ))
+        }
     }
 }
 

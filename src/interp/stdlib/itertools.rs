@@ -166,7 +166,14 @@ impl Machine {
         let name = f.name();
         if !matches!(
             f,
-            Count | Accumulate | GroupBy | ZipLongest | Product | Combinations | Permutations | Repeat
+            Count
+                | Accumulate
+                | GroupBy
+                | ZipLongest
+                | Product
+                | Combinations
+                | Permutations
+                | Repeat
         ) {
             no_kwargs(name, &kwargs)?;
         }
@@ -390,7 +397,11 @@ impl Machine {
                     }
                 };
                 let (indices, cycles, done) = match f {
-                    Permutations => ((0..n).collect(), (n.saturating_sub(r) + 1..=n).rev().collect(), r > n),
+                    Permutations => (
+                        (0..n).collect(),
+                        (n.saturating_sub(r) + 1..=n).rev().collect(),
+                        r > n,
+                    ),
                     Combinations => ((0..r).collect(), Vec::new(), r > n),
                     _ => (vec![0; r], Vec::new(), n == 0 && r > 0),
                 };
@@ -648,10 +659,8 @@ impl Machine {
                 let v = match buffered {
                     Some(v) => v,
                     None => {
-                        let mut inner = std::mem::replace(
-                            &mut shared.borrow_mut().inner,
-                            IterState::Running,
-                        );
+                        let mut inner =
+                            std::mem::replace(&mut shared.borrow_mut().inner, IterState::Running);
                         let r = self.next(&mut inner);
                         shared.borrow_mut().inner = inner;
                         match r? {

@@ -54,12 +54,56 @@ const MODULES: &[(&str, StdModule)] = &[
 /// Modules of CPython's standard library that reach outside the sandbox (files, processes,
 /// the network, the interpreter's internals): importing one is an `ImportError` saying so.
 const SANDBOXED: &[&str] = &[
-    "os", "io", "sys.modules", "subprocess", "socket", "shutil", "pathlib", "glob", "tempfile",
-    "urllib", "http", "ftplib", "smtplib", "ssl", "select", "signal", "threading",
-    "multiprocessing", "asyncio", "ctypes", "importlib", "pickle", "marshal", "shelve",
-    "sqlite3", "builtins", "gc", "inspect", "resource", "pty", "fcntl", "posix", "mmap",
-    "webbrowser", "platform", "time", "datetime", "zipfile", "tarfile", "gzip", "csv",
-    "logging", "unittest", "doctest", "pdb", "code", "codeop", "runpy", "site", "traceback",
+    "os",
+    "io",
+    "sys.modules",
+    "subprocess",
+    "socket",
+    "shutil",
+    "pathlib",
+    "glob",
+    "tempfile",
+    "urllib",
+    "http",
+    "ftplib",
+    "smtplib",
+    "ssl",
+    "select",
+    "signal",
+    "threading",
+    "multiprocessing",
+    "asyncio",
+    "ctypes",
+    "importlib",
+    "pickle",
+    "marshal",
+    "shelve",
+    "sqlite3",
+    "builtins",
+    "gc",
+    "inspect",
+    "resource",
+    "pty",
+    "fcntl",
+    "posix",
+    "mmap",
+    "webbrowser",
+    "platform",
+    "time",
+    "datetime",
+    "zipfile",
+    "tarfile",
+    "gzip",
+    "csv",
+    "logging",
+    "unittest",
+    "doctest",
+    "pdb",
+    "code",
+    "codeop",
+    "runpy",
+    "site",
+    "traceback",
 ];
 
 /// The provided module named `name`.
@@ -89,7 +133,11 @@ pub(crate) fn import_error(name: &str) -> (ExcKind, String) {
             ),
         )
     } else {
-        (ExcKind::ModuleNotFoundError, format!("No module named '{name}'"))
+        // CPython names the first part it cannot find: the top-level package.
+        (
+            ExcKind::ModuleNotFoundError,
+            format!("No module named '{top}'"),
+        )
     }
 }
 
@@ -107,6 +155,16 @@ pub(crate) fn attr(m: StdModule, name: &str) -> Option<Value> {
         return Some(Value::ExcType(ExcKind::ValueError));
     }
     StdFn::find(m, name).map(|f| Value::Builtin(Builtin::Std(f)))
+}
+
+/// `f.name` of a module function: `chain.from_iterable`.
+pub(crate) fn fn_attr(f: StdFn, name: &str) -> Option<Value> {
+    match (f, name) {
+        (StdFn::Chain, "from_iterable") => {
+            Some(Value::Builtin(Builtin::Std(StdFn::ChainFromIterable)))
+        }
+        _ => None,
+    }
 }
 
 fn string_constant(name: &str) -> Option<&'static str> {
@@ -283,11 +341,16 @@ pub(crate) enum StdObj {
         kwargs: Kwargs,
     },
     /// The key `cmp_to_key(cmp)` wraps around `obj`, or the key function itself (`obj` None).
-    CmpKey { cmp: Value, obj: Option<Value> },
+    CmpKey {
+        cmp: Value,
+        obj: Option<Value>,
+    },
     /// A function memoized by `lru_cache`/`cache`.
     Cached(RefCell<functools::Cache>),
     /// `lru_cache(maxsize=...)` waiting for its function.
-    CacheDecorator { maxsize: Option<usize> },
+    CacheDecorator {
+        maxsize: Option<usize>,
+    },
     /// `wraps(f)` waiting for its function (metadata is not copied: it returns the function).
     Wraps,
     ItemGetter(Vec<Value>),
@@ -316,7 +379,10 @@ impl StdObj {
     }
 
     pub fn is_callable(&self) -> bool {
-        !matches!(self, StdObj::Random(_) | StdObj::CmpKey { obj: Some(_), .. })
+        !matches!(
+            self,
+            StdObj::Random(_) | StdObj::CmpKey { obj: Some(_), .. }
+        )
     }
 
     pub fn into_value(self) -> Value {
@@ -366,7 +432,9 @@ impl Machine {
             StdModule::Operator => self.call_operator(f, args, kwargs),
             StdModule::Copy => self.call_copy(f, args, kwargs),
             StdModule::Random => self.call_random(None, f, args, kwargs),
-            StdModule::Json | StdModule::Statistics | StdModule::String => Err(Unwind::new(ExcKind::TypeError, "not callable")),
+            StdModule::Json | StdModule::Statistics | StdModule::String => {
+                Err(Unwind::new(ExcKind::TypeError, "not callable"))
+            }
         }
     }
 
@@ -413,10 +481,9 @@ impl Machine {
             StdObj::ItemGetter(_) | StdObj::AttrGetter(_) | StdObj::MethodCaller { .. } => {
                 self.call_getter(o, args, kwargs)
             }
-            StdObj::Random(_) | StdObj::CmpKey { .. } => super::exc::type_error(format!(
-                "'{}' object is not callable",
-                o.type_name()
-            )),
+            StdObj::Random(_) | StdObj::CmpKey { .. } => {
+                super::exc::type_error(format!("'{}' object is not callable", o.type_name()))
+            }
         }
     }
 
@@ -429,9 +496,7 @@ impl Machine {
                 Value::Function(f) => Value::str(&*f.code.name),
                 _ => Value::str("?"),
             })),
-            (StdObj::Cached(_), "cache_info" | "cache_clear") => {
-                Some(Ok(bound_method(o, name)))
-            }
+            (StdObj::Cached(_), "cache_info" | "cache_clear") => Some(Ok(bound_method(o, name))),
             (StdObj::Random(_), _) if random::is_method(name) => Some(Ok(bound_method(o, name))),
             _ => None,
         }

@@ -11,12 +11,7 @@ use crate::interp::value::Value;
 use crate::python::ir::{BinOp, CmpOp, UnaryOp};
 
 impl Machine {
-    pub(super) fn call_operator(
-        &mut self,
-        f: StdFn,
-        args: Vec<Value>,
-        kwargs: Kwargs,
-    ) -> R<Value> {
+    pub(super) fn call_operator(&mut self, f: StdFn, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         use StdFn::*;
         let name = f.name();
         if f != OpMethodCaller {
@@ -39,7 +34,8 @@ impl Machine {
         };
         if let Some(op) = binop {
             arity(name, &args, 2, 2)?;
-            if f == OpConcat && !matches!(args[0], Value::List(_) | Value::Tuple(_) | Value::Str(_)) {
+            if f == OpConcat && !matches!(args[0], Value::List(_) | Value::Tuple(_) | Value::Str(_))
+            {
                 return type_error(format!(
                     "'{}' object can't be concatenated",
                     args[0].type_name()

@@ -335,7 +335,10 @@ impl Machine {
                     return value_error("number of bits must be non-negative");
                 }
                 let k = k.to_u64().filter(|k| *k <= 1 << 24).ok_or_else(|| {
-                    Unwind::new(ExcKind::MemoryError, "getrandbits() of more than 2**24 bits")
+                    Unwind::new(
+                        ExcKind::MemoryError,
+                        "getrandbits() of more than 2**24 bits",
+                    )
                 })?;
                 crate::interp::budget::charge(k / 32)?;
                 Ok(Value::big(mt.getrandbits(k)))
@@ -346,7 +349,11 @@ impl Machine {
                     return type_error(format!(
                         "Random.randint() missing {} required positional argument{}",
                         2usize.saturating_sub(args.len()),
-                        if args.len() == 1 { ": 'b'" } else { "s: 'a' and 'b'" }
+                        if args.len() == 1 {
+                            ": 'b'"
+                        } else {
+                            "s: 'a' and 'b'"
+                        }
                     ));
                 }
                 let b = int_arg(&args[1], "stop")? + 1;
@@ -360,8 +367,16 @@ impl Machine {
             StdFn::Gauss => {
                 let [mu_kw, sigma_kw] = take_kwargs("gauss", kwargs, ["mu", "sigma"])?;
                 arity("gauss", &args, 0, 2)?;
-                let mu = args.first().cloned().or(mu_kw).map_or(Ok(0.0), |v| float_arg(&v))?;
-                let sigma = args.get(1).cloned().or(sigma_kw).map_or(Ok(1.0), |v| float_arg(&v))?;
+                let mu = args
+                    .first()
+                    .cloned()
+                    .or(mu_kw)
+                    .map_or(Ok(0.0), |v| float_arg(&v))?;
+                let sigma = args
+                    .get(1)
+                    .cloned()
+                    .or(sigma_kw)
+                    .map_or(Ok(1.0), |v| float_arg(&v))?;
                 Ok(Value::Float(mt.gauss(mu, sigma)))
             }
             StdFn::Choice => {
@@ -402,7 +417,11 @@ impl Machine {
         let [w_kw, cum_kw, k_kw] = take_kwargs("choices", kwargs, ["weights", "cum_weights", "k"])?;
         arity("choices", &args, 1, 2)?;
         let population = args[0].clone();
-        let weights = args.get(1).cloned().or(w_kw).filter(|v| !matches!(v, Value::None));
+        let weights = args
+            .get(1)
+            .cloned()
+            .or(w_kw)
+            .filter(|v| !matches!(v, Value::None));
         let cum = cum_kw.filter(|v| !matches!(v, Value::None));
         let k = match k_kw {
             Some(v) => crate::interp::builtins::index_arg(&v)?,
@@ -490,9 +509,7 @@ impl Machine {
             population,
             Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(_)
         ) {
-            return type_error(
-                "Population must be a sequence.  For dicts or sets, use sorted(d).",
-            );
+            return type_error("Population must be a sequence.  For dicts or sets, use sorted(d).");
         }
         let Some(k) = args.get(1).cloned().or(k_kw) else {
             return type_error("Random.sample() missing 1 required positional argument: 'k'");
