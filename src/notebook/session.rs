@@ -591,12 +591,12 @@ mod tests {
         assert_eq!(e.ename, "NameError");
         let (r, _) = run(
             &mut s,
-            "import numpy as np\nclass K:\n    def m(self):\n        return 1\n",
+            "class K:\n    def m(self):\n        return 1\nimport numpy as np\n",
         );
-        r.unwrap();
+        assert_eq!(r.unwrap_err().ename, "ModuleNotFoundError");
         assert!(
             s.lowered("K.m").is_some(),
-            "classes and unknown imports do not refuse a cell"
+            "classes are defined for the analyses; an unknown import is an error when it runs"
         );
     }
 
