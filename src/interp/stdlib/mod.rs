@@ -1,6 +1,6 @@
 //! The standard-library modules implemented natively beyond `math`, `sys` and `typing`:
 //! `string`, `random`, `heapq`, `bisect`, `functools`, `itertools`, `operator`, `copy`,
-//! `json`, `statistics` (one file each), and the refusal of every other import.
+//! `json` (one file each), and the refusal of every other import.
 //!
 //! Module functions are [`StdFn`]s (a [`Builtin::Std`]); objects they create (partials,
 //! `Random` instances, item getters, `cmp_to_key` keys) are [`StdObj`]s (a `Value::Std`);
@@ -11,6 +11,7 @@ mod copy;
 mod functools;
 mod heapq;
 mod itertools;
+mod json;
 mod operator;
 mod random;
 
@@ -37,7 +38,6 @@ pub(crate) enum StdModule {
     Operator,
     Copy,
     Json,
-    Statistics,
 }
 
 const MODULES: &[(&str, StdModule)] = &[
@@ -49,6 +49,7 @@ const MODULES: &[(&str, StdModule)] = &[
     ("itertools", StdModule::Itertools),
     ("operator", StdModule::Operator),
     ("copy", StdModule::Copy),
+    ("json", StdModule::Json),
 ];
 
 /// Modules of CPython's standard library that reach outside the sandbox (files, processes,
@@ -283,6 +284,8 @@ std_fns! {
     Uniform = Random."uniform",
     Gauss = Random."gauss",
     RandomClass = Random."Random",
+    Dumps = Json."dumps",
+    Loads = Json."loads",
 }
 
 impl StdFn {
@@ -432,9 +435,8 @@ impl Machine {
             StdModule::Operator => self.call_operator(f, args, kwargs),
             StdModule::Copy => self.call_copy(f, args, kwargs),
             StdModule::Random => self.call_random(None, f, args, kwargs),
-            StdModule::Json | StdModule::Statistics | StdModule::String => {
-                Err(Unwind::new(ExcKind::TypeError, "not callable"))
-            }
+            StdModule::Json => self.call_json(f, args, kwargs),
+            StdModule::String => Err(Unwind::new(ExcKind::TypeError, "not callable")),
         }
     }
 
