@@ -796,6 +796,7 @@ pub(crate) fn len(v: &Value) -> R<Value> {
         Value::Tuple(t) => t.len(),
         Value::Dict(d) => d.borrow().len(),
         Value::View(view) => view.dict.borrow().len(),
+        Value::Std(o) if o.len().is_some() => o.len().unwrap_or(0),
         Value::Range(r) => {
             return i64::try_from(r.len()).map(Value::Int).or_else(|_| {
                 fail(

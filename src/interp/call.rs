@@ -249,6 +249,17 @@ impl Machine {
                     return r;
                 }
             }
+            (Value::Dict(d), _) if d.borrow().flavor.is_some() => {
+                if let Some(v) = self.flavored_attr(d, name) {
+                    return Ok(v);
+                }
+                if super::stdlib::has_flavored_method(d, name) {
+                    return Ok(Value::Method(Rc::new(Method {
+                        receiver: o.clone(),
+                        name: name.into(),
+                    })));
+                }
+            }
             _ => {}
         }
         if super::methods::has_method(o, name) {
@@ -285,6 +296,11 @@ impl Machine {
         if let Value::Std(s) = &o {
             if self.std_obj_attr(s, name).is_some() {
                 return self.call_std_method(s, name, args, kwargs);
+            }
+        }
+        if let Value::Dict(d) = &o {
+            if d.borrow().flavor.is_some() && super::stdlib::has_flavored_method(d, name) {
+                return self.flavored_method(d, name, args, kwargs);
             }
         }
         if super::methods::has_method(&o, name) {

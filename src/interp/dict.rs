@@ -92,6 +92,8 @@ pub(crate) struct Dict {
     len: usize,
     /// Bumped whenever a key is added or removed (iterators check it).
     pub version: u64,
+    /// `Counter`, `defaultdict`, `OrderedDict` (`None` for a plain dict).
+    pub flavor: Option<Rc<super::stdlib::Flavor>>,
 }
 
 impl Dict {

@@ -140,7 +140,7 @@ impl Machine {
                 | Value::Dict(_)
                 | Value::View(_)
                 | Value::Iter(_)
-        )
+        ) || matches!(v, Value::Std(o) if o.len().is_some())
     }
 
     /// `iter(v)`.
@@ -160,6 +160,11 @@ impl Machine {
             Value::Dict(d) => dict_iter(d, ViewKind::Keys),
             Value::View(view) => dict_iter(view.dict.clone(), view.kind),
             Value::Iter(it) => IterState::Shared(it),
+            Value::Std(o) if o.len().is_some() => IterState::Items {
+                items: super::stdlib::items_of(&o),
+                index: 0,
+                kind: TypeKind::ListIterator,
+            },
             Value::Unavailable(what) => return Err(Unwind::unsupported(what.to_string())),
             other => return type_error(format!("'{}' object is not iterable", other.type_name())),
         })

@@ -48,6 +48,9 @@ fn binary_slow(op: BinOp, a: &Value, b: &Value) -> R<Value> {
         }
         return num::arith(op, x, y);
     }
+    if let Some(r) = super::stdlib::counter_op(op, a, b) {
+        return r;
+    }
     match op {
         BinOp::Add => concat(a, b),
         BinOp::Mult => repeat(a, b),
@@ -232,6 +235,7 @@ pub(crate) fn truthy(v: &Value) -> bool {
         Value::Dict(d) => d.borrow().len() > 0,
         Value::View(v) => v.dict.borrow().len() > 0,
         Value::Range(r) => r.len() > 0,
+        Value::Std(o) => o.truthy(),
         _ => true,
     }
 }
@@ -461,6 +465,7 @@ pub(crate) fn contains(container: &Value, item: &Value) -> R<Option<bool>> {
             }
         },
         Value::Iter(_) => return Ok(None),
+        Value::Std(o) if o.len().is_some() => return Ok(None),
         _ => {
             return type_error(format!(
                 "argument of type '{}' is not iterable",

@@ -123,6 +123,11 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
             out.push(']');
             seen.pop();
         }
+        Value::Dict(d) if d.borrow().flavor.is_some() => {
+            if let Some(text) = super::stdlib::dict_repr(d, &repr)? {
+                out.push_str(&text);
+            }
+        }
         Value::Dict(d) => {
             if !enter(std::rc::Rc::as_ptr(d) as *const () as usize, seen)? {
                 out.push_str("{...}");

@@ -256,7 +256,15 @@ pub(crate) fn del_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
 
 impl Machine {
     pub fn getitem(&mut self, o: &Value, i: &Value) -> R<Value> {
-        getitem(o, i)
+        match getitem(o, i) {
+            Err(e) if matches!(o, Value::Dict(_) | Value::Std(_)) => {
+                match super::stdlib::getitem_missing(self, o, i) {
+                    Some(r) => r,
+                    None => Err(e),
+                }
+            }
+            r => r,
+        }
     }
 
     /// `o[i] = value`.
@@ -280,6 +288,7 @@ impl Machine {
                 d.borrow_mut().insert(key, i.clone(), value);
                 Ok(())
             }
+            Value::Std(s) => super::stdlib::setitem(s, i, value),
             _ => type_error(format!(
                 "'{}' object does not support item assignment",
                 o.type_name()

@@ -373,6 +373,9 @@ impl Value {
             Value::Exception(e) => e.class.name().to_string(),
             Value::Opaque(_) => "typing._SpecialForm".into(),
             Value::Std(o) => o.type_name().into(),
+            Value::Dict(d) if d.borrow().flavor.is_some() => {
+                super::stdlib::flavor_name(&d.borrow()).into()
+            }
             other => other
                 .type_kind()
                 .map_or("object", TypeKind::name)

@@ -7,6 +7,7 @@
 //! lazy iterators (`itertools`) are [`StdIter`]s inside an `IterState::Std`.
 
 mod bisect;
+mod collections;
 mod copy;
 mod functools;
 mod heapq;
@@ -24,6 +25,7 @@ use super::exc::{ExcKind, R, Unwind};
 use super::machine::Machine;
 use super::value::{Native, Value};
 
+pub(crate) use collections::{Flavor, counter_op, dict_repr, has_flavored_method};
 pub(crate) use itertools::StdIter;
 
 /// A module of this file's set.
@@ -38,6 +40,7 @@ pub(crate) enum StdModule {
     Operator,
     Copy,
     Json,
+    Collections,
 }
 
 const MODULES: &[(&str, StdModule)] = &[
@@ -50,6 +53,7 @@ const MODULES: &[(&str, StdModule)] = &[
     ("operator", StdModule::Operator),
     ("copy", StdModule::Copy),
     ("json", StdModule::Json),
+    ("collections", StdModule::Collections),
 ];
 
 /// Modules of CPython's standard library that reach outside the sandbox (files, processes,
@@ -284,6 +288,10 @@ std_fns! {
     Uniform = Random."uniform",
     Gauss = Random."gauss",
     RandomClass = Random."Random",
+    Counter = Collections."Counter",
+    DefaultDict = Collections."defaultdict",
+    OrderedDict = Collections."OrderedDict",
+    Deque = Collections."deque",
     Dumps = Json."dumps",
     Loads = Json."loads",
 }
@@ -318,7 +326,15 @@ impl StdFn {
         self.module() == StdModule::Itertools
             || matches!(
                 self,
-                RandomClass | Partial | OpItemGetter | OpAttrGetter | OpMethodCaller
+                RandomClass
+                    | Partial
+                    | OpItemGetter
+                    | OpAttrGetter
+                    | OpMethodCaller
+                    | Counter
+                    | DefaultDict
+                    | OrderedDict
+                    | Deque
             )
     }
 
@@ -327,6 +343,7 @@ impl StdFn {
             let module = match self.module() {
                 StdModule::Functools => "functools",
                 StdModule::Operator => "operator",
+                StdModule::Collections => "collections",
                 m => m.name(),
             };
             format!("<class '{module}.{}'>", self.name())
@@ -364,6 +381,8 @@ pub(crate) enum StdObj {
         kwargs: Kwargs,
     },
     Random(RefCell<random::Mt>),
+    /// A `collections.deque` and its `maxlen`.
+    Deque(RefCell<std::collections::VecDeque<Value>>, Option<usize>),
 }
 
 impl StdObj {
@@ -378,14 +397,27 @@ impl StdObj {
             StdObj::AttrGetter(_) => "operator.attrgetter",
             StdObj::MethodCaller { .. } => "operator.methodcaller",
             StdObj::Random(_) => "random.Random",
+            StdObj::Deque(..) => "collections.deque",
         }
     }
 
     pub fn is_callable(&self) -> bool {
         !matches!(
             self,
-            StdObj::Random(_) | StdObj::CmpKey { obj: Some(_), .. }
+            StdObj::Random(_) | StdObj::CmpKey { obj: Some(_), .. } | StdObj::Deque(..)
         )
+    }
+
+    /// `len(obj)` for the sized objects (deques).
+    pub fn len(&self) -> Option<usize> {
+        match self {
+            StdObj::Deque(q, _) => Some(q.borrow().len()),
+            _ => None,
+        }
+    }
+
+    pub fn truthy(&self) -> bool {
+        self.len() != Some(0)
     }
 
     pub fn into_value(self) -> Value {
@@ -420,6 +452,14 @@ pub(crate) fn obj_repr(o: &StdObj, repr: &dyn Fn(&Value) -> R<String>) -> R<Stri
         ),
         StdObj::Cached(c) => repr(&c.borrow().func)?,
         StdObj::Random(_) => "<random.Random object>".into(),
+        StdObj::Deque(q, maxlen) => {
+            let items: Vec<Value> = q.borrow().iter().cloned().collect();
+            let inner = items.iter().map(repr).collect::<R<Vec<_>>>()?.join(", ");
+            match maxlen {
+                Some(m) => format!("deque([{inner}], maxlen={m})"),
+                None => format!("deque([{inner}])"),
+            }
+        }
         other => format!("<{} object>", other.type_name()),
     })
 }
@@ -436,6 +476,7 @@ impl Machine {
             StdModule::Copy => self.call_copy(f, args, kwargs),
             StdModule::Random => self.call_random(None, f, args, kwargs),
             StdModule::Json => self.call_json(f, args, kwargs),
+            StdModule::Collections => self.call_collections(f, args, kwargs),
             StdModule::String => Err(Unwind::new(ExcKind::TypeError, "not callable")),
         }
     }
@@ -483,7 +524,7 @@ impl Machine {
             StdObj::ItemGetter(_) | StdObj::AttrGetter(_) | StdObj::MethodCaller { .. } => {
                 self.call_getter(o, args, kwargs)
             }
-            StdObj::Random(_) | StdObj::CmpKey { .. } => {
+            StdObj::Random(_) | StdObj::CmpKey { .. } | StdObj::Deque(..) => {
                 super::exc::type_error(format!("'{}' object is not callable", o.type_name()))
             }
         }
@@ -500,6 +541,12 @@ impl Machine {
             })),
             (StdObj::Cached(_), "cache_info" | "cache_clear") => Some(Ok(bound_method(o, name))),
             (StdObj::Random(_), _) if random::is_method(name) => Some(Ok(bound_method(o, name))),
+            (StdObj::Deque(_, maxlen), "maxlen") => {
+                Some(Ok(maxlen.map_or(Value::None, |m| Value::Int(m as i64))))
+            }
+            (StdObj::Deque(..), _) if collections::DEQUE_METHODS.contains(&name) => {
+                Some(Ok(bound_method(o, name)))
+            }
             _ => None,
         }
     }
@@ -514,6 +561,7 @@ impl Machine {
     ) -> R<Value> {
         match &**o {
             StdObj::Cached(c) => functools::cache_method(c, name, &args),
+            StdObj::Deque(q, maxlen) => self.deque_method(q, *maxlen, name, args, kwargs),
             StdObj::Random(_) => {
                 let f = StdFn::find(StdModule::Random, name)
                     .ok_or_else(|| Unwind::new(ExcKind::AttributeError, name.to_string()))?;
@@ -538,4 +586,62 @@ fn bound_method(o: &Rc<StdObj>, name: &str) -> Value {
 /// The `Native` value of a provided module.
 pub(crate) fn native(m: StdModule) -> Native {
     Native::Std(m)
+}
+
+/// The items of a sized object (a deque), for iteration.
+pub(crate) fn items_of(o: &StdObj) -> Vec<Value> {
+    match o {
+        StdObj::Deque(q, _) => q.borrow().iter().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `o[i] = value` for a deque.
+pub(crate) fn setitem(o: &StdObj, i: &Value, value: Value) -> R<()> {
+    match o {
+        StdObj::Deque(q, _) => {
+            let k = collections::deque_index(q, i)?;
+            if let Some(slot) = q.borrow_mut().get_mut(k) {
+                *slot = value;
+            }
+            Ok(())
+        }
+        other => super::exc::type_error(format!(
+            "'{}' object does not support item assignment",
+            other.type_name()
+        )),
+    }
+}
+
+/// `o[i]` where plain indexing failed: a deque's item, a missing key of a `Counter` or
+/// `defaultdict`; `None` to keep the original error.
+pub(crate) fn getitem_missing(m: &mut Machine, o: &Value, i: &Value) -> Option<R<Value>> {
+    match o {
+        Value::Dict(d) => {
+            if d.borrow().flavor.is_none() {
+                return None;
+            }
+            let present = match super::dict::key_of(i) {
+                Ok(k) => d.borrow().get(&k).is_some(),
+                Err(e) => return Some(Err(e)),
+            };
+            if present {
+                return None;
+            }
+            m.dict_missing(d, i)
+        }
+        Value::Std(s) => match &**s {
+            StdObj::Deque(q, _) => Some(
+                collections::deque_index(q, i)
+                    .map(|k| q.borrow().get(k).cloned().unwrap_or(Value::None)),
+            ),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The type name of a flavored dict.
+pub(crate) fn flavor_name(d: &super::dict::Dict) -> &'static str {
+    d.flavor.as_deref().map_or("dict", collections::type_name)
 }
