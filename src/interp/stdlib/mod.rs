@@ -15,6 +15,7 @@ mod itertools;
 mod json;
 mod operator;
 mod random;
+mod statistics;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -41,6 +42,7 @@ pub(crate) enum StdModule {
     Copy,
     Json,
     Collections,
+    Statistics,
 }
 
 const MODULES: &[(&str, StdModule)] = &[
@@ -54,6 +56,7 @@ const MODULES: &[(&str, StdModule)] = &[
     ("copy", StdModule::Copy),
     ("json", StdModule::Json),
     ("collections", StdModule::Collections),
+    ("statistics", StdModule::Statistics),
 ];
 
 /// Modules of CPython's standard library that reach outside the sandbox (files, processes,
@@ -155,6 +158,9 @@ pub(crate) fn attr(m: StdModule, name: &str) -> Option<Value> {
         if let Some(v) = random::constant(name) {
             return Some(v);
         }
+    }
+    if m == StdModule::Statistics && name == "StatisticsError" {
+        return Some(statistics::error_class());
     }
     if m == StdModule::Json && name == "JSONDecodeError" {
         return Some(Value::ExcType(ExcKind::ValueError));
@@ -292,6 +298,17 @@ std_fns! {
     DefaultDict = Collections."defaultdict",
     OrderedDict = Collections."OrderedDict",
     Deque = Collections."deque",
+    Mean = Statistics."mean",
+    FMean = Statistics."fmean",
+    Median = Statistics."median",
+    MedianLow = Statistics."median_low",
+    MedianHigh = Statistics."median_high",
+    Mode = Statistics."mode",
+    MultiMode = Statistics."multimode",
+    Variance = Statistics."variance",
+    PVariance = Statistics."pvariance",
+    Stdev = Statistics."stdev",
+    PStdev = Statistics."pstdev",
     Dumps = Json."dumps",
     Loads = Json."loads",
 }
@@ -477,6 +494,7 @@ impl Machine {
             StdModule::Random => self.call_random(None, f, args, kwargs),
             StdModule::Json => self.call_json(f, args, kwargs),
             StdModule::Collections => self.call_collections(f, args, kwargs),
+            StdModule::Statistics => self.call_statistics(f, args, kwargs),
             StdModule::String => Err(Unwind::new(ExcKind::TypeError, "not callable")),
         }
     }
