@@ -21,7 +21,9 @@
 //!   (`from` accepted), `assert`, `try`/`except`/`else`/`finally` (handlers match along the
 //!   builtin hierarchy; `finally` runs on every way out and its `return`/`break` override),
 //!   `def` (defaults, keyword-only, `*args`, `**kwargs`, decorators, closures with cells),
-//!   `class E(Base): pass` for exception classes, `import math`/`sys`/`typing`.
+//!   `class E(Base): pass` for exception classes, `import` of `math`, `sys`, `typing` and the
+//!   modules of `stdlib` (`string random collections itertools functools heapq bisect
+//!   operator copy statistics json`).
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
 //!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
 //! - Builtins: `abs all any ascii bin bool callable chr dict divmod enumerate filter float
@@ -34,9 +36,10 @@
 //! `with`, `match`, sets, bytes, complex results, generators with `yield`, `await`, type
 //! aliases, and builtins such as `open`, `input`, `eval`, `hash`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
-//! run when reached. Classes other than exception classes, imports of other modules and
-//! `async def` only define their name as unavailable, so a cell can still define them next
-//! to functions for the analyses: using such a name stops the run.
+//! run when reached. Classes other than exception classes and `async def` only define their
+//! name as unavailable, so a cell can still define them next to functions for the analyses:
+//! using such a name stops the run. Importing another module raises `ModuleNotFoundError`
+//! (or `ImportError` naming the sandbox for `os`, `subprocess`, `socket`, ...) when it runs.
 //!
 //! # Where it differs from CPython on purpose
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
