@@ -145,6 +145,8 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             "tau" => Some(Value::Float(std::f64::consts::TAU)),
             "inf" => Some(Value::Float(f64::INFINITY)),
             "nan" => Some(Value::Float(f64::NAN)),
+            "prod" => Some(Value::Builtin(Builtin::Std(super::stdlib::StdFn::Prod))),
+            "fsum" => Some(Value::Builtin(Builtin::Std(super::stdlib::StdFn::FSum))),
             _ => MATH
                 .iter()
                 .find(|(n, _)| *n == name)

@@ -43,6 +43,8 @@ pub(crate) enum StdModule {
     Json,
     Collections,
     Statistics,
+    /// `math` functions that iterate (the rest of `math` is in `modules.rs`).
+    Math,
 }
 
 const MODULES: &[(&str, StdModule)] = &[
@@ -309,6 +311,8 @@ std_fns! {
     PVariance = Statistics."pvariance",
     Stdev = Statistics."stdev",
     PStdev = Statistics."pstdev",
+    Prod = Math."prod",
+    FSum = Math."fsum",
     Dumps = Json."dumps",
     Loads = Json."loads",
 }
@@ -495,6 +499,7 @@ impl Machine {
             StdModule::Json => self.call_json(f, args, kwargs),
             StdModule::Collections => self.call_collections(f, args, kwargs),
             StdModule::Statistics => self.call_statistics(f, args, kwargs),
+            StdModule::Math => self.call_math_iter(f, args, kwargs),
             StdModule::String => Err(Unwind::new(ExcKind::TypeError, "not callable")),
         }
     }

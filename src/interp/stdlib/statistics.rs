@@ -291,3 +291,43 @@ impl Machine {
         }
     }
 }
+
+impl Machine {
+    /// `math.prod(iterable, *, start=1)` and `math.fsum(iterable)` (correctly rounded).
+    pub(super) fn call_math_iter(
+        &mut self,
+        f: StdFn,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
+        let name = f.name();
+        if f == StdFn::Prod {
+            let [start] = crate::interp::call::take_kwargs(name, kwargs, ["start"])?;
+            arity(name, &args, 1, 1)?;
+            let mut acc = start.unwrap_or(Value::Int(1));
+            let mut it = self.iter_of(args[0].clone())?;
+            while let Some(x) = self.next(&mut it)? {
+                self.tick()?;
+                acc = ops::binary(BinOp::Mult, &acc, &x)?;
+            }
+            return Ok(acc);
+        }
+        no_kwargs(name, &kwargs)?;
+        arity(name, &args, 1, 1)?;
+        let data = self.collect(args[0].clone())?;
+        for v in &data {
+            if num(v).is_none() {
+                return type_error(format!("must be real number, not {}", v.type_name()));
+            }
+        }
+        let floats: Vec<Value> = data
+            .iter()
+            .map(|v| {
+                num(v)
+                    .map_or(Ok(f64::NAN), |n| n.to_f64())
+                    .map(Value::Float)
+            })
+            .collect::<R<_>>()?;
+        Ok(Value::Float(fsum(&floats)?))
+    }
+}
