@@ -60,6 +60,8 @@ pub(crate) enum Builtin {
     Refused(&'static str),
     /// A builtin of the data model (`super`, `property`, `getattr`, ...), see `stdclass`.
     Class(super::stdclass::ClassBuiltin),
+    /// A function of a standard-library module (`interp::stdlib`).
+    Std(super::stdlib::StdFn),
 }
 
 const FUNCTIONS: &[(&str, Builtin)] = &[
@@ -146,6 +148,7 @@ impl Builtin {
             Builtin::SysGetRecursionLimit => "getrecursionlimit",
             Builtin::Refused(name) => name,
             Builtin::Class(c) => c.name(),
+            Builtin::Std(f) => f.name(),
             b => FUNCTIONS
                 .iter()
                 .find(|(_, x)| *x == b)
@@ -183,7 +186,14 @@ impl Machine {
             Builtin::Exec => self.eval_source(args, kwargs, true),
             Builtin::Hash => {
                 let v = one("hash", args, &kwargs)?;
-                super::set::hash_value(&v).map(Value::Int)
+                match super::set::hash_value(&v) {
+                    // An instance (or a tuple holding one): its `__hash__` runs.
+                    Err(e) if super::dunder::is_marker(&e) => {
+                        let key = self.hash_key(&v)?;
+                        Ok(Value::Int(super::set::py_hash(&key)))
+                    }
+                    other => other.map(Value::Int),
+                }
             }
             Builtin::Abs => {
                 let v = one("abs", args, &kwargs)?;
@@ -234,18 +244,20 @@ impl Machine {
                 if let Value::Instance(i) = &v {
                     return Ok(Value::Bool(i.class.defines("__call__")));
                 }
-                Ok(Value::Bool(matches!(
-                    v,
-                    Value::Class(_)
-                        | Value::Bound(_)
-                        | Value::Function(_)
-                        | Value::Builtin(_)
-                        | Value::Method(_)
-                        | Value::Unbound(_)
-                        | Value::Type(_)
-                        | Value::ExcType(_)
-                        | Value::UserExcType(_)
-                )))
+                Ok(Value::Bool(
+                    matches!(
+                        v,
+                        Value::Class(_)
+                            | Value::Bound(_)
+                            | Value::Function(_)
+                            | Value::Builtin(_)
+                            | Value::Method(_)
+                            | Value::Unbound(_)
+                            | Value::Type(_)
+                            | Value::ExcType(_)
+                            | Value::UserExcType(_)
+                    ) || matches!(&v, Value::Std(o) if o.is_callable()),
+                ))
             }
             Builtin::Chr => {
                 let v = one("chr", args, &kwargs)?;
@@ -478,6 +490,7 @@ impl Machine {
             }
             Builtin::Refused(name) => Err(Unwind::unsupported(format!("the builtin {name}()"))),
             Builtin::Class(c) => self.call_class_builtin(c, args, kwargs),
+            Builtin::Std(f) => self.call_std(f, args, kwargs),
         }
     }
 
@@ -861,6 +874,7 @@ pub(crate) fn len(v: &Value) -> R<Value> {
         Value::Dict(d) => d.borrow().len(),
         Value::View(view) => view.dict.borrow().len(),
         Value::Set(s) => s.borrow().len(),
+        Value::Std(o) if o.len().is_some() => o.len().unwrap_or(0),
         Value::Range(r) => {
             return i64::try_from(r.len()).map(Value::Int).or_else(|_| {
                 fail(

@@ -65,6 +65,7 @@ impl Machine {
                 super::class::Descriptor::Static(f) => self.call(f, args, kwargs),
                 _ => type_error(format!("'{}' object is not callable", callee.type_name())),
             },
+            Value::Std(o) => self.call_std_obj(o, args, kwargs),
             _ => type_error(format!("'{}' object is not callable", callee.type_name())),
         }
     }
@@ -266,6 +267,27 @@ impl Machine {
             (Value::ExcType(k), "__name__") => return Ok(Value::str(k.name())),
             (Value::UserExcType(c), "__name__") => return Ok(Value::str(&*c.name)),
             (Value::Builtin(b), "__name__") => return Ok(Value::str(b.name())),
+            (Value::Builtin(super::builtins::Builtin::Std(f)), _) => {
+                if let Some(v) = super::stdlib::fn_attr(*f, name) {
+                    return Ok(v);
+                }
+            }
+            (Value::Std(s), _) => {
+                if let Some(r) = self.std_obj_attr(s, name) {
+                    return r;
+                }
+            }
+            (Value::Dict(d), _) if d.borrow().flavor.is_some() => {
+                if let Some(v) = self.flavored_attr(d, name) {
+                    return Ok(v);
+                }
+                if super::stdlib::has_flavored_method(d, name) {
+                    return Ok(Value::Method(Rc::new(Method {
+                        receiver: o.clone(),
+                        name: name.into(),
+                    })));
+                }
+            }
             _ => {}
         }
         if super::methods::has_method(o, name) {
@@ -297,6 +319,16 @@ impl Machine {
             if !matches!(n, Native::Stdout | Native::Stderr) {
                 let f = modules::attr(*n, name)?;
                 return self.call(&f, args, kwargs);
+            }
+        }
+        if let Value::Std(s) = &o {
+            if self.std_obj_attr(s, name).is_some() {
+                return self.call_std_method(s, name, args, kwargs);
+            }
+        }
+        if let Value::Dict(d) = &o {
+            if d.borrow().flavor.is_some() && super::stdlib::has_flavored_method(d, name) {
+                return self.flavored_method(d, name, args, kwargs);
             }
         }
         if super::methods::has_method(&o, name) {

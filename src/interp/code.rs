@@ -152,6 +152,8 @@ pub(crate) enum StmtKind {
     Delete(Vec<Target>),
     Unsupported(String),
     With(Box<With>),
+    /// An import of a module the interpreter does not provide: raises this error when run.
+    ImportError(super::exc::ExcKind, String),
     Match {
         subject: Expr,
         cases: Vec<Case>,

@@ -12,10 +12,11 @@ use super::code::{
     Arg, Body, Case, Code, CodeKind, CompFor, Comprehension, Def, DictItem, Expr, FPart, Handler,
     Kwarg, Params, Pat, Stmt, StmtKind, Target, Var, With,
 };
+use super::exc::ExcKind;
 use super::globals::Globals;
 use super::modules;
 use super::scope::{Binding, Scope, Scopes, node_key};
-use super::value::Value;
+use super::value::{Native, Value};
 use crate::python::ir::{self, ComprehensionKind, Constant, ExprKind, ParamKind, StmtKind as S};
 
 /// Why a cell cannot be run.
@@ -346,7 +347,7 @@ impl<'a> Compiler<'a> {
             let bound = a.asname.as_deref().unwrap_or(first);
             let value = match modules::module(&a.name) {
                 Some(m) => Value::Native(m),
-                None => unavailable_module(&a.name),
+                None => return Ok(import_error(&a.name)),
             };
             binds.push((self.var(bound)?, value));
         }
@@ -364,6 +365,9 @@ impl<'a> Compiler<'a> {
             return Ok(StmtKind::Pass);
         }
         let m = modules::module(name).filter(|_| level == 0);
+        if m.is_none() {
+            return Ok(import_error(if level > 0 { "." } else { name }));
+        }
         let mut binds = Vec::new();
         for a in names {
             if a.name == "*" {
@@ -373,8 +377,18 @@ impl<'a> Compiler<'a> {
             }
             let value = match m.and_then(|m| modules::import_name(m, &a.name)) {
                 Some(v) => v,
-                None if m.is_some() => Value::Unavailable(format!("{name}.{}", a.name).into()),
-                None => unavailable_module(name),
+                None if m == Some(Native::Typing) => {
+                    Value::Unavailable(format!("{name}.{}", a.name).into())
+                }
+                None => {
+                    return Ok(StmtKind::ImportError(
+                        ExcKind::ImportError,
+                        format!(
+                            "cannot import name '{}' from '{name}' (unknown location)",
+                            a.name
+                        ),
+                    ));
+                }
             };
             binds.push((self.var(a.asname.as_deref().unwrap_or(&a.name))?, value));
         }
@@ -884,10 +898,18 @@ fn async_def_name(header: &str) -> Option<&str> {
     (!name.is_empty()).then_some(name)
 }
 
-fn unavailable_module(name: &str) -> Value {
-    Value::Unavailable(
-        format!("the module {name} (the interpreter provides math, sys and typing)").into(),
-    )
+/// `import name` of a module the interpreter does not provide: an `ImportError` when run
+/// (modules named before it in the same statement are not bound, unlike CPython).
+fn import_error(name: &str) -> StmtKind {
+    let (kind, message) = if name == "." {
+        (
+            ExcKind::ImportError,
+            "attempted relative import with no known parent package".to_string(),
+        )
+    } else {
+        super::stdlib::import_error(name)
+    };
+    StmtKind::ImportError(kind, message)
 }
 
 /// Class statements: the body compiled as a function without parameters whose locals

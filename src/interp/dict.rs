@@ -59,6 +59,7 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
             }
         }
         Value::Function(f) => Key::Id(Rc::as_ptr(f) as *const () as usize),
+        Value::Std(o) => Key::Id(Rc::as_ptr(o) as *const () as usize),
         Value::Exception(e) => Key::Id(Rc::as_ptr(e) as *const () as usize),
         Value::UserExcType(c) => Key::Id(Rc::as_ptr(c) as *const () as usize),
         Value::Iter(i) => Key::Id(Rc::as_ptr(i) as *const () as usize),
@@ -112,6 +113,8 @@ pub(crate) struct Dict {
     len: usize,
     /// Bumped whenever a key is added or removed (iterators check it).
     pub version: u64,
+    /// `Counter`, `defaultdict`, `OrderedDict` (`None` for a plain dict).
+    pub flavor: Option<Rc<super::stdlib::Flavor>>,
 }
 
 impl Dict {

@@ -30,10 +30,12 @@ pub(crate) enum ExcKind {
     StopIteration,
     GeneratorExit,
     SyntaxError,
+    ImportError,
+    ModuleNotFoundError,
 }
 
 impl ExcKind {
-    pub const ALL: [ExcKind; 22] = [
+    pub const ALL: [ExcKind; 24] = [
         ExcKind::BaseException,
         ExcKind::KeyboardInterrupt,
         ExcKind::Exception,
@@ -56,6 +58,8 @@ impl ExcKind {
         ExcKind::StopIteration,
         ExcKind::GeneratorExit,
         ExcKind::SyntaxError,
+        ExcKind::ImportError,
+        ExcKind::ModuleNotFoundError,
     ];
 
     pub fn name(self) -> &'static str {
@@ -82,6 +86,8 @@ impl ExcKind {
             ExcKind::StopIteration => "StopIteration",
             ExcKind::GeneratorExit => "GeneratorExit",
             ExcKind::SyntaxError => "SyntaxError",
+            ExcKind::ImportError => "ImportError",
+            ExcKind::ModuleNotFoundError => "ModuleNotFoundError",
         }
     }
 
@@ -96,9 +102,9 @@ impl ExcKind {
             BaseException => return None,
             KeyboardInterrupt | Exception | GeneratorExit => BaseException,
             ArithmeticError | AssertionError | AttributeError | LookupError | NameError
-            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration | SyntaxError => {
-                Exception
-            }
+            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration | SyntaxError
+            | ImportError => Exception,
+            ModuleNotFoundError => ImportError,
             ZeroDivisionError | OverflowError => ArithmeticError,
             IndexError | KeyError => LookupError,
             UnboundLocalError => NameError,

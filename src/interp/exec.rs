@@ -145,6 +145,9 @@ impl Machine {
                 }
             }
             StmtKind::Unsupported(construct) => return Err(Unwind::unsupported(construct.clone())),
+            StmtKind::ImportError(kind, message) => {
+                return Err(Unwind::new(*kind, message.clone()));
+            }
         }
         Ok(Flow::Normal)
     }

@@ -89,6 +89,8 @@ pub(crate) enum IterState {
         pos: usize,
         len: usize,
     },
+    /// An `itertools` iterator.
+    Std(Box<super::stdlib::StdIter>),
 }
 
 impl IterState {
@@ -123,6 +125,7 @@ impl IterState {
             IterState::Object(_) => TypeKind::Object,
             IterState::Set { .. } => TypeKind::SetIterator,
             IterState::Coroutine(_) => TypeKind::Generator,
+            IterState::Std(_) => TypeKind::Object,
         }
     }
 
@@ -130,6 +133,7 @@ impl IterState {
         match self {
             IterState::Generator(g) => format!("<generator object {}>", g.code.qualname),
             IterState::Coroutine(g) => g.repr(),
+            IterState::Std(s) => format!("<itertools.{} object>", s.name()),
             other => format!("<{} object>", other.type_kind().name()),
         }
     }
@@ -157,7 +161,7 @@ impl Machine {
                 | Value::View(_)
                 | Value::Iter(_)
                 | Value::Set(_)
-        )
+        ) || matches!(v, Value::Std(o) if o.len().is_some())
     }
 
     /// `iter(v)`.
@@ -185,6 +189,11 @@ impl Machine {
                     len,
                 }
             }
+            Value::Std(o) if o.len().is_some() => IterState::Items {
+                items: super::stdlib::items_of(&o),
+                index: 0,
+                kind: TypeKind::ListIterator,
+            },
             Value::Unavailable(what) => return Err(Unwind::unsupported(what.to_string())),
             Value::Instance(ref i) => {
                 if let Some(t) = self.as_tuple(&v) {
@@ -409,6 +418,7 @@ impl Machine {
                 result
             }
             IterState::Generator(g) => self.generator_next(g),
+            IterState::Std(s) => self.std_next(s),
             IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
             IterState::Object(obj) => {
                 let obj = obj.clone();

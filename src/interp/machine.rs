@@ -592,6 +592,7 @@ impl Machine {
             CmpOp::In => self.contains(b, a),
             CmpOp::NotIn => self.contains(b, a).map(|c| !c),
             _ if is_instance(a) || is_instance(b) => self.compare_slow(op, a, b),
+            _ if matches!(a, Value::Std(_)) => self.compare_std(op, a, b),
             _ => match ops::compare(op, a, b) {
                 Err(e) if is_marker(&e) => self.compare_slow(op, a, b),
                 other => other,

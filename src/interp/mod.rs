@@ -35,7 +35,9 @@
 //!   (`from` accepted), `assert`, `try`/`except`/`else`/`finally` (handlers match along the
 //!   builtin hierarchy; `finally` runs on every way out and its `return`/`break` override),
 //!   `def` (defaults, keyword-only, `*args`, `**kwargs`, decorators, closures with cells),
-//!   `class` (see below), `with`, `import math`/`sys`/`typing` and the class-based library.
+//!   `class` (see below), `with`, `import` of `math`, `sys`, `typing`, the class-based library
+//!   and the modules of `stdlib` (`string random collections itertools functools heapq bisect
+//!   operator copy statistics json`).
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
 //!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
 //! - Builtins: `abs all any ascii bin bool callable chr dict divmod enumerate filter float
@@ -61,11 +63,12 @@
 //! bytes, complex results, `await`, type aliases, `eval`/`exec` inside functions or with
 //! globals/locals dicts, `gen.throw`, and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
-//! run when reached. Imports of other modules and `async def` only define their name as
-//! unavailable, so a cell can still define them next to functions for the analyses: using
-//! such a name stops the run. Classes deriving from builtin types other than `object` (and
-//! exception classes with a body other than `pass`), metaclasses and class keywords stop the
-//! run when the class statement runs.
+//! run when reached. `async def` only defines its name as unavailable, so a cell can still
+//! define it next to functions for the analyses: using such a name stops the run. Importing
+//! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
+//! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
+//! `object` (and exception classes with a body other than `pass`), metaclasses and class
+//! keywords stop the run when the class statement runs.
 //!
 //! # Where it differs from CPython on purpose
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
@@ -116,6 +119,7 @@ mod set;
 mod set_ops;
 mod sort;
 mod stdclass;
+mod stdlib;
 mod strings;
 mod value;
 mod with;

@@ -101,10 +101,8 @@ pub(crate) fn module(name: &str) -> Option<Native> {
         "sys" => Some(Native::Sys),
         "math" => Some(Native::Math),
         "typing" => Some(Native::Typing),
-        "dataclasses" | "enum" | "functools" | "collections" => {
-            super::stdclass::ClassModule::named(name).map(Native::Classes)
-        }
-        _ => None,
+        "dataclasses" | "enum" => super::stdclass::ClassModule::named(name).map(Native::Classes),
+        _ => super::stdlib::module(name).map(super::stdlib::native),
     }
 }
 
@@ -116,6 +114,7 @@ pub(crate) fn native_name(n: Native) -> &'static str {
         Native::Stdout => "stdout",
         Native::Stderr => "stderr",
         Native::Classes(m) => m.name(),
+        Native::Std(m) => m.name(),
     }
 }
 
@@ -127,6 +126,11 @@ pub(crate) fn native_repr(n: Native) -> &'static str {
         Native::Stdout => "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>",
         Native::Stderr => "<_io.TextIOWrapper name='<stderr>' mode='w' encoding='utf-8'>",
         Native::Classes(m) => m.repr(),
+        Native::Std(m) => match m.name() {
+            "itertools" => "<module 'itertools' (built-in)>",
+            "string" => "<module 'string' from 'string.py'>",
+            _ => "<module>",
+        },
     }
 }
 
@@ -144,6 +148,8 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             "tau" => Some(Value::Float(std::f64::consts::TAU)),
             "inf" => Some(Value::Float(f64::INFINITY)),
             "nan" => Some(Value::Float(f64::NAN)),
+            "prod" => Some(Value::Builtin(Builtin::Std(super::stdlib::StdFn::Prod))),
+            "fsum" => Some(Value::Builtin(Builtin::Std(super::stdlib::StdFn::FSum))),
             _ => MATH
                 .iter()
                 .find(|(n, _)| *n == name)
@@ -167,6 +173,10 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
         }),
         Native::Classes(module) => super::stdclass::module_attr(module.name(), name),
         Native::Stdout | Native::Stderr => None,
+        // `functools` and `collections` also hold the class-based library's names.
+        Native::Std(m) => {
+            super::stdlib::attr(m, name).or_else(|| super::stdclass::module_attr(m.name(), name))
+        }
     };
     found.ok_or_else(|| {
         Unwind::new(

@@ -51,6 +51,9 @@ fn binary_slow(op: BinOp, a: &Value, b: &Value) -> R<Value> {
     if let Some(r) = super::set_ops::binary(op, a, b) {
         return r;
     }
+    if let Some(r) = super::stdlib::counter_op(op, a, b) {
+        return r;
+    }
     match op {
         BinOp::Add => concat(a, b),
         BinOp::Mult => repeat(a, b),
@@ -236,6 +239,7 @@ pub(crate) fn truthy(v: &Value) -> bool {
         Value::View(v) => v.dict.borrow().len() > 0,
         Value::Range(r) => r.len() > 0,
         Value::Set(s) => s.borrow().len() > 0,
+        Value::Std(o) => o.truthy(),
         _ => true,
     }
 }
@@ -274,6 +278,7 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
         (Value::Super(x), Value::Super(y)) => Rc::ptr_eq(x, y),
         (Value::NotImplemented, Value::NotImplemented) => true,
         (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        (Value::Std(x), Value::Std(y)) => Rc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -482,6 +487,7 @@ pub(crate) fn contains(container: &Value, item: &Value) -> R<Option<bool>> {
             }
         },
         Value::Iter(_) => return Ok(None),
+        Value::Std(o) if o.len().is_some() => return Ok(None),
         _ => {
             return type_error(format!(
                 "argument of type '{}' is not iterable",

@@ -137,6 +137,11 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
             out.push(']');
             seen.pop();
         }
+        Value::Dict(d) if d.borrow().flavor.is_some() => {
+            if let Some(text) = super::stdlib::dict_repr(d, &repr)? {
+                out.push_str(&text);
+            }
+        }
         Value::Dict(d) => {
             if !enter(std::rc::Rc::as_ptr(d) as *const () as usize, seen)? {
                 out.push_str("{...}");
@@ -179,6 +184,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
             }
         }
         Value::Function(f) => out.push_str(&format!("<function {}>", f.code.qualname)),
+        Value::Builtin(super::builtins::Builtin::Std(f)) => out.push_str(&f.repr()),
         Value::Builtin(b) => out.push_str(&format!("<built-in function {}>", b.name())),
         Value::Method(m) => out.push_str(&format!(
             "<built-in method {} of {} object>",
@@ -203,6 +209,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Native(n) => out.push_str(native_repr(*n)),
         Value::Opaque(name) => out.push_str(&format!("typing.{name}")),
         Value::Unavailable(what) => out.push_str(&format!("<{what}>")),
+        Value::Std(o) => out.push_str(&super::stdlib::obj_repr(o, &repr)?),
     }
     Ok(())
 }

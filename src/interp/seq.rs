@@ -271,8 +271,22 @@ impl Machine {
             Value::Dict(d) => {
                 let key = self.hash_key(i)?;
                 let found = d.borrow().get(&key).cloned();
-                found.ok_or_else(|| key_error(i))
+                match found {
+                    Some(v) => Ok(v),
+                    // defaultdict and Counter answer missing keys.
+                    None => match super::stdlib::getitem_missing(self, o, i) {
+                        Some(r) => r,
+                        None => Err(key_error(i)),
+                    },
+                }
             }
+            Value::Std(_) => match getitem(o, i) {
+                Err(e) => match super::stdlib::getitem_missing(self, o, i) {
+                    Some(r) => r,
+                    None => Err(e),
+                },
+                r => r,
+            },
             _ => getitem(o, i),
         }
     }
@@ -305,6 +319,7 @@ impl Machine {
                     o.type_name()
                 )),
             },
+            Value::Std(s) => super::stdlib::setitem(s, i, value),
             _ => type_error(format!(
                 "'{}' object does not support item assignment",
                 o.type_name()

@@ -66,6 +66,8 @@ pub(crate) enum Value {
     NotImplemented,
     /// A `set` or `frozenset` (by [`SetObj::frozen`]).
     Set(Rc<RefCell<SetObj>>),
+    /// An object made by a standard-library module function (`functools.partial`, ...).
+    Std(Rc<super::stdlib::StdObj>),
 }
 
 /// A str with its length in characters (strings index by character, stored as UTF-8).
@@ -129,6 +131,8 @@ pub(crate) enum Native {
     /// A module of the class-based library (`dataclasses`, `enum`; `functools` and
     /// `collections` with only `total_ordering` and `namedtuple`), see `stdclass`.
     Classes(super::stdclass::ClassModule),
+    /// A module of `interp::stdlib`.
+    Std(super::stdlib::StdModule),
 }
 
 /// The builtin types (exception classes are separate).
@@ -383,7 +387,7 @@ impl Value {
             Value::Iter(it) => it.borrow().type_kind(),
             Value::Native(Native::Stdout | Native::Stderr) => TypeKind::TextIO,
             Value::Native(_) => TypeKind::Module,
-            Value::Opaque(_) | Value::Unavailable(_) => TypeKind::Object,
+            Value::Opaque(_) | Value::Unavailable(_) | Value::Std(_) => TypeKind::Object,
             Value::Class(_) => TypeKind::Type,
             Value::Instance(_) => TypeKind::Object,
             Value::Bound(_) => TypeKind::Method,
@@ -404,6 +408,10 @@ impl Value {
             Value::Descriptor(d) => d.type_name().into(),
             Value::Super(_) => "super".into(),
             Value::NotImplemented => "NotImplementedType".into(),
+            Value::Std(o) => o.type_name().into(),
+            Value::Dict(d) if d.borrow().flavor.is_some() => {
+                super::stdlib::flavor_name(&d.borrow()).into()
+            }
             other => other
                 .type_kind()
                 .map_or("object", TypeKind::name)

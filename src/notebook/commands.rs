@@ -54,7 +54,10 @@ impl CommandSpec {
     }
 
     fn is_view(&self) -> bool {
-        !matches!(self.name, "help" | "lsmagic" | "reset" | "config")
+        !matches!(
+            self.name,
+            "help" | "lsmagic" | "reset" | "config" | "time" | "timeit"
+        )
     }
 
     /// Full help: usage, description, options.
@@ -120,6 +123,28 @@ pub static COMMANDS: &[CommandSpec] = &[
         words: &[],
         takes_function: false,
         run: run_who,
+    },
+    CommandSpec {
+        name: "time",
+        form: Form::Both,
+        usage: "%time STATEMENT  |  %%time",
+        summary: "run Python and print its wall time",
+        help: "Runs the statement (or the cell body) in the interpreter like a plain cell, then prints `Wall time: …` in IPython's format (CPU times are not shown). `name?` and `name??` on a line of their own show a name's documentation (and source), as IPython does.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: super::habits::run_time,
+    },
+    CommandSpec {
+        name: "timeit",
+        form: Form::Line,
+        usage: "%timeit STATEMENT",
+        summary: "time a statement over many runs",
+        help: "Runs the statement in loops of 1, 10, 100, … runs until a loop takes 0.2 s, then up to 7 loops, staying within half the cell's time limit (10 s without one); prints `mean ± std. dev. per loop` as IPython does. Each run is a full interpreter run (its output is discarded), so small statements include that overhead.",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: super::habits::run_timeit,
     },
     CommandSpec {
         name: "reset",

@@ -4,6 +4,7 @@
 pub mod commands;
 mod complete;
 pub mod config;
+mod habits;
 pub mod invocation;
 pub mod output;
 pub mod session;

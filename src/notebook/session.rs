@@ -51,6 +51,8 @@ enum Segment {
         line: u32,
         text: String,
     },
+    /// `name?` / `name??`: show the inspection of `name` (detail 0 or 1).
+    Inspect(String, u8),
 }
 
 /// Everything the user has defined, and the settings.
@@ -166,6 +168,9 @@ impl Session {
                         self.parse_invocation(&text[1..], false, line, &text, String::new())?;
                     self.run(&inv, ctx)?;
                 }
+                Segment::Inspect(name, detail) => {
+                    super::habits::show_inspection(self, &name, detail, ctx);
+                }
             }
         }
         Ok(())
@@ -232,6 +237,15 @@ impl Session {
 
     /// Parses Python, runs it in the interpreter and stores its functions. A cell refused
     /// before running (syntax, unsupported top-level code) defines nothing.
+    /// Runs Python as a plain cell would (for `%time`, `%timeit`).
+    pub(crate) fn run_python_source(
+        &mut self,
+        source: &str,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), CellError> {
+        self.run_python(source, ctx)
+    }
+
     fn run_python(&mut self, source: &str, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
         let cell = parse_cell(source)?;
         let module = lower_module(source)?;
@@ -419,6 +433,15 @@ fn segments(code: &str) -> Vec<Segment> {
         }
     };
     for (i, l) in lines.iter().enumerate() {
+        if let Some((name, detail)) = (!l.starts_with([' ', '\t']))
+            .then(|| super::habits::inspect_request(l))
+            .flatten()
+        {
+            flush(start, i, &mut out);
+            out.push(Segment::Inspect(name, detail));
+            start = i + 1;
+            continue;
+        }
         if l.starts_with('%') {
             flush(start, i, &mut out);
             out.push(Segment::Command {
@@ -588,12 +611,12 @@ mod tests {
         assert_eq!(e.ename, "NameError");
         let (r, _) = run(
             &mut s,
-            "import numpy as np\nclass K:\n    def m(self):\n        return 1\n",
+            "class K:\n    def m(self):\n        return 1\nimport numpy as np\n",
         );
-        r.unwrap();
+        assert_eq!(r.unwrap_err().ename, "ModuleNotFoundError");
         assert!(
             s.lowered("K.m").is_some(),
-            "classes and unknown imports do not refuse a cell"
+            "classes are defined for the analyses; an unknown import is an error when it runs"
         );
     }
 
@@ -690,5 +713,48 @@ mod tests {
         cancel.cancel();
         let e = stopped(CellError::interrupted(), &cancel, Some("%set"));
         assert_eq!(e.ename, "KeyboardInterrupt");
+    }
+
+    #[test]
+    fn ipython_habits_inspect_and_time() {
+        let mut s = Session::default();
+        let (r, out) = run(
+            &mut s,
+            "def area(w, h):\n    \"\"\"Width times height.\"\"\"\n    return w * h\narea?\n",
+        );
+        r.unwrap();
+        let text = text_of(&out);
+        assert!(text.contains("Signature: area(w, h)"), "{text}");
+        assert!(text.contains("Width times height."), "{text}");
+        assert!(!text.contains("Source:"), "{text}");
+        let (r, out) = run(&mut s, "area??\n");
+        r.unwrap();
+        assert!(text_of(&out).contains("return w * h"), "{}", text_of(&out));
+        let (r, out) = run(&mut s, "nothing_here?\n");
+        r.unwrap();
+        assert_eq!(text_of(&out), "Object `nothing_here` not found.\n");
+        let (r, out) = run(&mut s, "%time x = area(2, 3)\nprint(x)\n");
+        r.unwrap();
+        let text = text_of(&out);
+        assert!(text.starts_with("Wall time: "), "{text}");
+        assert!(text.ends_with("6\n"), "{text}");
+        let (r, out) = run(&mut s, "%%time\ny = x + 1\nprint(y)\n");
+        r.unwrap();
+        let text = text_of(&out);
+        assert!(
+            text.starts_with("7\n") && text.contains("Wall time: "),
+            "{text}"
+        );
+        let (r, out) = run(&mut s, "%timeit area(3, 4)\n");
+        r.unwrap();
+        let text = text_of(&out);
+        assert!(
+            text.contains(" per loop (mean ± std. dev. of ") && text.contains(" loop"),
+            "{text}"
+        );
+        let e = run(&mut s, "%time\n").0.unwrap_err();
+        assert_eq!(e.ename, "UsageError");
+        let e = run(&mut s, "%time 1/0\n").0.unwrap_err();
+        assert_eq!(e.ename, "ZeroDivisionError");
     }
 }
