@@ -1,6 +1,6 @@
 //! What a hostile cell cannot do, through the cell language: `%%dot` attributes that read
 //! files, script links in figures, `--save` paths out of the notebook's folder, and `%check`
-//! with the CPython oracle turned off.
+//! with the CPython oracle turned off or an unbounded run count.
 
 #[path = "common/cells.rs"]
 mod cells;
@@ -87,4 +87,18 @@ fn check_without_the_cpython_oracle_says_so() {
     let (_, out) = run(&mut s, "%check sign --runs 20");
     let payload = &display(&out)["application/vnd.analysis-kernel.check+json"];
     assert_eq!(payload["oracle"], "cpython");
+}
+
+/// A run count past what `%config check_runs` allows is refused before any work: it once
+/// grew the kernel to 22 GB.
+#[test]
+fn check_refuses_a_run_count_past_the_limit() {
+    let mut s = Session::default();
+    run(&mut s, "def f(x: int) -> int:\n    return x\n")
+        .0
+        .unwrap();
+    let e = run(&mut s, "%check f --runs 2020202020").0.unwrap_err();
+    assert_eq!(e.ename, "UsageError");
+    assert!(e.evalue.contains("from 0 to 1000000"), "{}", e.evalue);
+    run(&mut s, "%check f --runs 3").0.unwrap();
 }

@@ -61,7 +61,7 @@
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
 //! bytes, complex results, `await`, type aliases, `eval`/`exec` inside functions or with
-//! globals/locals dicts, `gen.throw`, and builtins such as `open`, `input`, `id`. In a cell's top-level
+//! globals/locals dicts, `gen.throw`, instances with `__hash__`/`__eq__` as set elements (dict keys work), and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
 //! run when reached. `async def` only defines its name as unavailable, so a cell can still
 //! define it next to functions for the analyses: using such a name stops the run. Importing

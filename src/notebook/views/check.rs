@@ -54,13 +54,22 @@ quarters, strings of up to 3 characters over abc, tuples and lists of length 0 t
 inputs, what the tree expected and what was observed. Runs where the interpreter and CPython differ are listed \
 apart.";
 
+/// The most random runs one `%check` makes (as `%config check_runs` allows).
+const MAX_RUNS: usize = 1_000_000;
+
 /// Runs `%check` / `%%check`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let runs = match inv.option("--runs") {
         Some(v) => v
             .parse::<usize>()
-            .map_err(|_| CellError::usage(format!("--runs takes a whole number, got {v:?}")))?,
-        None => usize::try_from(session.config.check_runs).unwrap_or(usize::MAX),
+            .ok()
+            .filter(|&n| n <= MAX_RUNS)
+            .ok_or_else(|| {
+                CellError::usage(format!(
+                    "--runs takes a whole number from 0 to {MAX_RUNS}, got {v:?}"
+                ))
+            })?,
+        None => usize::try_from(session.config.check_runs).unwrap_or(MAX_RUNS),
     };
     let seed = match inv.option("--seed") {
         Some(v) => v
