@@ -15,7 +15,7 @@
 use std::path::PathBuf;
 
 use analysis_kernel::cancel::Cancel;
-use analysis_kernel::notebook::{Ctx, Output, Session};
+use analysis_kernel::notebook::{Output, Session};
 use analysis_kernel::python::{lower_expression, lower_module};
 use analysis_kernel::symbolic::{CompareOp, Env, Solver, Term, translate};
 use analysis_kernel::symexec::{
@@ -619,17 +619,8 @@ fn leaves_of_the_books_figures() {
 // ---- %check through the notebook ----
 
 fn run_cell(session: &mut Session, code: &str) -> Vec<Output> {
-    let mut out: Vec<Output> = Vec::new();
-    let cancel = Cancel::new();
-    session
-        .execute(
-            code,
-            &mut Ctx {
-                sink: &mut out,
-                cancel: &cancel,
-            },
-        )
-        .unwrap_or_else(|e| panic!("{code}: {e:?}"));
+    let (result, out) = session.run_cell(code, &Cancel::new());
+    result.unwrap_or_else(|e| panic!("{code}: {e:?}"));
     out
 }
 

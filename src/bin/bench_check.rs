@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use analysis_kernel::cancel::Cancel;
-use analysis_kernel::notebook::{Ctx, Output, Session};
+use analysis_kernel::notebook::{Output, Session};
 use serde_json::json;
 
 /// (name, definition) of each function checked.
@@ -48,15 +48,7 @@ def ack(m: int, n: int) -> int:
 
 /// Runs one cell; its text outputs, or the error.
 fn run(session: &mut Session, code: &str) -> Result<String, String> {
-    let mut out: Vec<Output> = Vec::new();
-    let cancel = Cancel::new();
-    let result = session.execute(
-        code,
-        &mut Ctx {
-            sink: &mut out,
-            cancel: &cancel,
-        },
-    );
+    let (result, out) = session.run_cell(code, &Cancel::new());
     result.map_err(|e| format!("{e:?}"))?;
     let mut text = String::new();
     for o in &out {

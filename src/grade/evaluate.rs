@@ -10,7 +10,7 @@ use serde_json::Value as Json;
 use super::spec::{Criterion, Spec, Test};
 use crate::cancel::Cancel;
 use crate::interp::{Interpreter, Limits};
-use crate::notebook::{CellError, Ctx, Output, Session};
+use crate::notebook::{CellError, Output, Session};
 use crate::python::{PyValue, lower_module};
 
 /// The settings a submission may not change.
@@ -99,15 +99,7 @@ fn execute(
 ) -> (Result<(), CellError>, Vec<Output>) {
     let left = deadline.saturating_duration_since(Instant::now());
     session.config.time_limit_s = left.as_secs_f64().ceil().max(1.0) as u64;
-    let mut out: Vec<Output> = Vec::new();
-    let result = session.execute(
-        code,
-        &mut Ctx {
-            sink: &mut out,
-            cancel,
-        },
-    );
-    (result, out)
+    session.run_cell(code, cancel)
 }
 
 fn error_text(e: &CellError) -> String {

@@ -80,15 +80,10 @@ fn syntax_error_text(message: String) -> Unwind {
 
 #[cfg(test)]
 mod tests {
-    use crate::cancel::Cancel;
-    use crate::interp::{Interpreter, Limits, RunError};
-    use crate::python::lower_module;
+    use crate::interp::RunError;
 
     fn result(src: &str) -> Result<(), RunError> {
-        let module = lower_module(src).expect("parses");
-        Interpreter::new()
-            .run_module(&module, &mut |_, _| {}, &Cancel::new(), Limits::default())
-            .map(|_| ())
+        crate::interp::tests::run(src).result.map(|_| ())
     }
 
     #[test]

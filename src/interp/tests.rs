@@ -3,10 +3,11 @@
 use super::*;
 use crate::python::lower_module;
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    result: Result<Option<CellValue>, RunError>,
+/// What a run printed and how it ended (also for the other modules' tests).
+pub(super) struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub result: Result<Option<CellValue>, RunError>,
 }
 
 fn run_in(interp: &mut Interpreter, src: &str, limits: Limits) -> Run {
@@ -28,7 +29,7 @@ fn run_in(interp: &mut Interpreter, src: &str, limits: Limits) -> Run {
     }
 }
 
-fn run(src: &str) -> Run {
+pub(super) fn run(src: &str) -> Run {
     run_in(&mut Interpreter::new(), src, Limits::default())
 }
 

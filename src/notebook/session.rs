@@ -176,6 +176,24 @@ impl Session {
         Ok(())
     }
 
+    /// Executes a cell and collects its outputs (what tests, benchmarks and the grader do in
+    /// place of a front end).
+    pub fn run_cell(
+        &mut self,
+        code: &str,
+        cancel: &Cancel,
+    ) -> (Result<(), CellError>, Vec<Output>) {
+        let mut out: Vec<Output> = Vec::new();
+        let result = self.execute(
+            code,
+            &mut Ctx {
+                sink: &mut out,
+                cancel,
+            },
+        );
+        (result, out)
+    }
+
     fn run(&mut self, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
         let cmd =
             commands::find(&inv.name, self.test_hooks).ok_or_else(|| unknown_command(&inv.name))?;
@@ -460,16 +478,7 @@ mod tests {
     use super::*;
 
     fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
-        let mut out: Vec<Output> = Vec::new();
-        let cancel = Cancel::new();
-        let result = session.execute(
-            code,
-            &mut Ctx {
-                sink: &mut out,
-                cancel: &cancel,
-            },
-        );
-        (result, out)
+        session.run_cell(code, &Cancel::new())
     }
 
     fn text_of(out: &[Output]) -> String {

@@ -3,21 +3,12 @@
 #![allow(dead_code)]
 
 use analysis_kernel::cancel::Cancel;
-use analysis_kernel::notebook::{CellError, Ctx, Output, Session};
+use analysis_kernel::notebook::{CellError, Output, Session};
 use serde_json::{Map, Value};
 
 /// Executes `code` in `session`; the result and every output, in order.
 pub fn run(session: &mut Session, code: &str) -> (Result<(), CellError>, Vec<Output>) {
-    let mut out: Vec<Output> = Vec::new();
-    let cancel = Cancel::new();
-    let result = session.execute(
-        code,
-        &mut Ctx {
-            sink: &mut out,
-            cancel: &cancel,
-        },
-    );
-    (result, out)
+    session.run_cell(code, &Cancel::new())
 }
 
 /// The data of every display, in order.

@@ -322,22 +322,13 @@ pub fn check_view(report: &SoundnessReport, options: &CheckOptions) -> View {
 mod tests {
     use crate::cancel::Cancel;
     use crate::notebook::output::Output;
-    use crate::notebook::session::{Ctx, Session};
+    use crate::notebook::session::Session;
 
     fn run(
         session: &mut Session,
         code: &str,
     ) -> (Result<(), crate::notebook::CellError>, Vec<Output>) {
-        let mut out: Vec<Output> = Vec::new();
-        let cancel = Cancel::new();
-        let result = session.execute(
-            code,
-            &mut Ctx {
-                sink: &mut out,
-                cancel: &cancel,
-            },
-        );
-        (result, out)
+        session.run_cell(code, &Cancel::new())
     }
 
     fn payload_of(out: &[Output], kind: &str) -> serde_json::Value {
