@@ -59,6 +59,14 @@ impl Globals {
             .is_some()
     }
 
+    /// Every global the program has bound (not builtins), in the order names were first seen.
+    pub fn bound(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.names
+            .iter()
+            .zip(&self.values)
+            .filter_map(|(n, v)| v.as_ref().map(|v| (&**n, v)))
+    }
+
     /// The user-defined global `name` (not builtins).
     pub fn lookup(&self, name: &str) -> Option<&Value> {
         let slot = *self.index.get(name)?;

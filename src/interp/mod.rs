@@ -165,6 +165,15 @@ pub struct PyException {
     pub traceback: Vec<TracebackEntry>,
 }
 
+/// A global the program has bound, for `%who` / `%whos`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    pub name: String,
+    pub type_name: String,
+    /// Its repr, cut to 60 characters (an instance shows as `<Point object>`).
+    pub repr: String,
+}
+
 /// How a call of a function ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -243,7 +252,7 @@ impl Interpreter {
         };
         match self.request(request, out)? {
             Reply::Run(r) => r,
-            Reply::Call(_) => Err(RunError::Crashed("mismatched reply".into())),
+            _ => Err(RunError::Crashed("mismatched reply".into())),
         }
     }
 
@@ -264,7 +273,19 @@ impl Interpreter {
         };
         match self.request(request, out)? {
             Reply::Call(r) => r,
-            Reply::Run(_) => Err(RunError::Crashed("mismatched reply".into())),
+            _ => Err(RunError::Crashed("mismatched reply".into())),
+        }
+    }
+
+    /// The globals the cells have bound so far, in the order their names first appeared.
+    pub fn variables(&mut self, cancel: &Cancel) -> Result<Vec<Variable>, RunError> {
+        let request = Request::Variables {
+            limits: Limits::default(),
+            cancel: cancel.clone(),
+        };
+        match self.request(request, &mut |_, _| {})? {
+            Reply::Variables(v) => Ok(v),
+            _ => Err(RunError::Crashed("mismatched reply".into())),
         }
     }
 

@@ -10,7 +10,7 @@ use super::exc::{Abort, Raised, Unwind};
 use super::machine::{Frame, Machine};
 use super::repr::{exc_str, repr};
 use super::value::Value;
-use super::{CellValue, Limits, Outcome, PyException, RunError, Stream, TracebackEntry};
+use super::{CellValue, Limits, Outcome, PyException, RunError, Stream, TracebackEntry, Variable};
 use crate::cancel::Cancel;
 use crate::python::{PyValue, ir};
 
@@ -31,11 +31,14 @@ pub(crate) enum Request {
         limits: Limits,
         cancel: Cancel,
     },
+    /// The globals the program has bound.
+    Variables { limits: Limits, cancel: Cancel },
 }
 
 pub(crate) enum Reply {
     Run(Result<Option<CellValue>, RunError>),
     Call(Result<Outcome, RunError>),
+    Variables(Vec<Variable>),
 }
 
 pub(crate) enum Event {
@@ -99,9 +102,9 @@ fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
             let _ = sink_events.send(Event::Output(stream, text));
         });
         let (limits, cancel) = match &request {
-            Request::Run { limits, cancel, .. } | Request::Call { limits, cancel, .. } => {
-                (*limits, cancel.clone())
-            }
+            Request::Run { limits, cancel, .. }
+            | Request::Call { limits, cancel, .. }
+            | Request::Variables { limits, cancel } => (*limits, cancel.clone()),
         };
         machine.begin(limits, cancel, sink, STACK_SIZE - STACK_MARGIN);
         let reply = match request {
@@ -109,6 +112,7 @@ fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
             Request::Call { function, args, .. } => {
                 Reply::Call(call(&mut machine, &function, args))
             }
+            Request::Variables { .. } => Reply::Variables(variables(&machine)),
         };
         let steps = machine.steps_used();
         machine.finish();
@@ -167,6 +171,29 @@ fn call(m: &mut Machine, function: &str, args: Vec<PyValue>) -> Result<Outcome, 
         Err(Unwind::Raise(r)) => Ok(Outcome::Raised(public_exception(&r))),
         Err(e) => Err(run_error(e)),
     }
+}
+
+/// Characters of a value's repr that `variables` keeps.
+const SHORT_REPR: usize = 60;
+
+/// The bound globals with their type and a short repr (no user code runs: an instance's
+/// `__repr__` is not called).
+fn variables(m: &Machine) -> Vec<Variable> {
+    m.globals
+        .bound()
+        .map(|(name, v)| {
+            let type_name = v.type_name();
+            let mut text = repr(v).unwrap_or_else(|_| format!("<{type_name} object>"));
+            if text.chars().count() > SHORT_REPR {
+                text = text.chars().take(SHORT_REPR - 1).collect::<String>() + "…";
+            }
+            Variable {
+                name: name.to_string(),
+                type_name,
+                repr: text,
+            }
+        })
+        .collect()
 }
 
 fn run_error(e: Unwind) -> RunError {

@@ -117,12 +117,23 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "who",
         form: Form::Line,
         usage: "%who",
-        summary: "list the functions defined in this session",
-        help: "Lists every function the session holds (methods as Class.method) with its signature and the lines of the cell that defined it.",
+        summary: "list the functions and variables defined in this session",
+        help: "Lists every function the session holds (methods as Class.method) with its signature and the lines of the cell that defined it, then the names of the variables the cells have bound (%whos shows their types and values).",
         options: &[],
         words: &[],
         takes_function: false,
         run: run_who,
+    },
+    CommandSpec {
+        name: "whos",
+        form: Form::Line,
+        usage: "%whos",
+        summary: "list the functions, and the variables with their type and value",
+        help: "As %who, with a table of the variables: name, type and repr (cut to 60 characters; an instance shows as <Class object>, its __repr__ is not run).",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_whos,
     },
     CommandSpec {
         name: "time",
@@ -391,6 +402,21 @@ fn run_lsmagic(_: &mut Session, _: &Invocation, ctx: &mut Ctx<'_>) -> Result<(),
 }
 
 fn run_who(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    who_view(session, inv, ctx, false)
+}
+
+fn run_whos(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    who_view(session, inv, ctx, true)
+}
+
+/// `%who` (functions, and the names of variables) and `%whos` (variables with their type
+/// and a short repr too).
+fn who_view(
+    session: &mut Session,
+    inv: &Invocation,
+    ctx: &mut Ctx<'_>,
+    detailed: bool,
+) -> Result<(), CellError> {
     let rows: Vec<Vec<String>> = session
         .functions()
         .map(|f| {
@@ -402,22 +428,51 @@ fn run_who(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         })
         .collect();
     let headers = ["function", "signature", "lines"];
-    let text = if rows.is_empty() {
+    // Functions the table lists already are not repeated among the variables.
+    let variables: Vec<crate::interp::Variable> = session
+        .interpreter
+        .variables(ctx.cancel)
+        .map_err(|e| CellError::new("InterpreterError", e.to_string()))?
+        .into_iter()
+        .filter(|v| session.function(&v.name).is_none())
+        .collect();
+    let var_headers = ["variable", "type", "value"];
+    let var_rows: Vec<Vec<String>> = variables
+        .iter()
+        .map(|v| vec![v.name.clone(), v.type_name.clone(), v.repr.clone()])
+        .collect();
+    let mut text = if rows.is_empty() {
         "No functions defined.".to_string()
     } else {
         text_table(&headers, &rows)
     };
+    let mut html = table(&headers, &rows);
+    if variables.is_empty() {
+        text.push_str("\nNo variables defined.");
+    } else if detailed {
+        text.push_str("\n\n");
+        text.push_str(&text_table(&var_headers, &var_rows));
+        html.push_str(&table(&var_headers, &var_rows));
+    } else {
+        let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
+        text.push_str(&format!("\nVariables: {}", names.join(" ")));
+        html.push_str(&format!("<p>Variables: {}</p>", escape(&names.join(" "))));
+    }
     let functions: Vec<_> = session
         .functions()
         .map(|f| json!({"name": f.name, "signature": f.signature(), "lines": [f.lines.0, f.lines.1]}))
         .collect();
+    let vars: Vec<_> = variables
+        .iter()
+        .map(|v| json!({"name": v.name, "type": v.type_name, "value": v.repr}))
+        .collect();
     let view = View {
         kind: "who",
         text,
-        html: table(&headers, &rows),
+        html,
         svg: None,
         dot: None,
-        json: payload("who", json!({"functions": functions})),
+        json: payload("who", json!({"functions": functions, "variables": vars})),
     };
     ctx.show(&view, inv)
 }

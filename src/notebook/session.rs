@@ -506,6 +506,32 @@ mod tests {
     }
 
     #[test]
+    fn who_lists_variables_and_whos_their_types_and_values() {
+        let mut s = Session::default();
+        let cell = "class P:\n    def __repr__(self):\n        return 'P!'\ndef f(x):\n    return x\nn = 3\nwords = ['a'] * 40\np = P()\ns = {1, 2}\n";
+        run(&mut s, cell).0.unwrap();
+        let (_, out) = run(&mut s, "%who");
+        let t = text_of(&out);
+        assert!(t.contains("Variables: P n words p s"), "{t}");
+        expect_test::expect![[r#"
+            function    signature       lines
+            ----------  --------------  -----
+            P.__repr__  __repr__(self)  2–3
+            f           f(x)            4–5
+
+            variable  type  value
+            --------  ----  ------------------------------------------------------------
+            P         type  <class '__main__.P'>
+            n         int   3
+            words     list  ['a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'…
+            p         P     <P object>
+            s         set   {1, 2}"#]]
+        .assert_eq(&text_of(&run(&mut s, "%whos").1));
+        run(&mut s, "%reset").0.unwrap();
+        assert!(text_of(&run(&mut s, "%who").1).contains("No variables defined."));
+    }
+
+    #[test]
     fn syntax_error_keeps_earlier_definitions() {
         let mut s = Session::default();
         run(&mut s, "def g():\n    pass\n").0.unwrap();
