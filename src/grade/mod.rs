@@ -15,11 +15,12 @@ pub use batch::{Shard, grade_all};
 pub use evaluate::{CriterionResult, SubmissionReport, grade_cells};
 pub use spec::{Spec, SpecError};
 
-/// Grades the submission at `path` in this process (what `grade --one` does).
+/// Grades the submission at `path` in this process (what `grade --one` does), with one
+/// thread watching every Z3 check of the submission (not one per check).
 pub fn grade_file(spec: &Spec, path: &std::path::Path) -> SubmissionReport {
     let name = path.display().to_string();
     match submission::load(path) {
-        Ok(cells) => grade_cells(spec, &name, &cells),
+        Ok(cells) => crate::symbolic::solver::with_watcher(|| grade_cells(spec, &name, &cells)),
         Err(e) => SubmissionReport::failed(&name, spec, &format!("not graded: {e}"), 0.0),
     }
 }
