@@ -51,7 +51,7 @@ def test_saves_beside_the_notebook_and_never_overwrites_silently(folder):
     (notebook / "figs").mkdir()
     reply, _ = run(kc, "%who --save ./figs/who.txt")
     assert reply["status"] == "ok", reply
-    assert (notebook / "figs" / "who.txt").read_text() == "No functions defined.\n"
+    assert (notebook / "figs" / "who.txt").read_text() == "No functions defined.\nNo variables defined.\n"
 
 
 def test_a_failed_write_stops_the_cell(folder):
