@@ -28,12 +28,66 @@ impl Atom {
     }
 }
 
+/// The lattice of a domain that is a bit mask over atoms (`struct D(u8)`): join is union,
+/// meet intersection, order inclusion, ⊥ the empty set, ⊤ the mask `$top`; no widening needed
+/// (the lattice is finite).
+macro_rules! bitmask_lattice {
+    ($domain:ident, $top:expr) => {
+        impl JoinSemiLattice for $domain {
+            fn join(&mut self, other: &Self) -> bool {
+                let before = self.0;
+                self.0 |= other.0;
+                before != self.0
+            }
+
+            fn leq(&self, other: &Self) -> bool {
+                self.0 & !other.0 == 0
+            }
+        }
+
+        impl MeetSemiLattice for $domain {
+            fn meet(&mut self, other: &Self) -> bool {
+                let before = self.0;
+                self.0 &= other.0;
+                before != self.0
+            }
+        }
+
+        impl HasBottom for $domain {
+            const BOTTOM: Self = $domain(0);
+            fn is_bottom(&self) -> bool {
+                self.0 == 0
+            }
+        }
+
+        impl HasTop for $domain {
+            const TOP: Self = $domain($top);
+            fn is_top(&self) -> bool {
+                self.0 == $top
+            }
+        }
+
+        impl Widening for $domain {}
+    };
+}
+pub(super) use bitmask_lattice;
+
 /// The union of `table(x, y)` over the atoms `x` of `a` and `y` of `b`.
 pub(super) fn lift(atoms: &[Atom], a: u8, b: u8, table: impl Fn(u8, u8) -> u8) -> u8 {
+    lift_bits(atoms.iter().map(|x| x.bit), a, b, table)
+}
+
+/// [`lift`] for atoms given by their bits alone (a domain whose atoms are not ranges).
+pub(super) fn lift_bits(
+    bits: impl Iterator<Item = u8> + Clone,
+    a: u8,
+    b: u8,
+    table: impl Fn(u8, u8) -> u8,
+) -> u8 {
     let mut out = 0;
-    for x in atoms.iter().filter(|x| a & x.bit != 0) {
-        for y in atoms.iter().filter(|y| b & y.bit != 0) {
-            out |= table(x.bit, y.bit);
+    for x in bits.clone().filter(|x| a & x != 0) {
+        for y in bits.clone().filter(|y| b & y != 0) {
+            out |= table(x, y);
         }
     }
     out

@@ -13,7 +13,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use serde_json::{Value, json};
 
-use super::{AbstractDomain, BinOp, CmpOp};
+use super::{AbstractDomain, BinOp, CmpOp, atoms};
 use crate::dataflow::finite::builtin;
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
 use crate::dataflow::registry::LatticeEntry;
@@ -62,41 +62,7 @@ fn table(op: BinOp, x: u8, y: u8) -> u8 {
     }
 }
 
-impl JoinSemiLattice for Parity {
-    fn join(&mut self, other: &Self) -> bool {
-        let before = self.0;
-        self.0 |= other.0;
-        before != self.0
-    }
-
-    fn leq(&self, other: &Self) -> bool {
-        self.0 & !other.0 == 0
-    }
-}
-
-impl MeetSemiLattice for Parity {
-    fn meet(&mut self, other: &Self) -> bool {
-        let before = self.0;
-        self.0 &= other.0;
-        before != self.0
-    }
-}
-
-impl HasBottom for Parity {
-    const BOTTOM: Self = Parity(0);
-    fn is_bottom(&self) -> bool {
-        self.0 == 0
-    }
-}
-
-impl HasTop for Parity {
-    const TOP: Self = Parity(BOTH);
-    fn is_top(&self) -> bool {
-        self.0 == BOTH
-    }
-}
-
-impl Widening for Parity {}
+atoms::bitmask_lattice!(Parity, BOTH);
 
 impl AbstractDomain for Parity {
     const NAME: &'static str = "parity";
@@ -120,13 +86,9 @@ impl AbstractDomain for Parity {
     }
 
     fn binary(op: BinOp, a: &Self, b: &Self) -> Self {
-        let mut out = 0;
-        for x in [E, O].into_iter().filter(|x| a.0 & x != 0) {
-            for y in [E, O].into_iter().filter(|y| b.0 & y != 0) {
-                out |= table(op, x, y);
-            }
-        }
-        Parity(out)
+        Parity(atoms::lift_bits([E, O].into_iter(), a.0, b.0, |x, y| {
+            table(op, x, y)
+        }))
     }
 
     fn negate(&self) -> Self {

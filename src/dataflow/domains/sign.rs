@@ -92,41 +92,7 @@ fn table(op: BinOp, x: u8, y: u8) -> u8 {
     }
 }
 
-impl JoinSemiLattice for Sign {
-    fn join(&mut self, other: &Self) -> bool {
-        let before = self.0;
-        self.0 |= other.0;
-        before != self.0
-    }
-
-    fn leq(&self, other: &Self) -> bool {
-        self.0 & !other.0 == 0
-    }
-}
-
-impl MeetSemiLattice for Sign {
-    fn meet(&mut self, other: &Self) -> bool {
-        let before = self.0;
-        self.0 &= other.0;
-        before != self.0
-    }
-}
-
-impl HasBottom for Sign {
-    const BOTTOM: Self = Sign(0);
-    fn is_bottom(&self) -> bool {
-        self.0 == 0
-    }
-}
-
-impl HasTop for Sign {
-    const TOP: Self = Sign(ALL);
-    fn is_top(&self) -> bool {
-        self.0 == ALL
-    }
-}
-
-impl Widening for Sign {}
+atoms::bitmask_lattice!(Sign, ALL);
 
 impl AbstractDomain for Sign {
     const NAME: &'static str = "sign";

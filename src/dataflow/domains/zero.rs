@@ -59,41 +59,7 @@ fn table(op: BinOp, x: u8, y: u8) -> u8 {
     }
 }
 
-impl JoinSemiLattice for Zero {
-    fn join(&mut self, other: &Self) -> bool {
-        let before = self.0;
-        self.0 |= other.0;
-        before != self.0
-    }
-
-    fn leq(&self, other: &Self) -> bool {
-        self.0 & !other.0 == 0
-    }
-}
-
-impl MeetSemiLattice for Zero {
-    fn meet(&mut self, other: &Self) -> bool {
-        let before = self.0;
-        self.0 &= other.0;
-        before != self.0
-    }
-}
-
-impl HasBottom for Zero {
-    const BOTTOM: Self = Zero(0);
-    fn is_bottom(&self) -> bool {
-        self.0 == 0
-    }
-}
-
-impl HasTop for Zero {
-    const TOP: Self = Zero(Z | NZ);
-    fn is_top(&self) -> bool {
-        self.0 == Z | NZ
-    }
-}
-
-impl Widening for Zero {}
+atoms::bitmask_lattice!(Zero, Z | NZ);
 
 impl AbstractDomain for Zero {
     const NAME: &'static str = "zero";
