@@ -50,12 +50,70 @@ impl Shard {
     }
 }
 
-/// Grades one submission in a child process running `exe grade --one SPEC SUBMISSION`.
+/// The names the submissions' outputs take in `--out DIR` (`<name>.results.json`,
+/// `<name>.graded.ipynb`): the file's stem, or when two submissions share it, the parent
+/// directory and file name (`alice_assignment.ipynb`), then a number, so none overwrites
+/// another.
+pub fn output_names(submissions: &[PathBuf]) -> Vec<String> {
+    use std::collections::HashMap;
+    let part = |p: Option<&std::ffi::OsStr>| p.map(|s| s.to_string_lossy().into_owned());
+    let stems: Vec<String> = submissions
+        .iter()
+        .map(|p| part(p.file_stem()).unwrap_or_else(|| "submission".into()))
+        .collect();
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for s in &stems {
+        *count.entry(s).or_default() += 1;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut names = Vec::with_capacity(submissions.len());
+    for (path, stem) in submissions.iter().zip(&stems) {
+        let mut name = if count[stem.as_str()] == 1 {
+            stem.clone()
+        } else {
+            let file = part(path.file_name()).unwrap_or_else(|| stem.clone());
+            match part(path.parent().and_then(|d| d.file_name())) {
+                Some(dir) => format!("{dir}_{file}"),
+                None => file,
+            }
+        };
+        let base = name.clone();
+        let mut n = 1;
+        while !seen.insert(name.clone()) {
+            n += 1;
+            name = format!("{base}-{n}");
+        }
+        names.push(name);
+    }
+    names
+}
+
+/// Grades one submission in a child process running `exe grade --one SPEC SUBMISSION`;
+/// with `notebook`, the executed notebook is written there (by the child, or here without
+/// outputs when the child gave no result).
 pub fn grade_in_child(
     exe: &Path,
     spec_path: &Path,
     spec: &Spec,
     submission: &Path,
+    notebook: Option<&Path>,
+) -> SubmissionReport {
+    let report = run_child(exe, spec_path, spec, submission, notebook);
+    if let (Some(out), Some(_)) = (notebook, &report.failure)
+        && !out.exists()
+        && let Err(e) = super::write_unrun_notebook(out, submission, &report)
+    {
+        eprintln!("analysis-kernel grade: {e}");
+    }
+    report
+}
+
+fn run_child(
+    exe: &Path,
+    spec_path: &Path,
+    spec: &Spec,
+    submission: &Path,
+    notebook: Option<&Path>,
 ) -> SubmissionReport {
     let name = submission.display().to_string();
     let start = Instant::now();
@@ -65,6 +123,9 @@ pub fn grade_in_child(
         .arg("--one")
         .arg(spec_path)
         .arg(submission);
+    if let Some(out) = notebook {
+        command.arg("--notebook").arg(out);
+    }
     command.env("ANALYSIS_KERNEL_NO_CPYTHON", "1");
     let limit = Duration::from_secs_f64(spec.limits.time_limit_s + GRACE_S);
     let failed =
@@ -102,6 +163,7 @@ fn last_line(stderr: &[u8]) -> String {
 }
 
 /// Grades `submissions` with `jobs` children at a time; reports in the submissions' order.
+/// With `notebooks`, each executed notebook is written into that directory.
 /// `progress` is told of each report as it arrives.
 pub fn grade_all(
     exe: &Path,
@@ -109,8 +171,10 @@ pub fn grade_all(
     spec: &Spec,
     submissions: &[PathBuf],
     jobs: usize,
+    notebooks: Option<&Path>,
     progress: &(dyn Fn(&SubmissionReport) + Sync),
 ) -> Vec<SubmissionReport> {
+    let names = output_names(submissions);
     let next = Mutex::new(0usize);
     let results: Mutex<Vec<Option<SubmissionReport>>> = Mutex::new(vec![None; submissions.len()]);
     std::thread::scope(|scope| {
@@ -126,7 +190,9 @@ pub fn grade_all(
                     let Some(path) = submissions.get(i) else {
                         break;
                     };
-                    let report = grade_in_child(exe, spec_path, spec, path);
+                    let notebook =
+                        notebooks.map(|dir| dir.join(format!("{}.graded.ipynb", names[i])));
+                    let report = grade_in_child(exe, spec_path, spec, path, notebook.as_deref());
                     progress(&report);
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(report);
                 }
@@ -170,5 +236,19 @@ mod tests {
         assert!(Shard::parse("3/3").is_err());
         assert!(Shard::parse("1").is_err());
         assert!(Shard::parse("a/b").is_err());
+    }
+
+    #[test]
+    fn output_names_never_collide() {
+        let paths: Vec<PathBuf> = ["a/x.py", "a/x.ipynb", "b/x.ipynb", "y.ipynb", "c/x.ipynb"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        assert_eq!(
+            output_names(&paths),
+            ["a_x.py", "a_x.ipynb", "b_x.ipynb", "y", "c_x.ipynb"]
+        );
+        let same: Vec<PathBuf> = ["s.py", "s.py"].iter().map(PathBuf::from).collect();
+        assert_eq!(output_names(&same), ["s.py", "s.py-2"]);
     }
 }

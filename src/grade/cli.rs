@@ -4,6 +4,7 @@
 //! Exit codes: 0 every criterion of every submission passed; 1 some failed; 2 the command
 //! line or the spec is wrong, or an output could not be written.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Shard, Spec, SubmissionReport, grade_all, grade_file, report};
@@ -22,6 +23,8 @@ struct Args {
     out: Option<PathBuf>,
     gradescope: Option<PathBuf>,
     one: bool,
+    /// `--one`'s executed notebook.
+    notebook: Option<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -34,6 +37,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         out: None,
         gradescope: None,
         one: false,
+        notebook: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -54,6 +58,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--out" => parsed.out = Some(value("--out")?.into()),
             "--gradescope" => parsed.gradescope = Some(value("--gradescope")?.into()),
             "--one" => parsed.one = true,
+            "--notebook" => parsed.notebook = Some(value("--notebook")?.into()),
             other if other.starts_with("--") => return Err(format!("unknown option {other}")),
             other => positional.push(PathBuf::from(other)),
         }
@@ -101,7 +106,7 @@ pub fn run(args: &[String]) -> u8 {
     if args.one {
         // The child: grade in this process, the report as the last line of stdout.
         crate::symexec::check::forbid_cpython();
-        let report = grade_file(&spec, &args.submissions[0]);
+        let report = grade_file(&spec, &args.submissions[0], args.notebook.as_deref());
         println!("{}", serde_json::to_string(&report).unwrap_or_default());
         return 0;
     }
@@ -116,14 +121,27 @@ pub fn run(args: &[String]) -> u8 {
         Some(shard) => shard.select(args.submissions.clone()),
         None => args.submissions.clone(),
     };
-    let print = |r: &SubmissionReport| print!("{}", report::text(r));
-    let reports = grade_all(&exe, &args.spec, &spec, &submissions, args.jobs, &print);
+    // A closed stdout (`| head`) must not stop the grading.
+    let print = |r: &SubmissionReport| {
+        use std::io::Write;
+        let _ = write!(std::io::stdout(), "{}", report::text(r));
+    };
+    let reports = grade_all(
+        &exe,
+        &args.spec,
+        &spec,
+        &submissions,
+        args.jobs,
+        args.out.as_deref(),
+        &print,
+    );
     if let Err(e) = write_outputs(&args, &reports) {
         eprintln!("analysis-kernel grade: cannot write {e}");
         return 2;
     }
     let all_passed = reports.iter().all(|r| r.criteria.iter().all(|c| c.passed));
-    println!(
+    let _ = writeln!(
+        std::io::stdout(),
         "graded {} submissions: {} with every criterion passed",
         reports.len(),
         reports
@@ -142,12 +160,13 @@ fn write_outputs(args: &Args, reports: &[SubmissionReport]) -> Result<(), String
     if let Some(dir) = &args.out {
         write(&dir.join("summary.csv"), &report::csv(reports))?;
         write(&dir.join("summary.jsonl"), &report::json_lines(reports))?;
-        for r in reports {
-            let stem = Path::new(&r.submission)
-                .file_stem()
-                .map_or_else(|| "submission".into(), |s| s.to_string_lossy().into_owned());
+        let paths: Vec<PathBuf> = reports
+            .iter()
+            .map(|r| PathBuf::from(&r.submission))
+            .collect();
+        for (r, name) in reports.iter().zip(super::batch::output_names(&paths)) {
             write(
-                &dir.join(format!("{stem}.results.json")),
+                &dir.join(format!("{name}.results.json")),
                 &pretty(report::gradescope(r)),
             )?;
         }

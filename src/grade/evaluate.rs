@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
+use super::feedback::CellRun;
 use super::spec::{Criterion, Spec, Test};
 use crate::cancel::Cancel;
 use crate::interp::{Interpreter, Limits};
@@ -108,20 +109,33 @@ fn error_text(e: &CellError) -> String {
 
 /// Grades the submission whose code cells are `cells`.
 pub fn grade_cells(spec: &Spec, submission: &str, cells: &[String]) -> SubmissionReport {
+    grade_cells_with_runs(spec, submission, cells).0
+}
+
+/// Grades the submission whose code cells are `cells`; also what each cell gave, for the
+/// executed notebook (one entry per cell that ran).
+pub fn grade_cells_with_runs(
+    spec: &Spec,
+    submission: &str,
+    cells: &[String],
+) -> (SubmissionReport, Vec<CellRun>) {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(spec.limits.time_limit_s);
     let cancel = Cancel::new();
     let mut session = session(spec);
     let mut cell_errors = Vec::new();
     let mut timed_out = false;
+    let mut runs = Vec::with_capacity(cells.len());
     for (i, cell) in cells.iter().enumerate() {
         if Instant::now() >= deadline {
             timed_out = true;
             break;
         }
-        if let (Err(e), _) = execute(&mut session, cell, deadline, &cancel) {
-            cell_errors.push((i + 1, error_text(&e)));
+        let (result, outputs) = execute(&mut session, cell, deadline, &cancel);
+        if let Err(e) = &result {
+            cell_errors.push((i + 1, error_text(e)));
         }
+        runs.push(Some((super::feedback::trim(outputs), result.err())));
     }
     let over = format!(
         "not graded: the submission used up its {} s",
@@ -138,13 +152,14 @@ pub fn grade_cells(spec: &Spec, submission: &str, cells: &[String]) -> Submissio
             result(c, passed, output)
         })
         .collect();
-    SubmissionReport {
+    let report = SubmissionReport {
         submission: submission.to_string(),
         criteria,
         cell_errors,
         failure: None,
         seconds: start.elapsed().as_secs_f64(),
-    }
+    };
+    (report, runs)
 }
 
 /// Whether the criterion holds, and what to tell the student.
@@ -155,8 +170,15 @@ fn evaluate(
     cancel: &Cancel,
 ) -> (bool, String) {
     match &c.test {
-        Test::Function { name, signature } => match session.function(name) {
+        Test::Function { name, signature } => match session.function(name).cloned() {
             None => (false, format!("no function {name}() is defined")),
+            // The cell with the `def` raised before reaching it (or the name was rebound).
+            Some(_) if !bound_to_function(session, name, cancel) => (
+                false,
+                format!(
+                    "{name}() is written but not defined: the cell that defines it raised an error first"
+                ),
+            ),
             Some(f) => {
                 let found = f.signature();
                 match signature {
@@ -187,6 +209,14 @@ fn evaluate(
             }
         }
     }
+}
+
+/// Whether the interpreter's globals bind `name` to a function.
+fn bound_to_function(session: &mut Session, name: &str, cancel: &Cancel) -> bool {
+    session.interpreter.variables(cancel).is_ok_and(|vars| {
+        vars.iter()
+            .any(|v| v.name == name && v.type_name == "function")
+    })
 }
 
 /// Text without whitespace, to compare signatures as written by hand.

@@ -67,6 +67,18 @@ pub fn load(path: &std::path::Path) -> Result<Vec<String>, SubmissionError> {
     }
 }
 
+/// The submitted notebook's JSON, for its executed copy; `None` for a `.py` file or a file
+/// that is not a JSON object.
+pub fn original_notebook(path: &std::path::Path) -> Option<Json> {
+    if path.extension().is_some_and(|e| e == "py") {
+        return None;
+    }
+    let text = std::fs::read(path).ok()?;
+    serde_json::from_slice::<Json>(&text)
+        .ok()
+        .filter(Json::is_object)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
