@@ -1,5 +1,6 @@
 //! `analysis-kernel grade SPEC SUBMISSION… [--jobs N] [--shard I/N] [--out DIR]
-//! [--gradescope FILE]`, and `grade --one SPEC SUBMISSION`, the child's form.
+//! [--gradescope FILE]`, `grade --check-spec SPEC`, and `grade --one SPEC SUBMISSION
+//! [--notebook FILE]`, the child's form.
 //!
 //! Exit codes: 0 every criterion of every submission passed; 1 some failed; 2 the command
 //! line or the spec is wrong, or an output could not be written.
@@ -12,7 +13,9 @@ use super::{Shard, Spec, SubmissionReport, grade_all, grade_file, report};
 pub const USAGE: &str = "\
   analysis-kernel grade SPEC.toml SUBMISSION... [--jobs N] [--shard I/N] [--out DIR]
                         [--gradescope FILE]
-                                             grade notebooks (.ipynb) or .py files headless";
+                                             grade notebooks (.ipynb) or .py files headless
+  analysis-kernel grade --check-spec SPEC.toml
+                                             check a grading spec (exit 0 or 2)";
 
 /// What the command line asks for.
 struct Args {
@@ -84,8 +87,34 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// `grade --check-spec SPEC`: parses the spec and names its criteria.
+fn check_spec(path: &str) -> u8 {
+    match std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| Spec::parse(&t).map_err(|e| e.to_string()))
+    {
+        Ok(spec) => {
+            println!(
+                "{path}: {} criteria, {} points",
+                spec.criteria.len(),
+                spec.max_score()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("analysis-kernel grade: {path}: {e}");
+            2
+        }
+    }
+}
+
 /// Runs the `grade` command; the process's exit code.
 pub fn run(args: &[String]) -> u8 {
+    if let [flag, path] = args
+        && flag == "--check-spec"
+    {
+        return check_spec(path);
+    }
     let args = match parse(args) {
         Ok(a) => a,
         Err(e) => {
