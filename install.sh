@@ -26,7 +26,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 command -v cargo >/dev/null || { echo "cargo (Rust 1.95 or newer) is needed: https://rustup.rs" >&2; exit 1; }
 
-# 2. Python client tools (Jupyter client, nbclient, nbconvert, test tools) in .venv.
+# 2. Python client tools (Jupyter client, nbclient, nbconvert, test tools; nbgrader, jsonschema
+#    and kubernetes-validate for the grading integrations' tests) in .venv.
 if [ ! -x .venv/bin/python ]; then
   say "creating .venv"
   python3 -m venv .venv

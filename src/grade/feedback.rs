@@ -7,6 +7,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::evaluate::SubmissionReport;
+use super::spec::Visibility;
 use crate::notebook::{CellError, Output};
 
 /// Bytes of stdout and stderr kept per cell.
@@ -91,7 +92,8 @@ pub fn executed_notebook(
 }
 
 /// The feedback: a cell with the total and the submission-level message, then one per
-/// criterion (its metadata names the criterion, score and visibility for tools).
+/// criterion (its metadata names the criterion, score and visibility for tools; a `hidden`
+/// criterion shows its points but not its message).
 fn feedback_cells(r: &SubmissionReport, ids: &mut Ids) -> Vec<Json> {
     let max: f64 = r.criteria.iter().map(|c| c.max_score).sum();
     let mut head = format!("## Grade: {} / {max}\n", r.score());
@@ -109,8 +111,13 @@ fn feedback_cells(r: &SubmissionReport, ids: &mut Ids) -> Vec<Json> {
     })];
     for c in &r.criteria {
         let mark = if c.passed { "passed" } else { "failed" };
-        let message = c
-            .output
+        // A notebook is handed back: a `hidden` criterion's message stays in the summaries.
+        let text = if c.visibility == Visibility::Hidden {
+            "(the message of a hidden criterion is not shown)"
+        } else {
+            c.output.as_str()
+        };
+        let message = text
             .lines()
             .map(|l| format!("> {l}"))
             .collect::<Vec<_>>()
@@ -267,7 +274,6 @@ impl Ids {
 mod tests {
     use super::*;
     use crate::grade::evaluate::CriterionResult;
-    use crate::grade::spec::Visibility;
 
     #[test]
     fn streams_are_cut_merged_and_followed_by_the_error() {
@@ -301,14 +307,24 @@ mod tests {
                 {"cell_type": "code", "metadata": {}, "source": "never ran", "outputs": []}]});
         let report = SubmissionReport {
             submission: "s.ipynb".into(),
-            criteria: vec![CriterionResult {
-                name: "c".into(),
-                score: 0.0,
-                max_score: 2.0,
-                passed: false,
-                output: "no\nHint: h".into(),
-                visibility: Visibility::Visible,
-            }],
+            criteria: vec![
+                CriterionResult {
+                    name: "c".into(),
+                    score: 0.0,
+                    max_score: 2.0,
+                    passed: false,
+                    output: "no\nHint: h".into(),
+                    visibility: Visibility::Visible,
+                },
+                CriterionResult {
+                    name: "secret".into(),
+                    score: 1.0,
+                    max_score: 1.0,
+                    passed: true,
+                    output: "assert f(3) == 4 passed".into(),
+                    visibility: Visibility::Hidden,
+                },
+            ],
             cell_errors: vec![],
             failure: None,
             seconds: 0.0,
@@ -317,14 +333,18 @@ mod tests {
         let cells = vec!["print(1)".to_string(), "never ran".to_string()];
         let nb = executed_notebook(Some(&original), &cells, &runs, &report);
         let c = nb["cells"].as_array().unwrap();
-        assert_eq!(c.len(), 5);
+        assert_eq!(c.len(), 6);
         assert_eq!(c[0]["id"], "same");
         assert_ne!(c[1]["id"], "same");
         assert_eq!(c[1]["outputs"][0]["text"], "1\n");
         assert_eq!(c[1]["execution_count"], 1);
         assert_eq!(c[2]["execution_count"], Json::Null);
-        assert_eq!(c[3]["source"], "## Grade: 0 / 2\n");
+        assert_eq!(c[3]["source"], "## Grade: 1 / 3\n");
         assert_eq!(c[4]["source"], "### c: 0 / 2 (failed)\n\n> no\n> Hint: h\n");
+        assert_eq!(
+            c[5]["source"],
+            "### secret: 1 / 1 (passed)\n\n> (the message of a hidden criterion is not shown)\n"
+        );
         assert_eq!(nb["metadata"]["x"], 1);
         assert_eq!(nb["metadata"]["kernelspec"]["name"], "analysis");
     }
