@@ -239,6 +239,37 @@ mod tests {
     }
 
     #[test]
+    fn a_lost_child_still_gives_a_report_and_a_notebook() {
+        // `false` stands for a grading process that died without a result.
+        let dir = std::env::temp_dir().join(format!("grade-lost-child-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let submission = dir.join("s.py");
+        std::fs::write(&submission, "x = 1\n# %%\nprint(x)\n").unwrap();
+        let spec = Spec::parse("[[criterion]]\nname = \"f\"\nfunction = \"f\"\n").unwrap();
+        let out = dir.join("s.graded.ipynb");
+        let report = grade_in_child(
+            Path::new("/bin/false"),
+            Path::new("spec.toml"),
+            &spec,
+            &submission,
+            Some(&out),
+        );
+        let why = report.failure.clone().unwrap();
+        assert!(
+            why.starts_with("not graded: the grading process ended"),
+            "{why}"
+        );
+        assert_eq!(report.score(), 0.0);
+        let nb: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        let cells = nb["cells"].as_array().unwrap();
+        assert_eq!(cells[0]["source"], "x = 1\n");
+        assert_eq!(cells[1]["outputs"], serde_json::json!([]));
+        assert!(cells[2]["source"].as_str().unwrap().contains(&why));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn output_names_never_collide() {
         let paths: Vec<PathBuf> = ["a/x.py", "a/x.ipynb", "b/x.ipynb", "y.ipynb", "c/x.ipynb"]
             .iter()
