@@ -103,6 +103,7 @@ mod exec;
 mod format;
 mod generator;
 mod globals;
+pub mod host;
 mod instance;
 mod iter;
 mod limits;
@@ -285,6 +286,27 @@ impl Interpreter {
         };
         match self.request(request, &mut |_, _| {})? {
             Reply::Variables(v) => Ok(v),
+            _ => Err(RunError::Crashed("mismatched reply".into())),
+        }
+    }
+
+    /// Runs `task` on the interpreter's thread, where it may call into the session's
+    /// values through [`host`]; its calls share `limits` and `cancel`. Returns what the
+    /// task returned.
+    pub fn host(
+        &mut self,
+        task: host::Task,
+        out: &mut dyn FnMut(Stream, &str),
+        cancel: &Cancel,
+        limits: Limits,
+    ) -> Result<Box<dyn std::any::Any + Send>, RunError> {
+        let request = Request::Host {
+            task,
+            limits,
+            cancel: cancel.clone(),
+        };
+        match self.request(request, out)? {
+            Reply::Host(r) => Ok(r),
             _ => Err(RunError::Crashed("mismatched reply".into())),
         }
     }
