@@ -69,6 +69,8 @@ pub struct Context {
     pub elements: Option<Vec<UserElem>>,
     error: Option<UserError>,
     calls: u64,
+    /// `show(bottom)` and `show(top)`, once asked for.
+    shown: [OnceCell<String>; 2],
 }
 
 thread_local! {
@@ -145,6 +147,7 @@ impl Context {
                 elements: None,
                 error: None,
                 calls: 0,
+                shown: [OnceCell::new(), OnceCell::new()],
             })
         });
         let guard = Entered(());
@@ -287,20 +290,37 @@ pub fn normalize(v: HostValue) -> UserElem {
 
 /// How the domain shows an element (`show`, by default `str`).
 pub fn show(e: &UserElem) -> String {
+    let text_of = |value: &HostValue| {
+        let instance = CONTEXT.with(|c| c.borrow().as_ref().map(|x| x.instance.clone()));
+        instance
+            .and_then(|i| host::call_method(&i, "show", vec![value.clone()]).ok())
+            .and_then(|s| host::str_of(&s).ok())
+            .or_else(|| host::repr_of(value).ok())
+            .unwrap_or_else(|| "?".into())
+    };
     match e {
-        UserElem::Bottom => "⊥".into(),
-        UserElem::Top => "⊤".into(),
-        UserElem::Val(v) => v
-            .text
-            .get_or_init(|| {
-                let instance = CONTEXT.with(|c| c.borrow().as_ref().map(|x| x.instance.clone()));
-                instance
-                    .and_then(|i| host::call_method(&i, "show", vec![v.value.clone()]).ok())
-                    .and_then(|s| host::str_of(&s).ok())
-                    .or_else(|| host::repr_of(&v.value).ok())
-                    .unwrap_or_else(|| "?".into())
-            })
-            .clone(),
+        UserElem::Bottom | UserElem::Top => {
+            let i = usize::from(matches!(e, UserElem::Top));
+            let cached = CONTEXT.with(|c| {
+                c.borrow()
+                    .as_ref()
+                    .and_then(|ctx| ctx.shown[i].get().cloned())
+            });
+            if let Some(text) = cached {
+                return text;
+            }
+            let Some(value) = value_of(e) else {
+                return if i == 0 { "⊥".into() } else { "⊤".into() };
+            };
+            let text = text_of(&value);
+            CONTEXT.with(|c| {
+                if let Some(ctx) = c.borrow().as_ref() {
+                    let _ = ctx.shown[i].set(text.clone());
+                }
+            });
+            text
+        }
+        UserElem::Val(v) => v.text.get_or_init(|| text_of(&v.value)).clone(),
     }
 }
 
