@@ -511,6 +511,13 @@ impl AbstractDomain for UserElem {
         op("refine", vec![HostValue::str(cmp.symbol())], &[self, other])
     }
 
+    fn refine_mod_left(left: &Self, right: &Self, result: &Self) -> Self {
+        if left.is_bottom() || right.is_bottom() || result.is_bottom() {
+            return UserElem::Bottom;
+        }
+        op("refine_mod", Vec::new(), &[left, right, result])
+    }
+
     fn must_be_zero(&self) -> bool {
         self.contains(&BigInt::ZERO)
             && [1, -1, 2, -2, 3, -3]

@@ -73,6 +73,9 @@ def __analysis_setup__():
                 return self.meet(a, b)
             return a
 
+        def refine_mod(self, a, b, r):
+            return a
+
     class Analysis:
         """A dataflow analysis over the statements of a function's CFG.  Subclass it, set
         `direction` ("forward" or "backward") and `may` (True: facts join by union), and

@@ -33,7 +33,7 @@ The protocol (from analysis import Domain): class attributes bottom and top (ele
 join(a, b), abstract(n) (the element of int n); optional meet, widen, narrow, contains(a, n), elements() (a \
 finite window for %lattice and the law check), show(a), the operators add sub mul floordiv mod (a, b) and \
 neg(a), and refine(op, a, b) (the values of a for which `a op b` can hold; op is \"<\", \"<=\", \">\", \">=\", \
-\"==\", \"!=\"). Elements are any values that compare with ==; operators never receive bottom.";
+\"==\", \"!=\"), refine_mod(a, b, r) (the values of a for which a % b can be in r, so that `x % 2 == 0` refines x). Elements are any values that compare with ==; operators never receive bottom.";
 
 /// The kernel-side mirror of the registry, refreshed after each cell once the module is used.
 #[derive(Clone, Debug, Default)]
@@ -103,7 +103,12 @@ pub fn refresh(session: &mut Session, source: &str, ctx: &mut Ctx<'_>) {
 fn run_error(e: RunError, method: Option<String>, step: Option<String>) -> CellError {
     let mut context = Vec::new();
     if let Some(m) = method {
-        context.push(format!("in your {m}"));
+        match &e {
+            RunError::Exception(x) if x.line > 0 => {
+                context.push(format!("in your {m} at line {}", x.line))
+            }
+            _ => context.push(format!("in your {m}")),
+        }
     }
     if let Some(s) = step {
         context.push(format!("called by the engine at {s}"));
@@ -119,7 +124,7 @@ fn run_error(e: RunError, method: Option<String>, step: Option<String>) -> CellE
             let evalue = if context.is_empty() {
                 x.message.clone()
             } else {
-                format!("{} ({context}, line {})", x.message, x.line)
+                format!("{} ({context})", x.message)
             };
             traceback.push(format!("{}: {evalue}", x.type_name));
             CellError {
