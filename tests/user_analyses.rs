@@ -311,3 +311,75 @@ fn lattice_help_completion_and_redefinition() {
     let (r, _) = run(&mut s, "%domain parity P2");
     assert!(r.unwrap_err().evalue.contains("built-in"));
 }
+
+/// `notebooks/your_own_analysis.ipynb`: every cell runs (only the cells tagged
+/// `raises-exception` fail), the bug in `Const.sub` is found and then fixed, the parity
+/// domain written in a cell draws and analyses like the built-in one.
+#[test]
+fn the_notebook_runs_and_finds_its_bug() {
+    let path = format!(
+        "{}/notebooks/your_own_analysis.ipynb",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let nb: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut s = Session::default();
+    s.skip_layout = true;
+    let mut checks = Vec::new();
+    for cell in nb["cells"].as_array().unwrap() {
+        if cell["cell_type"] != "code" {
+            continue;
+        }
+        let source: String = cell["source"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let expect_error = cell["metadata"]["tags"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|x| x == "raises-exception"));
+        let (r, out) = run(&mut s, &source);
+        assert_eq!(r.is_err(), expect_error, "{source}: {r:?}");
+        if let Err(e) = r {
+            assert_eq!(e.ename, "NameError");
+            assert!(
+                e.evalue.contains("in your add(")
+                    && e.evalue.contains("called by the engine at node"),
+                "{}",
+                e.evalue
+            );
+        }
+        if source.contains("%check-domain") {
+            checks.push(payload(&out, "check-domain").clone());
+        }
+    }
+    let verdicts: Vec<(String, bool)> = checks
+        .iter()
+        .map(|p| {
+            (
+                p["domain"].as_str().unwrap().to_string(),
+                p["user"]["passed"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("myparity".to_string(), true),
+            ("myconst".to_string(), false),
+            ("myconst".to_string(), true),
+            ("student_sign".to_string(), true),
+        ]
+    );
+    let found: Vec<String> =
+        serde_json::from_value(checks[1]["user"]["soundness"].clone()).unwrap();
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("your sub(") && m.contains(" - ") && m.contains(" == ")),
+        "{found:?}"
+    );
+    let (_, a) = run(&mut s, "%absint myparity steps");
+    let (_, b) = run(&mut s, "%absint parity steps");
+    assert_eq!(text(&a).replace("myparity", "parity"), text(&b));
+}

@@ -8,8 +8,8 @@
 //! step budget and polls its stop signal like a cell's code; an exception comes back as a
 //! [`RunError`] with its traceback (the user's lines).
 //!
-//! The `analysis` module (`prelude/analysis.py`: `Domain`, `Analysis`, the `domain` and
-//! `analysis` decorators, the registry) is Python source run once per session, the first
+//! The `analysis` module (`prelude/analysis.py`: `Domain`, the `domain` decorator, the
+//! registry; the `analysis` decorator refuses by name) is Python source run once per session, the first
 //! time a cell imports it; it binds one global, `__analysis__`.
 
 use std::any::Any;

@@ -90,7 +90,8 @@ pub fn check(
     if domain::failed() {
         return Ok((empty_report(options), out));
     }
-    let report = check_domain::<UserElem>(options, cancel)?;
+    let mut report = check_domain::<UserElem>(options, cancel)?;
+    report.domain = domain::current().0;
     out.soundness = report.failures.iter().map(in_user_terms).collect();
     Ok((report, out))
 }

@@ -1,4 +1,4 @@
-//! Domains and analyses written in cells (`from analysis import Domain, Analysis`), run by
+//! Domains written in cells (`from analysis import Domain, domain`), run by
 //! the same engine, views and checks as the built-in rows of [`super::registry`].
 //!
 //! The code here runs on the interpreter's thread (a `host` task of
