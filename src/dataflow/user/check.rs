@@ -220,7 +220,7 @@ fn monotonicity(
         .collect();
     for op in CmpOp::ALL {
         ops.push((
-            format!("refine({op:?}", op = op.symbol()),
+            format!("refine {}", op.symbol()),
             Box::new(move |a, b| a.refine(op, b)),
         ));
     }
@@ -229,8 +229,8 @@ fn monotonicity(
             return Err(CheckError::Interrupted);
         }
         let call = |a: &UserElem, b: &UserElem| {
-            if name.starts_with("refine(") {
-                format!("{name}, {a}, {b})")
+            if let Some(op) = name.strip_prefix("refine ") {
+                format!("refine({op:?}, {a}, {b})")
             } else {
                 format!("{name}({a}, {b})")
             }

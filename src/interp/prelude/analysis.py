@@ -69,7 +69,7 @@ def __analysis_setup__():
             return self.sub(self.abstract(0), a)
 
         def refine(self, op, a, b):
-            if op == "==":
+            if op == "==" and type(self).meet is not Domain.meet:
                 return self.meet(a, b)
             return a
 
