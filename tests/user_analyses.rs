@@ -383,3 +383,48 @@ fn the_notebook_runs_and_finds_its_bug() {
     let (_, b) = run(&mut s, "%absint parity steps");
     assert_eq!(text(&a).replace("myparity", "parity"), text(&b));
 }
+
+/// The facts of every node of a `%%dataflow` payload: (id, IN, OUT).
+fn facts(out: &[Output]) -> Vec<(Value, Value, Value)> {
+    payload(out, "dataflow")["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["id"].clone(), n["in"].clone(), n["out"].clone()))
+        .collect()
+}
+
+#[test]
+fn user_dataflow_analyses_agree_with_the_builtins() {
+    let mut s = session_with(&["flows"]);
+    let mut compared = 0;
+    for f in FUNCTIONS.iter().filter(|f| !f.contains("for ")) {
+        for a in ["reaching", "live"] {
+            let (r, out) = run(&mut s, &format!("%%dataflow {a}\n{f}"));
+            r.unwrap();
+            let (r, user_out) = run(&mut s, &format!("%%dataflow u{a} --trace\n{f}"));
+            r.unwrap_or_else(|e| panic!("u{a}: {e:?}"));
+            assert_eq!(facts(&user_out), facts(&out), "{a} on\n{f}");
+            assert!(payload(&user_out, "dataflow")["trace"].is_array());
+            compared += 1;
+        }
+    }
+    assert!(compared >= 8);
+    // Registration by command, and an error in transfer names the node.
+    let (r, _) = run(
+        &mut s,
+        "class Bad(Live):\n    def gen(self, stmt):\n        return {stmt['nope']}\n",
+    );
+    r.unwrap();
+    let (r, _) = run(&mut s, "%analysis bad Bad");
+    r.unwrap();
+    let (r, _) = run(&mut s, "%%dataflow bad\ndef f(a):\n    return a\n");
+    let e = r.unwrap_err();
+    assert_eq!(e.ename, "KeyError");
+    assert!(
+        e.evalue.contains("in your transfer(<node ")
+            && e.evalue.contains("called by the engine at node"),
+        "{}",
+        e.evalue
+    );
+}

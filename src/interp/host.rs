@@ -8,8 +8,8 @@
 //! step budget and polls its stop signal like a cell's code; an exception comes back as a
 //! [`RunError`] with its traceback (the user's lines).
 //!
-//! The `analysis` module (`prelude/analysis.py`: `Domain`, the `domain` decorator, the
-//! registry; the `analysis` decorator refuses by name) is Python source run once per session, the first
+//! The `analysis` module (`prelude/analysis.py`: `Domain`, `Analysis`, the `domain` and
+//! `analysis` decorators, the registry) is Python source run once per session, the first
 //! time a cell imports it; it binds one global, `__analysis__`.
 
 use std::any::Any;
@@ -192,6 +192,17 @@ pub fn str_set<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<HostValue
         )
         .map(HostValue)
     })
+}
+
+/// A dict with str keys.
+pub fn str_dict(pairs: Vec<(&str, HostValue)>) -> Result<HostValue, RunError> {
+    let mut dict = super::dict::Dict::default();
+    for (k, v) in pairs {
+        let key = Value::str(k);
+        let hashed = super::dict::key_of(&key).map_err(super::worker::run_error)?;
+        dict.insert(hashed, key, v.0);
+    }
+    Ok(HostValue(Value::Dict(std::rc::Rc::new(RefCell::new(dict)))))
 }
 
 /// The `analysis` module object, loading it first when no cell has imported it yet.

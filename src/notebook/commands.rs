@@ -289,6 +289,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: false,
         run: super::views::user::run_domain,
     },
+    CommandSpec {
+        name: "analysis",
+        form: Form::Line,
+        usage: "%analysis NAME CLASS",
+        summary: "register a dataflow analysis class written in a cell (analysis.Analysis) as NAME",
+        help: super::views::user::ANALYSIS_HELP,
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: super::views::user::run_analysis,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.

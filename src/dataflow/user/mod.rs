@@ -1,4 +1,4 @@
-//! Domains written in cells (`from analysis import Domain, domain`), run by
+//! Domains and dataflow analyses written in cells (`from analysis import Domain, Analysis`), run by
 //! the same engine, views and checks as the built-in rows of [`super::registry`].
 //!
 //! The code here runs on the interpreter's thread (a `host` task of
@@ -6,11 +6,13 @@
 //! - [`domain`]: a user domain as an [`super::domains::AbstractDomain`] ([`UserElem`]);
 //! - [`check`]: `%check-domain` for user domains (laws on the window, monotonicity,
 //!   soundness against Python's operators, a termination hint);
+//! - [`flow`]: a user's dataflow analysis (sets of str facts, `transfer` over node data);
 //! - this file: the registry of the `analysis` module, and the runs of `%absint`,
 //!   `%lattice` and `%check-domain` on a user entry.
 
 pub mod check;
 pub mod domain;
+pub mod flow;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -209,4 +211,56 @@ pub fn absint(
         out.push(report);
     }
     Ok((out, domain::calls()))
+}
+
+/// `%dataflow NAME` on each piece of code with the user's analysis `name`.
+pub fn dataflow(
+    name: &str,
+    code: &[Code],
+    trace: bool,
+    cancel: &Cancel,
+) -> Result<Vec<super::analyses::FactReport>, Failure> {
+    let class = class_of(Kind::Analysis, name)
+        .map_err(Failure::Host)?
+        .ok_or_else(|| Failure::Unknown(name.to_string()))?;
+    let setup = |method: &str, error: RunError| Failure::User {
+        error: UserError {
+            error,
+            method: method.to_string(),
+            args: Vec::new(),
+            node: None,
+        },
+        step: None,
+    };
+    let instance = host::call(&class, Vec::new()).map_err(|e| setup("__init__", e))?;
+    let text = |attr: &str| {
+        host::attr(&instance, attr)
+            .map(|v| v.as_str().unwrap_or_default())
+            .map_err(|e| setup(attr, e))
+    };
+    let title = match text("title")? {
+        t if t.is_empty() => name.to_string(),
+        t => t,
+    };
+    let (title, legend) = (intern(&title), intern(&text("legend")?));
+    let options = super::engine::Options {
+        trace,
+        cancel: Some(cancel),
+        ..super::engine::Options::default()
+    };
+    let mut out = Vec::new();
+    for c in code {
+        let program = c
+            .program()
+            .map_err(|e| Failure::Host(RunError::Crashed(e.to_string())))?;
+        out.push(flow::run(
+            intern(name),
+            title,
+            legend,
+            &program,
+            instance.clone(),
+            &options,
+        )?);
+    }
+    Ok(out)
 }

@@ -1,4 +1,4 @@
-# The `analysis` module the kernel provides to cells (`from analysis import Domain, domain`).
+# The `analysis` module the kernel provides to cells (`from analysis import Domain, Analysis`).
 # It runs once per session, the first time a cell imports it, and binds one global,
 # `__analysis__`, the module object.  Everything else is a closure of `__analysis_setup__`.
 
@@ -76,17 +76,40 @@ def __analysis_setup__():
         def refine_mod(self, a, b, r):
             return a
 
+    class Analysis:
+        """A dataflow analysis over the nodes of a function's CFG.  Subclass it, set
+        `direction` ("forward" or "backward") and `may` (True: facts join by union; False:
+        by intersection), and define `gen(stmt)` and `kill(stmt, facts)`, or
+        `transfer(stmt, facts)` for anything else.  Facts are strs; `stmt` is a dict with
+        "node", "kind", "text", "line", "targets", "uses", "deletes"."""
+
+        name = None
+        title = ""
+        legend = ""
+        direction = "forward"
+        may = True
+
+        def gen(self, stmt):
+            return set()
+
+        def kill(self, stmt, facts):
+            return set()
+
+        def transfer(self, stmt, facts):
+            return (facts - self.kill(stmt, facts)) | self.gen(stmt)
+
+        def boundary(self):
+            return set()
+
     def overrides(obj, method):
         return getattr(type(obj), method) is not getattr(Domain, method)
 
     def register(kind, name, cls):
-        if kind != "domain":
-            raise NotImplementedError(
-                "dataflow analyses written in cells (%dataflow NAME) are not supported yet; "
-                "write a domain (analysis.Domain) and use %absint"
+        base = Domain if kind == "domain" else Analysis
+        if not isinstance(cls, type) or not issubclass(cls, base):
+            raise TypeError(
+                f"{kind} {name!r} must be a subclass of analysis.{base.__name__}, not {cls!r}"
             )
-        if not isinstance(cls, type) or not issubclass(cls, Domain):
-            raise TypeError(f"domain {name!r} must be a subclass of analysis.Domain, not {cls!r}")
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"a {kind} name is a word, not {name!r}")
         registry[kind][name] = cls
@@ -111,6 +134,7 @@ def __analysis_setup__():
 
     module = AnalysisModule()
     module.Domain = Domain
+    module.Analysis = Analysis
     module.domain = decorator("domain")
     module.analysis = decorator("analysis")
     module.register = register

@@ -24,6 +24,16 @@ use crate::notebook::session::{Ctx, Session};
 use crate::render::html::escape;
 use crate::render::lattice::hasse_dot;
 
+/// `%help analysis`.
+pub const ANALYSIS_HELP: &str = "Registers the class CLASS (a subclass of analysis.Analysis defined in a cell) as the \
+dataflow analysis NAME, as the decorator @analysis(\"NAME\") does; then %dataflow NAME f [--trace] runs it like a \
+built-in analysis.\n\n\
+The protocol (from analysis import Analysis): class attributes direction (\"forward\" or \"backward\"), may (True: \
+facts join by union; False: by intersection), title and legend (for the view); methods gen(stmt) and kill(stmt, facts) \
+returning sets of str facts, or transfer(stmt, facts) (by default (facts - kill) | gen), and boundary() (the facts \
+at the entry, or at the exit backward; empty by default). stmt is a dict: node, kind (entry, exit, statement, \
+condition, …), text, line, targets (names bound), uses (names read), deletes.";
+
 /// `%help domain`.
 pub const DOMAIN_HELP: &str = "Registers the class CLASS (a subclass of analysis.Domain defined in a cell) as the \
 abstract domain NAME, as the decorator @domain(\"NAME\") does. From then on %absint NAME f, %lattice NAME \
@@ -210,6 +220,57 @@ fn register(
     Ok(())
 }
 
+/// `%analysis NAME CLASS`.
+pub fn run_analysis(
+    session: &mut Session,
+    inv: &Invocation,
+    ctx: &mut Ctx<'_>,
+) -> Result<(), CellError> {
+    register(session, inv, ctx, Kind::Analysis)
+}
+
+/// Whether `%dataflow WHICH …` names a user analysis rather than a built-in.
+pub fn is_user_analysis(session: &Session, which: Option<&String>) -> bool {
+    which
+        .is_some_and(|w| registry::find_analysis(w).is_err() && session.user.has(Kind::Analysis, w))
+}
+
+/// `%dataflow NAME f` / `%%dataflow NAME` with a user analysis.
+pub fn dataflow(
+    session: &mut Session,
+    inv: &Invocation,
+    ctx: &mut Ctx<'_>,
+) -> Result<(), CellError> {
+    let req = request(session, inv, "ANALYSIS")?;
+    let trace = inv.flag("--trace");
+    let code = codes(&req.subjects);
+    for s in &req.subjects {
+        s.program(req.cell_body.as_deref())?;
+    }
+    let which = req.which.clone();
+    let cancel = ctx.cancel.clone();
+    let reports = on_worker(session, ctx, move || {
+        user::dataflow(&which, &code, trace, &cancel)
+    })?
+    .map_err(|f| failure(f, "analysis"))?;
+    for (subject, report) in req.subjects.iter().zip(&reports) {
+        let program = subject.program(req.cell_body.as_deref())?;
+        let v = view(&program, report, trace, session, ctx)?;
+        ctx.show(&v, inv)?;
+    }
+    Ok(())
+}
+
+fn codes(subjects: &[Subject]) -> Vec<Code> {
+    subjects
+        .iter()
+        .map(|s| match s {
+            Subject::Function(f) => Code::Function(f.clone()),
+            Subject::Module(m) => Code::Module(m.clone()),
+        })
+        .collect()
+}
+
 /// Whether `%cmd WHICH …` names a user domain rather than a built-in.
 pub fn is_user_domain(session: &Session, which: Option<&String>) -> bool {
     which.is_some_and(|w| registry::find_domain(w).is_err() && session.user.has(Kind::Domain, w))
@@ -219,14 +280,7 @@ pub fn is_user_domain(session: &Session, which: Option<&String>) -> bool {
 pub fn absint(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let req = request(session, inv, "DOMAIN")?;
     let trace = inv.flag("--trace");
-    let code: Vec<Code> = req
-        .subjects
-        .iter()
-        .map(|s| match s {
-            Subject::Function(f) => Code::Function(f.clone()),
-            Subject::Module(m) => Code::Module(m.clone()),
-        })
-        .collect();
+    let code = codes(&req.subjects);
     // Control-flow errors are reported as for the built-ins, before running anything.
     for s in &req.subjects {
         s.program(req.cell_body.as_deref())?;
