@@ -139,6 +139,7 @@ impl Session {
         self.functions.clear();
         self.lowered.clear();
         self.interpreter.reset();
+        self.user = Default::default();
         n
     }
 

@@ -38,7 +38,7 @@ condition, …), text, line, targets (names bound), uses (names read), deletes."
 pub const DOMAIN_HELP: &str = "Registers the class CLASS (a subclass of analysis.Domain defined in a cell) as the \
 abstract domain NAME, as the decorator @domain(\"NAME\") does. From then on %absint NAME f, %lattice NAME \
 (when the class defines elements()) and %check-domain NAME use it like a built-in domain; a new registration \
-under NAME replaces the old one, and redefining CLASS later replaces it too.\n\n\
+under NAME replaces the old one (after redefining CLASS, run %domain again; a class decorated with @domain re-registers itself when redefined).\n\n\
 The protocol (from analysis import Domain): class attributes bottom and top (elements), methods leq(a, b), \
 join(a, b), abstract(n) (the element of int n); optional meet, widen, narrow, contains(a, n), elements() (a \
 finite window for %lattice and the law check), show(a), the operators add sub mul floordiv mod (a, b) and \
