@@ -6,7 +6,7 @@ import pytest
 from jupyter_client.manager import start_new_kernel
 
 from conftest import KERNEL_NAME
-from test_protocol import run
+from test_protocol import interrupt, run
 
 MIME = "application/vnd.analysis-kernel.{}+json"
 
@@ -85,6 +85,27 @@ class Loops(P):
     # The kernel keeps working afterwards.
     reply, _ = run(kc, "1 + 1")
     assert reply["status"] == "ok"
+
+
+def test_an_interrupt_stops_a_user_method():
+    km, kc = start_new_kernel(kernel_name=KERNEL_NAME)
+    try:
+        reply, _ = run(kc, PARITY + '''
+class Spins(P):
+    def join(self, a, b):
+        while True:
+            pass
+''')
+        assert reply["status"] == "ok", reply
+        reply, _ = run(kc, "%config step_budget=100000000000\n%domain spins Spins")
+        assert reply["status"] == "ok", reply
+        interrupt(km, kc, "%%absint spins\ndef g(n):\n    x = 0\n    while n > 0:\n        x = x + 1\n    return x\n", after=1.0)
+        # The session still works, with the same interpreter and registry.
+        reply, _ = run(kc, "%%absint cellparity\ndef g(n):\n    return n + 1\n")
+        assert reply["status"] == "ok", reply
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
 
 
 SIGN = {"NEG": "-", "ZERO": "0", "POS": "+"}
