@@ -86,6 +86,14 @@ fn main() {
     };
     let user_time = time_of("%absint uinterval work");
     let builtin_time = time_of("%absint interval work");
+    let check_user = best(1, || {
+        let (r, _) = s.run_cell("%check-domain uinterval", &cancel);
+        assert!(r.is_ok(), "{r:?}");
+    });
+    let check_builtin = best(1, || {
+        let (r, _) = s.run_cell("%check-domain interval", &cancel);
+        assert!(r.is_ok(), "{r:?}");
+    });
     // The engine alone on the interpreter's thread, counting the calls into user code.
     let module = lower_module(&src).expect("parses");
     let f = Arc::new(module.function("work").expect("work").clone());
@@ -122,6 +130,10 @@ fn main() {
     println!(
         "{}",
         json!({"measure": "%absint end to end", "user_interval_ms": ms(user_time), "builtin_interval_ms": ms(builtin_time), "ratio": (user_time.as_secs_f64() / builtin_time.as_secs_f64().max(1e-9) * 10.0).round() / 10.0})
+    );
+    println!(
+        "{}",
+        json!({"measure": "%check-domain (default samples)", "user_interval_ms": ms(check_user), "builtin_interval_ms": ms(check_builtin)})
     );
     println!(
         "{}",

@@ -37,7 +37,8 @@
 //!   `def` (defaults, keyword-only, `*args`, `**kwargs`, decorators, closures with cells),
 //!   `class` (see below), `with`, `import` of `math`, `sys`, `typing`, the class-based library
 //!   and the modules of `stdlib` (`string random collections itertools functools heapq bisect
-//!   operator copy statistics json`).
+//!   operator copy statistics json`), and `analysis`, the kernel's protocol for domains and
+//!   analyses written in cells (`prelude/analysis.py`, run once when first imported; `host.rs`).
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
 //!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
 //! - Builtins: `abs all any ascii bin bool callable chr dict divmod enumerate filter float

@@ -19,6 +19,10 @@ use crate::dataflow::lattice::{JoinSemiLattice, joined};
 
 /// Elements of a window at most (the law checks are cubic in it).
 pub const MAX_WINDOW: usize = 24;
+/// Elements of a window made from abstractions and joins, at most.
+const DERIVED_WINDOW: usize = 16;
+/// Second operands each monotonicity pair is tried with, at most.
+const OTHERS: usize = 10;
 /// Steps of the ascending chain tried for the termination hint.
 const CHAIN: i64 = 40;
 
@@ -54,7 +58,7 @@ fn window() -> (Vec<UserElem>, bool) {
     }
     let mut out: Vec<UserElem> = vec![UserElem::Bottom, UserElem::Top];
     let push = |out: &mut Vec<UserElem>, e: UserElem| {
-        if out.len() < MAX_WINDOW && !out.contains(&e) {
+        if out.len() < DERIVED_WINDOW && !out.contains(&e) {
             out.push(e);
         }
     };
@@ -236,7 +240,7 @@ fn monotonicity(
             }
         };
         'op: for (lo, hi) in &pairs {
-            for other in elems {
+            for other in elems.iter().take(OTHERS) {
                 if domain::failed() {
                     return Ok(());
                 }
