@@ -12,7 +12,8 @@
 //!   expressions, def-use chains;
 //! - [`absint`]: abstract interpretation over the numeric domains, with warnings;
 //! - [`report`]: the one result type of the analyses and of abstract interpretation;
-//! - [`registry`]: the tables of domains and analyses that the commands read.
+//! - [`registry`]: the tables of domains and analyses that the commands read;
+//! - [`user`]: domains written in cells, run in process through the interpreter.
 
 pub mod absint;
 pub mod analyses;
@@ -24,6 +25,7 @@ pub mod lattice;
 pub mod map;
 pub mod registry;
 pub mod report;
+pub mod user;
 
 pub use bitset::{BitSet, Universe};
 pub use lattice::{

@@ -347,6 +347,12 @@ impl<'a> Compiler<'a> {
             let bound = a.asname.as_deref().unwrap_or(first);
             let value = match modules::module(&a.name) {
                 Some(m) => Value::Native(m),
+                None if a.name == super::host::MODULE => {
+                    match self.globals.lookup(super::host::GLOBAL) {
+                        Some(v) => v.clone(),
+                        None => return Ok(import_error(&a.name)),
+                    }
+                }
                 None => return Ok(import_error(&a.name)),
             };
             binds.push((self.var(bound)?, value));
@@ -365,6 +371,9 @@ impl<'a> Compiler<'a> {
             return Ok(StmtKind::Pass);
         }
         let m = modules::module(name).filter(|_| level == 0);
+        if m.is_none() && level == 0 && name == super::host::MODULE {
+            return self.import_prelude(names);
+        }
         if m.is_none() {
             return Ok(import_error(if level > 0 { "." } else { name }));
         }
@@ -389,6 +398,26 @@ impl<'a> Compiler<'a> {
                         ),
                     ));
                 }
+            };
+            binds.push((self.var(a.asname.as_deref().unwrap_or(&a.name))?, value));
+        }
+        Ok(StmtKind::Bind(binds))
+    }
+
+    /// `from analysis import …`: the names of the module object the prelude bound
+    /// (`host::load_prelude` runs it before the cell is compiled).
+    fn import_prelude(&mut self, names: &[ir::Alias]) -> Result<StmtKind> {
+        let module = match self.globals.lookup(super::host::GLOBAL) {
+            Some(Value::Instance(i)) => i.clone(),
+            _ => return Ok(import_error(super::host::MODULE)),
+        };
+        let mut binds = Vec::new();
+        for a in names {
+            let Some(value) = module.get(&a.name) else {
+                return Ok(StmtKind::ImportError(
+                    ExcKind::ImportError,
+                    format!("cannot import name '{}' from 'analysis' (built-in)", a.name),
+                ));
             };
             binds.push((self.var(a.asname.as_deref().unwrap_or(&a.name))?, value));
         }

@@ -37,7 +37,8 @@
 //!   `def` (defaults, keyword-only, `*args`, `**kwargs`, decorators, closures with cells),
 //!   `class` (see below), `with`, `import` of `math`, `sys`, `typing`, the class-based library
 //!   and the modules of `stdlib` (`string random collections itertools functools heapq bisect
-//!   operator copy statistics json`).
+//!   operator copy statistics json`), and `analysis`, the kernel's protocol for domains and
+//!   analyses written in cells (`prelude/analysis.py`, run once when first imported; `host.rs`).
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
 //!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
 //! - Builtins: `abs all any ascii bin bool callable chr dict divmod enumerate filter float
@@ -103,6 +104,7 @@ mod exec;
 mod format;
 mod generator;
 mod globals;
+pub mod host;
 mod instance;
 mod iter;
 mod limits;
@@ -285,6 +287,27 @@ impl Interpreter {
         };
         match self.request(request, &mut |_, _| {})? {
             Reply::Variables(v) => Ok(v),
+            _ => Err(RunError::Crashed("mismatched reply".into())),
+        }
+    }
+
+    /// Runs `task` on the interpreter's thread, where it may call into the session's
+    /// values through [`host`]; its calls share `limits` and `cancel`. Returns what the
+    /// task returned.
+    pub fn host(
+        &mut self,
+        task: host::Task,
+        out: &mut dyn FnMut(Stream, &str),
+        cancel: &Cancel,
+        limits: Limits,
+    ) -> Result<Box<dyn std::any::Any + Send>, RunError> {
+        let request = Request::Host {
+            task,
+            limits,
+            cancel: cancel.clone(),
+        };
+        match self.request(request, out)? {
+            Reply::Host(r) => Ok(r),
             _ => Err(RunError::Crashed("mismatched reply".into())),
         }
     }

@@ -33,12 +33,19 @@ pub(crate) enum Request {
     },
     /// The globals the program has bound.
     Variables { limits: Limits, cancel: Cancel },
+    /// Rust work calling into the interpreter (`host`).
+    Host {
+        task: super::host::Task,
+        limits: Limits,
+        cancel: Cancel,
+    },
 }
 
 pub(crate) enum Reply {
     Run(Result<Option<CellValue>, RunError>),
     Call(Result<Outcome, RunError>),
     Variables(Vec<Variable>),
+    Host(Box<dyn std::any::Any + Send>),
 }
 
 pub(crate) enum Event {
@@ -95,7 +102,7 @@ impl Drop for Worker {
 }
 
 fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
-    let mut machine = Machine::new();
+    super::host::install(Machine::new());
     for (request, events) in requests {
         let sink_events = events.clone();
         let sink = Box::new(move |stream, text| {
@@ -104,23 +111,47 @@ fn serve_all(requests: Receiver<(Request, Sender<Event>)>) {
         let (limits, cancel) = match &request {
             Request::Run { limits, cancel, .. }
             | Request::Call { limits, cancel, .. }
-            | Request::Variables { limits, cancel } => (*limits, cancel.clone()),
+            | Request::Variables { limits, cancel }
+            | Request::Host { limits, cancel, .. } => (*limits, cancel.clone()),
         };
-        machine.begin(limits, cancel, sink, STACK_SIZE - STACK_MARGIN);
+        let begun = super::host::with(|machine| {
+            machine.begin(limits, cancel, sink, STACK_SIZE - STACK_MARGIN)
+        });
+        if begun.is_err() {
+            return;
+        }
         let reply = match request {
-            Request::Run { module, .. } => Reply::Run(run_module(&mut machine, &module)),
-            Request::Call { function, args, .. } => {
-                Reply::Call(call(&mut machine, &function, args))
-            }
-            Request::Variables { .. } => Reply::Variables(variables(&machine)),
+            Request::Host { task, .. } => Reply::Host(task()),
+            other => match super::host::with(|machine| serve(machine, other)) {
+                Ok(reply) => reply,
+                Err(_) => return,
+            },
         };
-        let steps = machine.steps_used();
-        machine.finish();
-        let _ = events.send(Event::Done(reply, steps));
+        let steps = super::host::with(|machine| {
+            let steps = machine.steps_used();
+            machine.finish();
+            steps
+        });
+        let _ = events.send(Event::Done(reply, steps.unwrap_or(0)));
     }
 }
 
-fn run_module(m: &mut Machine, module: &ir::Module) -> Result<Option<CellValue>, RunError> {
+fn serve(machine: &mut Machine, request: Request) -> Reply {
+    match request {
+        Request::Run { module, .. } => Reply::Run(run_module(machine, &module)),
+        Request::Call { function, args, .. } => Reply::Call(call(machine, &function, args)),
+        Request::Variables { .. } => Reply::Variables(variables(machine)),
+        Request::Host { .. } => Reply::Host(Box::new(())),
+    }
+}
+
+pub(super) fn run_module(
+    m: &mut Machine,
+    module: &ir::Module,
+) -> Result<Option<CellValue>, RunError> {
+    if super::host::imports_prelude(module) {
+        super::host::load_prelude(m)?;
+    }
     let code = compile_module(module, &mut m.globals).map_err(|e| match e {
         CompileError::Syntax { message, line } => RunError::Syntax { message, line },
         CompileError::Unsupported { construct, line } => RunError::Refused { construct, line },
@@ -181,6 +212,7 @@ const SHORT_REPR: usize = 60;
 fn variables(m: &Machine) -> Vec<Variable> {
     m.globals
         .bound()
+        .filter(|(name, _)| *name != super::host::GLOBAL)
         .map(|(name, v)| {
             let type_name = v.type_name();
             let mut text = repr(v).unwrap_or_else(|_| format!("<{type_name} object>"));
@@ -196,7 +228,7 @@ fn variables(m: &Machine) -> Vec<Variable> {
         .collect()
 }
 
-fn run_error(e: Unwind) -> RunError {
+pub(super) fn run_error(e: Unwind) -> RunError {
     match e {
         Unwind::Raise(r) => RunError::Exception(public_exception(&r)),
         Unwind::Abort(a) => match *a {

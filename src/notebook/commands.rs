@@ -278,6 +278,28 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: true,
         run: super::views::absint::run,
     },
+    CommandSpec {
+        name: "domain",
+        form: Form::Line,
+        usage: "%domain NAME CLASS",
+        summary: "register a domain class written in a cell (analysis.Domain) as NAME",
+        help: super::views::user::DOMAIN_HELP,
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: super::views::user::run_domain,
+    },
+    CommandSpec {
+        name: "analysis",
+        form: Form::Line,
+        usage: "%analysis NAME CLASS",
+        summary: "register a dataflow analysis class written in a cell (analysis.Analysis) as NAME",
+        help: super::views::user::ANALYSIS_HELP,
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: super::views::user::run_analysis,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.
@@ -317,7 +339,7 @@ fn run_help(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Resul
         Some(name) => {
             let name = name.trim_start_matches('%');
             let cmd = find(name, false).ok_or_else(|| super::unknown_command(name))?;
-            cmd.help_text()
+            cmd.help_text() + &super::views::user::help_lines(session, Some(name))
         }
         None => overview(session),
     };
@@ -332,7 +354,7 @@ fn run_help(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Resul
 }
 
 /// The text of `%help`.
-pub fn overview(_session: &Session) -> String {
+pub fn overview(session: &Session) -> String {
     let mut text = String::from(
         "analysis-kernel: program-analysis views of small Python programs.\n\n\
          Cells\n\
@@ -361,8 +383,10 @@ pub fn overview(_session: &Session) -> String {
     }
     text.push_str(
         "\nEvery view also accepts --save FILE (a path relative to the notebook's folder; an existing\n\
-         FILE is an error unless --force is given). `%help COMMAND` shows a command's options.\n\n",
+         FILE is an error unless --force is given). `%help COMMAND` shows a command's options.\n",
     );
+    text.push_str(&super::views::user::help_lines(session, None));
+    text.push('\n');
     text.push_str(SUBSET);
     text
 }

@@ -101,6 +101,12 @@ pub fn complete(session: &Session, code: &str, cursor: usize) -> Completion {
                         .filter(|w| w.starts_with(&word))
                         .map(|w| w.to_string()),
                 );
+                matches.extend(
+                    super::views::user::words(session, name)
+                        .into_iter()
+                        .filter(|w| w.starts_with(&word))
+                        .map(str::to_string),
+                );
                 if cmd.takes_function || name == "help" {
                     let names: Vec<String> = if name == "help" {
                         commands::COMMANDS

@@ -69,6 +69,8 @@ pub struct Session {
     /// Skips Graphviz's layout (views get an empty SVG and keep their text, DOT and JSON):
     /// for the fuzzer (`tests/fuzz_cells.rs`), which runs a million cells.
     pub skip_layout: bool,
+    /// The domains and analyses cells registered (`analysis` module), for help and completion.
+    pub user: super::views::user::UserEntries,
 }
 
 impl Session {
@@ -137,6 +139,7 @@ impl Session {
         self.functions.clear();
         self.lowered.clear();
         self.interpreter.reset();
+        self.user = Default::default();
         n
     }
 
@@ -286,6 +289,7 @@ impl Session {
         match result {
             Ok(value) => {
                 self.store(&cell, &module, ctx);
+                super::views::user::refresh(self, source, ctx);
                 if let Some(v) = value {
                     ctx.sink.emit(Output::Result(Bundle::text(v.repr)));
                 }

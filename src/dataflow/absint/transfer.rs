@@ -337,6 +337,7 @@ impl<D: AbstractDomain, B: Bindings<D>> Analysis for AbsInt<'_, D, B> {
     }
 
     fn transfer(&self, node: NodeIndex, state: &mut MaybeReachable<B>) {
+        crate::dataflow::user::domain::at_node(node.index());
         self.exec(node, state, None);
     }
 
@@ -350,6 +351,7 @@ impl<D: AbstractDomain, B: Bindings<D>> Analysis for AbsInt<'_, D, B> {
         if !state.is_reachable() {
             return None;
         }
+        crate::dataflow::user::domain::at_node(source.index());
         let node = self.program.cfg.node(source);
         let role = node.last_role()?;
         match (self.program.item(source)?, role, edge) {

@@ -34,6 +34,9 @@ that may hold floats, strings or call results are ⊤ and are not refined.";
 
 /// Runs `%absint` / `%%absint`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    if super::user::is_user_domain(session, inv.args.first()) {
+        return super::user::absint(session, inv, ctx);
+    }
     let pick = |which: &str| {
         registry::find_domain(which)
             .map(|d| d.analyze)

@@ -33,6 +33,9 @@ an exception edge carries the facts from before and after its statement.";
 
 /// Runs `%dataflow` / `%%dataflow`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    if super::user::is_user_analysis(session, inv.args.first()) {
+        return super::user::dataflow(session, inv, ctx);
+    }
     let pick = |which: &str| {
         registry::find_analysis(which)
             .map(|a| a.run)

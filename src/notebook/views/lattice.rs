@@ -76,6 +76,9 @@ pub fn run_lattice(
     inv: &Invocation,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
+    if !inv.cell && inv.args.len() == 1 && super::user::is_user_domain(session, inv.args.first()) {
+        return super::user::lattice(session, inv, ctx);
+    }
     // A `%%lattice` cell with an empty body works like the line form.
     let order = if inv.cell && !inv.body.trim().is_empty() {
         let name = if inv.args.is_empty() {
@@ -201,7 +204,7 @@ fn order_error(e: OrderError, inv: &Invocation) -> CellError {
 
 /// `%check-domain DOMAIN [--samples N] [--seed S]`.
 pub fn run_check_domain(
-    _: &mut Session,
+    session: &mut Session,
     inv: &Invocation,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
@@ -211,7 +214,12 @@ pub fn run_check_domain(
             registry::or_list(&registry::DOMAIN_NAMES)
         )));
     };
-    let domain = registry::find_domain(domain).map_err(|e| CellError::usage(e.to_string()))?;
+    let user = super::user::is_user_domain(session, Some(domain));
+    let domain = match registry::find_domain(domain) {
+        Ok(d) => Some(d),
+        Err(_) if user => None,
+        Err(e) => return Err(CellError::usage(e.to_string())),
+    };
     let number = |option: &str| -> Result<Option<u64>, CellError> {
         inv.option(option)
             .map(|v| {
@@ -227,6 +235,9 @@ pub fn run_check_domain(
             n.min(usize::MAX as u64) as usize
         }),
         seed: number("--seed")?.unwrap_or(defaults.seed),
+    };
+    let Some(domain) = domain else {
+        return super::user::check_domain(session, inv, ctx, options);
     };
     let report = (domain.check)(&options, ctx.cancel).map_err(|e| match e {
         CheckError::Interrupted => CellError::interrupted(),

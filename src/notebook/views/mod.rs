@@ -12,3 +12,4 @@ pub mod flowtext;
 pub mod lattice;
 pub mod set;
 pub mod subject;
+pub mod user;

@@ -1,0 +1,288 @@
+//! `%check-domain` for a user's domain, on the interpreter's thread: the built-in soundness
+//! check ([`check_domain`]) run through [`UserElem`], plus what a hand-written domain gets
+//! wrong and a built-in cannot: the lattice laws of `leq` and `join` on the enumerated window
+//! (with the failing triple), the monotonicity of each operator, and a termination hint for
+//! an infinite ascending chain without `widen`.
+//!
+//! The window is `elements()` when the class defines it, else the abstractions of small ints
+//! and their pairwise joins.
+
+use num_bigint::BigInt;
+
+use super::domain::{self, UserElem, method_of, show};
+use crate::cancel::Cancel;
+use crate::dataflow::domains::soundness::{
+    CheckError, CheckOptions, SoundnessReport, check_domain,
+};
+use crate::dataflow::domains::{AbstractDomain, BinOp, CmpOp};
+use crate::dataflow::lattice::{JoinSemiLattice, joined};
+
+/// Elements of a window at most (the law checks are cubic in it).
+pub const MAX_WINDOW: usize = 24;
+/// Elements of a window made from abstractions and joins, at most.
+const DERIVED_WINDOW: usize = 16;
+/// Second operands each monotonicity pair is tried with, at most.
+const OTHERS: usize = 10;
+/// Steps of the ascending chain tried for the termination hint.
+const CHAIN: i64 = 40;
+
+/// What the check found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UserCheck {
+    /// The elements the laws and monotonicity were checked on.
+    pub window: Vec<String>,
+    /// Whether the window is the domain's own `elements()`.
+    pub enumerated: bool,
+    /// Lattice-law violations, each naming its elements.
+    pub laws: Vec<String>,
+    /// Operators that are not monotone, with the pair of operands.
+    pub monotonicity: Vec<String>,
+    /// The soundness failures in the user's terms (`your add(pos, neg) returned pos, but …`).
+    pub soundness: Vec<String>,
+    /// Hints: an infinite ascending chain without `widen`.
+    pub termination: Vec<String>,
+}
+
+impl UserCheck {
+    pub fn passed(&self, report: &SoundnessReport) -> bool {
+        report.is_sound() && self.laws.is_empty() && self.monotonicity.is_empty()
+    }
+}
+
+/// The window of the entered domain.
+fn window() -> (Vec<UserElem>, bool) {
+    if let Some(all) = UserElem::finite_elements() {
+        let mut all = all;
+        all.truncate(MAX_WINDOW);
+        return (all, true);
+    }
+    let mut out: Vec<UserElem> = vec![UserElem::Bottom, UserElem::Top];
+    let push = |out: &mut Vec<UserElem>, e: UserElem| {
+        if out.len() < DERIVED_WINDOW && !out.contains(&e) {
+            out.push(e);
+        }
+    };
+    let atoms: Vec<UserElem> = [-2i64, -1, 0, 1, 2, 5]
+        .iter()
+        .map(|n| UserElem::alpha(&BigInt::from(*n)))
+        .collect();
+    for a in &atoms {
+        push(&mut out, a.clone());
+    }
+    for a in &atoms {
+        for b in &atoms {
+            push(&mut out, joined(a, b));
+        }
+    }
+    (out, false)
+}
+
+/// Runs every check on the entered domain `name`.
+pub fn check(
+    options: &CheckOptions,
+    cancel: &Cancel,
+) -> Result<(SoundnessReport, UserCheck), CheckError> {
+    let (elems, enumerated) = window();
+    let mut out = UserCheck {
+        window: elems.iter().map(show).collect(),
+        enumerated,
+        ..UserCheck::default()
+    };
+    laws(&elems, &mut out.laws);
+    monotonicity(&elems, &mut out.monotonicity, cancel)?;
+    termination(&mut out.termination);
+    if domain::failed() {
+        return Ok((empty_report(options), out));
+    }
+    let mut report = check_domain::<UserElem>(options, cancel)?;
+    report.domain = domain::current().0;
+    out.soundness = report.failures.iter().map(in_user_terms).collect();
+    Ok((report, out))
+}
+
+fn empty_report(options: &CheckOptions) -> SoundnessReport {
+    SoundnessReport {
+        domain: domain::current().0,
+        samples: crate::dataflow::domains::soundness::samples(options),
+        abstract_values: 0,
+        cases: 0,
+        failures: Vec::new(),
+        failing_cases: 0,
+    }
+}
+
+/// `your add(pos, neg) returned pos, but 1 + -3 == -2`.
+fn in_user_terms(f: &crate::dataflow::domains::soundness::Failure) -> String {
+    let method = BinOp::ALL
+        .iter()
+        .find(|op| op.symbol() == f.operator)
+        .map(|op| method_of(*op).to_string())
+        .unwrap_or_else(|| match f.operator.as_str() {
+            "-x" => "neg".into(),
+            "α" => "abstract".into(),
+            other => other.replace("refine ", "refine "),
+        });
+    let args = if f.right.is_empty() {
+        f.left.clone()
+    } else {
+        format!("{}, {}", f.left, f.right)
+    };
+    let claim = match f.operator.as_str() {
+        "α" => format!("but {} is not in it", f.witness),
+        "join" | "meet" | "widen" => format!("which misses {}", f.witness),
+        op if op.starts_with("refine") => {
+            format!("which misses a value for which {} holds", f.witness)
+        }
+        "may_be_zero" | "must_be_zero" => format!("(witness {})", f.witness),
+        _ => format!("but {}", f.witness.replacen(" = ", " == ", 1)),
+    };
+    format!("your {method}({args}) returned {}, {claim}", f.result)
+}
+
+/// `leq` is a partial order with `bottom` least and `top` greatest, and `join` is its least
+/// upper bound, on the window.
+fn laws(elems: &[UserElem], out: &mut Vec<String>) {
+    let leq = |a: &UserElem, b: &UserElem| leq_user(a, b);
+    let (bottom, top) = (UserElem::Bottom, UserElem::Top);
+    for a in elems {
+        if !leq(a, a) {
+            out.push(format!("leq is not reflexive: leq({a}, {a}) is False"));
+        }
+        if !leq(&bottom, a) {
+            out.push(format!("bottom is not least: leq(⊥, {a}) is False"));
+        }
+        if !leq(a, &top) {
+            out.push(format!("top is not greatest: leq({a}, ⊤) is False"));
+        }
+    }
+    for a in elems {
+        for b in elems {
+            if domain::failed() || out.len() >= 20 {
+                return;
+            }
+            let ab = leq(a, b);
+            if a != b && ab && leq(b, a) {
+                out.push(format!(
+                    "leq is not antisymmetric: {a} ⊑ {b} and {b} ⊑ {a} but they differ"
+                ));
+            }
+            let j = join_user(a, b);
+            if !leq(a, &j) || !leq(b, &j) {
+                out.push(format!(
+                    "join({a}, {b}) = {j} is not an upper bound of {a} and {b}"
+                ));
+                continue;
+            }
+            for c in elems {
+                if ab && leq(b, c) && !leq(a, c) {
+                    out.push(format!(
+                        "leq is not transitive: {a} ⊑ {b} and {b} ⊑ {c} but not {a} ⊑ {c}"
+                    ));
+                }
+                if leq(a, c) && leq(b, c) && !leq(&j, c) {
+                    out.push(format!(
+                        "join is not the least upper bound: join({a}, {b}) = {j}, but {c} is an upper bound of both and {j} ⋢ {c}"
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// The user's `leq`, called even on `bottom`/`top` (the law check must not trust them).
+fn leq_user(a: &UserElem, b: &UserElem) -> bool {
+    domain::call("leq", Vec::new(), &[a, b])
+        .and_then(|v| crate::interp::host::truthy(&v).ok())
+        .unwrap_or(true)
+}
+
+/// The user's `join`, called even on `bottom`/`top`.
+fn join_user(a: &UserElem, b: &UserElem) -> UserElem {
+    domain::call("join", Vec::new(), &[a, b]).map_or(UserElem::Top, domain::normalize)
+}
+
+/// `a ⊑ a'` and `b ⊑ b'` imply `op(a, b) ⊑ op(a', b')`, for every operator and refinement.
+fn monotonicity(
+    elems: &[UserElem],
+    out: &mut Vec<String>,
+    cancel: &Cancel,
+) -> Result<(), CheckError> {
+    let pairs: Vec<(&UserElem, &UserElem)> = elems
+        .iter()
+        .flat_map(|a| elems.iter().map(move |b| (a, b)))
+        .filter(|(a, b)| a != b && a.leq(b))
+        .collect();
+    type Op = (String, Box<dyn Fn(&UserElem, &UserElem) -> UserElem>);
+    let mut ops: Vec<Op> = BinOp::ALL
+        .iter()
+        .map(|&op| {
+            let f: Box<dyn Fn(&UserElem, &UserElem) -> UserElem> =
+                Box::new(move |a, b| UserElem::binary(op, a, b));
+            (method_of(op).to_string(), f)
+        })
+        .collect();
+    for op in CmpOp::ALL {
+        ops.push((
+            format!("refine {}", op.symbol()),
+            Box::new(move |a, b| a.refine(op, b)),
+        ));
+    }
+    for (name, f) in &ops {
+        if cancel.is_cancelled() {
+            return Err(CheckError::Interrupted);
+        }
+        let call = |a: &UserElem, b: &UserElem| {
+            if let Some(op) = name.strip_prefix("refine ") {
+                format!("refine({op:?}, {a}, {b})")
+            } else {
+                format!("{name}({a}, {b})")
+            }
+        };
+        'op: for (lo, hi) in &pairs {
+            for other in elems.iter().take(OTHERS) {
+                if domain::failed() {
+                    return Ok(());
+                }
+                for (a, a2, b, b2) in [(*lo, *hi, other, other), (other, other, *lo, *hi)] {
+                    let (r, r2) = (f(a, b), f(a2, b2));
+                    if !r.leq(&r2) {
+                        out.push(format!(
+                            "{name} is not monotone: {lo} ⊑ {hi} but {} = {r} ⋢ {} = {r2}",
+                            call(a, b),
+                            call(a2, b2)
+                        ));
+                        break 'op;
+                    }
+                }
+            }
+        }
+    }
+    for (lo, hi) in &pairs {
+        let (r, r2) = (lo.negate(), hi.negate());
+        if !r.leq(&r2) {
+            out.push(format!(
+                "neg is not monotone: {lo} ⊑ {hi} but neg({lo}) = {r} ⋢ neg({hi}) = {r2}"
+            ));
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Without `widen`, joining the abstractions of 0, 1, 2, … must stop growing.
+fn termination(out: &mut Vec<String>) {
+    if domain::current().1.widen {
+        return;
+    }
+    let mut acc = UserElem::alpha(&BigInt::ZERO);
+    let start = acc.clone();
+    for k in 1..=CHAIN {
+        if domain::failed() || !acc.join(&UserElem::alpha(&BigInt::from(k))) {
+            return;
+        }
+    }
+    out.push(format!(
+        "an infinite ascending chain and no widen: joining abstract(0), abstract(1), …, abstract({CHAIN}) grows at every step ({start} ⊏ … ⊏ {acc}), so a loop counting up may never stabilise; define widen(a, b)"
+    ));
+}

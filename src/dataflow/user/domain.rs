@@ -1,0 +1,568 @@
+//! A domain written in a cell as an [`AbstractDomain`]: its elements are interpreter values
+//! ([`UserElem`]) and every lattice operation and abstract operator calls the user's method
+//! through [`crate::interp::host`], so the engine, the views and the checks treat it like a
+//! built-in domain.
+//!
+//! The domain's instance lives in a thread-local [`Context`] for the duration of one command
+//! ([`Context::enter`]). `⊥` and `⊤` are the sentinels [`UserElem::Bottom`] / [`UserElem::Top`]:
+//! every value a method returns that equals the user's `bottom` / `top` is mapped to them, so
+//! the engine's constants mean the user's elements. Operators are strict: an operand `⊥` gives
+//! `⊥` without calling the user. The first exception (or stop) in user code is recorded with
+//! the operation and the node that called it; later calls return at once without calling the
+//! user, so the fixpoint ends quickly and the command reports the error.
+
+use std::cell::{Cell, OnceCell, RefCell};
+use std::fmt;
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+use serde_json::Value;
+
+use crate::dataflow::domains::{AbstractDomain, BinOp, CmpOp};
+use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use crate::interp::RunError;
+use crate::interp::host::{self, HostValue};
+
+/// An element of a user's domain.
+#[derive(Clone)]
+pub enum UserElem {
+    Bottom,
+    Top,
+    Val(Rc<Elem>),
+}
+
+/// A value other than `bottom`/`top`, with its text once shown.
+pub struct Elem {
+    pub value: HostValue,
+    text: OnceCell<String>,
+}
+
+/// An exception or stop in the user's code, with the engine step that called it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserError {
+    pub error: RunError,
+    /// The method called (`add`, `join`, `abstract`, …).
+    pub method: String,
+    /// Its arguments as the domain shows them.
+    pub args: Vec<String>,
+    /// The CFG node whose transfer or edge called it, when the engine was running.
+    pub node: Option<usize>,
+}
+
+/// The methods of the protocol a class overrides (the rest are `Domain`'s defaults).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides {
+    pub widen: bool,
+    pub meet: bool,
+    pub refine: bool,
+    pub elements: bool,
+}
+
+/// The domain being used on this thread.
+pub struct Context {
+    pub name: &'static str,
+    pub instance: HostValue,
+    pub bottom: HostValue,
+    pub top: HostValue,
+    pub overrides: Overrides,
+    /// `elements()`, normalized, when the domain enumerates a window.
+    pub elements: Option<Vec<UserElem>>,
+    error: Option<UserError>,
+    calls: u64,
+    /// `show(bottom)` and `show(top)`, once asked for.
+    shown: [OnceCell<String>; 2],
+}
+
+thread_local! {
+    static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
+    static NODE: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Ends the use of the domain when dropped.
+pub struct Entered(());
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        CONTEXT.with(|c| *c.borrow_mut() = None);
+        NODE.with(|n| n.set(None));
+    }
+}
+
+/// Records the node the engine is working on (called by abstract interpretation's transfer
+/// and edge functions; cheap for built-in domains).
+pub fn at_node(node: usize) {
+    NODE.with(|n| n.set(Some(node)));
+}
+
+impl Context {
+    /// Makes an instance of `class` the domain of this thread until the guard drops.
+    pub fn enter(name: &'static str, class: &HostValue) -> Result<Entered, UserError> {
+        let setup = |method: &str, e: RunError| UserError {
+            error: e,
+            method: method.to_string(),
+            args: Vec::new(),
+            node: None,
+        };
+        let instance = host::call(class, Vec::new()).map_err(|e| setup("__init__", e))?;
+        let bottom = host::attr(&instance, "bottom").map_err(|e| setup("bottom", e))?;
+        let top = host::attr(&instance, "top").map_err(|e| setup("top", e))?;
+        if bottom.is_none() || top.is_none() {
+            let missing = if bottom.is_none() { "bottom" } else { "top" };
+            return Err(setup(
+                missing,
+                RunError::Exception(crate::interp::PyException {
+                    type_name: "TypeError".into(),
+                    builtin_type: "TypeError".into(),
+                    message: format!(
+                        "domain {name:?} must set `{missing}` (a class attribute: its element)"
+                    ),
+                    line: 0,
+                    traceback: Vec::new(),
+                }),
+            ));
+        }
+        let module = host::module().map_err(|e| setup("analysis", e))?;
+        let overrides_of = |method: &str| -> Result<bool, UserError> {
+            host::call_method(
+                &module,
+                "overrides",
+                vec![instance.clone(), HostValue::str(method)],
+            )
+            .and_then(|v| host::truthy(&v))
+            .map_err(|e| setup(method, e))
+        };
+        let overrides = Overrides {
+            widen: overrides_of("widen")?,
+            meet: overrides_of("meet")?,
+            refine: overrides_of("refine")?,
+            elements: overrides_of("elements")?,
+        };
+        CONTEXT.with(|c| {
+            *c.borrow_mut() = Some(Context {
+                name,
+                instance: instance.clone(),
+                bottom,
+                top,
+                overrides,
+                elements: None,
+                error: None,
+                calls: 0,
+                shown: [OnceCell::new(), OnceCell::new()],
+            })
+        });
+        let guard = Entered(());
+        if overrides.elements {
+            let list = host::call_method(&instance, "elements", Vec::new())
+                .and_then(|v| {
+                    if v.is_none() {
+                        Ok(None)
+                    } else {
+                        host::items(&v).map(Some)
+                    }
+                })
+                .map_err(|e| setup("elements", e))?;
+            if let Some(list) = list {
+                let elems: Vec<UserElem> = list.into_iter().map(normalize).collect();
+                if let Some(e) = take_error() {
+                    return Err(e);
+                }
+                CONTEXT.with(|c| {
+                    if let Some(ctx) = c.borrow_mut().as_mut() {
+                        ctx.elements = Some(elems);
+                    }
+                });
+            }
+        }
+        Ok(guard)
+    }
+}
+
+/// The domain's overrides and name (defaults when none is entered).
+pub fn current() -> (&'static str, Overrides) {
+    CONTEXT.with(|c| {
+        c.borrow()
+            .as_ref()
+            .map_or(("user", Overrides::default()), |ctx| {
+                (ctx.name, ctx.overrides)
+            })
+    })
+}
+
+/// The first error in user code since the domain was entered, removing it.
+pub fn take_error() -> Option<UserError> {
+    CONTEXT.with(|c| c.borrow_mut().as_mut().and_then(|ctx| ctx.error.take()))
+}
+
+/// Whether user code has failed (later calls are skipped).
+pub fn failed() -> bool {
+    CONTEXT.with(|c| c.borrow().as_ref().is_none_or(|ctx| ctx.error.is_some()))
+}
+
+/// Calls into user code so far.
+pub fn calls() -> u64 {
+    CONTEXT.with(|c| c.borrow().as_ref().map_or(0, |ctx| ctx.calls))
+}
+
+/// The user's value of an element.
+pub fn value_of(e: &UserElem) -> Option<HostValue> {
+    match e {
+        UserElem::Val(v) => Some(v.value.clone()),
+        UserElem::Bottom => CONTEXT.with(|c| c.borrow().as_ref().map(|ctx| ctx.bottom.clone())),
+        UserElem::Top => CONTEXT.with(|c| c.borrow().as_ref().map(|ctx| ctx.top.clone())),
+    }
+}
+
+/// `instance.method(*args)` on elements and extra leading values; `None` after an error.
+pub fn call(method: &str, lead: Vec<HostValue>, args: &[&UserElem]) -> Option<HostValue> {
+    let instance = CONTEXT.with(|c| {
+        let mut c = c.borrow_mut();
+        let ctx = c.as_mut()?;
+        if ctx.error.is_some() {
+            return None;
+        }
+        ctx.calls += 1;
+        Some(ctx.instance.clone())
+    })?;
+    let mut values = lead.clone();
+    for a in args {
+        values.push(value_of(a)?);
+    }
+    match host::call_method(&instance, method, values) {
+        Ok(v) => Some(v),
+        Err(error) => {
+            let mut shown: Vec<String> = lead
+                .iter()
+                .map(|v| host::repr_of(v).unwrap_or_default())
+                .collect();
+            shown.extend(args.iter().map(|a| show(a)));
+            record(UserError {
+                error,
+                method: method.to_string(),
+                args: shown,
+                node: NODE.with(Cell::get),
+            });
+            None
+        }
+    }
+}
+
+/// Records a failure unless one is recorded already.
+pub fn record(e: UserError) {
+    CONTEXT.with(|c| {
+        if let Some(ctx) = c.borrow_mut().as_mut() {
+            ctx.error.get_or_insert(e);
+        }
+    });
+}
+
+/// A returned value as an element: the sentinels for values equal to `bottom` / `top`.
+pub fn normalize(v: HostValue) -> UserElem {
+    let Some((bottom, top)) = CONTEXT.with(|c| {
+        c.borrow()
+            .as_ref()
+            .map(|ctx| (ctx.bottom.clone(), ctx.top.clone()))
+    }) else {
+        return UserElem::Top;
+    };
+    let equal = |other: &HostValue, which: &str| match host::eq(&v, other) {
+        Ok(b) => b,
+        Err(error) => {
+            record(UserError {
+                error,
+                method: format!("__eq__ (comparing with {which})"),
+                args: vec![host::repr_of(&v).unwrap_or_default()],
+                node: NODE.with(Cell::get),
+            });
+            false
+        }
+    };
+    if equal(&bottom, "bottom") {
+        UserElem::Bottom
+    } else if equal(&top, "top") {
+        UserElem::Top
+    } else {
+        UserElem::Val(Rc::new(Elem {
+            value: v,
+            text: OnceCell::new(),
+        }))
+    }
+}
+
+/// How the domain shows an element (`show`, by default `str`).
+pub fn show(e: &UserElem) -> String {
+    let text_of = |value: &HostValue| {
+        let instance = CONTEXT.with(|c| c.borrow().as_ref().map(|x| x.instance.clone()));
+        instance
+            .and_then(|i| host::call_method(&i, "show", vec![value.clone()]).ok())
+            .and_then(|s| host::str_of(&s).ok())
+            .or_else(|| host::repr_of(value).ok())
+            .unwrap_or_else(|| "?".into())
+    };
+    match e {
+        UserElem::Bottom | UserElem::Top => {
+            let i = usize::from(matches!(e, UserElem::Top));
+            let cached = CONTEXT.with(|c| {
+                c.borrow()
+                    .as_ref()
+                    .and_then(|ctx| ctx.shown[i].get().cloned())
+            });
+            if let Some(text) = cached {
+                return text;
+            }
+            let Some(value) = value_of(e) else {
+                return if i == 0 { "⊥".into() } else { "⊤".into() };
+            };
+            let text = text_of(&value);
+            CONTEXT.with(|c| {
+                if let Some(ctx) = c.borrow().as_ref() {
+                    let _ = ctx.shown[i].set(text.clone());
+                }
+            });
+            text
+        }
+        UserElem::Val(v) => v.text.get_or_init(|| text_of(&v.value)).clone(),
+    }
+}
+
+/// `method(args)` as an element (`⊤` after an error).
+fn op(method: &str, lead: Vec<HostValue>, args: &[&UserElem]) -> UserElem {
+    call(method, lead, args).map_or(UserElem::Top, normalize)
+}
+
+fn truth(method: &str, args: &[&UserElem], after_error: bool) -> bool {
+    call(method, Vec::new(), args)
+        .and_then(|v| match host::truthy(&v) {
+            Ok(b) => Some(b),
+            Err(error) => {
+                record(UserError {
+                    error,
+                    method: format!("bool() of {method}'s result"),
+                    args: args.iter().map(|a| show(a)).collect(),
+                    node: NODE.with(Cell::get),
+                });
+                None
+            }
+        })
+        .unwrap_or(after_error)
+}
+
+/// The method implementing `op`.
+pub fn method_of(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "add",
+        BinOp::Sub => "sub",
+        BinOp::Mul => "mul",
+        BinOp::FloorDiv => "floordiv",
+        BinOp::Mod => "mod",
+    }
+}
+
+impl PartialEq for UserElem {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (UserElem::Bottom, UserElem::Bottom) | (UserElem::Top, UserElem::Top) => true,
+            (UserElem::Val(a), UserElem::Val(b)) => {
+                Rc::ptr_eq(a, b)
+                    || failed()
+                    || host::eq(&a.value, &b.value).unwrap_or_else(|error| {
+                        record(UserError {
+                            error,
+                            method: "__eq__".into(),
+                            args: vec![show(self), show(other)],
+                            node: NODE.with(Cell::get),
+                        });
+                        true
+                    })
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for UserElem {}
+
+impl fmt::Debug for UserElem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&show(self))
+    }
+}
+
+impl fmt::Display for UserElem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&show(self))
+    }
+}
+
+fn replace(slot: &mut UserElem, new: UserElem) -> bool {
+    if *slot == new {
+        return false;
+    }
+    *slot = new;
+    true
+}
+
+impl JoinSemiLattice for UserElem {
+    fn join(&mut self, other: &Self) -> bool {
+        match (&*self, other) {
+            (_, UserElem::Bottom) | (UserElem::Top, _) => false,
+            (UserElem::Bottom, _) => replace(self, other.clone()),
+            _ => {
+                let new = op("join", Vec::new(), &[self, other]);
+                replace(self, new)
+            }
+        }
+    }
+
+    fn leq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (UserElem::Bottom, _) | (_, UserElem::Top) => true,
+            (_, UserElem::Bottom) | (UserElem::Top, _) => false,
+            _ => truth("leq", &[self, other], true),
+        }
+    }
+}
+
+impl MeetSemiLattice for UserElem {
+    fn meet(&mut self, other: &Self) -> bool {
+        match (&*self, other) {
+            (_, UserElem::Top) | (UserElem::Bottom, _) => false,
+            (UserElem::Top, _) => replace(self, other.clone()),
+            _ => {
+                let new = op("meet", Vec::new(), &[self, other]);
+                replace(self, new)
+            }
+        }
+    }
+}
+
+impl HasBottom for UserElem {
+    const BOTTOM: Self = UserElem::Bottom;
+    fn is_bottom(&self) -> bool {
+        matches!(self, UserElem::Bottom)
+    }
+}
+
+impl HasTop for UserElem {
+    const TOP: Self = UserElem::Top;
+    fn is_top(&self) -> bool {
+        matches!(self, UserElem::Top)
+    }
+}
+
+impl Widening for UserElem {
+    fn widen(&mut self, next: &Self) -> bool {
+        if !current().1.widen {
+            return self.join(next);
+        }
+        match (&*self, next) {
+            (_, UserElem::Bottom) | (UserElem::Top, _) => false,
+            (UserElem::Bottom, _) => replace(self, next.clone()),
+            _ => {
+                let new = op("widen", Vec::new(), &[self, next]);
+                replace(self, new)
+            }
+        }
+    }
+
+    fn narrow(&mut self, next: &Self) -> bool {
+        match (&*self, next) {
+            (UserElem::Bottom, _) => false,
+            _ => {
+                let new = op("narrow", Vec::new(), &[self, next]);
+                replace(self, new)
+            }
+        }
+    }
+}
+
+impl AbstractDomain for UserElem {
+    const NAME: &'static str = "user";
+
+    fn alpha(i: &BigInt) -> Self {
+        op("abstract", vec![HostValue::int(i)], &[])
+    }
+
+    fn contains(&self, i: &BigInt) -> bool {
+        match self {
+            UserElem::Bottom => false,
+            UserElem::Top => true,
+            _ => contains_int(self, i),
+        }
+    }
+
+    fn binary(op_: BinOp, a: &Self, b: &Self) -> Self {
+        if a.is_bottom() || b.is_bottom() {
+            return UserElem::Bottom;
+        }
+        op(method_of(op_), Vec::new(), &[a, b])
+    }
+
+    fn negate(&self) -> Self {
+        if self.is_bottom() {
+            return UserElem::Bottom;
+        }
+        op("neg", Vec::new(), &[self])
+    }
+
+    fn refine(&self, cmp: CmpOp, other: &Self) -> Self {
+        if self.is_bottom() || other.is_bottom() {
+            return UserElem::Bottom;
+        }
+        op("refine", vec![HostValue::str(cmp.symbol())], &[self, other])
+    }
+
+    fn refine_mod_left(left: &Self, right: &Self, result: &Self) -> Self {
+        if left.is_bottom() || right.is_bottom() || result.is_bottom() {
+            return UserElem::Bottom;
+        }
+        op("refine_mod", Vec::new(), &[left, right, result])
+    }
+
+    fn must_be_zero(&self) -> bool {
+        self.contains(&BigInt::ZERO)
+            && [1, -1, 2, -2, 3, -3]
+                .iter()
+                .all(|n| !self.contains(&BigInt::from(*n)))
+    }
+
+    fn to_json(&self) -> Value {
+        Value::String(show(self))
+    }
+
+    fn finite_elements() -> Option<Vec<Self>> {
+        CONTEXT.with(|c| c.borrow().as_ref().and_then(|ctx| ctx.elements.clone()))
+    }
+}
+
+/// `contains(a, i)` as the user defines it.
+fn contains_int(a: &UserElem, i: &BigInt) -> bool {
+    let Some(value) = value_of(a) else {
+        return true;
+    };
+    let instance = CONTEXT.with(|c| c.borrow().as_ref().map(|x| x.instance.clone()));
+    let Some(instance) = instance else {
+        return true;
+    };
+    if failed() {
+        return true;
+    }
+    CONTEXT.with(|c| {
+        if let Some(ctx) = c.borrow_mut().as_mut() {
+            ctx.calls += 1;
+        }
+    });
+    match host::call_method(&instance, "contains", vec![value, HostValue::int(i)])
+        .and_then(|v| host::truthy(&v))
+    {
+        Ok(b) => b,
+        Err(error) => {
+            record(UserError {
+                error,
+                method: "contains".into(),
+                args: vec![show(a), i.to_string()],
+                node: NODE.with(Cell::get),
+            });
+            true
+        }
+    }
+}
