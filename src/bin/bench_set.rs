@@ -162,9 +162,7 @@ impl PeakHeap {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
-        self.peak
-            .load(Ordering::Relaxed)
-            .max(memory::in_use())
+        self.peak.load(Ordering::Relaxed).max(memory::in_use())
     }
 }
 
@@ -277,9 +275,7 @@ fn main() -> ExitCode {
             .and_then(|i| args.get(i + 1))
             .cloned()
     };
-    let repeat: usize = value("--repeat")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
+    let repeat: usize = value("--repeat").and_then(|v| v.parse().ok()).unwrap_or(3);
     let only = value("--case");
     let all = cases(args.iter().any(|a| a == "--cells") || only.is_some());
     if args.iter().any(|a| a == "--list") {

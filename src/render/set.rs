@@ -33,7 +33,7 @@ pub fn path_condition(node: &Node) -> String {
 }
 
 /// `{x: 2 * y, y: y}`
-pub fn store(store: &[(String, Value)]) -> String {
+pub fn store(store: &[(std::sync::Arc<str>, Value)]) -> String {
     let parts: Vec<String> = store.iter().map(|(n, v)| format!("{n}: {v}")).collect();
     format!("{{{}}}", parts.join(", "))
 }
@@ -52,7 +52,7 @@ fn what(node: &Node, leaf: Option<&Leaf>) -> String {
         Some(l) => format!("⇒ {}", outcome(&l.outcome)),
         None => match node.line {
             Some(line) => format!("L{line}: {}", node.statement),
-            None => node.statement.clone(),
+            None => node.statement.to_string(),
         },
     };
     match &node.frame {
@@ -259,7 +259,7 @@ fn label(node: &Node, leaf: Option<&Leaf>) -> String {
             "<FONT FACE=\"{CODE_FONT}\">{}</FONT>",
             escape(&match node.line {
                 Some(line) => format!("{line}: {}", node.statement),
-                None => node.statement.clone(),
+                None => node.statement.to_string(),
             })
         )),
     }
@@ -345,18 +345,18 @@ pub fn json(tree: &Tree) -> Json {
         .iter()
         .map(|n| {
             let mut st = Map::new();
-            for (k, v) in &n.store {
-                st.insert(k.clone(), json!(v.to_string()));
+            for (k, v) in n.store.iter() {
+                st.insert(k.to_string(), json!(v.to_string()));
             }
             json!({
                 "id": n.id.to_string(),
                 "parent": n.parent.map(|p| p.to_string()),
-                "statement": n.statement,
+                "statement": &*n.statement,
                 "line": n.line,
                 "path_condition": n.path_condition.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
                 "store": st,
                 "status": n.status.name(),
-                "frame": n.frame,
+                "frame": n.frame.as_deref(),
                 "undecided": n.undecided,
             })
         })

@@ -2,6 +2,7 @@
 //! leaves with their outcomes and witnesses, and the figures about how it was built.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::python::PyValue;
 use crate::symbolic::{Sort, Term};
@@ -73,14 +74,14 @@ pub struct Node {
     pub id: NodeId,
     pub parent: Option<NodeId>,
     /// The next statement (a compound statement's header); empty for leaves.
-    pub statement: String,
+    pub statement: Arc<str>,
     pub line: Option<u32>,
     /// The function whose frame is running (`None` at the entry's own level).
-    pub frame: Option<String>,
+    pub frame: Option<Arc<str>>,
     /// The path condition, one constraint per item (constraints implied by others left out).
-    pub path_condition: Vec<Term>,
+    pub path_condition: Arc<Vec<Term>>,
     /// The current frame's variables, in the order they were first assigned.
-    pub store: Vec<(String, Value)>,
+    pub store: Arc<Vec<(Arc<str>, Value)>>,
     pub status: Status,
     /// The solver could not decide whether this path is feasible (a timeout, nonlinear
     /// arithmetic): it is kept.
@@ -109,6 +110,11 @@ pub struct Stats {
     pub witness_checks: u64,
     /// Branches pruned as unsatisfiable.
     pub pruned: u64,
+    /// Branches and implications decided by syntax (a constraint on the path, or its
+    /// negation) without the solver.
+    pub syntactic: u64,
+    /// Questions answered from the cache of earlier answers without the solver.
+    pub cache_hits: u64,
 }
 
 /// A symbolic execution tree.

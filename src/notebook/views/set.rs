@@ -111,6 +111,7 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         recursion_limit: session.config.recursion_limit,
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
         keep_unsat: inv.flag("--unsat"),
+        shortcuts: true,
     };
     let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
     Ok(Built {

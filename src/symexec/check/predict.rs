@@ -170,7 +170,7 @@ impl<'t> Predictor<'t> {
                     .filter(|(n, v)| {
                         !n.starts_with('$') && matches!(v, Value::Term(_) | Value::None)
                     })
-                    .map(|(n, v)| value(v).map(|x| (n.clone(), x)))
+                    .map(|(n, v)| value(v).map(|x| (n.to_string(), x)))
                     .collect::<Result<Vec<_>, _>>()
                     .map(Prediction::Normal)
             }
