@@ -156,8 +156,8 @@ pub fn text(tree: &Tree) -> String {
     out
 }
 
-fn witness(leaf: &Leaf) -> String {
-    match &leaf.witness {
+fn witness(tree: &Tree, leaf: &Leaf) -> String {
+    match &tree.witness(leaf) {
         Some(w) => w
             .iter()
             .map(|(n, v)| format!("{n}={}", v.repr()))
@@ -178,7 +178,7 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
                 l.path_condition.to_string(),
                 outcome(&l.outcome),
                 store(&node.store),
-                witness(l),
+                witness(tree, l),
             ]
         })
         .collect()
@@ -365,7 +365,7 @@ pub fn json(tree: &Tree) -> Json {
         .leaves
         .iter()
         .map(|l| {
-            let witness = l.witness.as_ref().map(|w| {
+            let witness = tree.witness(l).map(|w| {
                 let mut m = Map::new();
                 for (k, v) in w {
                     m.insert(k.clone(), v.to_json());

@@ -104,6 +104,12 @@ pub fn execute(
         unexplored,
         node_limit: options.node_limit,
         stats: ex.oracle.stats,
+        witness_names: program
+            .input_env
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+        values: ex.oracle.take_values(),
     })
 }
 

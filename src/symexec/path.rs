@@ -100,7 +100,9 @@ pub struct Oracle {
     input_vars: Vec<Box<[u32]>>,
     /// Input values read from models: by the model's address and the input's position
     /// (the models kept alive in `read_models`).
-    values: FxHashMap<(usize, usize), PyValue>,
+    values: FxHashMap<(usize, usize), u32>,
+    /// The values read, each once (a witness is one index per input).
+    table: Vec<PyValue>,
     read_models: Vec<Rc<Model>>,
     pub stats: Stats,
 }
@@ -199,6 +201,7 @@ impl Oracle {
             keys: FxHashMap::default(),
             input_vars: Vec::new(),
             values: FxHashMap::default(),
+            table: Vec::new(),
             read_models: Vec::new(),
             stats: Stats::default(),
         }
@@ -501,17 +504,19 @@ impl Oracle {
         &mut self,
         witness: &Witness,
         env: &Env,
-    ) -> Result<Option<Vec<(String, PyValue)>>, SymexecError> {
-        if witness.whole {
-            return Ok(witness.parts.first().and_then(|(_, m)| m.inputs(env).ok()));
-        }
+    ) -> Result<Option<Box<[u32]>>, SymexecError> {
         if self.input_vars.len() != env.iter().count() {
             self.input_vars = env.iter().map(|(_, t)| self.vars_of(t)).collect();
         }
         let mut out = Vec::new();
-        for (i, (name, t)) in env.iter().enumerate() {
+        for (i, (_, t)) in env.iter().enumerate() {
             let vars = &self.input_vars[i];
-            let model = match witness.parts.iter().find(|(p, _)| subset(vars, p)) {
+            let part = if witness.whole {
+                witness.parts.first()
+            } else {
+                witness.parts.iter().find(|(p, _)| subset(vars, p))
+            };
+            let model = match part {
                 Some((_, m)) => m.clone(),
                 None if witness.parts.iter().any(|(p, _)| overlaps(p, vars)) => {
                     return Ok(None);
@@ -519,20 +524,27 @@ impl Oracle {
                 None => self.empty_model()?,
             };
             let at = (Rc::as_ptr(&model) as usize, i);
-            let value = match self.values.get(&at) {
-                Some(v) => v.clone(),
+            let index = match self.values.get(&at) {
+                Some(&v) => v,
                 None => match model.value(t) {
                     Ok(v) => {
-                        self.values.insert(at, v.clone());
+                        let index = self.table.len() as u32;
+                        self.table.push(v);
+                        self.values.insert(at, index);
                         self.read_models.push(model);
-                        v
+                        index
                     }
                     Err(_) => return Ok(None),
                 },
             };
-            out.push((name.to_string(), value));
+            out.push(index);
         }
-        Ok(Some(out))
+        Ok(Some(out.into_boxed_slice()))
+    }
+
+    /// The values the witnesses index.
+    pub fn take_values(&mut self) -> Vec<PyValue> {
+        std::mem::take(&mut self.table)
     }
 
     fn empty_model(&mut self) -> Result<Rc<Model>, SymexecError> {

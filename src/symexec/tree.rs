@@ -95,8 +95,10 @@ pub struct Leaf {
     /// The conjunction of the node's path condition.
     pub path_condition: Term,
     pub outcome: Outcome,
-    /// Input values from the solver's model; `None` when the solver could not decide.
-    pub witness: Option<Vec<(String, PyValue)>>,
+    /// Input values from the solver's model, one index into [`Tree::values`] per name of
+    /// [`Tree::witness_names`] ([`Tree::witness`] reads it); `None` when the solver could
+    /// not decide.
+    pub witness: Option<Box<[u32]>>,
 }
 
 /// Counters of the work done, for the report and the bench.
@@ -133,6 +135,10 @@ pub struct Tree {
     pub unexplored: usize,
     pub node_limit: usize,
     pub stats: Stats,
+    /// The inputs a witness names, in the order it names them.
+    pub witness_names: Vec<String>,
+    /// The input values of the witnesses, each stored once.
+    pub values: Vec<PyValue>,
 }
 
 impl Status {
@@ -175,6 +181,16 @@ impl Tree {
     /// The children of `id`, in order.
     pub fn children(&self, id: NodeId) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(move |n| n.parent == Some(id))
+    }
+
+    /// The input values of `leaf`'s witness, by name.
+    pub fn witness(&self, leaf: &Leaf) -> Option<Vec<(String, PyValue)>> {
+        let w = leaf.witness.as_ref()?;
+        self.witness_names
+            .iter()
+            .zip(w.iter())
+            .map(|(n, &i)| Some((n.clone(), self.values.get(i as usize)?.clone())))
+            .collect()
     }
 
     pub fn leaf_of(&self, node: NodeId) -> Option<&Leaf> {
