@@ -33,7 +33,7 @@ pub fn path_condition(node: &Node) -> String {
 }
 
 /// `{x: 2 * y, y: y}`
-pub fn store(store: &[(std::sync::Arc<str>, Value)]) -> String {
+pub fn store(store: &[(std::sync::Arc<str>, std::sync::Arc<Value>)]) -> String {
     let parts: Vec<String> = store.iter().map(|(n, v)| format!("{n}: {v}")).collect();
     format!("{{{}}}", parts.join(", "))
 }

@@ -13,17 +13,17 @@ use crate::symbolic::{Env, Sort, Term};
 
 /// A frame's variables in the order they were first bound (shared between a path's states
 /// and the tree's nodes until one of them assigns).
-pub type Store = std::sync::Arc<Vec<(std::sync::Arc<str>, Value)>>;
+pub type Store = std::sync::Arc<Vec<(std::sync::Arc<str>, std::sync::Arc<Value>)>>;
 
 pub fn get<'s>(store: &'s Store, name: &str) -> Option<&'s Value> {
-    store.iter().find(|(n, _)| **n == *name).map(|(_, v)| v)
+    store.iter().find(|(n, _)| **n == *name).map(|(_, v)| &**v)
 }
 
 pub fn set(store: &mut Store, name: &str, value: Value) {
     let store = std::sync::Arc::make_mut(store);
     match store.iter_mut().find(|(n, _)| **n == *name) {
-        Some(slot) => slot.1 = value,
-        None => store.push((name.into(), value)),
+        Some(slot) => slot.1 = std::sync::Arc::new(value),
+        None => store.push((name.into(), std::sync::Arc::new(value))),
     }
 }
 
@@ -246,13 +246,13 @@ impl<'p> State<'p> {
         if let Some(globals) = self.globals(program) {
             for (n, v) in globals.iter() {
                 let local = frame.function.is_some_and(|f| f.locals.contains(&**n));
-                if let (Value::Term(t), false) = (v, local) {
+                if let (Value::Term(t), false) = (&**v, local) {
                     env.bind(n.to_string(), t.clone());
                 }
             }
         }
         for (n, v) in frame.store.iter() {
-            if let Value::Term(t) = v {
+            if let Value::Term(t) = &**v {
                 env.bind(n.to_string(), t.clone());
             }
         }

@@ -81,7 +81,7 @@ pub struct Node {
     /// The path condition, one constraint per item (constraints implied by others left out).
     pub path_condition: Arc<Vec<Term>>,
     /// The current frame's variables, in the order they were first assigned.
-    pub store: Arc<Vec<(Arc<str>, Value)>>,
+    pub store: Arc<Vec<(Arc<str>, Arc<Value>)>>,
     pub status: Status,
     /// The solver could not decide whether this path is feasible (a timeout, nonlinear
     /// arithmetic): it is kept.
