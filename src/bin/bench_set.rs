@@ -190,6 +190,10 @@ fn explore(program: &Program, options: &Options) -> Result<Figures, String> {
         "implication_checks": tree.stats.implication_checks,
         "witness_checks": tree.stats.witness_checks,
         "pruned": tree.stats.pruned,
+        "syntactic": tree.stats.syntactic,
+        "cache_hits": tree.stats.cache_hits,
+        "check_ms": tree.stats.check_us / 1000,
+        "implication_ms": tree.stats.implication_us / 1000,
         "bound_leaves": tree.cut_paths(),
         "truncated": tree.truncated,
     });

@@ -93,7 +93,8 @@ pub fn execute(
         leaves: Vec::new(),
         texts: FxHashMap::default(),
     };
-    let (truncated, unexplored) = ex.run(cancel)?;
+    // One watcher thread serves every check (instead of a thread per check).
+    let (truncated, unexplored) = crate::symbolic::solver::with_watcher(|| ex.run(cancel))?;
     Ok(Tree {
         function: program.name.clone(),
         inputs: program.inputs.0.clone(),

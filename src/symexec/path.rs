@@ -26,7 +26,7 @@ use super::tree::Stats;
 use crate::cancel::Cancel;
 use crate::fxhash::FxHashMap;
 use crate::python::PyValue;
-use crate::symbolic::{Check, Env, Model, Solver, SolverError, Term, TermKind, Var};
+use crate::symbolic::{Check, Env, Model, Solver, SolverError, Sort, Term, TermKind, Var};
 
 /// One asserted constraint and the ones before it.
 #[derive(Debug)]
@@ -88,6 +88,9 @@ pub struct Oracle {
     shortcuts: bool,
     /// Variable numbers.
     var_ids: FxHashMap<Var, u32>,
+    /// By variable number: whether the variable is a string or a sequence.
+    sequences: Vec<bool>,
+    cancel: Option<Cancel>,
     /// Answers by the keys of the constraints asked about (sorted, joined).
     cache: FxHashMap<String, Cached>,
     implications: FxHashMap<(Rc<str>, Rc<str>), bool>,
@@ -195,6 +198,8 @@ impl Oracle {
             asserted: Vec::new(),
             shortcuts: true,
             var_ids: FxHashMap::default(),
+            sequences: Vec::new(),
+            cancel: Some(cancel.clone()),
             cache: FxHashMap::default(),
             implications: FxHashMap::default(),
             empty: None,
@@ -237,6 +242,10 @@ impl Oracle {
                     None => {
                         let id = self.var_ids.len() as u32;
                         self.var_ids.insert(v.clone(), id);
+                        self.sequences.push(matches!(
+                            t.sort(),
+                            Sort::Str | Sort::Seq(..) | Sort::Fixed(..)
+                        ));
                         id
                     }
                 }),
@@ -247,6 +256,19 @@ impl Oracle {
         out.sort_unstable();
         out.dedup();
         out.into_boxed_slice()
+    }
+
+    /// Whether one of `vars` is a string or a sequence: Z3's incremental core is slow on
+    /// those theories (a fresh solver, with its preprocessing, settled `is_pal`'s checks
+    /// 20x faster), so such queries go to a fresh solver.
+    fn any_sequence(&self, vars: &[u32]) -> bool {
+        vars.iter()
+            .any(|&v| self.sequences.get(v as usize).copied().unwrap_or(false))
+    }
+
+    fn has_sequence(&mut self, t: &Term) -> bool {
+        let vars = self.vars_of(t);
+        self.any_sequence(&vars)
     }
 
     /// Makes the solver hold exactly `path`'s chain: pops to the longest prefix it shares
@@ -286,6 +308,17 @@ impl Oracle {
 
     /// A check of the whole path and `extra` on the incremental solver.
     fn check_whole(&mut self, path: &Path, extra: Option<&Term>) -> Result<Cached, SymexecError> {
+        let started = std::time::Instant::now();
+        let answer = self.check_whole_timed(path, extra);
+        self.stats.check_us += started.elapsed().as_micros() as u64;
+        answer
+    }
+
+    fn check_whole_timed(
+        &mut self,
+        path: &Path,
+        extra: Option<&Term>,
+    ) -> Result<Cached, SymexecError> {
         self.sync(path)?;
         let answer = match extra {
             Some(extra) => {
@@ -301,6 +334,20 @@ impl Oracle {
 
     /// A check of `terms` alone on the solver of parts.
     fn check_terms(&mut self, terms: &[&Term]) -> Result<Cached, SymexecError> {
+        let started = std::time::Instant::now();
+        if terms.iter().any(|t| self.has_sequence(t)) {
+            let mut fresh = Solver::new(self.parts.timeout_ms());
+            if let Some(c) = &self.cancel {
+                fresh = fresh.with_cancel(c.clone());
+            }
+            let mut answer = Ok(());
+            for t in terms {
+                answer = answer.and_then(|()| fresh.assert(t));
+            }
+            let answer = answer.map(|()| fresh.check());
+            self.stats.check_us += started.elapsed().as_micros() as u64;
+            return cached(answer.map_err(SymexecError::Solver)?);
+        }
         self.parts.push();
         let mut answer = Ok(());
         for t in terms {
@@ -308,6 +355,7 @@ impl Oracle {
         }
         let answer = answer.map(|()| self.parts.check());
         self.parts.pop().map_err(SymexecError::Solver)?;
+        self.stats.check_us += started.elapsed().as_micros() as u64;
         cached(answer.map_err(SymexecError::Solver)?)
     }
 
@@ -418,7 +466,7 @@ impl Oracle {
             }
             None => {
                 self.stats.branch_checks += 1;
-                let a = if whole {
+                let a = if whole && !self.any_sequence(&covered) {
                     self.check_whole(path, Some(extra))?
                 } else {
                     let mut terms: Vec<&Term> = links.iter().map(|l| &l.term).collect();
@@ -616,10 +664,10 @@ impl Oracle {
             return Ok(yes);
         }
         self.stats.implication_checks += 1;
-        let yes = self
-            .scratch
-            .implies(a, b)
-            .or_else(|e| interrupted_or(e, false))?;
+        let started = std::time::Instant::now();
+        let yes = self.scratch.implies(a, b);
+        self.stats.implication_us += started.elapsed().as_micros() as u64;
+        let yes = yes.or_else(|e| interrupted_or(e, false))?;
         self.implications.insert(pair, yes);
         Ok(yes)
     }

@@ -117,6 +117,10 @@ pub struct Stats {
     pub syntactic: u64,
     /// Questions answered from the cache of earlier answers without the solver.
     pub cache_hits: u64,
+    /// Microseconds in the solver's branch and witness checks.
+    pub check_us: u64,
+    /// Microseconds in the solver's implication checks.
+    pub implication_us: u64,
 }
 
 /// A symbolic execution tree.
