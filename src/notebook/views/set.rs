@@ -13,7 +13,8 @@ use crate::python::lower_module;
 use crate::render::graphviz::GraphvizError;
 use crate::render::html::escape;
 use crate::render::set::{
-    dot, json, leaf_table_html, leaf_table_text, legend_html, legend_text, notes, summary, text,
+    dot, figure_note, json, json_full, leaf_table_html, leaf_table_text, legend_html, legend_text,
+    notes, summary, text,
 };
 use crate::symexec::{Options, Program, SymexecError, Tree, execute, parse_specs};
 
@@ -151,7 +152,28 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let built = build(session, inv, ctx)?;
     ctx.check_cancel()?;
     let view = view(&built.tree, inv.flag("--leaves"), session, ctx)?;
-    ctx.show(&view, inv)
+    show(&view, &built.tree, inv, ctx)
+}
+
+/// Shows `view`; `--save FILE.json` writes the whole tree (the view's payload of a large
+/// tree is summarised).
+pub fn show(
+    view: &View,
+    tree: &Tree,
+    inv: &Invocation,
+    ctx: &mut Ctx<'_>,
+) -> Result<(), CellError> {
+    if let Some(mut file) = view.save_file(inv)? {
+        if file.path.extension() == "json" {
+            file.contents = (serde_json::to_string_pretty(&json_full(tree)).unwrap_or_default()
+                + "\n")
+                .into_bytes();
+        }
+        ctx.sink.save(file)?;
+    }
+    ctx.sink
+        .emit(crate::notebook::Output::Display(view.bundle()));
+    Ok(())
 }
 
 fn notes_html(tree: &Tree) -> String {
@@ -189,6 +211,9 @@ fn view(
         });
     }
     let source = dot(tree);
+    let summarised = figure_note(tree)
+        .map(|n| format!("<div class=\"analysis-kernel-note\">{}</div>", escape(&n)))
+        .unwrap_or_default();
     let limit = Duration::from_secs(session.config.dot_timeout_s);
     let (svg, figure_note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
@@ -207,7 +232,7 @@ fn view(
         kind: "set",
         text: format!("{}\n{table_text}\n{}", text(tree), legend_text()),
         html: format!(
-            "{figure_note}{}{head}{}",
+            "{figure_note}{summarised}{}{head}{}",
             legend_html(),
             leaf_table_html(tree)
         ),
