@@ -5,3 +5,4 @@ pub mod graphviz;
 pub mod html;
 pub mod lattice;
 pub mod set;
+pub mod set_summary;

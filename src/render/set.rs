@@ -10,6 +10,10 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::render::html::{escape, table, text_table};
+use crate::render::set_summary::{
+    FIGURE_NODES, JSON_NODES, PAGE, TABLE_LEAVES, TEXT_NODES, collapsed, leaf_index, note,
+    table_note,
+};
 use crate::symexec::{Exc, Leaf, Message, Node, Outcome, Status, Tree, Value};
 
 const TEXT_FONT: &str = "Helvetica,Arial,sans-serif";
@@ -33,7 +37,7 @@ pub fn path_condition(node: &Node) -> String {
 }
 
 /// `{x: 2 * y, y: y}`
-pub fn store(store: &[(String, Value)]) -> String {
+pub fn store(store: &[(std::sync::Arc<str>, std::sync::Arc<Value>)]) -> String {
     let parts: Vec<String> = store.iter().map(|(n, v)| format!("{n}: {v}")).collect();
     format!("{{{}}}", parts.join(", "))
 }
@@ -52,7 +56,7 @@ fn what(node: &Node, leaf: Option<&Leaf>) -> String {
         Some(l) => format!("⇒ {}", outcome(&l.outcome)),
         None => match node.line {
             Some(line) => format!("L{line}: {}", node.statement),
-            None => node.statement.clone(),
+            None => node.statement.to_string(),
         },
     };
     match &node.frame {
@@ -136,17 +140,31 @@ pub fn notes(tree: &Tree) -> Vec<String> {
 pub fn text(tree: &Tree) -> String {
     let mut out = summary(tree);
     out.push('\n');
-    for node in &tree.nodes {
-        let leaf = tree
-            .leaf_of(node.id)
+    let index = leaf_index(tree);
+    let mut depths: Vec<usize> = Vec::with_capacity(tree.nodes.len().min(TEXT_NODES));
+    for node in tree.nodes.iter().take(TEXT_NODES) {
+        let leaf = index[node.id]
+            .map(|i| &tree.leaves[i])
             .filter(|_| node.status != Status::Inner);
+        let d = match node.parent {
+            Some(p) if p < depths.len() => depths[p] + 1,
+            Some(_) => depth(tree, node),
+            None => 0,
+        };
+        depths.push(d);
         out.push_str(&format!(
             "{}[{}] {}  |  {}  |  {}\n",
-            "  ".repeat(depth(tree, node)),
+            "  ".repeat(d),
             node.id,
             what(node, leaf),
             path_condition(node),
             store(&node.store)
+        ));
+    }
+    if let Some(n) = note(tree, TEXT_NODES, "text") {
+        out.push_str(&format!(
+            "... {} more nodes not listed\n{n}\n",
+            tree.nodes.len() - TEXT_NODES
         ));
     }
     for n in notes(tree) {
@@ -156,8 +174,8 @@ pub fn text(tree: &Tree) -> String {
     out
 }
 
-fn witness(leaf: &Leaf) -> String {
-    match &leaf.witness {
+fn witness(tree: &Tree, leaf: &Leaf) -> String {
+    match &tree.witness(leaf) {
         Some(w) => w
             .iter()
             .map(|(n, v)| format!("{n}={}", v.repr()))
@@ -167,10 +185,12 @@ fn witness(leaf: &Leaf) -> String {
     }
 }
 
-/// One row per leaf: node, path condition (Python), outcome, final store, witness.
+/// One row per leaf (the first [`TABLE_LEAVES`]): node, path condition (Python), outcome,
+/// final store, witness.
 pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
     tree.leaves
         .iter()
+        .take(TABLE_LEAVES)
         .map(|l| {
             let node = &tree.nodes[l.node];
             vec![
@@ -178,7 +198,7 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
                 l.path_condition.to_string(),
                 outcome(&l.outcome),
                 store(&node.store),
-                witness(l),
+                witness(tree, l),
             ]
         })
         .collect()
@@ -193,11 +213,41 @@ pub const LEAF_HEADERS: [&str; 5] = [
 ];
 
 pub fn leaf_table_text(tree: &Tree) -> String {
-    text_table(&LEAF_HEADERS, &leaf_rows(tree))
+    let mut out = text_table(&LEAF_HEADERS, &leaf_rows(tree));
+    if let Some(n) = table_note(tree) {
+        out.push('\n');
+        out.push_str(&n);
+    }
+    out
 }
 
+/// The leaf table; past [`PAGE`] rows, one page open and the others folded (`<details>`,
+/// which needs no script).
 pub fn leaf_table_html(tree: &Tree) -> String {
-    table(&LEAF_HEADERS, &leaf_rows(tree))
+    let rows = leaf_rows(tree);
+    let mut out = if rows.len() <= PAGE {
+        table(&LEAF_HEADERS, &rows)
+    } else {
+        rows.chunks(PAGE)
+            .enumerate()
+            .map(|(i, page)| {
+                let (first, last) = (i * PAGE + 1, i * PAGE + page.len());
+                let open = if i == 0 { " open" } else { "" };
+                format!(
+                    "<details class=\"analysis-kernel-page\"{open}><summary>leaves {first}\u{2013}{last} of {}</summary>{}</details>",
+                    tree.leaves.len(),
+                    table(&LEAF_HEADERS, page)
+                )
+            })
+            .collect()
+    };
+    if let Some(n) = table_note(tree) {
+        out.push_str(&format!(
+            "<div class=\"analysis-kernel-note\">{}</div>",
+            escape(&n)
+        ));
+    }
+    out
 }
 
 /// The line under the figure explaining its colours.
@@ -259,7 +309,7 @@ fn label(node: &Node, leaf: Option<&Leaf>) -> String {
             "<FONT FACE=\"{CODE_FONT}\">{}</FONT>",
             escape(&match node.line {
                 Some(line) => format!("{line}: {}", node.statement),
-                None => node.statement.clone(),
+                None => node.statement.to_string(),
             })
         )),
     }
@@ -293,9 +343,10 @@ pub fn dot(tree: &Tree) -> String {
     out.push_str(&format!(
         "  graph [fontname=\"{TEXT_FONT}\", nodesep=0.25, ranksep=0.3];\n  node [shape=box, fontname=\"{TEXT_FONT}\", fontsize=10, margin=\"0.08,0.04\"];\n  edge [arrowsize=0.6, color=\"#555555\"];\n"
     ));
-    for node in &tree.nodes {
-        let leaf = tree
-            .leaf_of(node.id)
+    let index = leaf_index(tree);
+    for node in tree.nodes.iter().take(FIGURE_NODES) {
+        let leaf = index[node.id]
+            .map(|i| &tree.leaves[i])
             .filter(|_| node.status != Status::Inner);
         let style = style(node);
         let sep = if style.is_empty() { "" } else { ", " };
@@ -305,13 +356,25 @@ pub fn dot(tree: &Tree) -> String {
             label(node, leaf)
         ));
     }
-    for node in &tree.nodes {
+    for node in tree.nodes.iter().take(FIGURE_NODES) {
         if let Some(p) = node.parent {
             out.push_str(&format!("  n{p} -> n{};\n", node.id));
         }
     }
+    // Each kept node's children left out: one grey box with their counts.
+    for (parent, counts) in collapsed(tree, FIGURE_NODES) {
+        out.push_str(&format!(
+            "  c{parent} [label=\"{} not drawn\", style=\"filled, dashed\", fillcolor=\"#eeeeee\", fontcolor=\"{NOTE_COLOUR}\"];\n  n{parent} -> c{parent} [style=dashed];\n",
+            escape(&counts.describe())
+        ));
+    }
     out.push_str("}\n");
     out
+}
+
+/// The note under a summarised figure, if it is one.
+pub fn figure_note(tree: &Tree) -> Option<String> {
+    note(tree, FIGURE_NODES, "figure")
 }
 
 fn exc_json(e: &Exc) -> Json {
@@ -334,8 +397,18 @@ pub fn outcome_json(o: &Outcome) -> Json {
     }
 }
 
-/// The `set` payload (version 1).
+/// The `set` payload (version 1): for large trees, the first [`JSON_NODES`] nodes and leaves
+/// and an `omitted` object counting the rest.
 pub fn json(tree: &Tree) -> Json {
+    payload(tree, JSON_NODES)
+}
+
+/// The `set` payload of the whole tree (`--save FILE.json`).
+pub fn json_full(tree: &Tree) -> Json {
+    payload(tree, usize::MAX)
+}
+
+fn payload(tree: &Tree, limit: usize) -> Json {
     let mut inputs = Map::new();
     for (n, s) in &tree.inputs {
         inputs.insert(n.clone(), json!(s.to_string()));
@@ -343,20 +416,21 @@ pub fn json(tree: &Tree) -> Json {
     let nodes: Vec<Json> = tree
         .nodes
         .iter()
+        .take(limit)
         .map(|n| {
             let mut st = Map::new();
-            for (k, v) in &n.store {
-                st.insert(k.clone(), json!(v.to_string()));
+            for (k, v) in n.store.iter() {
+                st.insert(k.to_string(), json!(v.to_string()));
             }
             json!({
                 "id": n.id.to_string(),
                 "parent": n.parent.map(|p| p.to_string()),
-                "statement": n.statement,
+                "statement": &*n.statement,
                 "line": n.line,
                 "path_condition": n.path_condition.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
                 "store": st,
                 "status": n.status.name(),
-                "frame": n.frame,
+                "frame": n.frame.as_deref(),
                 "undecided": n.undecided,
             })
         })
@@ -364,8 +438,9 @@ pub fn json(tree: &Tree) -> Json {
     let leaves: Vec<Json> = tree
         .leaves
         .iter()
+        .take(limit)
         .map(|l| {
-            let witness = l.witness.as_ref().map(|w| {
+            let witness = tree.witness(l).map(|w| {
                 let mut m = Map::new();
                 for (k, v) in w {
                     m.insert(k.clone(), v.to_json());
@@ -380,7 +455,7 @@ pub fn json(tree: &Tree) -> Json {
             })
         })
         .collect();
-    json!({
+    let mut out = json!({
             "version": 1,
             "kind": "set",
             "function": tree.function,
@@ -398,5 +473,18 @@ pub fn json(tree: &Tree) -> Json {
                 "witness_checks": tree.stats.witness_checks,
                 "pruned": tree.stats.pruned,
             },
-    })
+    });
+    if (tree.nodes.len() > limit || tree.leaves.len() > limit)
+        && let Json::Object(m) = &mut out
+    {
+        m.insert(
+            "omitted".into(),
+            json!({
+                "nodes": tree.nodes.len().saturating_sub(limit),
+                "leaves": tree.leaves.len().saturating_sub(limit),
+                "note": "the payload keeps the first nodes and leaves; --save FILE.json writes the whole tree",
+            }),
+        );
+    }
+    out
 }

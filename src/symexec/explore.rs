@@ -3,16 +3,18 @@
 //! path already implies not added), leaves given a witness from a model of their path.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::SymexecError;
 use super::flow::{Next, advance};
-use super::path::{Answer, Oracle, Path};
+use super::path::{Answer, Oracle, Path, Witness};
 use super::program::Program;
 use super::state::{State, Store};
 use super::step::{Branch, Machine};
 use super::tree::{Leaf, Node, NodeId, Outcome, Status, Tree};
 use crate::cancel::Cancel;
-use crate::symbolic::{Model, Term};
+use crate::fxhash::FxHashMap;
+use crate::symbolic::Term;
 
 /// The bounds of one exploration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +29,9 @@ pub struct Options {
     pub timeout_ms: u32,
     /// Show infeasible branches as `unsat` leaves instead of pruning them.
     pub keep_unsat: bool,
+    /// Decide branches with the solver shortcuts (syntax, independence, cache); off, every
+    /// branch is a check of the whole path (for differential tests).
+    pub shortcuts: bool,
 }
 
 impl Default for Options {
@@ -37,6 +42,7 @@ impl Default for Options {
             recursion_limit: 200,
             timeout_ms: 5_000,
             keep_unsat: false,
+            shortcuts: true,
         }
     }
 }
@@ -48,7 +54,7 @@ enum Child<'p> {
     Unsat {
         path: Path,
         store: Store,
-        frame: Option<String>,
+        frame: Option<Arc<str>>,
     },
 }
 
@@ -59,6 +65,9 @@ struct Explorer<'p> {
     options: &'p Options,
     nodes: Vec<Node>,
     leaves: Vec<Leaf>,
+    /// Statement texts and frame names, one shared copy each (by the address of the
+    /// program's text, which outlives the exploration).
+    texts: FxHashMap<(usize, usize), Arc<str>>,
 }
 
 /// Builds the symbolic execution tree of `program`.
@@ -74,12 +83,18 @@ pub fn execute(
             unroll: options.unroll,
             recursion_limit: options.recursion_limit,
         },
-        oracle: Oracle::new(options.timeout_ms, cancel),
+        oracle: if options.shortcuts {
+            Oracle::new(options.timeout_ms, cancel)
+        } else {
+            Oracle::new(options.timeout_ms, cancel).plain()
+        },
         options,
         nodes: Vec::new(),
         leaves: Vec::new(),
+        texts: FxHashMap::default(),
     };
-    let (truncated, unexplored) = ex.run(cancel)?;
+    // One watcher thread serves every check (instead of a thread per check).
+    let (truncated, unexplored) = crate::symbolic::solver::with_watcher(|| ex.run(cancel))?;
     Ok(Tree {
         function: program.name.clone(),
         inputs: program.inputs.0.clone(),
@@ -90,17 +105,23 @@ pub fn execute(
         unexplored,
         node_limit: options.node_limit,
         stats: ex.oracle.stats,
+        witness_names: program
+            .input_env
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+        values: ex.oracle.take_values(),
     })
 }
 
-fn frame_name(s: &State<'_>) -> Option<String> {
+fn frame_name<'s>(s: &'s State<'_>) -> Option<&'s str> {
     if s.frames.len() <= 1 {
         return None;
     }
     s.frames
         .last()
         .and_then(|f| f.function)
-        .map(|f| f.name.clone())
+        .map(|f| f.name.as_str())
 }
 
 fn first_state<'a, 'p>(b: &'a Branch<'p>) -> Option<&'a State<'p>> {
@@ -123,9 +144,10 @@ impl<'p> Explorer<'p> {
             }
             let mut s = match child {
                 Child::Unsat { path, store, frame } => {
+                    let empty = self.text("");
                     let id = self.push_node(
                         parent,
-                        String::new(),
+                        empty,
                         None,
                         frame,
                         path.shown.clone(),
@@ -148,7 +170,7 @@ impl<'p> Explorer<'p> {
                     self.leaf(s, parent, outcome.clone())?;
                     continue;
                 }
-                Next::Stmt(st) | Next::LoopTest(st) => (st.text.clone(), st.span.line),
+                Next::Stmt(st) | Next::LoopTest(st) => (self.text(&st.text), st.span.line),
             };
             let id = self.state_node(&s, parent, text, Some(line), Status::Inner);
             let (path, witness, undecided) = (s.path.clone(), s.witness.clone(), s.undecided);
@@ -160,14 +182,22 @@ impl<'p> Explorer<'p> {
         Ok((false, 0))
     }
 
+    /// The shared copy of `text`.
+    fn text(&mut self, text: &str) -> Arc<str> {
+        self.texts
+            .entry((text.as_ptr() as usize, text.len()))
+            .or_insert_with(|| text.into())
+            .clone()
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn push_node(
         &mut self,
         parent: Option<NodeId>,
-        statement: String,
+        statement: Arc<str>,
         line: Option<u32>,
-        frame: Option<String>,
-        path_condition: Vec<Term>,
+        frame: Option<Arc<str>>,
+        path_condition: Arc<Vec<Term>>,
         store: Store,
         status: Status,
     ) -> NodeId {
@@ -190,16 +220,17 @@ impl<'p> Explorer<'p> {
         &mut self,
         s: &State<'p>,
         parent: Option<NodeId>,
-        statement: String,
+        statement: Arc<str>,
         line: Option<u32>,
         status: Status,
     ) -> NodeId {
         let store = s.frames.last().map(|f| f.store.clone()).unwrap_or_default();
+        let frame = frame_name(s).map(|f| self.text(f));
         let id = self.push_node(
             parent,
             statement,
             line,
-            frame_name(s),
+            frame,
             s.path.shown.clone(),
             store,
             status,
@@ -214,12 +245,24 @@ impl<'p> Explorer<'p> {
         parent: Option<NodeId>,
         outcome: Outcome,
     ) -> Result<(), SymexecError> {
-        let id = self.state_node(&s, parent, String::new(), None, outcome.status());
-        let model: Option<Rc<Model>> = match s.witness.clone() {
+        let empty = self.text("");
+        let id = self.state_node(&s, parent, empty, None, outcome.status());
+        let model: Option<Rc<Witness>> = match s.witness.clone() {
             Some(m) => Some(m),
             None => self.oracle.model(&s.path)?.map(Rc::new),
         };
-        let witness = model.and_then(|m| m.inputs(&self.program.input_env).ok());
+        let env = &self.program.input_env;
+        let mut witness = match &model {
+            Some(m) => self.oracle.inputs(m, env)?,
+            None => None,
+        };
+        // An input whose parts lie in different models: one model of the whole path.
+        if witness.is_none()
+            && model.is_some()
+            && let Some(m) = self.oracle.model_whole(&s.path)?
+        {
+            witness = self.oracle.inputs(&m, env)?;
+        }
         self.leaves.push(Leaf {
             node: id,
             path_condition: s.path.condition(),
@@ -235,7 +278,7 @@ impl<'p> Explorer<'p> {
         &mut self,
         branch: Branch<'p>,
         path: Path,
-        witness: Option<Rc<Model>>,
+        witness: Option<Rc<Witness>>,
         undecided: bool,
         out: &mut Vec<Child<'p>>,
     ) -> Result<(), SymexecError> {
@@ -265,9 +308,10 @@ impl<'p> Explorer<'p> {
         // to the first, which needs no check when every other one is infeasible.
         let n = alts.len();
         let mut answers: Vec<Option<Answer>> = (0..n).map(|_| None).collect();
-        let known = witness
-            .as_ref()
-            .and_then(|m| alts.iter().position(|(c, _)| m.holds(c).unwrap_or(false)));
+        let known = match &witness {
+            Some(m) => alts.iter().position(|(c, _)| self.oracle.holds(m, c)),
+            None => None,
+        };
         if let (Some(i), Some(m)) = (known, &witness) {
             answers[i] = Some(Answer::Sat(m.clone()));
         }
@@ -277,14 +321,17 @@ impl<'p> Explorer<'p> {
             _ => (None, unknown.as_slice()),
         };
         for &i in rest.iter().rev() {
-            answers[i] = Some(self.oracle.check(&path, &alts[i].0)?);
+            answers[i] = Some(self.oracle.check(&path, witness.as_deref(), &alts[i].0)?);
         }
         if let Some(first) = first
             && !rest
                 .iter()
                 .all(|&i| matches!(answers[i], Some(Answer::Unsat)))
         {
-            answers[first] = Some(self.oracle.check(&path, &alts[first].0)?);
+            answers[first] = Some(
+                self.oracle
+                    .check(&path, witness.as_deref(), &alts[first].0)?,
+            );
         }
         let feasible = answers
             .iter()
@@ -300,16 +347,17 @@ impl<'p> Explorer<'p> {
                         && let Some(st) = first_state(&b)
                     {
                         let mut shown = path.clone();
-                        shown.shown.push(c);
+                        Arc::make_mut(&mut shown.shown).push(c);
                         let store = st
                             .frames
                             .last()
                             .map(|f| f.store.clone())
                             .unwrap_or_default();
+                        let frame = frame_name(st).map(|f| self.text(f));
                         out.push(Child::Unsat {
                             path: shown,
                             store,
-                            frame: frame_name(st),
+                            frame,
                         });
                     }
                 }

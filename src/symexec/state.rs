@@ -9,19 +9,21 @@ use super::path::Path;
 use super::program::{Prepared, Program};
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::Stmt;
-use crate::symbolic::{Env, Model, Sort, Term};
+use crate::symbolic::{Env, Sort, Term};
 
-/// A frame's variables in the order they were first bound.
-pub type Store = Vec<(String, Value)>;
+/// A frame's variables in the order they were first bound (shared between a path's states
+/// and the tree's nodes until one of them assigns).
+pub type Store = std::sync::Arc<Vec<(std::sync::Arc<str>, std::sync::Arc<Value>)>>;
 
 pub fn get<'s>(store: &'s Store, name: &str) -> Option<&'s Value> {
-    store.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    store.iter().find(|(n, _)| **n == *name).map(|(_, v)| &**v)
 }
 
 pub fn set(store: &mut Store, name: &str, value: Value) {
-    match store.iter_mut().find(|(n, _)| n == name) {
-        Some(slot) => slot.1 = value,
-        None => store.push((name.to_string(), value)),
+    let store = std::sync::Arc::make_mut(store);
+    match store.iter_mut().find(|(n, _)| **n == *name) {
+        Some(slot) => slot.1 = std::sync::Arc::new(value),
+        None => store.push((name.into(), std::sync::Arc::new(value))),
     }
 }
 
@@ -97,7 +99,7 @@ pub struct State<'p> {
     pub completion: Option<Completion>,
     pub path: Path,
     /// A model of `path`, when one is at hand.
-    pub witness: Option<Rc<Model>>,
+    pub witness: Option<Rc<super::path::Witness>>,
     /// Set when a bound cuts this path: it ends as a `bound` leaf.
     pub bound: Option<String>,
     pub undecided: bool,
@@ -162,7 +164,7 @@ const BUILTINS: &[&str] = &[
 impl<'p> State<'p> {
     /// The start of `program`: its inputs bound in the entry frame.
     pub fn initial(program: &'p Program) -> Result<State<'p>, SymexecError> {
-        let mut store = Store::new();
+        let mut store = Store::default();
         for (name, _) in &program.inputs.0 {
             let t = program.input_env.get(name).cloned().ok_or_else(|| {
                 SymexecError::Internal(format!("the input {name} is not declared"))
@@ -242,16 +244,16 @@ impl<'p> State<'p> {
         let frame = self.frame()?;
         let mut env = Env::new();
         if let Some(globals) = self.globals(program) {
-            for (n, v) in globals {
-                let local = frame.function.is_some_and(|f| f.locals.contains(n));
-                if let (Value::Term(t), false) = (v, local) {
-                    env.bind(n.clone(), t.clone());
+            for (n, v) in globals.iter() {
+                let local = frame.function.is_some_and(|f| f.locals.contains(&**n));
+                if let (Value::Term(t), false) = (&**v, local) {
+                    env.bind(n.to_string(), t.clone());
                 }
             }
         }
-        for (n, v) in &frame.store {
-            if let Value::Term(t) = v {
-                env.bind(n.clone(), t.clone());
+        for (n, v) in frame.store.iter() {
+            if let Value::Term(t) = &**v {
+                env.bind(n.to_string(), t.clone());
             }
         }
         Ok(env)

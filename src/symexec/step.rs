@@ -741,7 +741,7 @@ fn bind(
         values[i] = Some(v.clone());
     }
     let mut missing = Vec::new();
-    let mut store = Store::new();
+    let mut store = Store::default();
     for (p, v) in params.iter().zip(values) {
         let v = match (v, &p.default) {
             (Some(v), _) => v,

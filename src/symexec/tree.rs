@@ -2,6 +2,7 @@
 //! leaves with their outcomes and witnesses, and the figures about how it was built.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::python::PyValue;
 use crate::symbolic::{Sort, Term};
@@ -73,14 +74,14 @@ pub struct Node {
     pub id: NodeId,
     pub parent: Option<NodeId>,
     /// The next statement (a compound statement's header); empty for leaves.
-    pub statement: String,
+    pub statement: Arc<str>,
     pub line: Option<u32>,
     /// The function whose frame is running (`None` at the entry's own level).
-    pub frame: Option<String>,
+    pub frame: Option<Arc<str>>,
     /// The path condition, one constraint per item (constraints implied by others left out).
-    pub path_condition: Vec<Term>,
+    pub path_condition: Arc<Vec<Term>>,
     /// The current frame's variables, in the order they were first assigned.
-    pub store: Vec<(String, Value)>,
+    pub store: Arc<Vec<(Arc<str>, Arc<Value>)>>,
     pub status: Status,
     /// The solver could not decide whether this path is feasible (a timeout, nonlinear
     /// arithmetic): it is kept.
@@ -94,8 +95,10 @@ pub struct Leaf {
     /// The conjunction of the node's path condition.
     pub path_condition: Term,
     pub outcome: Outcome,
-    /// Input values from the solver's model; `None` when the solver could not decide.
-    pub witness: Option<Vec<(String, PyValue)>>,
+    /// Input values from the solver's model, one index into [`Tree::values`] per name of
+    /// [`Tree::witness_names`] ([`Tree::witness`] reads it); `None` when the solver could
+    /// not decide.
+    pub witness: Option<Box<[u32]>>,
 }
 
 /// Counters of the work done, for the report and the bench.
@@ -109,6 +112,15 @@ pub struct Stats {
     pub witness_checks: u64,
     /// Branches pruned as unsatisfiable.
     pub pruned: u64,
+    /// Branches and implications decided by syntax (a constraint on the path, or its
+    /// negation) without the solver.
+    pub syntactic: u64,
+    /// Questions answered from the cache of earlier answers without the solver.
+    pub cache_hits: u64,
+    /// Microseconds in the solver's branch and witness checks.
+    pub check_us: u64,
+    /// Microseconds in the solver's implication checks.
+    pub implication_us: u64,
 }
 
 /// A symbolic execution tree.
@@ -127,6 +139,10 @@ pub struct Tree {
     pub unexplored: usize,
     pub node_limit: usize,
     pub stats: Stats,
+    /// The inputs a witness names, in the order it names them.
+    pub witness_names: Vec<String>,
+    /// The input values of the witnesses, each stored once.
+    pub values: Vec<PyValue>,
 }
 
 impl Status {
@@ -169,6 +185,16 @@ impl Tree {
     /// The children of `id`, in order.
     pub fn children(&self, id: NodeId) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(move |n| n.parent == Some(id))
+    }
+
+    /// The input values of `leaf`'s witness, by name.
+    pub fn witness(&self, leaf: &Leaf) -> Option<Vec<(String, PyValue)>> {
+        let w = leaf.witness.as_ref()?;
+        self.witness_names
+            .iter()
+            .zip(w.iter())
+            .map(|(n, &i)| Some((n.clone(), self.values.get(i as usize)?.clone())))
+            .collect()
     }
 
     pub fn leaf_of(&self, node: NodeId) -> Option<&Leaf> {

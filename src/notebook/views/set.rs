@@ -13,7 +13,8 @@ use crate::python::lower_module;
 use crate::render::graphviz::GraphvizError;
 use crate::render::html::escape;
 use crate::render::set::{
-    dot, json, leaf_table_html, leaf_table_text, legend_html, legend_text, notes, summary, text,
+    dot, figure_note, json, json_full, leaf_table_html, leaf_table_text, legend_html, legend_text,
+    notes, summary, text,
 };
 use crate::symexec::{Options, Program, SymexecError, Tree, execute, parse_specs};
 
@@ -111,6 +112,7 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         recursion_limit: session.config.recursion_limit,
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
         keep_unsat: inv.flag("--unsat"),
+        shortcuts: true,
     };
     let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
     Ok(Built {
@@ -150,7 +152,28 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let built = build(session, inv, ctx)?;
     ctx.check_cancel()?;
     let view = view(&built.tree, inv.flag("--leaves"), session, ctx)?;
-    ctx.show(&view, inv)
+    show(&view, &built.tree, inv, ctx)
+}
+
+/// Shows `view`; `--save FILE.json` writes the whole tree (the view's payload of a large
+/// tree is summarised).
+pub fn show(
+    view: &View,
+    tree: &Tree,
+    inv: &Invocation,
+    ctx: &mut Ctx<'_>,
+) -> Result<(), CellError> {
+    if let Some(mut file) = view.save_file(inv)? {
+        if file.path.extension() == "json" {
+            file.contents = (serde_json::to_string_pretty(&json_full(tree)).unwrap_or_default()
+                + "\n")
+                .into_bytes();
+        }
+        ctx.sink.save(file)?;
+    }
+    ctx.sink
+        .emit(crate::notebook::Output::Display(view.bundle()));
+    Ok(())
 }
 
 fn notes_html(tree: &Tree) -> String {
@@ -188,6 +211,9 @@ fn view(
         });
     }
     let source = dot(tree);
+    let summarised = figure_note(tree)
+        .map(|n| format!("<div class=\"analysis-kernel-note\">{}</div>", escape(&n)))
+        .unwrap_or_default();
     let limit = Duration::from_secs(session.config.dot_timeout_s);
     let (svg, figure_note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
@@ -206,7 +232,7 @@ fn view(
         kind: "set",
         text: format!("{}\n{table_text}\n{}", text(tree), legend_text()),
         html: format!(
-            "{figure_note}{}{head}{}",
+            "{figure_note}{summarised}{}{head}{}",
             legend_html(),
             leaf_table_html(tree)
         ),
@@ -233,6 +259,74 @@ mod tests {
             },
         )
         .map(|()| out)
+    }
+
+    /// `%%set` on `n` independent ifs, with `options` before the code.
+    fn ifs_cell(n: usize, options: &str) -> String {
+        let mut head = String::from("%%set");
+        let mut body = String::from("y = 0\n");
+        for i in 0..n {
+            head.push_str(&format!(" x{i}:int"));
+            body.push_str(&format!("if x{i} > 0:\n    y = y + 1\n"));
+        }
+        format!("{head} {options}\n{body}")
+    }
+
+    #[test]
+    fn large_trees_are_summarised_and_saved_whole() {
+        let mut s = Session::default();
+        s.skip_layout = true;
+        run(&mut s, "%config node_limit=100000\n").unwrap();
+        // 12 independent ifs: 4,096 leaves, 12,287 nodes.
+        let out = run(&mut s, &ifs_cell(12, "--save big.json")).unwrap();
+        let mut saved = None;
+        let mut bundle = None;
+        for o in &out {
+            match o {
+                Output::File { path, contents } if path == "big.json" => {
+                    saved = Some(serde_json::from_slice::<serde_json::Value>(contents).unwrap())
+                }
+                Output::Display(b) => bundle = Some(b.clone()),
+                _ => {}
+            }
+        }
+        let saved = saved.expect("the saved file");
+        assert_eq!(saved["nodes"].as_array().unwrap().len(), 12_287);
+        assert_eq!(saved["leaves"].as_array().unwrap().len(), 4_096);
+        assert!(saved.get("omitted").is_none());
+        let bundle = bundle.expect("the view");
+        let text = bundle.data["text/plain"].as_str().unwrap();
+        assert!(text.contains("more nodes not listed"), "{}", &text[..200]);
+        assert!(text.contains("The table lists the first 1000 of 4096 leaves"));
+        let html = bundle.data["text/html"].as_str().unwrap();
+        assert!(html.contains("The figure shows the first 300 of 12287 nodes"));
+        assert!(html.contains(
+            "<details class=\"analysis-kernel-page\" open><summary>leaves 1\u{2013}100 of 4096"
+        ));
+        let payload = &bundle.data["application/vnd.analysis-kernel.set+json"];
+        assert_eq!(payload["nodes"].as_array().unwrap().len(), 5_000);
+        assert_eq!(payload["omitted"]["nodes"], 12_287 - 5_000);
+        // The same cell gives the same summary.
+        let again = run(&mut s, &ifs_cell(12, "")).unwrap();
+        let Some(Output::Display(b2)) = again.last() else {
+            panic!("{again:?}")
+        };
+        assert_eq!(b2.data["text/html"], bundle.data["text/html"]);
+    }
+
+    #[test]
+    fn the_memory_budget_stops_a_large_tree_cleanly() {
+        let mut s = Session::default();
+        s.skip_layout = true;
+        run(&mut s, "%config node_limit=1000000 memory_mb=96\n").unwrap();
+        let e = run(&mut s, &ifs_cell(20, "--leaves")).unwrap_err();
+        assert_eq!(e.ename, "MemoryError", "{e:?}");
+        assert_eq!(
+            e.evalue,
+            "%set stopped: the kernel used more than 96 MB (%config memory_mb)"
+        );
+        run(&mut s, "%config memory_mb=2048 node_limit=400\n").unwrap();
+        assert!(run(&mut s, &ifs_cell(3, "")).is_ok());
     }
 
     #[test]

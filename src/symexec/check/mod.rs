@@ -219,7 +219,7 @@ pub fn check(
         if matches!(leaf.outcome, Outcome::Bound(_) | Outcome::Unsat) {
             continue;
         }
-        if let Some(w) = leaf.witness.as_deref().and_then(|w| ordered(tree, w)) {
+        if let Some(w) = tree.witness(leaf).and_then(|w| ordered(tree, &w)) {
             runs.push(w);
             witnessed.push(leaf.node);
         }

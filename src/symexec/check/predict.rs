@@ -168,9 +168,9 @@ impl<'t> Predictor<'t> {
                 store
                     .iter()
                     .filter(|(n, v)| {
-                        !n.starts_with('$') && matches!(v, Value::Term(_) | Value::None)
+                        !n.starts_with('$') && matches!(&**v, Value::Term(_) | Value::None)
                     })
-                    .map(|(n, v)| value(v).map(|x| (n.clone(), x)))
+                    .map(|(n, v)| value(v).map(|x| (n.to_string(), x)))
                     .collect::<Result<Vec<_>, _>>()
                     .map(Prediction::Normal)
             }
