@@ -206,7 +206,7 @@ pub(crate) struct Raised {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Abort {
     StepBudget(u64),
-    Interrupted,
+    Stopped(crate::cancel::Stopped),
     /// A construct outside the subset; `line` is 0 until a statement fills it in.
     Unsupported {
         construct: String,

@@ -48,7 +48,7 @@ pub enum SymexecError {
     #[error("solver: {0}")]
     Solver(crate::symbolic::SolverError),
     #[error("interrupted by the user")]
-    Interrupted,
+    Stopped(#[from] crate::cancel::Stopped),
     #[error("internal error of symbolic execution: {0}")]
     Internal(String),
 }

@@ -113,10 +113,10 @@ impl Oracle {
         Ok(match answer.map_err(SymexecError::Solver)? {
             Check::Sat(m) => Answer::Sat(Rc::new(m)),
             Check::Unsat => Answer::Unsat,
-            Check::Unknown(reason) if reason == "cancelled" => {
-                return Err(SymexecError::Interrupted);
+            Check::Unknown(reason) => {
+                reason.stopped()?;
+                Answer::Unknown
             }
-            Check::Unknown(_) => Answer::Unknown,
         })
     }
 
@@ -126,10 +126,11 @@ impl Oracle {
         self.stats.witness_checks += 1;
         Ok(match self.solver.check() {
             Check::Sat(m) => Some(m),
-            Check::Unknown(reason) if reason == "cancelled" => {
-                return Err(SymexecError::Interrupted);
+            Check::Unknown(reason) => {
+                reason.stopped()?;
+                None
             }
-            _ => None,
+            Check::Unsat => None,
         })
     }
 
@@ -166,10 +167,10 @@ impl Oracle {
         self.stats.implication_checks += 1;
         match self.scratch.implies(a, b) {
             Ok(yes) => Ok(yes),
-            Err(crate::symbolic::SolverError::Unknown(r)) if r == "cancelled" => {
-                Err(SymexecError::Interrupted)
+            Err(crate::symbolic::SolverError::Unknown(r)) => {
+                r.stopped()?;
+                Ok(false)
             }
-            Err(crate::symbolic::SolverError::Unknown(_)) => Ok(false),
             Err(e) => Err(SymexecError::Solver(e)),
         }
     }

@@ -79,7 +79,7 @@ pub enum CheckError {
     #[error("--samples {0} is too many (at most {MAX_SAMPLES})")]
     TooManySamples(usize),
     #[error("interrupted")]
-    Interrupted,
+    Stopped(#[from] crate::cancel::Stopped),
 }
 
 /// The edge values and `options.random_samples` pseudo-random ints, sorted, without repeats.
@@ -134,9 +134,7 @@ pub fn check_domain<D: AbstractDomain>(
     }
     // The most precise operands: the abstractions of every pair of samples.
     for a in &samples {
-        if cancel.is_cancelled() {
-            return Err(CheckError::Interrupted);
-        }
+        cancel.check()?;
         for b in &samples {
             for op in BinOp::ALL {
                 check_binary(&mut log, op, &D::alpha(a), &D::alpha(b), &[a], &[b]);
@@ -144,9 +142,7 @@ pub fn check_domain<D: AbstractDomain>(
         }
     }
     for (x, xs) in values.iter().zip(&reps) {
-        if cancel.is_cancelled() {
-            return Err(CheckError::Interrupted);
-        }
+        cancel.check()?;
         check_unary(&mut log, x, xs);
         for (y, ys) in values.iter().zip(&reps) {
             for op in BinOp::ALL {
@@ -426,7 +422,9 @@ mod tests {
         cancel.cancel();
         assert_eq!(
             check_domain::<Interval>(&CheckOptions::default(), &cancel),
-            Err(CheckError::Interrupted)
+            Err(CheckError::Stopped(crate::cancel::Stopped(
+                crate::cancel::Stop::Interrupted
+            )))
         );
     }
 

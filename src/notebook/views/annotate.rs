@@ -86,7 +86,7 @@ pub fn figure(
             svg: Some(svg),
             note_html: String::new(),
         }),
-        Err(GraphvizError::Interrupted) => Err(CellError::interrupted()),
+        Err(GraphvizError::Stopped(s)) => Err(s.into()),
         Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => Ok(Figure {
             dot: dot_source,
             svg: None,

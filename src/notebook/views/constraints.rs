@@ -81,7 +81,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
     };
     let analysis = analyze(&f, &options, ctx.cancel).map_err(|e| match e {
-        ConstraintsError::Interrupted => CellError::interrupted(),
+        ConstraintsError::Stopped(s) => s.into(),
         ConstraintsError::Cfg(e) => CellError::new("SyntaxError", format!("in {name}: {e}")),
     })?;
     if let Some(k) = selected
@@ -97,7 +97,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let limit = Duration::from_secs(session.config.dot_timeout_s);
     let (svg, note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
-        Err(GraphvizError::Interrupted) => return Err(CellError::interrupted()),
+        Err(GraphvizError::Stopped(s)) => return Err(s.into()),
         Err(e) => (
             None,
             format!(

@@ -229,7 +229,7 @@ pub fn run_check_domain(
         seed: number("--seed")?.unwrap_or(defaults.seed),
     };
     let report = (domain.check)(&options, ctx.cancel).map_err(|e| match e {
-        CheckError::Interrupted => CellError::interrupted(),
+        CheckError::Stopped(s) => s.into(),
         other => CellError::usage(format!("%check-domain: {other}")),
     })?;
     ctx.show(&check_view(&report, &options), inv)
