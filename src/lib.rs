@@ -18,6 +18,7 @@ pub mod memory;
 pub mod notebook;
 pub mod python;
 pub mod render;
+pub mod splitmix;
 pub mod symbolic;
 pub mod symexec;
 

@@ -3,6 +3,7 @@
 //!
 //! Nothing outside this module names a `ruff_*` type.
 
+pub mod arith;
 pub mod depth;
 pub mod ir;
 mod lower;

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::python::arith;
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, UnaryOp};
 use crate::symbolic::{Env, ExceptionKind, SeqKind, Sort, translate};
 
@@ -147,10 +148,10 @@ fn division_message(op: BinOp, left: &Expr, right: &Expr, env: &Env) -> Option<O
         match (op, float) {
             (BinOp::Div, false) => "division by zero",
             (BinOp::Div, true) => "float division by zero",
-            (BinOp::FloorDiv, false) => "integer division or modulo by zero",
-            (BinOp::FloorDiv, true) => "float floor division by zero",
-            (_, false) => "integer modulo by zero",
-            (_, true) => "float modulo",
+            (BinOp::FloorDiv, false) => arith::INT_DIVISION_BY_ZERO,
+            (BinOp::FloorDiv, true) => arith::FLOAT_FLOOR_DIVISION_BY_ZERO,
+            (_, false) => arith::INT_MODULO_BY_ZERO,
+            (_, true) => arith::FLOAT_MODULO_BY_ZERO,
         }
         .to_string(),
     ))

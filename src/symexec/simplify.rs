@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_traits::{Signed, Zero};
 
+use crate::python::arith;
 use crate::symbolic::{ArithOp, CompareOp, Literal, Sort, Term, TermKind};
 
 /// The folded form of `t` (the same term when nothing folds).
@@ -109,8 +109,8 @@ fn arith(op: ArithOp, a: Term, b: Term) -> Option<Term> {
             ArithOp::Add => Some(x + y),
             ArithOp::Sub => Some(x - y),
             ArithOp::Mul => Some(x * y),
-            ArithOp::FloorDiv if !y.is_zero() => Some(x.div_floor(&y)),
-            ArithOp::Mod if !y.is_zero() => Some(x.mod_floor(&y)),
+            ArithOp::FloorDiv => arith::floor_div(&x, &y),
+            ArithOp::Mod => arith::modulo(&x, &y),
             _ => None,
         };
         if let Some(v) = folded {

@@ -91,14 +91,14 @@ pub fn samples(options: &CheckOptions) -> Vec<BigInt> {
         .flat_map(|&v| [BigInt::from(v), BigInt::from(-v)])
         .collect();
     values.extend([big.clone(), -big, huge.clone(), -huge]);
-    let mut rng = SplitMix64(options.seed);
+    let mut rng = crate::splitmix::SplitMix64::new(options.seed);
     for _ in 0..options.random_samples {
-        let r = rng.next();
+        let r = rng.next_u64();
         let magnitude = match r % 4 {
             0 => BigInt::from(r >> 2) % 21,
             1 => BigInt::from(r >> 2) % 1001,
-            2 => BigInt::from(rng.next()),
-            _ => (BigInt::from(rng.next()) << 64) + rng.next(),
+            2 => BigInt::from(rng.next_u64()),
+            _ => (BigInt::from(rng.next_u64()) << 64) + rng.next_u64(),
         };
         values.push(if (r >> 63) & 1 == 1 {
             -magnitude
@@ -351,19 +351,6 @@ impl Log {
             failures: self.failures,
             failing_cases: self.failing_cases,
         }
-    }
-}
-
-/// A small fixed-seed generator (SplitMix64), so samples are the same on every machine.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 
