@@ -5,6 +5,7 @@
 
 pub mod arith;
 pub mod depth;
+pub mod exceptions;
 pub mod ir;
 mod lower;
 mod source;

@@ -4,32 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::python::arith;
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, UnaryOp};
+use crate::python::{arith, exceptions};
 use crate::symbolic::{Env, ExceptionKind, SeqKind, Sort, translate};
-
-/// The builtin exception classes with their base class.
-const BUILTIN: &[(&str, &str)] = &[
-    ("Exception", "BaseException"),
-    ("KeyboardInterrupt", "BaseException"),
-    ("SystemExit", "BaseException"),
-    ("ArithmeticError", "Exception"),
-    ("ZeroDivisionError", "ArithmeticError"),
-    ("OverflowError", "ArithmeticError"),
-    ("LookupError", "Exception"),
-    ("IndexError", "LookupError"),
-    ("KeyError", "LookupError"),
-    ("ValueError", "Exception"),
-    ("TypeError", "Exception"),
-    ("AssertionError", "Exception"),
-    ("NameError", "Exception"),
-    ("UnboundLocalError", "NameError"),
-    ("RuntimeError", "Exception"),
-    ("RecursionError", "RuntimeError"),
-    ("NotImplementedError", "RuntimeError"),
-    ("AttributeError", "Exception"),
-    ("StopIteration", "Exception"),
-];
 
 /// Exception classes: the builtin ones and those the program defines.
 #[derive(Clone, Debug, Default)]
@@ -55,7 +32,7 @@ impl Classes {
         self.user
             .get(name)
             .map(String::as_str)
-            .or_else(|| BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, b)| *b))
+            .or_else(|| exceptions::base_of(name))
     }
 
     /// Whether `exc` is `class` or derives from it.
