@@ -16,11 +16,11 @@ use super::analysis::Verdict;
 use super::dag::{Dag, EdgeId, Path};
 use super::encode::{Skeleton, implies};
 use super::feasibility::{Feasible, query};
-use super::negate::negate;
 use super::semantics::{Constraint, Dropped, Kind, Names, Semantics, env_of};
 use crate::cancel::{Cancel, Stopped};
 use crate::cfg::{Cfg, Edge, NodeKind};
 use crate::python::ir::{Expr, ExprKind, StmtKind};
+use crate::symbolic::negate::negate;
 use crate::symbolic::{Check, Solver, Sort, SortError, Term, Var, translate_condition};
 
 /// PythonTA's rules as a formula: the path skeleton and, per reassigned name and node,

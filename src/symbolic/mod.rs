@@ -14,7 +14,9 @@
 //! facts about open non-unit-step slices that need induction over the length answer
 //! `unknown` (see `solver::slice`).
 
+pub mod negate;
 mod print;
+pub mod simplify;
 pub mod solver;
 pub mod sort;
 pub mod term;
