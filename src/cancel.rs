@@ -1,6 +1,8 @@
 //! The one stop signal of a cell: the kernel's interrupt sets it, and it trips itself when the
 //! cell's time or memory budget ([`Budget`], armed per cell) is exceeded. Long work polls
-//! [`Cancel::is_cancelled`]; [`Cancel::reason`] then says why it stopped.
+//! [`Cancel::is_cancelled`] (or [`Cancel::check`]); [`Cancel::reason`] then says why it
+//! stopped. [`Stopped`] is the one error of stopped work: every layer's error type holds it
+//! (`From`), so `?` carries it up to the kernel, which maps it to the cell's error in one place.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -30,6 +32,21 @@ impl Stop {
         Stop::CODES.get(usize::from(code).checked_sub(1)?).copied()
     }
 }
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::Interrupted => "interrupted by the user",
+            Stop::Time => "time limit exceeded",
+            Stop::Memory => "memory limit exceeded",
+        })
+    }
+}
+
+/// Work the stop signal ended, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Stopped(pub Stop);
 
 /// The limits of one cell's work (`None`: unlimited).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,6 +171,20 @@ impl Cancel {
         false
     }
 
+    /// `Err(Stopped)` when the work must stop ([`Cancel::is_cancelled`]).
+    pub fn check(&self) -> Result<(), Stopped> {
+        if self.is_cancelled() {
+            Err(self.stopped())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The error of work stopped by this signal (an interrupt when no reason is recorded).
+    pub fn stopped(&self) -> Stopped {
+        Stopped(self.reason().unwrap_or(Stop::Interrupted))
+    }
+
     /// Why the work was stopped, if it was.
     pub fn reason(&self) -> Option<Stop> {
         Stop::from_code(self.0.stop.load(Ordering::SeqCst))
@@ -192,7 +223,9 @@ mod tests {
         c.clone().cancel();
         assert!(c.is_cancelled());
         assert_eq!(c.reason(), Some(Stop::Interrupted));
+        assert_eq!(c.check(), Err(Stopped(Stop::Interrupted)));
         c.reset();
+        assert_eq!(c.check(), Ok(()));
         assert!(!c.is_cancelled());
         assert_eq!(c.reason(), None);
     }

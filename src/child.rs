@@ -12,7 +12,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 
 /// What a finished child left: its exit status and everything it wrote.
 #[derive(Debug)]
@@ -30,7 +30,7 @@ pub enum ChildError {
     #[error("took longer than {} s", .0.as_secs_f64())]
     Timeout(Duration),
     #[error("interrupted")]
-    Interrupted,
+    Stopped(#[from] Stopped),
     #[error("{0}")]
     Io(String),
 }
@@ -67,7 +67,7 @@ pub fn run(
     let start = Instant::now();
     let stopped = |start: Instant| {
         if cancel.is_cancelled() {
-            Some(ChildError::Interrupted)
+            Some(ChildError::Stopped(cancel.stopped()))
         } else if start.elapsed() > limit {
             Some(ChildError::Timeout(limit))
         } else {
@@ -178,6 +178,7 @@ fn kill_group(_: u32) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::Stop;
 
     fn sh(script: &str) -> Command {
         let mut c = Command::new("sh");
@@ -226,7 +227,7 @@ mod tests {
             &cancel,
         )
         .unwrap_err();
-        assert_eq!(err, ChildError::Interrupted);
+        assert_eq!(err, ChildError::Stopped(Stopped(Stop::Interrupted)));
     }
 
     #[test]

@@ -1,8 +1,12 @@
 //! analysis-kernel: a Jupyter kernel for literate program-analysis notebooks.
 //!
 //! Layers, dependencies pointing one way (see ARCHITECTURE.md):
-//! `python` → `cfg` → `render` → `notebook` → `kernel`. `cancel` (the stop signal) and `memory`
-//! (bytes in use) are shared by all; `child` runs the child processes (`dot`, `python3`).
+//! `python` (the IR and Python's facts: exceptions, `//` and `%`) → `cfg` → the analyses
+//! (`symbolic`, `constraints`, `symexec`, `dataflow`; `interp` beside them) → `render` (text,
+//! DOT from the graph plus a style, HTML) → `notebook` → `kernel` / `grade`.
+//! Shared by all: `cancel` (the stop signal and `Stopped`, the one stop error), `memory`
+//! (bytes in use), `child` (the one child-process runner: `dot`, `python3`) and `splitmix`
+//! (the one seeded random generator).
 
 pub mod cancel;
 pub mod cfg;
@@ -18,6 +22,7 @@ pub mod memory;
 pub mod notebook;
 pub mod python;
 pub mod render;
+pub mod splitmix;
 pub mod symbolic;
 pub mod symexec;
 

@@ -1,5 +1,5 @@
-//! Acceptance against the CFGs of PythonTA 2.13.1 (`../shared/corpus/pyta/cfg_structure_cases.json`,
-//! 109 cases from its test suite) and fuzzingbook 1.2.2 (`../shared/corpus/fuzzingbook/
+//! Acceptance against the CFGs of PythonTA 2.13.1 (`tests/fixtures/corpus/pyta/cfg_structure_cases.json`,
+//! 109 cases from its test suite) and fuzzingbook 1.2.2 (`tests/fixtures/corpus/fuzzingbook/
 //! controlflow_cases.json`), located relative to `CARGO_MANIFEST_DIR`.
 //!
 //! Comparison is structural. Both sides become a graph of *items* (statement texts), then
@@ -85,7 +85,7 @@ const FUZZINGBOOK_WRONG: &[(&str, &str)] = &[
 
 fn corpus(path: &str) -> Value {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
+        .join("tests/fixtures/corpus")
         .join(path);
     let text = std::fs::read_to_string(&file)
         .unwrap_or_else(|e| panic!("reading {}: {e}", file.display()));

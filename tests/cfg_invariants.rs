@@ -1,6 +1,6 @@
 //! The CFG invariants (`cfg::verify`) and dominator sanity on every fixture, on the PythonTA
 //! and fuzzingbook corpus programs, and on the 25 stdlib modules of the benchmark corpus
-//! (`../shared/bench/gen_corpus.py`), read from this machine's `python3` stdlib.
+//! (`tests/fixtures/corpus/bench/gen_corpus.py`), read from this machine's `python3` stdlib.
 
 use std::path::{Path, PathBuf};
 
@@ -98,7 +98,7 @@ fn fixtures_hold_the_invariants() {
 
 #[test]
 fn corpus_programs_hold_the_invariants() {
-    let root = manifest().join("../shared/corpus");
+    let root = manifest().join("tests/fixtures/corpus");
     let mut checked = 0;
     for (path, key) in [
         ("pyta/cfg_structure_cases.json", "src"),
@@ -117,7 +117,7 @@ fn corpus_programs_hold_the_invariants() {
 
 #[test]
 fn module_list_matches_gen_corpus() {
-    let script = manifest().join("../shared/bench/gen_corpus.py");
+    let script = manifest().join("tests/fixtures/corpus/bench/gen_corpus.py");
     let Ok(text) = std::fs::read_to_string(&script) else {
         return; // the list above is the reference when the bench directory is absent
     };

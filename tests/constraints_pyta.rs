@@ -30,7 +30,7 @@ use serde_json::Value;
 
 fn cases() -> Vec<Value> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/pyta/z3_edge_constraint_cases.json");
+        .join("tests/fixtures/corpus/pyta/z3_edge_constraint_cases.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str::<Value>(&text)
         .ok()

@@ -5,8 +5,8 @@
 mod cells;
 use analysis_kernel::cancel::Cancel;
 use analysis_kernel::constraints::{Analysis, Mode, Options, analyze};
-use analysis_kernel::notebook::views::constraints::{dot, json, text};
 use analysis_kernel::python::lower_module;
+use analysis_kernel::render::constraints::{dot, json, text};
 use expect_test::expect;
 
 fn analysis(source: &str, mode: Mode) -> Analysis {

@@ -51,7 +51,7 @@ struct Program {
 
 fn programs() -> Vec<Program> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/pyta/z3_edge_constraint_cases.json");
+        .join("tests/fixtures/corpus/pyta/z3_edge_constraint_cases.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let cases: Vec<Value> = serde_json::from_str::<Value>(&text)
         .ok()

@@ -1,5 +1,5 @@
 //! The software-analysis course's dataflow examples (se2p/sa2022, line-aligned Python
-//! versions in ../shared/corpus/fraser/fraser_dataflow_cases.json): reaching definitions
+//! versions in tests/fixtures/corpus/fraser/fraser_dataflow_cases.json): reaching definitions
 //! (IN sets) and liveness (LIVE-OUT over uses) per line must equal the course's results; the
 //! zero analysis must give the course's warnings, and its values where they are sound.
 
@@ -17,7 +17,7 @@ use serde_json::Value;
 
 fn case(id: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/fraser/fraser_dataflow_cases.json");
+        .join("tests/fixtures/corpus/fraser/fraser_dataflow_cases.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let all: Value = serde_json::from_str(&text).expect("the corpus is JSON");
     all.as_array()

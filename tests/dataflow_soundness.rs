@@ -27,6 +27,10 @@ use analysis_kernel::python::lower_module;
 use num_bigint::BigInt;
 use serde_json::{Value, json};
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 /// Runs every program on its inputs; reports line states, def-use observations, exceptions.
 const DRIVER: &str = r#"
 import dis, json, sys
@@ -82,31 +86,6 @@ for case in cases:
     out.append(runs)
 json.dump(out, open(sys.argv[2], "w"))
 "#;
-
-/// splitmix64: small, seedable, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-
-    fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 /// Writes one random function `f(a, b)` over ints.
 struct Gen {
@@ -475,7 +454,7 @@ fn analyses_are_sound_on_concrete_runs() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(7);
     let mut generator = Gen {
-        rng: Rng(seed),
+        rng: Rng::new(seed),
         lines: Vec::new(),
         loops: 0,
     };

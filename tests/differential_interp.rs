@@ -15,6 +15,10 @@ use analysis_kernel::interp::{Interpreter, Limits, RunError, Stream};
 use analysis_kernel::python::lower_module;
 use serde_json::{Value as Json, json};
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 /// Runs each program with stdout captured and reports its output and exception.
 /// A program that runs over 5 s, needs more than 2 GB or prints over 1 MB reports
 /// `__resources__` instead. One JSON line per program.
@@ -45,35 +49,6 @@ with open(sys.argv[2], "w") as results:
             stdout, error = "", ["__resources__", ""]
         results.write(json.dumps({"stdout": stdout, "error": error}) + "\n")
 "#;
-
-/// splitmix64: small, seedable, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// Writes one random program.
 struct Gen {
@@ -136,7 +111,7 @@ const HANDLERS: &[&str] = &[
 impl Gen {
     fn new(seed: u64) -> Gen {
         Gen {
-            rng: Rng(seed),
+            rng: Rng::new(seed),
             lines: Vec::new(),
             indent: 0,
             ints: Vec::new(),

@@ -1,4 +1,4 @@
-//! The course's lattices (se2p/sa2022, copied to ../shared/corpus/fraser): top, bottom and the
+//! The course's lattices (se2p/sa2022, copied to tests/fixtures/corpus/fraser): top, bottom and the
 //! Hasse edges of the zero lattice and the powerset of {x, y, z}, compared with ours; and the
 //! time to build and lay out a 64-element powerset.
 
@@ -18,7 +18,7 @@ use serde_json::Value;
 
 fn cases() -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/fraser/fraser_dataflow_cases.json");
+        .join("tests/fixtures/corpus/fraser/fraser_dataflow_cases.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let all: Value = serde_json::from_str(&text).expect("the corpus is JSON");
     all.as_array()

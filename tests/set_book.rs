@@ -1,4 +1,4 @@
-//! The symbolic-execution book's cases (`../shared/corpus/se_book/key_cases.json`) and the
+//! The symbolic-execution book's cases (`tests/fixtures/corpus/se_book/key_cases.json`) and the
 //! leaves parsed from its figures (`set_examples.json`, where the program is in scope), run
 //! through `%set`/`%check`: the same leaves up to logical equivalence of path conditions,
 //! outcomes and stores, proved with the solver.
@@ -25,7 +25,7 @@ use serde_json::Value as Json;
 
 fn corpus(file: &str) -> Json {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/se_book")
+        .join("tests/fixtures/corpus/se_book")
         .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -21,6 +21,10 @@ use analysis_kernel::symbolic::{
 };
 use serde_json::Value;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 /// The shared test helpers name `crate::symbolic` and `crate::python`.
 mod symbolic {
     pub use analysis_kernel::symbolic::*;
@@ -47,35 +51,6 @@ fn env_of(params: &str) -> Env {
 
 // ---------------------------------------------------------------------------------------
 // Random expressions
-
-/// splitmix64: a small, seeded, reproducible generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len() as u64) as usize]
-    }
-}
 
 /// Floats whose sums, products, `//` and `%` are exact in binary: CPython's float results
 /// then equal the exact real ones.
@@ -351,7 +326,7 @@ impl Gen {
     }
 
     fn inputs(&mut self) -> Vec<(String, PyValue)> {
-        let word = |g: &mut Gen, max: u64| -> String {
+        let word = |g: &mut Gen, max: usize| -> String {
             let n = g.rng.below(max + 1);
             (0..n)
                 .map(|_| *g.rng.pick(&['a', 'b', 'a', 'b', 'c', 'é', '\\']))
@@ -389,7 +364,9 @@ fn random_expressions_agree_with_cpython() {
     let count = env_number("Z3_DIFF_CASES", 600) as usize;
     let seed = env_number("Z3_DIFF_SEED", 0x5EED_2024);
     let env = env_of(PARAMS);
-    let mut generator = Gen { rng: Rng(seed) };
+    let mut generator = Gen {
+        rng: Rng::new(seed),
+    };
     let mut cases = Vec::with_capacity(count);
     let mut ours = Vec::with_capacity(count);
     let mut raised = BTreeMap::<String, usize>::new();
@@ -500,7 +477,7 @@ fn printed_terms_round_trip() {
     let count = env_number("Z3_DIFF_CASES", 600).min(600) as usize;
     let env = env_of(PARAMS);
     let mut generator = Gen {
-        rng: Rng(env_number("Z3_DIFF_SEED", 0x5EED_2024) ^ 0xABCD),
+        rng: Rng::new(env_number("Z3_DIFF_SEED", 0x5EED_2024) ^ 0xABCD),
     };
     let mut solver = Solver::new(10_000);
     let (mut unknown, mut failures) = (Vec::new(), Vec::new());
@@ -539,10 +516,10 @@ fn printed_terms_round_trip() {
 
 fn corpus(name: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/pyta")
+        .join("tests/fixtures/corpus/pyta")
         .join(name);
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the shared corpus file {} is needed: {e}", path.display()));
+        .unwrap_or_else(|e| panic!("the corpus file {} is needed: {e}", path.display()));
     serde_json::from_str(&text).expect("corpus JSON")
 }
 

@@ -20,24 +20,11 @@ use analysis_kernel::dataflow::analyses::{LiveVariables, Program, ReachingDefini
 use analysis_kernel::dataflow::domains::Interval;
 use analysis_kernel::dataflow::engine::{Options, Results, iterate_to_fixpoint};
 use analysis_kernel::python::lower_module;
+use analysis_kernel::splitmix::SplitMix64;
 use serde_json::json;
 
-/// splitmix64, for a reproducible program.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
+/// The crate's generator, for a reproducible program.
+type Rng = SplitMix64;
 
 /// How many loop counters the generated loops share (`k0..k7`).
 const COUNTERS: u64 = 8;
@@ -45,7 +32,7 @@ const COUNTERS: u64 = 8;
 /// A function of straight-line runs, `if`/`else` diamonds and counted `while` loops over
 /// `vars` variables and [`COUNTERS`] loop counters, with at least `nodes` statements.
 fn program(nodes: usize, vars: u64) -> String {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut out = String::from("def big(p):\n");
     for v in 0..vars {
         out.push_str(&format!("    v{v} = {}\n", v % 7));

@@ -13,6 +13,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::python::exceptions::{is_builtin, is_subclass as builtin_subclass};
 use crate::python::ir::{BinOp, CmpOp, ExceptHandler, Expr, ExprKind, Stmt, StmtKind, UnaryOp};
 
 /// What a statement may raise.
@@ -31,99 +32,6 @@ pub enum Catch {
     /// Cannot tell (user classes, computed handler types): an edge, and the search goes on.
     Maybe,
     No,
-}
-
-/// Builtin exception classes and their base classes.
-const HIERARCHY: &[(&str, &str)] = &[
-    ("Exception", "BaseException"),
-    ("KeyboardInterrupt", "BaseException"),
-    ("SystemExit", "BaseException"),
-    ("GeneratorExit", "BaseException"),
-    ("BaseExceptionGroup", "BaseException"),
-    ("ExceptionGroup", "Exception"),
-    ("ArithmeticError", "Exception"),
-    ("ZeroDivisionError", "ArithmeticError"),
-    ("OverflowError", "ArithmeticError"),
-    ("FloatingPointError", "ArithmeticError"),
-    ("AssertionError", "Exception"),
-    ("AttributeError", "Exception"),
-    ("BufferError", "Exception"),
-    ("EOFError", "Exception"),
-    ("ImportError", "Exception"),
-    ("ModuleNotFoundError", "ImportError"),
-    ("LookupError", "Exception"),
-    ("IndexError", "LookupError"),
-    ("KeyError", "LookupError"),
-    ("MemoryError", "Exception"),
-    ("NameError", "Exception"),
-    ("UnboundLocalError", "NameError"),
-    ("OSError", "Exception"),
-    ("IOError", "Exception"),
-    ("EnvironmentError", "Exception"),
-    ("BlockingIOError", "OSError"),
-    ("ChildProcessError", "OSError"),
-    ("ConnectionError", "OSError"),
-    ("BrokenPipeError", "ConnectionError"),
-    ("ConnectionAbortedError", "ConnectionError"),
-    ("ConnectionRefusedError", "ConnectionError"),
-    ("ConnectionResetError", "ConnectionError"),
-    ("FileExistsError", "OSError"),
-    ("FileNotFoundError", "OSError"),
-    ("InterruptedError", "OSError"),
-    ("IsADirectoryError", "OSError"),
-    ("NotADirectoryError", "OSError"),
-    ("PermissionError", "OSError"),
-    ("ProcessLookupError", "OSError"),
-    ("TimeoutError", "OSError"),
-    ("ReferenceError", "Exception"),
-    ("RuntimeError", "Exception"),
-    ("NotImplementedError", "RuntimeError"),
-    ("RecursionError", "RuntimeError"),
-    ("StopIteration", "Exception"),
-    ("StopAsyncIteration", "Exception"),
-    ("SyntaxError", "Exception"),
-    ("IndentationError", "SyntaxError"),
-    ("TabError", "IndentationError"),
-    ("SystemError", "Exception"),
-    ("TypeError", "Exception"),
-    ("ValueError", "Exception"),
-    ("UnicodeError", "ValueError"),
-    ("UnicodeDecodeError", "UnicodeError"),
-    ("UnicodeEncodeError", "UnicodeError"),
-    ("UnicodeTranslateError", "UnicodeError"),
-    ("Warning", "Exception"),
-];
-
-/// `IOError` and `EnvironmentError` are `OSError`.
-fn canonical(name: &str) -> &str {
-    match name {
-        "IOError" | "EnvironmentError" => "OSError",
-        other => other,
-    }
-}
-
-fn is_builtin(name: &str) -> bool {
-    name == "BaseException" || HIERARCHY.iter().any(|(n, _)| *n == name)
-}
-
-fn parent(name: &str) -> Option<&'static str> {
-    HIERARCHY
-        .iter()
-        .find(|(n, _)| *n == canonical(name))
-        .map(|(_, p)| *p)
-}
-
-/// Whether builtin class `base` is `exc` or one of its ancestors.
-fn builtin_subclass(exc: &str, base: &str) -> bool {
-    let base = canonical(base);
-    let mut cur = Some(canonical(exc));
-    while let Some(c) = cur {
-        if c == base {
-            return true;
-        }
-        cur = parent(c);
-    }
-    false
 }
 
 impl Raises {

@@ -9,9 +9,8 @@ use petgraph::graph::NodeIndex;
 use super::dag::{Dag, EdgeId};
 use super::docstring;
 use super::encode::Merge;
-use super::feasibility::{Feasible, Interrupted};
+use super::feasibility::Feasible;
 use super::listing::Listing;
-use super::negate::negate;
 use super::paths::{self, PathReport};
 use super::pool;
 use super::precise::Precise;
@@ -19,9 +18,10 @@ use super::pyta::Pyta;
 use super::semantics::{self, Constraint, Dropped, Kind, Names, Semantics, env_of};
 use super::smt::Scripts;
 use super::stats::{Stats, timed};
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
 use crate::python::ir::{Function, StmtKind};
+use crate::symbolic::negate::negate;
 use crate::symbolic::{Solver, Sort, translate_condition};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -51,13 +51,7 @@ pub enum ConstraintsError {
     #[error("{0}")]
     Cfg(#[from] CfgError),
     #[error("interrupted by the user")]
-    Interrupted,
-}
-
-impl From<Interrupted> for ConstraintsError {
-    fn from(_: Interrupted) -> Self {
-        ConstraintsError::Interrupted
-    }
+    Stopped(#[from] Stopped),
 }
 
 /// A precondition that could not be used, and why.

@@ -13,7 +13,7 @@ use petgraph::graph::NodeIndex;
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, Owner};
 use super::free::Free;
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::symbolic::{Assumption, Check, Model, Solver, Term};
 
 /// Whether something can happen.
@@ -24,11 +24,6 @@ pub enum Feasible {
     /// Undecided, and why (a timeout, conditions that were not translated, …).
     Unknown(String),
 }
-
-/// The cell was interrupted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("interrupted")]
-pub struct Interrupted;
 
 /// Asserts the encoding of `dag`; guards that the solver refuses make their edge inexact,
 /// and so do guards reading a variable whose definition it refused.
@@ -127,7 +122,7 @@ pub fn edges(
     free: &Free,
     base_feasible: bool,
     cancel: &Cancel,
-) -> Result<Vec<Feasible>, Interrupted> {
+) -> Result<Vec<Feasible>, Stopped> {
     let mut out: Vec<Option<Feasible>> = enc
         .taken
         .iter()
@@ -164,7 +159,7 @@ pub fn edges(
         let Some(t) = enc.taken[e].clone() else {
             continue;
         };
-        check_cancel(cancel)?;
+        cancel.check()?;
         let was_asserted = lazy.asserted();
         let Some(solver) = lazy.get(enc, dag) else {
             return Ok(Vec::new());
@@ -184,10 +179,10 @@ pub fn edges(
                 });
             }
             Check::Unsat => {}
-            Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason)),
+            Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason.to_string())),
         }
     }
-    check_cancel(cancel)?;
+    cancel.check()?;
     // Round 2: what round 1 could not show, with every edge allowed; a model's path makes
     // every edge it takes "unknown" at once. Whether some edge is inexact is only final
     // once the encoding is asserted.
@@ -223,7 +218,7 @@ pub fn edges(
             out[e] = Some(Feasible::No);
             continue;
         }
-        check_cancel(cancel)?;
+        cancel.check()?;
         let Some(solver) = lazy.get(enc, dag) else {
             return Ok(Vec::new());
         };
@@ -235,7 +230,7 @@ pub fn edges(
                 });
             }
             Check::Unsat => out[e] = Some(Feasible::No),
-            Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason)),
+            Check::Unknown(reason) => out[e] = Some(Feasible::Unknown(reason.to_string())),
         }
     }
     Ok(out.into_iter().map(|f| f.unwrap_or(Feasible::No)).collect())
@@ -323,7 +318,7 @@ pub fn check_assuming(solver: &mut Solver, base: &[Assumption], t: &Term) -> Che
             assumed.push(a);
             solver.check_assuming(&assumed)
         }
-        Err(err) => Check::Unknown(err.to_string()),
+        Err(err) => Check::Unknown(err.to_string().into()),
     }
 }
 
@@ -343,16 +338,8 @@ pub fn query(solver: &mut Solver, t: &Term) -> Check {
     solver.push();
     let answer = match solver.assert(t) {
         Ok(()) => solver.check(),
-        Err(e) => Check::Unknown(e.to_string()),
+        Err(e) => Check::Unknown(e.to_string().into()),
     };
     let _ = solver.pop();
     answer
-}
-
-pub fn check_cancel(cancel: &Cancel) -> Result<(), Interrupted> {
-    if cancel.is_cancelled() {
-        Err(Interrupted)
-    } else {
-        Ok(())
-    }
 }

@@ -10,14 +10,14 @@ use petgraph::graph::NodeIndex;
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, loop_assignments};
 use super::feasibility::{
-    Feasible, Interrupted, Lazy, along_model, check_assuming, check_cancel, exact_sources,
-    model_path, not_taken_inexact, path_nodes,
+    Feasible, Lazy, along_model, check_assuming, exact_sources, model_path, not_taken_inexact,
+    path_nodes,
 };
 use super::free::Free;
 use super::semantics::{Arrival, Constraint, Names, Semantics, Visit};
 use super::stats::{Stats, timed};
 use super::unroll::unroll;
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::symbolic::{Assumption, Check, Solver, Term, Var};
 
 /// Why an edge left undecided by the once-through paths may still be feasible.
@@ -46,7 +46,7 @@ impl Loops<'_> {
         mut solver: Option<&mut Solver>,
         verdicts: &mut [Feasible],
         stats: &mut Stats,
-    ) -> Result<bool, Interrupted> {
+    ) -> Result<bool, Stopped> {
         let (dag, sem) = (self.dag, self.sem);
         let any = |e: EdgeId, env: &Names| {
             let visit = Visit {
@@ -121,7 +121,7 @@ impl Loops<'_> {
         lazy: &mut Lazy<'_>,
         enc: &mut Encoding,
         first: &mut [Feasible],
-    ) -> Result<Vec<EdgeId>, Interrupted> {
+    ) -> Result<Vec<EdgeId>, Stopped> {
         let dag = self.dag;
         let free = Free::new(enc, self.pre);
         let mut shown = vec![false; first.len()];
@@ -145,7 +145,7 @@ impl Loops<'_> {
             let answer = if shown[e] {
                 None
             } else {
-                check_cancel(self.cancel)?;
+                self.cancel.check()?;
                 let Some(solver) = lazy.get(enc, dag) else {
                     return Ok(reopened);
                 };
@@ -163,7 +163,7 @@ impl Loops<'_> {
                     first[e] = Feasible::Unknown(LATER_ITERATIONS.into());
                     reopened.push(e);
                 }
-                Some(Check::Unknown(reason)) => first[e] = Feasible::Unknown(reason),
+                Some(Check::Unknown(reason)) => first[e] = Feasible::Unknown(reason.to_string()),
             }
         }
         Ok(reopened)
@@ -181,7 +181,7 @@ impl Loops<'_> {
         origin: &[EdgeId],
         open: &[EdgeId],
         verdicts: &mut [Feasible],
-    ) -> Result<(), Interrupted> {
+    ) -> Result<(), Stopped> {
         let still = format!(
             "no path taking each loop at most {UNROLL} times reaches it, and later iterations may"
         );
@@ -238,7 +238,7 @@ impl Loops<'_> {
                 refuted(verdicts);
                 continue;
             }
-            check_cancel(self.cancel)?;
+            self.cancel.check()?;
             if exact_only.is_none() {
                 let Some(solver) = lazy.get(enc, dag) else {
                     return Ok(());

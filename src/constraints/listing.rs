@@ -4,13 +4,13 @@
 //! of the prefix it shares with the previous path (`prefixes`).
 
 use super::dag::{Dag, Path};
-use super::feasibility::{DEPENDS, Feasible, Interrupted, NO_SOLVER, check_cancel};
+use super::feasibility::{DEPENDS, Feasible, NO_SOLVER};
 use super::in_force::InForce;
 use super::paths::{self, Decision, PathReport};
 use super::prefixes::{Answer, Prefixes, Split};
 use super::semantics::{Constraint, Dropped, Names};
 use super::stats::{Stats, timed};
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::symbolic::solver::assertable;
 use crate::symbolic::{CheckSat, Solver, Sort, Term, TermMemo};
 use std::cell::RefCell;
@@ -45,13 +45,13 @@ impl Listing<'_> {
         limit: usize,
         mut constraints_of: impl FnMut(&Path) -> (Vec<Constraint>, InForce, Vec<Dropped>),
         stats: &mut Stats,
-    ) -> Result<(Vec<Pending>, bool), Interrupted> {
+    ) -> Result<(Vec<Pending>, bool), Stopped> {
         let mut out = Vec::new();
         for path in self.dag.paths() {
             if out.len() == limit {
                 return Ok((out, true));
             }
-            check_cancel(self.cancel)?;
+            self.cancel.check()?;
             let (constraints, at_edge, dropped) =
                 timed(&mut stats.path_constraints, || constraints_of(&path));
             out.push(Pending {
@@ -61,7 +61,7 @@ impl Listing<'_> {
                 dropped,
             });
         }
-        check_cancel(self.cancel)?;
+        self.cancel.check()?;
         Ok((out, false))
     }
 
@@ -95,12 +95,12 @@ impl Listing<'_> {
         pending: Vec<Pending>,
         refuted: &[bool],
         stats: &mut Stats,
-    ) -> Result<Vec<PathReport>, Interrupted> {
+    ) -> Result<Vec<PathReport>, Stopped> {
         let checks = solver.as_ref().map(|s| s.usage().checks);
         let mut out = Vec::with_capacity(pending.len());
         let mut prefixes = Prefixes::default();
         for p in pending {
-            check_cancel(self.cancel)?;
+            self.cancel.check()?;
             let (feasible, witness) = match self.without_solver(&p, refuted) {
                 Some(decided) => decided,
                 None => match solver.as_deref_mut() {
@@ -143,9 +143,10 @@ impl Listing<'_> {
         match prefixes.check(solver, &split) {
             Answer::Checked(CheckSat::Sat) => (Feasible::Unknown(DEPENDS.into()), None),
             Answer::Checked(CheckSat::Unsat) => (Feasible::No, None),
-            Answer::Checked(CheckSat::Unknown(reason)) | Answer::Refused(reason) => {
-                (Feasible::Unknown(reason), None)
+            Answer::Checked(CheckSat::Unknown(reason)) => {
+                (Feasible::Unknown(reason.to_string()), None)
             }
+            Answer::Refused(reason) => (Feasible::Unknown(reason), None),
         }
     }
 

@@ -25,7 +25,6 @@ mod free;
 mod in_force;
 mod iterations;
 mod listing;
-mod negate;
 mod none;
 mod paths;
 mod pool;

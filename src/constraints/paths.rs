@@ -211,12 +211,12 @@ pub fn decide(
         Some(reason) => (Feasible::Unknown(reason), None),
         None if depends => match solver.check_sat() {
             CheckSat::Unsat => (Feasible::No, None),
-            CheckSat::Unknown(reason) => (Feasible::Unknown(reason), None),
+            CheckSat::Unknown(reason) => (Feasible::Unknown(reason.to_string()), None),
             CheckSat::Sat => (Feasible::Unknown(DEPENDS.into()), None),
         },
         None => match solver.check() {
             Check::Unsat => (Feasible::No, None),
-            Check::Unknown(reason) => (Feasible::Unknown(reason), None),
+            Check::Unknown(reason) => (Feasible::Unknown(reason.to_string()), None),
             Check::Sat(model) => {
                 let witness: Result<Vec<_>, _> = params
                     .iter()

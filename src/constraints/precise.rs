@@ -12,7 +12,7 @@ use petgraph::graph::NodeIndex;
 use super::analysis::Options;
 use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, Merge};
-use super::feasibility::{self, Feasible, Interrupted, Lazy};
+use super::feasibility::{self, Feasible, Lazy};
 use super::free::Free;
 use super::iterations::Loops;
 use super::listing::{Listing, Pending};
@@ -20,7 +20,7 @@ use super::paths::PathReport;
 use super::pool;
 use super::semantics::{Constraint, Dropped, Names, Semantics, Visit};
 use super::stats::{Stats, timed};
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::symbolic::Solver;
 
 /// What the precise decisions read.
@@ -71,7 +71,7 @@ impl Precise<'_> {
         listing: &Listing<'_>,
         pending: Vec<Pending>,
         stats: &mut Stats,
-    ) -> Result<Decisions, Interrupted> {
+    ) -> Result<Decisions, Stopped> {
         let edges = self.edges(None, enc, stats)?;
         let paths_need_solver = pending
             .iter()
@@ -109,7 +109,7 @@ impl Precise<'_> {
         mut solver: Option<&mut Solver>,
         mut enc: Encoding,
         stats: &mut Stats,
-    ) -> Result<Edges, Interrupted> {
+    ) -> Result<Edges, Stopped> {
         let dag = self.dag;
         let free = Free::new(&enc, self.pre);
         let mut lazy = Lazy::new(solver.as_deref_mut());

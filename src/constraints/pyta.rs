@@ -15,12 +15,12 @@ use petgraph::graph::NodeIndex;
 use super::analysis::Verdict;
 use super::dag::{Dag, EdgeId, Path};
 use super::encode::{Skeleton, implies};
-use super::feasibility::{Feasible, Interrupted, check_cancel, query};
-use super::negate::negate;
+use super::feasibility::{Feasible, query};
 use super::semantics::{Constraint, Dropped, Kind, Names, Semantics, env_of};
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::cfg::{Cfg, Edge, NodeKind};
 use crate::python::ir::{Expr, ExprKind, StmtKind};
+use crate::symbolic::negate::negate;
 use crate::symbolic::{Check, Solver, Sort, SortError, Term, Var, translate_condition};
 
 /// PythonTA's rules as a formula: the path skeleton and, per reassigned name and node,
@@ -34,7 +34,7 @@ fn decided(c: Check) -> Feasible {
     match c {
         Check::Sat(_) => Feasible::Yes,
         Check::Unsat => Feasible::No,
-        Check::Unknown(r) => Feasible::Unknown(r),
+        Check::Unknown(r) => Feasible::Unknown(r.to_string()),
     }
 }
 
@@ -204,13 +204,13 @@ impl Pyta {
         enc: &Encoded,
         solver: &mut Solver,
         cancel: &Cancel,
-    ) -> Result<Vec<Feasible>, Interrupted> {
+    ) -> Result<Vec<Feasible>, Stopped> {
         let mut out = vec![Feasible::No; dag.edges.len()];
         for (f, verdict) in out.iter_mut().enumerate() {
             if enc.sk.taken[f].is_none() {
                 continue;
             }
-            check_cancel(cancel)?;
+            cancel.check()?;
             *verdict = match self.at_edge(dag, enc, f) {
                 Some(all) => decided(query(solver, &all)),
                 None => Feasible::Unknown("a constraint could not be built".into()),
@@ -231,7 +231,7 @@ impl Pyta {
         test: &Expr,
         params: &Names,
         cancel: &Cancel,
-    ) -> Result<Verdict, Interrupted> {
+    ) -> Result<Verdict, Stopped> {
         let t = match translate_condition(test, &env_of(params)) {
             Ok(t) => t,
             Err(e) => return Ok(Verdict::Untranslated(e.to_string())),
@@ -251,7 +251,7 @@ impl Pyta {
             if enc.sk.taken[g].is_none() {
                 continue;
             }
-            check_cancel(cancel)?;
+            cancel.check()?;
             let Some(list) = self.at_edge(dag, enc, g) else {
                 return Ok(Verdict::Unknown("a constraint could not be built".into()));
             };

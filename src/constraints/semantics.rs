@@ -14,12 +14,12 @@ use petgraph::graph::NodeIndex;
 
 use super::dag::EdgeInfo;
 use super::effects::{Effects, mutated_names};
-use super::negate::negate;
 use super::none;
 use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, Pattern, Stmt, StmtId, StmtKind,
 };
+use crate::symbolic::negate::negate;
 use crate::symbolic::{
     CompareOp, Env, ExceptionKind, Sort, SortError, Term, Translated, Var, translate,
     translate_condition,

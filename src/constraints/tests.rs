@@ -207,7 +207,7 @@ fn an_interrupt_stops_the_analysis() {
     };
     assert_eq!(
         analyze(f, &options, &cancel).unwrap_err(),
-        ConstraintsError::Interrupted
+        ConstraintsError::Stopped(crate::cancel::Stopped(crate::cancel::Stop::Interrupted))
     );
 }
 

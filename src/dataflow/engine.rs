@@ -108,5 +108,5 @@ pub enum FixpointError {
     #[error("the analysis did not stabilise within {steps} node visits")]
     StepLimit { steps: u64 },
     #[error("interrupted")]
-    Cancelled,
+    Stopped(#[from] crate::cancel::Stopped),
 }

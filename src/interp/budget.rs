@@ -70,9 +70,9 @@ pub(crate) fn charge(steps: u64) -> R<()> {
         return Err(step_budget_spent());
     }
     check_memory()?;
-    let cancelled = CANCEL.with_borrow(|c| c.as_ref().is_some_and(Cancel::is_cancelled));
-    if cancelled {
-        return Err(Unwind::Abort(Box::new(Abort::Interrupted)));
+    let stopped = CANCEL.with_borrow(|c| c.as_ref().map_or(Ok(()), Cancel::check));
+    if let Err(stopped) = stopped {
+        return Err(Unwind::Abort(Box::new(Abort::Stopped(stopped))));
     }
     Ok(())
 }

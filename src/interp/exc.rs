@@ -95,21 +95,10 @@ impl ExcKind {
         ExcKind::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    /// The direct base class (`None` for `BaseException`).
+    /// The direct base class (`None` for `BaseException`), from CPython's hierarchy
+    /// (`python::exceptions`).
     pub fn base(self) -> Option<ExcKind> {
-        use ExcKind::*;
-        Some(match self {
-            BaseException => return None,
-            KeyboardInterrupt | Exception | GeneratorExit => BaseException,
-            ArithmeticError | AssertionError | AttributeError | LookupError | NameError
-            | RuntimeError | TypeError | ValueError | MemoryError | StopIteration | SyntaxError
-            | ImportError => Exception,
-            ModuleNotFoundError => ImportError,
-            ZeroDivisionError | OverflowError => ArithmeticError,
-            IndexError | KeyError => LookupError,
-            UnboundLocalError => NameError,
-            RecursionError | NotImplementedError => RuntimeError,
-        })
+        crate::python::exceptions::base_of(self.name()).and_then(ExcKind::from_name)
     }
 }
 
@@ -206,7 +195,7 @@ pub(crate) struct Raised {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Abort {
     StepBudget(u64),
-    Interrupted,
+    Stopped(crate::cancel::Stopped),
     /// A construct outside the subset; `line` is 0 until a statement fills it in.
     Unsupported {
         construct: String,

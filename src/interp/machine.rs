@@ -176,8 +176,8 @@ impl Machine {
         self.steps_left -= debt;
         budget::set_left(self.steps_left);
         budget::check_memory()?;
-        if self.cancel.is_cancelled() {
-            return Err(Unwind::Abort(Box::new(Abort::Interrupted)));
+        if let Err(stopped) = self.cancel.check() {
+            return Err(Unwind::Abort(Box::new(Abort::Stopped(stopped))));
         }
         Ok(())
     }

@@ -85,7 +85,7 @@
 //!
 //! # Bounds
 //! Every run has a step budget (`StepBudgetExceeded`; operations on big ints, strings and
-//! sequences cost steps in proportion to their size), polls the stop signal (`Interrupted`,
+//! sequences cost steps in proportion to their size), polls the stop signal (`RunError::Stopped`,
 //! also for a spent time budget), raises `MemoryError` over the memory budget, and runs on its own thread with a 1 GiB stack guarded so deep
 //! recursion raises `RecursionError` instead of overflowing.
 
@@ -202,7 +202,7 @@ pub enum RunError {
     )]
     StepBudgetExceeded { budget: u64 },
     #[error("interrupted by the user")]
-    Interrupted,
+    Stopped(#[from] crate::cancel::Stopped),
     /// The cell was refused before anything ran: its top-level code uses a construct outside
     /// the subset.
     #[error("{construct} is not supported by the interpreter (line {line})")]

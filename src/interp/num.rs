@@ -12,6 +12,7 @@ use super::budget;
 use super::exc::{ExcKind, R, Unwind, fail, value_error};
 use super::limits;
 use super::value::Value;
+use crate::python::arith;
 use crate::python::ir::BinOp;
 
 /// A number borrowed from a value (bools are ints).
@@ -104,17 +105,16 @@ pub(crate) fn small_op(op: BinOp, x: i64, y: i64) -> Option<R<Value>> {
             if y == 0 {
                 return Some(fail(
                     ExcKind::ZeroDivisionError,
-                    "integer division or modulo by zero",
+                    arith::INT_DIVISION_BY_ZERO,
                 ));
             }
-            floor_div_small(x, y)?
+            arith::floor_div_i64(x, y)?
         }
         BinOp::Mod => {
             if y == 0 {
-                return Some(fail(ExcKind::ZeroDivisionError, "integer modulo by zero"));
+                return Some(fail(ExcKind::ZeroDivisionError, arith::INT_MODULO_BY_ZERO));
             }
-            x.checked_rem(y)?;
-            mod_small(x, y)
+            arith::mod_i64(x, y)?
         }
         BinOp::Div => {
             return Some(int_true_div(&BigInt::from(x), &BigInt::from(y)).map(Value::Float));
@@ -158,32 +158,12 @@ pub(crate) fn int_fast(op: BinOp, x: i64, y: i64) -> Option<i64> {
         BinOp::Add => x.checked_add(y),
         BinOp::Sub => x.checked_sub(y),
         BinOp::Mult => x.checked_mul(y),
-        BinOp::FloorDiv if y != 0 => floor_div_small(x, y),
-        BinOp::Mod if y != 0 => x.checked_rem(y).map(|_| mod_small(x, y)),
+        BinOp::FloorDiv if y != 0 => arith::floor_div_i64(x, y),
+        BinOp::Mod if y != 0 => arith::mod_i64(x, y),
         BinOp::BitAnd => Some(x & y),
         BinOp::BitOr => Some(x | y),
         BinOp::BitXor => Some(x ^ y),
         _ => None,
-    }
-}
-
-#[inline]
-fn floor_div_small(x: i64, y: i64) -> Option<i64> {
-    let q = x.checked_div(y)?;
-    Some(if (x % y != 0) && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
-    })
-}
-
-#[inline]
-fn mod_small(x: i64, y: i64) -> i64 {
-    let r = x % y;
-    if r != 0 && ((r < 0) != (y < 0)) {
-        r + y
-    } else {
-        r
     }
 }
 
@@ -222,16 +202,13 @@ fn big_op(op: BinOp, a: Num<'_>, b: Num<'_>) -> R<Value> {
         }
         BinOp::FloorDiv => {
             if y.is_zero() {
-                return fail(
-                    ExcKind::ZeroDivisionError,
-                    "integer division or modulo by zero",
-                );
+                return fail(ExcKind::ZeroDivisionError, arith::INT_DIVISION_BY_ZERO);
             }
             x.div_floor(&y)
         }
         BinOp::Mod => {
             if y.is_zero() {
-                return fail(ExcKind::ZeroDivisionError, "integer modulo by zero");
+                return fail(ExcKind::ZeroDivisionError, arith::INT_MODULO_BY_ZERO);
             }
             x.mod_floor(&y)
         }
@@ -348,13 +325,16 @@ pub(crate) fn float_op(op: BinOp, x: f64, y: f64) -> R<f64> {
         }
         BinOp::FloorDiv => {
             if y == 0.0 {
-                return fail(ExcKind::ZeroDivisionError, "float floor division by zero");
+                return fail(
+                    ExcKind::ZeroDivisionError,
+                    arith::FLOAT_FLOOR_DIVISION_BY_ZERO,
+                );
             }
             float_divmod(x, y).0
         }
         BinOp::Mod => {
             if y == 0.0 {
-                return fail(ExcKind::ZeroDivisionError, "float modulo");
+                return fail(ExcKind::ZeroDivisionError, arith::FLOAT_MODULO_BY_ZERO);
             }
             float_divmod(x, y).1
         }
@@ -371,29 +351,7 @@ pub(crate) fn float_op(op: BinOp, x: f64, y: f64) -> R<f64> {
     })
 }
 
-/// CPython's `float_divmod` (the divisor is not zero).
-pub(crate) fn float_divmod(vx: f64, wx: f64) -> (f64, f64) {
-    let mut m = vx % wx;
-    let mut div = (vx - m) / wx;
-    if m != 0.0 {
-        if (wx < 0.0) != (m < 0.0) {
-            m += wx;
-            div -= 1.0;
-        }
-    } else {
-        m = 0.0f64.copysign(wx);
-    }
-    let floordiv = if div != 0.0 {
-        let mut f = div.floor();
-        if div - f > 0.5 {
-            f += 1.0;
-        }
-        f
-    } else {
-        0.0f64.copysign(vx / wx)
-    };
-    (floordiv, m)
-}
+pub(crate) use crate::python::arith::float_divmod;
 
 fn is_odd_integer(x: f64) -> bool {
     x.is_finite() && x.fract() == 0.0 && (x % 2.0).abs() == 1.0
@@ -700,10 +658,7 @@ pub(crate) fn divmod(a: Num<'_>, b: Num<'_>) -> R<(Value, Value)> {
     }
     let (x, y) = (a.to_big(), b.to_big());
     if y.is_zero() {
-        return fail(
-            ExcKind::ZeroDivisionError,
-            "integer division or modulo by zero",
-        );
+        return fail(ExcKind::ZeroDivisionError, arith::INT_DIVISION_BY_ZERO);
     }
     let (q, r) = x.div_mod_floor(&y);
     Ok((Value::big(q), Value::big(r)))
@@ -768,7 +723,7 @@ mod tests {
         assert_eq!(op(BinOp::RShift, -5, 1), "-3");
         assert_eq!(op(BinOp::RShift, -5, 100), "-1");
         assert_eq!(op(BinOp::Div, 1, 3), "0.3333333333333333");
-        assert!(op(BinOp::FloorDiv, 1, 0).contains("integer division or modulo by zero"));
+        assert!(op(BinOp::FloorDiv, 1, 0).contains(arith::INT_DIVISION_BY_ZERO));
         assert!(op(BinOp::Mod, 1, 0).contains("integer modulo by zero"));
         assert!(op(BinOp::Div, 1, 0).contains("division by zero"));
     }

@@ -572,7 +572,12 @@ fn endless_loops_stop() {
     cancel.cancel();
     let module = lower_module("x = 0\nwhile True:\n    x += 1").unwrap();
     let r = Interpreter::new().run_module(&module, &mut |_, _| {}, &cancel, Limits::default());
-    assert_eq!(r, Err(RunError::Interrupted));
+    assert_eq!(
+        r,
+        Err(RunError::Stopped(crate::cancel::Stopped(
+            crate::cancel::Stop::Interrupted
+        )))
+    );
     let r = run_in(
         &mut Interpreter::new(),
         "print(sum(range(10 ** 12)))",

@@ -233,7 +233,7 @@ pub(super) fn run_error(e: Unwind) -> RunError {
         Unwind::Raise(r) => RunError::Exception(public_exception(&r)),
         Unwind::Abort(a) => match *a {
             Abort::StepBudget(budget) => RunError::StepBudgetExceeded { budget },
-            Abort::Interrupted => RunError::Interrupted,
+            Abort::Stopped(s) => RunError::Stopped(s),
             Abort::Unsupported { construct, line } => RunError::Unsupported { construct, line },
         },
     }

@@ -556,7 +556,7 @@ fn run_dot(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
 /// A Graphviz failure as a cell error; syntax errors point at the cell line.
 pub fn graphviz_error(e: GraphvizError, inv: &Invocation) -> CellError {
     match e {
-        GraphvizError::Interrupted => CellError::interrupted(),
+        GraphvizError::Stopped(s) => s.into(),
         GraphvizError::Syntax {
             message,
             line: Some(line),

@@ -319,3 +319,12 @@ mod tests {
         }
     }
 }
+
+/// Stopped work fails its cell as an interrupt; the session then names a spent time or memory
+/// budget from the stop signal's reason (`Session::run_cell`). The one place a stop becomes
+/// a cell's error.
+impl From<crate::cancel::Stopped> for CellError {
+    fn from(_: crate::cancel::Stopped) -> Self {
+        CellError::interrupted()
+    }
+}

@@ -385,7 +385,7 @@ fn run_error(e: RunError, source: &str) -> CellError {
             }
         }
         RunError::StepBudgetExceeded { .. } => CellError::new("StepBudgetExceeded", e.to_string()),
-        RunError::Interrupted => CellError::interrupted(),
+        RunError::Stopped(s) => s.into(),
         RunError::Refused { line, .. } | RunError::Unsupported { line, .. } => CellError::new(
             "UnsupportedError",
             e.to_string(),

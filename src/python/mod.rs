@@ -3,7 +3,9 @@
 //!
 //! Nothing outside this module names a `ruff_*` type.
 
+pub mod arith;
 pub mod depth;
+pub mod exceptions;
 pub mod ir;
 mod lower;
 mod source;

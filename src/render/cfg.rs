@@ -7,14 +7,16 @@
 
 use serde_json::{Map, Value, json};
 
+use petgraph::graph::NodeIndex;
+
 use crate::cfg::{Cfg, Edge, Granularity, Node, NodeKind};
 
 const CODE_FONT: &str = "Menlo,Consolas,DejaVu Sans Mono,monospace";
 const TEXT_FONT: &str = "Helvetica,Arial,sans-serif";
 pub const TRUE_COLOUR: &str = "#1f5fbf";
 pub const FALSE_COLOUR: &str = "#c62828";
-const EXCEPTION_COLOUR: &str = "#b35c00";
-const JUMP_COLOUR: &str = "#666666";
+pub const EXCEPTION_COLOUR: &str = "#b35c00";
+pub const JUMP_COLOUR: &str = "#666666";
 const GREY_FILL: &str = "#e6e6e6";
 const GREY_TEXT: &str = "#8c8c8c";
 const HANDLER_FILL: &str = "#fff4e5";
@@ -143,7 +145,7 @@ fn extend_graph(map: &mut Map<String, Value>, cfg: &Cfg, calls: bool) {
 }
 
 /// A DOT string literal.
-fn quote(s: &str) -> String {
+pub fn quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {
@@ -195,42 +197,186 @@ fn escape_dot(s: &str) -> String {
     q[1..q.len() - 1].to_string()
 }
 
-fn node_attrs(node: &Node) -> String {
-    let shape = match node.kind {
-        NodeKind::Entry | NodeKind::Exit => "shape=oval peripheries=2",
-        NodeKind::Condition => "shape=diamond",
-        NodeKind::Join => "shape=oval style=\"filled,dashed\"",
-        _ => "shape=box",
-    };
-    let fill = if node.unreachable {
-        format!(" fillcolor=\"{GREY_FILL}\" fontcolor=\"{GREY_TEXT}\" color=\"{GREY_TEXT}\"")
-    } else if node.kind == NodeKind::Handler {
-        format!(" fillcolor=\"{HANDLER_FILL}\"")
-    } else {
-        String::new()
-    };
-    format!("{shape}{fill}")
+/// DOT attributes in the order they are written, `key=value` each (the value already in DOT
+/// syntax: a word, a quoted string or an HTML label). Graphviz lets a later attribute of the
+/// same name win.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attrs(Vec<(&'static str, String)>);
+
+impl Attrs {
+    /// Adds `key=value`, `value` written as it is (a word, or DOT already quoted).
+    pub fn raw(&mut self, key: &'static str, value: impl Into<String>) -> &mut Self {
+        self.0.push((key, value.into()));
+        self
+    }
+
+    /// Adds `key="text"`, quoted and escaped.
+    pub fn text(&mut self, key: &'static str, text: &str) -> &mut Self {
+        self.raw(key, quote(text))
+    }
+
+    /// Adds `key=<html>` (an HTML-like label, escaped by the caller).
+    pub fn html(&mut self, key: &'static str, html: &str) -> &mut Self {
+        self.raw(key, format!("<{html}>"))
+    }
+
+    /// Adds `color` and `fontcolor`, both `colour`.
+    pub fn colours(&mut self, colour: &str) -> &mut Self {
+        self.text("color", colour).text("fontcolor", colour)
+    }
+
+    /// Adds `other`'s attributes after these.
+    pub fn extend(&mut self, other: Attrs) {
+        self.0.extend(other.0);
+    }
+
+    /// Drops every attribute (a style that draws the element its own way).
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `a=1 b="x"`.
+    pub fn render(&self) -> String {
+        self.join(" ")
+    }
+
+    fn join(&self, sep: &str) -> String {
+        self.0
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
 }
 
-fn edge_attrs(edge: &Edge) -> String {
-    let label = edge.describe().map(|l| format!(" label={}", quote(&l)));
-    let label = label.unwrap_or_default();
+/// How a figure dresses a CFG beyond `%cfg`'s drawing (in the spirit of rustc's dataflow
+/// `graphviz::Formatter`): the renderer walks the graph and asks the style for each element's
+/// attributes, so no figure edits DOT text. Every method starts from `%cfg`'s attributes.
+pub trait Style {
+    /// Graph attributes written first, such as a title (`label`, `labelloc`).
+    fn graph(&self, _attrs: &mut Attrs) {}
+
+    /// Node `n`'s attributes (its `%cfg` label and shape come first).
+    fn node(&self, _cfg: &Cfg, _n: NodeIndex, _attrs: &mut Attrs) {}
+
+    /// The attributes of edge number `k` in [`Cfg::edges`]'s order; `false` leaves it out.
+    fn edge(
+        &self,
+        _cfg: &Cfg,
+        _k: usize,
+        _edge: (NodeIndex, NodeIndex, &Edge),
+        _attrs: &mut Attrs,
+    ) -> bool {
+        true
+    }
+
+    /// Attributes added to nodes after every node and edge is drawn (a later node
+    /// statement adds to its attributes), in order.
+    fn restyle(&self, _cfg: &Cfg) -> Vec<(NodeIndex, Attrs)> {
+        Vec::new()
+    }
+}
+
+/// `%cfg`'s own drawing.
+pub struct Plain;
+
+impl Style for Plain {}
+
+/// `%cfg`'s attributes of a node: its label, shape and fill.
+fn node_attrs(node: &Node, calls: bool) -> Attrs {
+    let mut a = Attrs::default();
+    a.raw("label", dot_label(node, calls));
+    match node.kind {
+        NodeKind::Entry | NodeKind::Exit => a.raw("shape", "oval").raw("peripheries", "2"),
+        NodeKind::Condition => a.raw("shape", "diamond"),
+        NodeKind::Join => a.raw("shape", "oval").text("style", "filled,dashed"),
+        _ => a.raw("shape", "box"),
+    };
+    if node.unreachable {
+        a.text("fillcolor", GREY_FILL)
+            .text("fontcolor", GREY_TEXT)
+            .text("color", GREY_TEXT);
+    } else if node.kind == NodeKind::Handler {
+        a.text("fillcolor", HANDLER_FILL);
+    }
+    a
+}
+
+/// `%cfg`'s attributes of an edge: its label and its kind's colour and line.
+pub fn edge_attrs(edge: &Edge) -> Attrs {
+    let mut a = Attrs::default();
+    if !matches!(edge, Edge::Normal)
+        && let Some(label) = edge.describe()
+    {
+        a.text("label", &label);
+    }
+    edge_colours(edge, &mut a);
+    a
+}
+
+/// The colour (and dashes) of an edge of `edge`'s kind.
+pub fn edge_colours(edge: &Edge, a: &mut Attrs) {
     match edge {
-        Edge::Normal => String::new(),
-        Edge::True => format!("{label} color=\"{TRUE_COLOUR}\" fontcolor=\"{TRUE_COLOUR}\""),
-        Edge::False => format!("{label} color=\"{FALSE_COLOUR}\" fontcolor=\"{FALSE_COLOUR}\""),
-        Edge::Exception(_) => format!(
-            "{label} style=dashed color=\"{EXCEPTION_COLOUR}\" fontcolor=\"{EXCEPTION_COLOUR}\""
-        ),
+        Edge::Normal => {}
+        Edge::True => {
+            a.colours(TRUE_COLOUR);
+        }
+        Edge::False => {
+            a.colours(FALSE_COLOUR);
+        }
+        Edge::Exception(_) => {
+            a.raw("style", "dashed").colours(EXCEPTION_COLOUR);
+        }
         Edge::Return | Edge::Break | Edge::Continue => {
-            format!("{label} color=\"{JUMP_COLOUR}\" fontcolor=\"{JUMP_COLOUR}\"")
+            a.colours(JUMP_COLOUR);
         }
     }
 }
 
 /// The DOT source of one or more CFGs (one cluster each when there are several).
 pub fn dot(cfgs: &[&Cfg], calls: bool) -> String {
+    let mut out = header(&Attrs::default());
+    let clustered = cfgs.len() > 1;
+    for (i, cfg) in cfgs.iter().enumerate() {
+        if clustered {
+            out.push_str(&format!("  subgraph cluster_{i} {{\n"));
+            out.push_str(&format!(
+                "    label={} labeljust=l color=\"#bbbbbb\" style=rounded;\n",
+                quote(&cfg.name)
+            ));
+            write_graph(&mut out, i, cfg, "    ", calls, &Plain);
+            out.push_str("  }\n");
+        } else {
+            write_graph(&mut out, i, cfg, "  ", calls, &Plain);
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The DOT source of `cfg` dressed by `style` (statements only, as `%cfg` labels them).
+pub fn styled_dot(cfg: &Cfg, style: &dyn Style) -> String {
+    let mut graph = Attrs::default();
+    style.graph(&mut graph);
+    let mut out = header(&graph);
+    write_graph(&mut out, 0, cfg, "  ", false, style);
+    for (n, attrs) in style.restyle(cfg) {
+        out.push_str(&format!("  c0_{} [{}];\n", n.index(), attrs.render()));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// `digraph cfg {`, the graph's own attributes, then the default fonts.
+fn header(graph: &Attrs) -> String {
     let mut out = String::from("digraph cfg {\n");
+    if !graph.is_empty() {
+        out.push_str(&format!("  {};\n", graph.join("; ")));
+    }
     out.push_str(&format!(
         "  graph [fontname={} fontsize=12 nodesep=0.3 ranksep=0.35];\n",
         quote(TEXT_FONT)
@@ -243,44 +389,43 @@ pub fn dot(cfgs: &[&Cfg], calls: bool) -> String {
         "  edge [fontname={} fontsize=10];\n",
         quote(TEXT_FONT)
     ));
-    let clustered = cfgs.len() > 1;
-    for (i, cfg) in cfgs.iter().enumerate() {
-        let indent = if clustered { "    " } else { "  " };
-        if clustered {
-            out.push_str(&format!("  subgraph cluster_{i} {{\n"));
-            out.push_str(&format!(
-                "    label={} labeljust=l color=\"#bbbbbb\" style=rounded;\n",
-                quote(&cfg.name)
-            ));
-        }
-        for n in cfg.nodes() {
-            let node = cfg.node(n);
-            out.push_str(&format!(
-                "{indent}c{i}_{} [label={} {}];\n",
-                n.index(),
-                dot_label(node, calls),
-                node_attrs(node)
-            ));
-        }
-        for (s, t, e) in cfg.edges() {
-            let attrs = edge_attrs(e);
-            let attrs = if attrs.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", attrs.trim_start())
-            };
-            out.push_str(&format!(
-                "{indent}c{i}_{} -> c{i}_{}{attrs};\n",
-                s.index(),
-                t.index()
-            ));
-        }
-        if clustered {
-            out.push_str("  }\n");
-        }
-    }
-    out.push_str("}\n");
     out
+}
+
+/// The nodes and edges of `cfg`, ids `c{i}_{node}`.
+fn write_graph(
+    out: &mut String,
+    i: usize,
+    cfg: &Cfg,
+    indent: &str,
+    calls: bool,
+    style: &dyn Style,
+) {
+    for n in cfg.nodes() {
+        let mut attrs = node_attrs(cfg.node(n), calls);
+        style.node(cfg, n, &mut attrs);
+        out.push_str(&format!(
+            "{indent}c{i}_{} [{}];\n",
+            n.index(),
+            attrs.render()
+        ));
+    }
+    for (k, (s, t, e)) in cfg.edges().into_iter().enumerate() {
+        let mut attrs = edge_attrs(e);
+        if !style.edge(cfg, k, (s, t, e), &mut attrs) {
+            continue;
+        }
+        let attrs = if attrs.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", attrs.render())
+        };
+        out.push_str(&format!(
+            "{indent}c{i}_{} -> c{i}_{}{attrs};\n",
+            s.index(),
+            t.index()
+        ));
+    }
 }
 
 /// The line under a CFG figure explaining its colours.
@@ -313,5 +458,59 @@ mod tests {
         let long = "x".repeat(100);
         assert_eq!(shorten(&long).chars().count(), MAX_LINE);
         assert!(shorten(&long).ends_with("..."));
+    }
+
+    /// A style that titles the graph, relabels nodes, hides the False edges and restyles
+    /// the exit.
+    struct Test;
+
+    impl Style for Test {
+        fn graph(&self, attrs: &mut Attrs) {
+            attrs.text("label", "T");
+        }
+        fn node(&self, _: &Cfg, n: NodeIndex, attrs: &mut Attrs) {
+            attrs.text("label", &format!("n{}", n.index()));
+        }
+        fn edge(
+            &self,
+            _: &Cfg,
+            _: usize,
+            (_, _, e): (NodeIndex, NodeIndex, &Edge),
+            a: &mut Attrs,
+        ) -> bool {
+            a.raw("penwidth", "3");
+            *e != Edge::False
+        }
+        fn restyle(&self, cfg: &Cfg) -> Vec<(NodeIndex, Attrs)> {
+            let mut a = Attrs::default();
+            a.raw("penwidth", "2");
+            vec![(cfg.exit, a)]
+        }
+    }
+
+    #[test]
+    fn a_style_dresses_every_element_and_plain_is_cfg() {
+        use crate::cfg::function_cfg;
+        let m = crate::python::lower_module("def f(x):\n    if x:\n        x = 1\n    return x\n")
+            .expect("parses");
+        let cfg = function_cfg(m.function("f").expect("f")).expect("cfg");
+        assert_eq!(styled_dot(&cfg, &Plain), dot(&[&cfg], false));
+        let styled = styled_dot(&cfg, &Test);
+        assert!(
+            styled.starts_with("digraph cfg {\n  label=\"T\";\n  graph ["),
+            "{styled}"
+        );
+        for n in cfg.nodes() {
+            assert!(
+                styled.contains(&format!(" label=\"n{}\"];", n.index())),
+                "{styled}"
+            );
+        }
+        let edges = cfg.edges();
+        let falses = edges.iter().filter(|(_, _, e)| **e == Edge::False).count();
+        assert!(falses > 0);
+        assert_eq!(styled.matches(" -> ").count(), edges.len() - falses);
+        assert_eq!(styled.matches("penwidth=3").count(), edges.len() - falses);
+        assert!(styled.ends_with(&format!("  c0_{} [penwidth=2];\n}}\n", cfg.exit.index())));
     }
 }

@@ -15,7 +15,7 @@ mod sanitize;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::cancel::Cancel;
+use crate::cancel::{Cancel, Stopped};
 use crate::child::{self, ChildError};
 
 pub use file_attributes::{FileAttribute, refuse_file_attributes};
@@ -31,7 +31,7 @@ pub enum GraphvizError {
     #[error("layout took longer than {0} s")]
     Timeout(u64),
     #[error("interrupted")]
-    Interrupted,
+    Stopped(#[from] Stopped),
     #[error("running dot failed: {0}")]
     Io(String),
 }
@@ -54,7 +54,7 @@ pub fn dot_to_svg(
         child::run(command, dot_source.as_bytes().to_vec(), limit, cancel).map_err(
             |e| match e {
                 ChildError::NotFound(_) => GraphvizError::NotInstalled,
-                ChildError::Interrupted => GraphvizError::Interrupted,
+                ChildError::Stopped(s) => GraphvizError::Stopped(s),
                 ChildError::Timeout(_) => GraphvizError::Timeout(limit.as_secs()),
                 ChildError::Io(e) => GraphvizError::Io(e),
             },
@@ -109,6 +109,7 @@ pub fn inline_svg(svg: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::Stop;
 
     #[test]
     fn renders_and_is_deterministic() {
@@ -207,7 +208,7 @@ mod tests {
         cancel.cancel();
         assert_eq!(
             dot_to_svg(&big, &cancel, Duration::from_secs(60)),
-            Err(GraphvizError::Interrupted)
+            Err(GraphvizError::Stopped(Stopped(Stop::Interrupted)))
         );
     }
 }

@@ -1,6 +1,8 @@
 //! Rendering: text, DOT, HTML tables, and DOT → SVG through Graphviz.
 
 pub mod cfg;
+pub mod constraints;
+pub mod facts;
 pub mod graphviz;
 pub mod html;
 pub mod lattice;

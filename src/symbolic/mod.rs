@@ -14,13 +14,15 @@
 //! facts about open non-unit-step slices that need induction over the length answer
 //! `unknown` (see `solver::slice`).
 
+pub mod negate;
 mod print;
+pub mod simplify;
 pub mod solver;
 pub mod sort;
 pub mod term;
 pub mod translate;
 
-pub use solver::{Assumption, Check, CheckSat, Model, Solver, SolverError, Usage};
+pub use solver::{Assumption, Check, CheckSat, Model, Solver, SolverError, Unknown, Usage};
 pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, TermMemo, Var};
 pub use translate::{

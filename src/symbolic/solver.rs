@@ -19,7 +19,7 @@
 //!
 //! Timeouts and cancellation never hang a caller: every check runs with a watcher thread
 //! that calls Z3's `ContextHandle::interrupt` at the deadline, or when the installed
-//! [`Cancel`] is set, and Z3 then answers `Unknown("timeout")` / `Unknown("cancelled")`. A
+//! [`Cancel`] is set, and Z3 then answers `Unknown(Reason("timeout"))` / `Unknown(Stopped(_))`. A
 //! check does not start once the flag is set. The watcher is scoped to the check, or serves
 //! a batch of checks ([`Solver::watching`], [`with_watcher`] for a whole thread): starting a
 //! thread costs more than most checks. (Z3's own `timeout` parameter is not used: in Z3
@@ -68,7 +68,7 @@ pub enum SolverError {
     /// Z3 answered `unknown`: a timeout, a cancellation, incompleteness (nonlinear
     /// arithmetic, facts about open slices that need induction).
     #[error("the solver could not decide ({0})")]
-    Unknown(String),
+    Unknown(Unknown),
     #[error("only conditions can be asserted, not a '{0}'")]
     NotCondition(String),
     #[error("not supported by the solver: {0}")]
@@ -135,14 +135,55 @@ impl std::ops::Sub for Usage {
     }
 }
 
+/// Why Z3 could not decide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// The stop signal was set: the work must stop (`?` on [`Unknown::stopped`] carries it).
+    Stopped(crate::cancel::Stopped),
+    /// A timeout, a spent time budget, or Z3's own reason such as
+    /// `(incomplete (theory arithmetic))`, in words.
+    Reason(String),
+}
+
+impl Unknown {
+    /// `Err` when the check was stopped by the stop signal.
+    pub fn stopped(&self) -> Result<(), crate::cancel::Stopped> {
+        match self {
+            Unknown::Stopped(s) => Err(*s),
+            Unknown::Reason(_) => Ok(()),
+        }
+    }
+}
+
+impl From<String> for Unknown {
+    fn from(reason: String) -> Self {
+        Unknown::Reason(reason)
+    }
+}
+
+impl From<&str> for Unknown {
+    fn from(reason: &str) -> Self {
+        Unknown::Reason(reason.to_string())
+    }
+}
+
+/// Said as before a reason was typed: `cancelled`, `timeout`, Z3's words.
+impl std::fmt::Display for Unknown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unknown::Stopped(_) => f.write_str("cancelled"),
+            Unknown::Reason(r) => f.write_str(r),
+        }
+    }
+}
+
 /// The answer to a check.
 #[derive(Debug)]
 pub enum Check {
     Sat(Model),
     Unsat,
-    /// Why Z3 could not decide (`timeout`, `cancelled`, or Z3's reason such as
-    /// `(incomplete (theory arithmetic))`).
-    Unknown(String),
+    /// Why Z3 could not decide.
+    Unknown(Unknown),
 }
 
 /// The answer to a check that reads no model.
@@ -150,15 +191,15 @@ pub enum Check {
 pub enum CheckSat {
     Sat,
     Unsat,
-    /// Why Z3 could not decide (as for [`Check::Unknown`]).
-    Unknown(String),
+    /// Why Z3 could not decide.
+    Unknown(Unknown),
 }
 
 /// A check's answer, with the model if one was read.
 enum Outcome {
     Sat(Option<Model>),
     Unsat,
-    Unknown(String),
+    Unknown(Unknown),
 }
 
 /// A condition a check can assume without asserting it ([`Solver::check_assuming`]), so
@@ -235,7 +276,7 @@ impl Solver {
         }
     }
 
-    /// Checks stop (answering `Unknown("cancelled")`) when `cancel` is set.
+    /// Checks stop (answering `Unknown::Stopped`) when `cancel` is set.
     pub fn with_cancel(mut self, cancel: Cancel) -> Solver {
         self.cancel = Some(cancel);
         self
@@ -349,7 +390,7 @@ impl Solver {
     pub fn check_assuming(&mut self, assumed: &[Assumption]) -> Check {
         match self.assumed_literals(assumed) {
             Ok(literals) => outcome_check(self.check_reading(true, &literals)),
-            Err(e) => Check::Unknown(e.to_string()),
+            Err(e) => Check::Unknown(e.to_string().into()),
         }
     }
 
@@ -357,7 +398,7 @@ impl Solver {
     pub fn check_sat_assuming(&mut self, assumed: &[Assumption]) -> CheckSat {
         match self.assumed_literals(assumed) {
             Ok(literals) => outcome_check_sat(self.check_reading(false, &literals)),
-            Err(e) => CheckSat::Unknown(e.to_string()),
+            Err(e) => CheckSat::Unknown(e.to_string().into()),
         }
     }
 
@@ -391,13 +432,15 @@ impl Solver {
 
     /// A check assuming `literals`, reading a model if `model`.
     fn check_reading(&mut self, model: bool, literals: &[z3::ast::Bool]) -> Outcome {
-        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-            return Outcome::Unknown("cancelled".into());
+        if let Some(cancel) = &self.cancel
+            && let Err(stopped) = cancel.check()
+        {
+            return Outcome::Unknown(Unknown::Stopped(stopped));
         }
         if let Some((end, ms)) = self.budget
             && Instant::now() >= end
         {
-            return Outcome::Unknown(budget_spent(ms));
+            return Outcome::Unknown(budget_spent(ms).into());
         }
         let started = Instant::now();
         let (answer, fell_back) = self.check_counted(model, literals);
@@ -446,18 +489,23 @@ impl Solver {
             },
             (z3::SatResult::Unsat, _) => Outcome::Unsat,
             (z3::SatResult::Unknown, Some(Stopped::Cancelled)) => {
-                Outcome::Unknown("cancelled".into())
+                Outcome::Unknown(Unknown::Stopped(self.cancel.as_ref().map_or(
+                    crate::cancel::Stopped(crate::cancel::Stop::Interrupted),
+                    Cancel::stopped,
+                )))
             }
             (z3::SatResult::Unknown, Some(Stopped::TimedOut)) => match self.budget {
-                Some((end, ms)) if Instant::now() >= end => Outcome::Unknown(budget_spent(ms)),
+                Some((end, ms)) if Instant::now() >= end => {
+                    Outcome::Unknown(budget_spent(ms).into())
+                }
                 _ => Outcome::Unknown("timeout".into()),
             },
-            (z3::SatResult::Unknown, None) => Outcome::Unknown(
+            (z3::SatResult::Unknown, None) => Outcome::Unknown(Unknown::Reason(
                 solver
                     .get_reason_unknown()
                     .filter(|r| !r.is_empty())
                     .unwrap_or_else(|| "unknown".into()),
-            ),
+            )),
         };
         (answer, fell_back)
     }

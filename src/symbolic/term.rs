@@ -209,6 +209,19 @@ impl CompareOp {
         }
     }
 
+    /// The comparison that holds exactly when this one does not, on totally ordered
+    /// operands (`<` and `>=`); `==` and `!=` are each other's for any operands.
+    pub fn opposite(self) -> CompareOp {
+        match self {
+            CompareOp::Eq => CompareOp::NotEq,
+            CompareOp::NotEq => CompareOp::Eq,
+            CompareOp::Lt => CompareOp::GtE,
+            CompareOp::LtE => CompareOp::Gt,
+            CompareOp::Gt => CompareOp::LtE,
+            CompareOp::GtE => CompareOp::Lt,
+        }
+    }
+
     fn holds(self, ord: std::cmp::Ordering) -> bool {
         use std::cmp::Ordering::*;
         match self {

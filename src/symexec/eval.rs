@@ -5,10 +5,10 @@
 use super::SymexecError;
 use super::exceptions::message_for;
 use super::program::Program;
-use super::simplify::simplify;
 use super::state::{State, exc};
 use super::tree::{Exc, Message};
 use crate::python::ir::Expr;
+use crate::symbolic::simplify::simplify;
 use crate::symbolic::{Term, TranslateError, translate, translate_condition};
 
 /// What evaluating an expression does on a path.

@@ -5,30 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, UnaryOp};
+use crate::python::{arith, exceptions};
 use crate::symbolic::{Env, ExceptionKind, SeqKind, Sort, translate};
-
-/// The builtin exception classes with their base class.
-const BUILTIN: &[(&str, &str)] = &[
-    ("Exception", "BaseException"),
-    ("KeyboardInterrupt", "BaseException"),
-    ("SystemExit", "BaseException"),
-    ("ArithmeticError", "Exception"),
-    ("ZeroDivisionError", "ArithmeticError"),
-    ("OverflowError", "ArithmeticError"),
-    ("LookupError", "Exception"),
-    ("IndexError", "LookupError"),
-    ("KeyError", "LookupError"),
-    ("ValueError", "Exception"),
-    ("TypeError", "Exception"),
-    ("AssertionError", "Exception"),
-    ("NameError", "Exception"),
-    ("UnboundLocalError", "NameError"),
-    ("RuntimeError", "Exception"),
-    ("RecursionError", "RuntimeError"),
-    ("NotImplementedError", "RuntimeError"),
-    ("AttributeError", "Exception"),
-    ("StopIteration", "Exception"),
-];
 
 /// Exception classes: the builtin ones and those the program defines.
 #[derive(Clone, Debug, Default)]
@@ -54,7 +32,7 @@ impl Classes {
         self.user
             .get(name)
             .map(String::as_str)
-            .or_else(|| BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, b)| *b))
+            .or_else(|| exceptions::base_of(name))
     }
 
     /// Whether `exc` is `class` or derives from it.
@@ -147,10 +125,10 @@ fn division_message(op: BinOp, left: &Expr, right: &Expr, env: &Env) -> Option<O
         match (op, float) {
             (BinOp::Div, false) => "division by zero",
             (BinOp::Div, true) => "float division by zero",
-            (BinOp::FloorDiv, false) => "integer division or modulo by zero",
-            (BinOp::FloorDiv, true) => "float floor division by zero",
-            (_, false) => "integer modulo by zero",
-            (_, true) => "float modulo",
+            (BinOp::FloorDiv, false) => arith::INT_DIVISION_BY_ZERO,
+            (BinOp::FloorDiv, true) => arith::FLOAT_FLOOR_DIVISION_BY_ZERO,
+            (_, false) => arith::INT_MODULO_BY_ZERO,
+            (_, true) => arith::FLOAT_MODULO_BY_ZERO,
         }
         .to_string(),
     ))

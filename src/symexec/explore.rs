@@ -136,9 +136,7 @@ impl<'p> Explorer<'p> {
         let mut stack: Vec<(Child<'p>, Option<NodeId>)> =
             vec![(Child::State(State::initial(self.program)?), None)];
         while let Some((child, parent)) = stack.pop() {
-            if cancel.is_cancelled() {
-                return Err(SymexecError::Interrupted);
-            }
+            cancel.check()?;
             if self.nodes.len() >= self.options.node_limit {
                 return Ok((true, stack.len() + 1));
             }

@@ -24,15 +24,14 @@ mod hoist;
 mod inputs;
 mod path;
 mod program;
-mod simplify;
 mod state;
 mod step;
 mod tree;
 
+pub use crate::symbolic::simplify::simplify;
 pub use explore::{Options, execute};
 pub use inputs::{Inputs, parse_specs, type_sort};
 pub use program::{Entry, Prepared, Program};
-pub use simplify::simplify;
 pub use tree::{Exc, Leaf, Message, Node, NodeId, Outcome, Stats, Status, Tree, Value};
 
 /// Why a tree could not be built.
@@ -48,7 +47,7 @@ pub enum SymexecError {
     #[error("solver: {0}")]
     Solver(crate::symbolic::SolverError),
     #[error("interrupted by the user")]
-    Interrupted,
+    Stopped(#[from] crate::cancel::Stopped),
     #[error("internal error of symbolic execution: {0}")]
     Internal(String),
 }

@@ -138,8 +138,10 @@ fn union(a: &[u32], b: &[u32]) -> Box<[u32]> {
 
 fn interrupted_or<T>(e: SolverError, otherwise: T) -> Result<T, SymexecError> {
     match e {
-        SolverError::Unknown(r) if r == "cancelled" => Err(SymexecError::Interrupted),
-        SolverError::Unknown(_) => Ok(otherwise),
+        SolverError::Unknown(r) => {
+            r.stopped()?;
+            Ok(otherwise)
+        }
         e => Err(SymexecError::Solver(e)),
     }
 }
@@ -682,9 +684,9 @@ fn cached(answer: Check) -> Result<Cached, SymexecError> {
     Ok(match answer {
         Check::Sat(m) => Cached::Sat(Rc::new(m)),
         Check::Unsat => Cached::Unsat,
-        Check::Unknown(reason) if reason == "cancelled" => {
-            return Err(SymexecError::Interrupted);
+        Check::Unknown(reason) => {
+            reason.stopped()?;
+            Cached::Unknown
         }
-        Check::Unknown(_) => Cached::Unknown,
     })
 }

@@ -8,12 +8,12 @@ use super::eval::{Eval, evaluate};
 use super::flow::Next;
 use super::hoist::user_call;
 use super::program::{Prepared, Program};
-use super::simplify::simplify;
 use super::state::{
     CallTarget, Callee, Completion, Frame, Kont, Source, State, Store, exc, set, sort_type_name,
 };
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::{Expr, ExprKind, ParamKind, Stmt, StmtKind};
+use crate::symbolic::simplify::simplify;
 use crate::symbolic::{ArithOp, CompareOp, Env, Sort, Term, TermKind, translate};
 
 type Result<T> = std::result::Result<T, SymexecError>;

@@ -1,4 +1,4 @@
-//! The 25 stdlib modules of the benchmark corpus (`../shared/bench/gen_corpus.py`), shared by
+//! The 25 stdlib modules of the benchmark corpus (`tests/fixtures/corpus/bench/gen_corpus.py`), shared by
 //! `bench_cfg`, `bench_constraints` and `tests/cfg_invariants.rs` (each includes this file
 //! with `#[path]`), read from this machine's `python3` stdlib.
 

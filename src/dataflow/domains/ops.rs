@@ -3,8 +3,8 @@
 use std::fmt;
 
 use num_bigint::BigInt;
-use num_integer::Integer;
-use num_traits::Zero;
+
+use crate::python::arith;
 
 /// A binary arithmetic operator on ints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -43,10 +43,8 @@ impl BinOp {
             BinOp::Add => Some(a + b),
             BinOp::Sub => Some(a - b),
             BinOp::Mul => Some(a * b),
-            BinOp::FloorDiv if b.is_zero() => None,
-            BinOp::FloorDiv => Some(a.div_floor(b)),
-            BinOp::Mod if b.is_zero() => None,
-            BinOp::Mod => Some(a.mod_floor(b)),
+            BinOp::FloorDiv => arith::floor_div(a, b),
+            BinOp::Mod => arith::modulo(a, b),
         }
     }
 

@@ -79,7 +79,7 @@ pub enum CheckError {
     #[error("--samples {0} is too many (at most {MAX_SAMPLES})")]
     TooManySamples(usize),
     #[error("interrupted")]
-    Interrupted,
+    Stopped(#[from] crate::cancel::Stopped),
 }
 
 /// The edge values and `options.random_samples` pseudo-random ints, sorted, without repeats.
@@ -91,14 +91,14 @@ pub fn samples(options: &CheckOptions) -> Vec<BigInt> {
         .flat_map(|&v| [BigInt::from(v), BigInt::from(-v)])
         .collect();
     values.extend([big.clone(), -big, huge.clone(), -huge]);
-    let mut rng = SplitMix64(options.seed);
+    let mut rng = crate::splitmix::SplitMix64::new(options.seed);
     for _ in 0..options.random_samples {
-        let r = rng.next();
+        let r = rng.next_u64();
         let magnitude = match r % 4 {
             0 => BigInt::from(r >> 2) % 21,
             1 => BigInt::from(r >> 2) % 1001,
-            2 => BigInt::from(rng.next()),
-            _ => (BigInt::from(rng.next()) << 64) + rng.next(),
+            2 => BigInt::from(rng.next_u64()),
+            _ => (BigInt::from(rng.next_u64()) << 64) + rng.next_u64(),
         };
         values.push(if (r >> 63) & 1 == 1 {
             -magnitude
@@ -134,9 +134,7 @@ pub fn check_domain<D: AbstractDomain>(
     }
     // The most precise operands: the abstractions of every pair of samples.
     for a in &samples {
-        if cancel.is_cancelled() {
-            return Err(CheckError::Interrupted);
-        }
+        cancel.check()?;
         for b in &samples {
             for op in BinOp::ALL {
                 check_binary(&mut log, op, &D::alpha(a), &D::alpha(b), &[a], &[b]);
@@ -144,9 +142,7 @@ pub fn check_domain<D: AbstractDomain>(
         }
     }
     for (x, xs) in values.iter().zip(&reps) {
-        if cancel.is_cancelled() {
-            return Err(CheckError::Interrupted);
-        }
+        cancel.check()?;
         check_unary(&mut log, x, xs);
         for (y, ys) in values.iter().zip(&reps) {
             for op in BinOp::ALL {
@@ -358,19 +354,6 @@ impl Log {
     }
 }
 
-/// A small fixed-seed generator (SplitMix64), so samples are the same on every machine.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::fmt;
@@ -426,7 +409,9 @@ mod tests {
         cancel.cancel();
         assert_eq!(
             check_domain::<Interval>(&CheckOptions::default(), &cancel),
-            Err(CheckError::Interrupted)
+            Err(CheckError::Stopped(crate::cancel::Stopped(
+                crate::cancel::Stop::Interrupted
+            )))
         );
     }
 

@@ -116,9 +116,10 @@ impl<'r, 'o, A: Analysis> Run<'r, 'o, A> {
                 steps: self.options.max_steps,
             });
         }
-        if self.stats.iterations % 512 == 0 && self.options.cancel.is_some_and(|c| c.is_cancelled())
+        if self.stats.iterations % 512 == 0
+            && let Some(cancel) = self.options.cancel
         {
-            return Err(FixpointError::Cancelled);
+            cancel.check()?;
         }
         Ok(())
     }
@@ -573,7 +574,9 @@ mod tests {
         };
         assert_eq!(
             iterate_to_fixpoint(&cfg, Counter, &options).err(),
-            Some(FixpointError::Cancelled)
+            Some(FixpointError::Stopped(crate::cancel::Stopped(
+                crate::cancel::Stop::Interrupted
+            )))
         );
     }
 }

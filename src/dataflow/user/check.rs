@@ -229,9 +229,7 @@ fn monotonicity(
         ));
     }
     for (name, f) in &ops {
-        if cancel.is_cancelled() {
-            return Err(CheckError::Interrupted);
-        }
+        cancel.check()?;
         let call = |a: &UserElem, b: &UserElem| {
             if let Some(op) = name.strip_prefix("refine ") {
                 format!("refine({op:?}, {a}, {b})")

@@ -95,7 +95,7 @@ fn view(graphs: &[Cfg], calls: bool, session: &Session, ctx: &Ctx<'_>) -> Result
     let limit = Duration::from_secs(session.config.dot_timeout_s);
     let (svg, note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
-        Err(GraphvizError::Interrupted) => return Err(CellError::interrupted()),
+        Err(GraphvizError::Stopped(s)) => return Err(s.into()),
         Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => (
             None,
             format!(

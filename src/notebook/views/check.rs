@@ -97,7 +97,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         ctx.cancel,
     )
     .map_err(|e| match e {
-        CheckError::Interrupted => CellError::interrupted(),
+        CheckError::Stopped(s) => s.into(),
         other => CellError::new("CheckError", other.to_string()),
     })?;
     let view = view(&report, &built.tree);

@@ -158,7 +158,7 @@ pub fn unknown(error: impl ToString, which: &str, words: &[&str]) -> CellError {
 /// A failed fixpoint as a cell error.
 pub fn fixpoint_error(e: FixpointError) -> CellError {
     match e {
-        FixpointError::Cancelled => CellError::interrupted(),
+        FixpointError::Stopped(s) => s.into(),
         other => CellError::new("AnalysisError", other.to_string()),
     }
 }

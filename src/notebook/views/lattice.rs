@@ -240,7 +240,7 @@ pub fn run_check_domain(
         return super::user::check_domain(session, inv, ctx, options);
     };
     let report = (domain.check)(&options, ctx.cancel).map_err(|e| match e {
-        CheckError::Interrupted => CellError::interrupted(),
+        CheckError::Stopped(s) => s.into(),
         other => CellError::usage(format!("%check-domain: {other}")),
     })?;
     ctx.show(&check_view(&report, &options), inv)

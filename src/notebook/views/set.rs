@@ -125,7 +125,7 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
 /// A symbolic-execution failure as a cell error (pointing at the cell line for `%%`).
 pub fn error(e: SymexecError, inv: &Invocation) -> CellError {
     let ename = match &e {
-        SymexecError::Interrupted => return CellError::interrupted(),
+        SymexecError::Stopped(s) => return (*s).into(),
         SymexecError::Unsupported { .. } => "UnsupportedError",
         SymexecError::Input(_) => "UsageError",
         SymexecError::Syntax { .. } => "SyntaxError",
@@ -217,7 +217,7 @@ fn view(
     let limit = Duration::from_secs(session.config.dot_timeout_s);
     let (svg, figure_note) = match session.layout(&source, ctx.cancel, limit) {
         Ok(svg) => (Some(svg), String::new()),
-        Err(GraphvizError::Interrupted) => return Err(CellError::interrupted()),
+        Err(GraphvizError::Stopped(s)) => return Err(s.into()),
         Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => (
             None,
             format!(

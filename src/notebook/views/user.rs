@@ -143,7 +143,7 @@ fn run_error(e: RunError, method: Option<String>, step: Option<String>) -> CellE
                 traceback,
             }
         }
-        RunError::Interrupted => CellError::interrupted(),
+        RunError::Stopped(stop) => stop.into(),
         RunError::StepBudgetExceeded { .. } => CellError::new(
             "StepBudgetExceeded",
             if context.is_empty() {
@@ -394,7 +394,7 @@ pub fn check_domain(
     let (report, found) = on_worker(session, ctx, move || user_check(&n, &options, &cancel))?
         .map_err(|f| failure(f, "domain"))?
         .map_err(|e| match e {
-            CheckError::Interrupted => CellError::interrupted(),
+            CheckError::Stopped(stop) => stop.into(),
             other => CellError::usage(format!("%check-domain: {other}")),
         })?;
     let mut v = check_view(&report, &options);

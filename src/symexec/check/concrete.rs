@@ -156,9 +156,7 @@ pub fn interpret(
         .map_err(|e| CheckError::Program(e.to_string()))?;
     let mut out = Vec::with_capacity(inputs.len());
     for args in inputs {
-        if cancel.is_cancelled() {
-            return Err(CheckError::Interrupted);
-        }
+        cancel.check()?;
         let result = interp.call(&r.function, args.clone(), &mut quiet, cancel, limits);
         let concrete = match result {
             Ok(Outcome::Returned(v)) => r.outcome(v),
@@ -166,7 +164,7 @@ pub fn interpret(
                 type_name: e.type_name,
                 message: e.message,
             },
-            Err(RunError::Interrupted) => return Err(CheckError::Interrupted),
+            Err(RunError::Stopped(s)) => return Err(s.into()),
             Err(RunError::Exception(e)) => Concrete::Raised {
                 type_name: e.type_name,
                 message: e.message,

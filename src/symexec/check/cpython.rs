@@ -169,7 +169,7 @@ fn run_batch(
     let out = match child::run(command, script.into_bytes(), limit, cancel) {
         Ok(out) => out,
         Err(ChildError::NotFound(_)) => return Ok(None),
-        Err(ChildError::Interrupted) => return Err(CheckError::Interrupted),
+        Err(ChildError::Stopped(s)) => return Err(s.into()),
         Err(e @ ChildError::Timeout(_)) => return Err(CheckError::Python(format!("python3 {e}"))),
         Err(ChildError::Io(e)) => return Err(CheckError::Python(e)),
     };

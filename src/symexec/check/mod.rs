@@ -42,7 +42,7 @@ pub enum CheckError {
     #[error("CPython: {0}")]
     Python(String),
     #[error("interrupted by the user")]
-    Interrupted,
+    Stopped(#[from] crate::cancel::Stopped),
 }
 
 /// How many runs, from which seed, with which bounds.

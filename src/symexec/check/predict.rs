@@ -76,11 +76,14 @@ impl<'t> Predictor<'t> {
         if result.is_ok() {
             result = Ok(match self.solver.check() {
                 Check::Sat(m) => Some(m),
-                Check::Unknown(r) if r == "cancelled" => {
-                    let _ = self.solver.pop();
-                    return Err(CheckError::Interrupted);
+                Check::Unknown(r) => {
+                    if let Err(stopped) = r.stopped() {
+                        let _ = self.solver.pop();
+                        return Err(stopped.into());
+                    }
+                    None
                 }
-                _ => None,
+                Check::Unsat => None,
             });
         }
         self.solver

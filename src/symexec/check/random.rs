@@ -5,6 +5,7 @@
 use num_bigint::BigInt;
 
 use crate::python::PyValue;
+use crate::splitmix::SplitMix64;
 use crate::symbolic::{SeqKind, Sort};
 
 /// The default seed: the same runs every time.
@@ -12,20 +13,16 @@ pub const SEED: u64 = 0x5EED_5E7;
 
 const EDGES: [i64; 7] = [0, 1, -1, 2, -2, 100, -100];
 
-/// A SplitMix64 generator.
-pub struct Rng(u64);
+/// Random inputs from the crate's [`SplitMix64`].
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// 64 random bits (for the cell fuzzer, `crate::fuzz`).

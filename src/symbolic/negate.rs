@@ -1,7 +1,8 @@
-//! Negations that read well: `not (y == 0)` becomes `y != 0`, `not (a or b)` becomes
-//! `not a and not b`, and index bounds that hold for every length are left out
-//! (`0 >= -len(s)`). Only for conditions we state (no exception raised), never for the
-//! user's own branch conditions, which keep their `not (...)`.
+//! Negations that read well, for the conditions `%constraints` states (no exception
+//! raised): `not (y == 0)` becomes `y != 0`, `not (a or b)` becomes `not a and not b`, and
+//! index bounds that hold for every length are left out (`0 >= -len(s)`); never for the
+//! user's own branch conditions, which keep their `not (...)`. The simplifier's negation of
+//! one comparison (`simplify`, for `%set`) shares [`CompareOp::opposite`].
 
 use crate::symbolic::{CompareOp, SortError, Term, TermKind};
 
@@ -11,7 +12,7 @@ pub fn negate(t: &Term) -> Result<Term, SortError> {
     match t.kind() {
         TermKind::Not(inner) => Ok(inner.clone()),
         TermKind::Compare(op, a, b) => {
-            let flipped = Term::compare(opposite(*op), a.clone(), b.clone())?;
+            let flipped = Term::compare(op.opposite(), a.clone(), b.clone())?;
             Ok(if always_true(&flipped) {
                 Term::bool(true)
             } else {
@@ -21,17 +22,6 @@ pub fn negate(t: &Term) -> Result<Term, SortError> {
         TermKind::And(xs) => Term::or(xs.iter().map(negate).collect::<Result<_, _>>()?),
         TermKind::Or(xs) => Term::and(xs.iter().map(negate).collect::<Result<_, _>>()?),
         _ => Term::not(t.clone()),
-    }
-}
-
-fn opposite(op: CompareOp) -> CompareOp {
-    match op {
-        CompareOp::Eq => CompareOp::NotEq,
-        CompareOp::NotEq => CompareOp::Eq,
-        CompareOp::Lt => CompareOp::GtE,
-        CompareOp::LtE => CompareOp::Gt,
-        CompareOp::Gt => CompareOp::LtE,
-        CompareOp::GtE => CompareOp::Lt,
     }
 }
 

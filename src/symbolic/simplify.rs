@@ -1,4 +1,4 @@
-//! Folding terms so trees read like the book's: `i = i + 1` stores `2`, not `0 + 1 + 1`;
+//! Folding terms (for `%set`'s trees; `negate` is `%constraints`' negation) so trees read like the book's: `i = i + 1` stores `2`, not `0 + 1 + 1`;
 //! `len((1, 2, 3))` is `3`; `(1, 2)[i]` with `i == 1` is `2`. Only rewrites that keep the
 //! Python meaning exactly: integer arithmetic on literals (floor division and modulo by
 //! Python's rules), `x + 0`, `x + 1 + 1`, lengths of displays and string literals, and
@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_traits::{Signed, Zero};
 
+use crate::python::arith;
 use crate::symbolic::{ArithOp, CompareOp, Literal, Sort, Term, TermKind};
 
 /// The folded form of `t` (the same term when nothing folds).
@@ -109,8 +109,8 @@ fn arith(op: ArithOp, a: Term, b: Term) -> Option<Term> {
             ArithOp::Add => Some(x + y),
             ArithOp::Sub => Some(x - y),
             ArithOp::Mul => Some(x * y),
-            ArithOp::FloorDiv if !y.is_zero() => Some(x.div_floor(&y)),
-            ArithOp::Mod if !y.is_zero() => Some(x.mod_floor(&y)),
+            ArithOp::FloorDiv => arith::floor_div(&x, &y),
+            ArithOp::Mod => arith::modulo(&x, &y),
             _ => None,
         };
         if let Some(v) = folded {
@@ -172,12 +172,8 @@ fn negate(a: Term) -> Option<Term> {
         let ordered = (x.sort().is_numeric() && y.sort().is_numeric())
             || (*x.sort() == Sort::Str && *y.sort() == Sort::Str);
         let flipped = match op {
-            CompareOp::Eq => Some(CompareOp::NotEq),
-            CompareOp::NotEq => Some(CompareOp::Eq),
-            CompareOp::Lt if ordered => Some(CompareOp::GtE),
-            CompareOp::LtE if ordered => Some(CompareOp::Gt),
-            CompareOp::Gt if ordered => Some(CompareOp::LtE),
-            CompareOp::GtE if ordered => Some(CompareOp::Lt),
+            CompareOp::Eq | CompareOp::NotEq => Some(op.opposite()),
+            _ if ordered => Some(op.opposite()),
             _ => None,
         };
         if let Some(op) = flipped {

@@ -1,0 +1,155 @@
+//! Python's facts (`src/python/`) against CPython (`python3`): the builtin exception
+//! hierarchy (`issubclass` for every pair of classes), and `//` and `%` on ints and floats.
+
+use std::process::Command;
+
+use analysis_kernel::python::{arith, exceptions};
+use num_bigint::BigInt;
+
+fn python(script: &str) -> String {
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn exception_bases_are_cpythons() {
+    let mut names: Vec<&str> = exceptions::HIERARCHY.iter().map(|(n, _)| *n).collect();
+    names.push("BaseException");
+    let script = format!(
+        "import builtins\nns = {names:?}\nfor a in ns:\n    print(' '.join(b for b in ns if issubclass(getattr(builtins, a), getattr(builtins, b))))\n"
+    );
+    let got: Vec<String> = names
+        .iter()
+        .map(|a| {
+            names
+                .iter()
+                .filter(|b| exceptions::is_subclass(a, b))
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(python(&script).lines().collect::<Vec<_>>(), got);
+    for alias in ["IOError", "EnvironmentError"] {
+        let same = python(&format!("print({alias} is OSError)"));
+        assert_eq!(same.trim(), "True");
+        assert!(exceptions::is_subclass(alias, "OSError") && exceptions::is_builtin(alias));
+    }
+}
+
+#[test]
+fn floor_division_and_modulo_are_cpythons() {
+    let ints: Vec<i64> = vec![
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        3,
+        -3,
+        7,
+        -7,
+        10,
+        -10,
+        i64::MAX,
+        i64::MIN,
+        1 << 40,
+    ];
+    let mut pairs = Vec::new();
+    for &a in &ints {
+        for &b in &ints {
+            if b != 0 {
+                pairs.push((a, b));
+            }
+        }
+    }
+    let expected = python(&format!(
+        "for a, b in [{}]:\n    print(a // b, a % b)\n",
+        pairs
+            .iter()
+            .map(|(a, b)| format!("({a}, {b})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let got: Vec<String> = pairs
+        .iter()
+        .map(|&(a, b)| {
+            let (x, y) = (BigInt::from(a), BigInt::from(b));
+            let q = arith::floor_div(&x, &y).expect("b != 0");
+            let r = arith::modulo(&x, &y).expect("b != 0");
+            if let (Some(sq), Some(sr)) = (arith::floor_div_i64(a, b), arith::mod_i64(a, b)) {
+                assert_eq!((BigInt::from(sq), BigInt::from(sr)), (q.clone(), r.clone()));
+            }
+            format!("{q} {r}")
+        })
+        .collect();
+    assert_eq!(expected.lines().collect::<Vec<_>>(), got);
+    let floats = [
+        0.0,
+        -0.0,
+        1.5,
+        -1.5,
+        7.0,
+        -7.0,
+        0.1,
+        1e300,
+        -1e-300,
+        f64::INFINITY,
+    ];
+    let mut fpairs = Vec::new();
+    for &a in &floats {
+        for &b in &floats {
+            if b != 0.0 && a.is_finite() {
+                fpairs.push((a, b));
+            }
+        }
+    }
+    let expected = python(&format!(
+        "for a, b in [{}]:\n    q, r = divmod(a, b)\n    print(repr(q), repr(r))\n",
+        fpairs
+            .iter()
+            .map(|(a, b)| format!("(float('{a:?}'), float('{b:?}'))"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let got: Vec<String> = fpairs
+        .iter()
+        .map(|&(a, b)| {
+            let (q, r) = arith::float_divmod(a, b);
+            format!("{} {}", py_float(q), py_float(r))
+        })
+        .collect();
+    assert_eq!(expected.lines().collect::<Vec<_>>(), got);
+}
+
+/// A float as Python's `repr` writes these values.
+fn py_float(x: f64) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x.is_nan() {
+        return "nan".into();
+    }
+    let s = format!("{x:?}");
+    if s.contains('e') {
+        // Rust writes 1e300 where Python writes 1e+300.
+        let (m, e) = s.split_once('e').expect("an exponent");
+        let e = if e.starts_with('-') {
+            e.to_string()
+        } else {
+            format!("+{e}")
+        };
+        let m = m.strip_suffix(".0").unwrap_or(m);
+        format!("{m}e{e}")
+    } else {
+        s
+    }
+}
