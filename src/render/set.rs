@@ -38,6 +38,13 @@ pub fn store(store: &[(String, Value)]) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
+/// The mark of an approximate leaf (its path went through a havoc).
+pub const APPROX: &str = "≈ ";
+
+/// How `float` is modelled, as the payload says.
+pub const FLOAT_SEMANTICS: &str =
+    "reals: floats are exact real numbers (no rounding, infinities or NaN)";
+
 /// What a leaf shows: `return 0`, `ZeroDivisionError: division by zero`, `normal end`, ...
 pub fn outcome(o: &Outcome) -> String {
     match o {
@@ -47,8 +54,9 @@ pub fn outcome(o: &Outcome) -> String {
 }
 
 /// `L3: x = -x` for an inner node (`in f(): ` first inside a call), the outcome for a leaf.
-fn what(node: &Node, leaf: Option<&Leaf>) -> String {
+fn what(tree: &Tree, node: &Node, leaf: Option<&Leaf>) -> String {
     let head = match leaf {
+        Some(l) if tree.is_approximate(l.node) => format!("⇒ {APPROX}{}", outcome(&l.outcome)),
         Some(l) => format!("⇒ {}", outcome(&l.outcome)),
         None => match node.line {
             Some(line) => format!("L{line}: {}", node.statement),
@@ -126,6 +134,23 @@ pub fn notes(tree: &Tree) -> Vec<String> {
             tree.node_limit, tree.unexplored
         ));
     }
+    if !tree.approximate.is_empty() {
+        let n = tree.approximate.len();
+        let s = if n == 1 { "leaf is" } else { "leaves are" };
+        let mut seen: Vec<&str> = Vec::new();
+        for (_, notes) in &tree.havoc {
+            for note in notes {
+                if !seen.contains(&note.as_str()) {
+                    seen.push(note);
+                }
+            }
+        }
+        out.push(format!(
+            "{n} {s} approximate (marked {}): their paths go through what is not modelled ({}); their path conditions, outcomes and witnesses are not exact, and %check does not judge them.",
+            APPROX.trim(),
+            seen.join("; ")
+        ));
+    }
     if tree.nodes.iter().any(|n| n.undecided) {
         out.push("The solver could not decide some branches (timeout or nonlinear arithmetic): they are kept, with a dashed border.".into());
     }
@@ -144,7 +169,7 @@ pub fn text(tree: &Tree) -> String {
             "{}[{}] {}  |  {}  |  {}\n",
             "  ".repeat(depth(tree, node)),
             node.id,
-            what(node, leaf),
+            what(tree, node, leaf),
             path_condition(node),
             store(&node.store)
         ));
@@ -173,10 +198,15 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
         .iter()
         .map(|l| {
             let node = &tree.nodes[l.node];
+            let approx = if tree.is_approximate(l.node) {
+                APPROX
+            } else {
+                ""
+            };
             vec![
                 l.node.to_string(),
                 l.path_condition.to_string(),
-                outcome(&l.outcome),
+                format!("{approx}{}", outcome(&l.outcome)),
                 store(&node.store),
                 witness(l),
             ]
@@ -237,8 +267,14 @@ fn html_lines(parts: &[String]) -> String {
     }
 }
 
-fn label(node: &Node, leaf: Option<&Leaf>) -> String {
+fn label(node: &Node, leaf: Option<&Leaf>, havoc: &[String], approximate: bool) -> String {
     let mut rows = Vec::new();
+    for n in havoc {
+        rows.push(format!(
+            "<FONT COLOR=\"{NOTE_COLOUR}\" POINT-SIZE=\"8\">{}</FONT>",
+            escape(n)
+        ));
+    }
     if let Some(f) = &node.frame {
         rows.push(format!(
             "<FONT COLOR=\"{NOTE_COLOUR}\" POINT-SIZE=\"8\">in {}()</FONT>",
@@ -254,7 +290,11 @@ fn label(node: &Node, leaf: Option<&Leaf>) -> String {
         .collect();
     rows.push(html_lines(&st));
     match leaf {
-        Some(l) => rows.push(format!("<B>{}</B>", escape(&outcome(&l.outcome)))),
+        Some(l) => rows.push(format!(
+            "<B>{}{}</B>",
+            if approximate { APPROX } else { "" },
+            escape(&outcome(&l.outcome))
+        )),
         None => rows.push(format!(
             "<FONT FACE=\"{CODE_FONT}\">{}</FONT>",
             escape(&match node.line {
@@ -302,7 +342,12 @@ pub fn dot(tree: &Tree) -> String {
         out.push_str(&format!(
             "  n{} [label={}{sep}{style}];\n",
             node.id,
-            label(node, leaf)
+            label(
+                node,
+                leaf,
+                tree.havoc_notes(node.id),
+                tree.is_approximate(node.id)
+            )
         ));
     }
     for node in &tree.nodes {
@@ -358,6 +403,7 @@ pub fn json(tree: &Tree) -> Json {
                 "status": n.status.name(),
                 "frame": n.frame,
                 "undecided": n.undecided,
+                "havoc": tree.havoc_notes(n.id),
             })
         })
         .collect();
@@ -377,6 +423,7 @@ pub fn json(tree: &Tree) -> Json {
                 "path_condition": l.path_condition.to_string(),
                 "outcome": outcome_json(&l.outcome),
                 "witness": witness,
+                "approximate": tree.is_approximate(l.node),
             })
         })
         .collect();
@@ -392,6 +439,8 @@ pub fn json(tree: &Tree) -> Json {
             "unexplored": tree.unexplored,
             "node_limit": tree.node_limit,
             "cut_paths": tree.cut_paths(),
+            "approximate_leaves": tree.approximate.len(),
+            "float_semantics": FLOAT_SEMANTICS,
             "solver_calls": {
                 "branch_checks": tree.stats.branch_checks,
                 "implication_checks": tree.stats.implication_checks,

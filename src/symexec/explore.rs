@@ -59,6 +59,8 @@ struct Explorer<'p> {
     options: &'p Options,
     nodes: Vec<Node>,
     leaves: Vec<Leaf>,
+    havoc: Vec<(NodeId, Vec<String>)>,
+    approximate: Vec<NodeId>,
 }
 
 /// Builds the symbolic execution tree of `program`.
@@ -78,6 +80,8 @@ pub fn execute(
         options,
         nodes: Vec::new(),
         leaves: Vec::new(),
+        havoc: Vec::new(),
+        approximate: Vec::new(),
     };
     let (truncated, unexplored) = ex.run(cancel)?;
     Ok(Tree {
@@ -90,6 +94,8 @@ pub fn execute(
         unexplored,
         node_limit: options.node_limit,
         stats: ex.oracle.stats,
+        havoc: ex.havoc,
+        approximate: ex.approximate,
     })
 }
 
@@ -151,6 +157,7 @@ impl<'p> Explorer<'p> {
                 Next::Stmt(st) | Next::LoopTest(st) => (st.text.clone(), st.span.line),
             };
             let id = self.state_node(&s, parent, text, Some(line), Status::Inner);
+            s.havoc.notes.clear();
             let (path, witness, undecided) = (s.path.clone(), s.witness.clone(), s.undecided);
             let branch = self.machine.step(s, &next)?;
             let mut children = Vec::new();
@@ -205,6 +212,9 @@ impl<'p> Explorer<'p> {
             status,
         );
         self.nodes[id].undecided = s.undecided;
+        if !s.havoc.notes.is_empty() {
+            self.havoc.push((id, s.havoc.notes.clone()));
+        }
         id
     }
 
@@ -215,6 +225,9 @@ impl<'p> Explorer<'p> {
         outcome: Outcome,
     ) -> Result<(), SymexecError> {
         let id = self.state_node(&s, parent, String::new(), None, outcome.status());
+        if s.havoc.approximate {
+            self.approximate.push(id);
+        }
         let model: Option<Rc<Model>> = match s.witness.clone() {
             Some(m) => Some(m),
             None => self.oracle.model(&s.path)?.map(Rc::new),

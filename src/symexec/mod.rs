@@ -20,6 +20,7 @@ mod eval;
 mod exceptions;
 mod explore;
 mod flow;
+mod havoc;
 mod hoist;
 mod inputs;
 mod path;

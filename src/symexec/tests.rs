@@ -330,32 +330,35 @@ fn node_limit_truncates() {
 }
 
 #[test]
-fn unsupported_constructs_are_reported_with_their_line() {
-    let program = snippet_program("x = 1\nwith open('f') as h:\n    pass\n", "y:int");
-    let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
-    assert_eq!(
-        e,
-        SymexecError::Unsupported {
-            construct: "with".into(),
-            line: 2
-        }
-    );
-    let program = snippet_program("z = y.bit_length()\n", "y:int");
-    let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
+fn unmodelled_constructs_become_havoc_with_their_line() {
+    // What is not modelled no longer refuses the program: it is a havoc with a note on the
+    // next node, and the leaves below are approximate.
+    let tree = snippet("x = 1\nwith open('f') as h:\n    pass\n", "y:int", 4);
+    assert_eq!(tree.havoc, [(2, vec!["havoc: with, line 2".to_string()])]);
+    assert_eq!(tree.approximate, [3]);
+    let tree = snippet("z = y.bit_length()\nif z > 2:\n    y = 0\n", "y:int", 4);
+    let notes: Vec<&String> = tree.havoc.iter().flat_map(|(_, n)| n).collect();
+    assert!(notes.iter().any(|n| n.ends_with(", line 1")), "{notes:?}");
     assert!(
-        matches!(e, SymexecError::Unsupported { line: 1, .. }),
-        "{e}"
+        notes
+            .iter()
+            .any(|n| n.contains("using z") && n.ends_with(", line 2")),
+        "{notes:?}"
     );
+    assert_eq!(tree.leaves.len(), 2);
+    assert!(tree.leaves.iter().all(|l| tree.is_approximate(l.node)));
     let tree = snippet("z = w + 1\n", "y:int", 4);
     assert_eq!(
         outcomes(&tree),
         ["True | NameError: name 'w' is not defined"]
     );
+    assert!(tree.approximate.is_empty());
     let tree = snippet("z = y + 'a'\n", "y:int", 4);
     assert_eq!(
         outcomes(&tree),
         ["True | TypeError: unsupported operand type(s) for +: 'int' and 'str'"]
     );
+    assert!(tree.approximate.is_empty());
 }
 
 #[test]

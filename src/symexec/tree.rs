@@ -21,6 +21,9 @@ pub enum Value {
         name: String,
     },
     Exception(Exc),
+    /// What an expression the symbolic interpreter does not model produced ("havoc"), with
+    /// the note saying which: anything at all. Paths through it are approximate.
+    Havoc(String),
 }
 
 /// An exception as the tree reports it.
@@ -127,6 +130,12 @@ pub struct Tree {
     pub unexplored: usize,
     pub node_limit: usize,
     pub stats: Stats,
+    /// Notes of the nodes reached by a step that did not model something ("havoc: the
+    /// method .append(), line 4"), by node.
+    pub havoc: Vec<(NodeId, Vec<String>)>,
+    /// Leaves whose path went through a havoc: their path condition, outcome and witness
+    /// are not exact, and `%check` does not judge them.
+    pub approximate: Vec<NodeId>,
 }
 
 impl Status {
@@ -171,6 +180,19 @@ impl Tree {
         self.nodes.iter().filter(move |n| n.parent == Some(id))
     }
 
+    /// Whether the path to leaf `node` went through a havoc.
+    pub fn is_approximate(&self, node: NodeId) -> bool {
+        self.approximate.contains(&node)
+    }
+
+    /// The havoc notes of `node`.
+    pub fn havoc_notes(&self, node: NodeId) -> &[String] {
+        self.havoc
+            .iter()
+            .find(|(n, _)| *n == node)
+            .map_or(&[], |(_, notes)| notes.as_slice())
+    }
+
     pub fn leaf_of(&self, node: NodeId) -> Option<&Leaf> {
         self.leaves.iter().find(|l| l.node == node)
     }
@@ -183,6 +205,7 @@ impl fmt::Display for Value {
             Value::None => f.write_str("None"),
             Value::Function { name, .. } => write!(f, "<function {name}>"),
             Value::Exception(e) => write!(f, "{}({})", e.type_name, e.message.repr()),
+            Value::Havoc(_) => f.write_str("?"),
         }
     }
 }

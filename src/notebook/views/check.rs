@@ -283,6 +283,8 @@ pub fn report_json(r: &Report, tree: &Tree) -> Json {
             "unresolved": r.unresolved,
             "unfinished": r.unfinished.iter().map(|u| json!({"inputs": inputs_json(&u.inputs), "reason": u.why})).collect::<Vec<Json>>(),
             "run_step_budget": r.run_steps,
+            "approximate_leaves": tree.approximate.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+            "approximate_runs": r.approximate,
         }),
     )
 }
@@ -329,6 +331,14 @@ fn view(r: &Report, tree: &Tree) -> View {
             count(crate::symexec::check::Property::Precise),
         ),
     ];
+    if !tree.approximate.is_empty() {
+        lines.push(format!(
+            "{} of the {} leaves are approximate (their paths go through what is not modelled): their witnesses are not replayed and the {} random runs that land in them are not judged.",
+            tree.approximate.len(),
+            tree.leaves.len(),
+            r.approximate
+        ));
+    }
     if r.unresolved > 0 {
         lines.push(format!(
             "{} runs could not be placed in the tree by the solver.",
