@@ -121,6 +121,9 @@ pub fn summary(tree: &Tree) -> String {
 /// Notes on what bounds did: paths cut, nodes not explored.
 pub fn notes(tree: &Tree) -> Vec<String> {
     let mut out = Vec::new();
+    if !tree.inferred.is_empty() {
+        out.push(format!("Input types: {}.", tree.inferred.join("; ")));
+    }
     let cut = tree.cut_paths();
     if cut > 0 {
         let s = if cut == 1 { "path was" } else { "paths were" };
@@ -440,6 +443,7 @@ pub fn json(tree: &Tree) -> Json {
             "node_limit": tree.node_limit,
             "cut_paths": tree.cut_paths(),
             "approximate_leaves": tree.approximate.len(),
+            "inferred": tree.inferred,
             "float_semantics": FLOAT_SEMANTICS,
             "solver_calls": {
                 "branch_checks": tree.stats.branch_checks,

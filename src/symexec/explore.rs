@@ -27,6 +27,8 @@ pub struct Options {
     pub timeout_ms: u32,
     /// Show infeasible branches as `unsat` leaves instead of pruning them.
     pub keep_unsat: bool,
+    /// Calls of a function inside itself before the path is cut (a `bound` leaf).
+    pub depth: u64,
 }
 
 impl Default for Options {
@@ -37,6 +39,7 @@ impl Default for Options {
             recursion_limit: 200,
             timeout_ms: 5_000,
             keep_unsat: false,
+            depth: 4,
         }
     }
 }
@@ -75,6 +78,7 @@ pub fn execute(
             program,
             unroll: options.unroll,
             recursion_limit: options.recursion_limit,
+            depth: options.depth,
         },
         oracle: Oracle::new(options.timeout_ms, cancel),
         options,
@@ -96,6 +100,7 @@ pub fn execute(
         stats: ex.oracle.stats,
         havoc: ex.havoc,
         approximate: ex.approximate,
+        inferred: program.inferred.clone(),
     })
 }
 

@@ -22,6 +22,7 @@ mod explore;
 mod flow;
 mod havoc;
 mod hoist;
+mod infer;
 mod inputs;
 mod path;
 mod program;

@@ -46,6 +46,9 @@ pub struct Program {
     /// The key of each `def` statement of a snippet.
     pub defs: BTreeMap<StmtId, String>,
     pub classes: Classes,
+    /// Notes on the inputs' types: inferred for parameters without annotation, or narrowed
+    /// (`Optional[str]` explored as `str`).
+    pub inferred: Vec<String>,
 }
 
 impl Program {
@@ -57,7 +60,8 @@ impl Program {
     ) -> Result<Program, SymexecError> {
         let mut table = BTreeMap::new();
         let mut entry = None;
-        for f in functions {
+        let functions: Vec<&Function> = functions.into_iter().collect();
+        for f in functions.iter().copied() {
             if f.qualname.contains('.') {
                 continue;
             }
@@ -70,7 +74,7 @@ impl Program {
         if let Some(Err(e)) = table.get(name) {
             return Err(e.clone());
         }
-        let inputs = function_inputs(f, given)?;
+        let (inputs, inferred) = function_inputs(f, &functions, given)?;
         Ok(Program {
             name: name.to_string(),
             entry: Entry::Function(name.to_string()),
@@ -79,6 +83,7 @@ impl Program {
             functions: table,
             defs: BTreeMap::new(),
             classes: Classes::default(),
+            inferred,
         })
     }
 
@@ -140,6 +145,7 @@ impl Program {
             functions: table,
             defs,
             classes,
+            inferred: Vec::new(),
         })
     }
 

@@ -31,6 +31,8 @@ pub struct Machine<'p> {
     pub program: &'p Program,
     pub unroll: u64,
     pub recursion_limit: u64,
+    /// Activations of one function on the stack before a call of it is cut.
+    pub depth: u64,
 }
 
 fn internal(what: &str) -> SymexecError {
@@ -781,6 +783,18 @@ impl<'p> Machine<'p> {
                 }
                 Err(message) => return Ok(Branch::Go(s.raise(exc("TypeError", message)))),
             };
+            let active = s
+                .frames
+                .iter()
+                .filter(|fr| fr.function.is_some_and(|g| g.key == f.key))
+                .count() as u64;
+            if active > self.depth {
+                s.bound = Some(format!(
+                    "calling {}() at recursion depth {} (--depth)",
+                    f.name, self.depth
+                ));
+                return Ok(Branch::Go(s));
+            }
             if s.frames.len() as u64 >= self.recursion_limit {
                 s.bound = Some(format!(
                     "calling {}() at depth {} (recursion_limit)",

@@ -484,3 +484,57 @@ fn check_stops_endless_runs_at_a_budget_scaled_from_the_witnesses() {
     assert!(r.mismatches.is_empty(), "{:#?}", r.mismatches);
     assert!(r.precise);
 }
+
+#[test]
+fn recursion_stops_at_the_depth_bound() {
+    // Unannotated, as students write it: `n` is inferred an int from `n <= 1`, and the
+    // recursion is cut at depth 2 with a bound leaf instead of running into the node limit.
+    let fact = "def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n";
+    let program = function_program(fact, "fact");
+    assert_eq!(
+        program.inferred,
+        ["n: int inferred from `n <= 1` (give n:TYPE to override)"]
+    );
+    let tree = execute(
+        &program,
+        &Options {
+            depth: 2,
+            ..Options::default()
+        },
+        &Cancel::new(),
+    )
+    .unwrap();
+    assert!(!tree.truncated);
+    expect_test::expect![[r#"
+        [
+            "n <= 1 | return 1",
+            "n > 1 and n - 1 <= 1 | return n",
+            "n - 1 > 1 and n - 2 <= 1 | return n * (n - 1)",
+            "n - 2 > 1 | bound reached: calling fact() at recursion depth 2 (--depth)",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+    let tree = execute(&program, &Options::default(), &Cancel::new()).unwrap();
+    assert!(!tree.truncated);
+    assert_eq!(tree.cut_paths(), 1);
+}
+
+#[test]
+fn havoc_paths_are_approximate_and_exact_ones_stay_exact() {
+    let src = "def f(xs: list[int], k: int) -> int:\n    if k < 0:\n        return -1\n    ys = sorted(xs)\n    if len(ys) > k:\n        return ys[k]\n    return 0\n";
+    let tree = function(src, "f", 4);
+    expect_test::expect![[r#"
+        symbolic execution tree of f(xs: list[int], k: int), unroll 4: 9 nodes, 3 leaves (3 return)
+        [0] L2: if k < 0:  |  {}  |  {xs: xs, k: k}
+          [1] L3: return -1  |  {k < 0}  |  {xs: xs, k: k}
+            [2] ⇒ return -1  |  {k < 0}  |  {xs: xs, k: k}
+          [3] L4: ys = sorted(xs)  |  {k >= 0}  |  {xs: xs, k: k}
+            [4] L5: if len(ys) > k:  |  {k >= 0}  |  {xs: xs, k: k, ys: ?}
+              [5] L6: return ys[k]  |  {k >= 0, $havoc_1}  |  {xs: xs, k: k, ys: ?}
+                [6] ⇒ ≈ return ?  |  {k >= 0, $havoc_1}  |  {xs: xs, k: k, ys: ?}
+              [7] L7: return 0  |  {k >= 0, not $havoc_1}  |  {xs: xs, k: k, ys: ?}
+                [8] ⇒ ≈ return 0  |  {k >= 0, not $havoc_1}  |  {xs: xs, k: k, ys: ?}
+        2 leaves are approximate (marked ≈): their paths go through what is not modelled (havoc: the builtin sorted(), line 4; havoc: using ys, which holds an unmodelled value, line 5; havoc: using ys, which holds an unmodelled value, line 6); their path conditions, outcomes and witnesses are not exact, and %check does not judge them.
+    "#]]
+    .assert_eq(&text(&tree));
+}

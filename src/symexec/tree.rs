@@ -136,6 +136,8 @@ pub struct Tree {
     /// Leaves whose path went through a havoc: their path condition, outcome and witness
     /// are not exact, and `%check` does not judge them.
     pub approximate: Vec<NodeId>,
+    /// Notes on the inputs' types (inferred for parameters without annotation).
+    pub inferred: Vec<String>,
 }
 
 impl Status {

@@ -127,7 +127,11 @@ pub fn run_file(path: &Path, check: bool) -> Vec<Record> {
         panic!("{file} does not run in the kernel: {e:?} {out:?}");
     }
     let mut records = Vec::new();
+    let progress = std::env::var_os("EVERYDAY_PROGRESS").is_some();
     for name in functions(&source) {
+        if progress {
+            eprintln!("{file}:{name}");
+        }
         let start = Instant::now();
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             session.run_cell(&format!("%set {name} --leaves"), &cancel)

@@ -31,6 +31,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "loop unrolling bound of the tree checked (default: %config unroll)",
     },
     OptionSpec {
+        name: "--depth",
+        values: 1,
+        help: "recursion depth of the tree checked (default: %config depth)",
+    },
+    OptionSpec {
         name: "--seed",
         values: 1,
         help: "seed of the random inputs (the default gives the same runs every time)",

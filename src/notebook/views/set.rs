@@ -24,6 +24,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "iterations of each loop before the path is cut (default: %config unroll)",
     },
     OptionSpec {
+        name: "--depth",
+        values: 1,
+        help: "calls of a function inside itself before the path is cut (default: %config depth)",
+    },
+    OptionSpec {
         name: "--leaves",
         values: 0,
         help: "only the leaf table (no figure): for large trees",
@@ -35,7 +40,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-pub const USAGE: &str = "%set NAME [--unroll N] [--leaves] [--unsat] [ARG:TYPE ...]\n%%set [--unroll N] [--leaves] [--unsat] ARG:TYPE ...\n<Python code>";
+pub const USAGE: &str = "%set NAME [--unroll N] [--depth N] [--leaves] [--unsat] [ARG:TYPE ...]\n%%set [--unroll N] [--depth N] [--leaves] [--unsat] ARG:TYPE ...\n<Python code>";
 
 pub const SUMMARY: &str =
     "symbolic execution tree: path conditions, stores, outcomes, a witness per leaf";
@@ -52,7 +57,13 @@ Leaves: paleturquoise = return or normal end, lightpink = exception, grey stripe
 (--unroll for loops, %config recursion_limit for calls; the book drops these paths silently), lightgreen = \
 unsatisfiable (only with --unsat). The table lists each leaf's path condition in Python syntax, its outcome, \
 final store and a witness input from the solver's model. %config node_limit caps the tree's size.\n\n\
-%set NAME x:int      types for parameters without annotations (or to override them)\n\
+What is not modelled (a method, a builtin, a statement) does not stop the tree: it is a havoc, a fresh value \
+with a note on the node (\"havoc: the builtin sorted(), line 3\"), and every leaf below it is approximate (marked \
+≈; its path condition, outcome and witness are not exact, and %check does not judge it). Parameters without \
+annotation get a type inferred from how the function uses them (n % 2: int, s.lower(): str, lst.append(x): \
+list[int]), a default value, the annotated function they are passed to, or their name; the inference is said \
+under the tree. Optional[T] is explored as T (None is not an input). Floats are exact reals (no rounding).\n\n\
+%set NAME x:int      types for parameters (overriding an annotation or an inferred type)\n\
 %%set y:int          the cell's code with symbolic y; a cell that only defines one function runs that function";
 
 /// A tree and what it was built from.
@@ -78,6 +89,12 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
             .parse::<u64>()
             .map_err(|_| CellError::usage(format!("--unroll takes a whole number, got {v:?}")))?,
         None => session.config.unroll,
+    };
+    let depth = match inv.option("--depth") {
+        Some(v) => v.parse::<u64>().ok().filter(|&d| d >= 1).ok_or_else(|| {
+            CellError::usage(format!("--depth takes a whole number from 1, got {v:?}"))
+        })?,
+        None => session.config.depth,
     };
     let functions = session_functions(session);
     let (program, module) = if inv.cell {
@@ -111,6 +128,7 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         recursion_limit: session.config.recursion_limit,
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
         keep_unsat: inv.flag("--unsat"),
+        depth,
     };
     let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
     Ok(Built {
@@ -241,12 +259,15 @@ mod tests {
         assert_eq!(run(&mut s, "%set").unwrap_err().ename, "UsageError");
         assert_eq!(run(&mut s, "%set nosuch").unwrap_err().ename, "NameError");
         run(&mut s, "def g(a, b: int) -> int:\n    return a + b\n").unwrap();
-        let e = run(&mut s, "%set g").unwrap_err();
-        assert_eq!(e.ename, "UsageError");
+        // `a` has no annotation: its type is inferred from `a + b` (b: int) and said.
+        let out = run(&mut s, "%set g --leaves").unwrap();
+        let Some(Output::Display(b)) = out.last() else {
+            panic!("{out:?}")
+        };
+        let text = b.plain_text().unwrap_or("");
         assert!(
-            e.evalue.contains("parameter a of g has no type") && e.evalue.contains("a:TYPE"),
-            "{}",
-            e.evalue
+            text.contains("a: int inferred from") && text.contains("a:TYPE to override"),
+            "{text}"
         );
         assert!(run(&mut s, "%set g a:int").is_ok());
         assert_eq!(run(&mut s, "%set g c:int").unwrap_err().ename, "UsageError");
