@@ -7,10 +7,13 @@ mod everyday;
 
 use everyday::{report, run_all, summarize};
 
-/// Trees built, out of the corpus's functions (a floor: raise it as coverage grows).
-const TREE_FLOOR: usize = 0;
+/// Trees built, out of the corpus's 174 functions (a floor: raise it as coverage grows;
+/// 58 before havoc and type inference).
+const TREE_FLOOR: usize = 174;
+/// Trees none of whose leaves is approximate (58 at the baseline).
+const EXACT_FLOOR: usize = 85;
 /// `%check` precise verdicts (a floor).
-const PRECISE_FLOOR: usize = 0;
+const PRECISE_FLOOR: usize = 174;
 
 #[test]
 fn everyday_functions() {

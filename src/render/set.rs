@@ -121,6 +121,13 @@ pub fn summary(tree: &Tree) -> String {
 /// Notes on what bounds did: paths cut, nodes not explored.
 pub fn notes(tree: &Tree) -> Vec<String> {
     let mut out = Vec::new();
+    if !tree.preconditions.is_empty() {
+        let texts: Vec<&str> = tree.preconditions.iter().map(|(t, _)| t.as_str()).collect();
+        out.push(format!(
+            "Preconditions assumed (from the docstring; --no-pre ignores them): {}.",
+            texts.join("; ")
+        ));
+    }
     if !tree.inferred.is_empty() {
         out.push(format!("Input types: {}.", tree.inferred.join("; ")));
     }
@@ -444,6 +451,7 @@ pub fn json(tree: &Tree) -> Json {
             "cut_paths": tree.cut_paths(),
             "approximate_leaves": tree.approximate.len(),
             "inferred": tree.inferred,
+            "preconditions": tree.preconditions.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(),
             "float_semantics": FLOAT_SEMANTICS,
             "solver_calls": {
                 "branch_checks": tree.stats.branch_checks,

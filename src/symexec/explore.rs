@@ -101,6 +101,7 @@ pub fn execute(
         havoc: ex.havoc,
         approximate: ex.approximate,
         inferred: program.inferred.clone(),
+        preconditions: program.preconditions.clone(),
     })
 }
 
@@ -123,8 +124,11 @@ fn first_state<'a, 'p>(b: &'a Branch<'p>) -> Option<&'a State<'p>> {
 
 impl<'p> Explorer<'p> {
     fn run(&mut self, cancel: &Cancel) -> Result<(bool, usize), SymexecError> {
-        let mut stack: Vec<(Child<'p>, Option<NodeId>)> =
-            vec![(Child::State(State::initial(self.program)?), None)];
+        let mut initial = State::initial(self.program)?;
+        for (_, pre) in &self.program.preconditions {
+            initial.path = self.oracle.extend(&initial.path, pre.clone(), false)?;
+        }
+        let mut stack: Vec<(Child<'p>, Option<NodeId>)> = vec![(Child::State(initial), None)];
         while let Some((child, parent)) = stack.pop() {
             if cancel.is_cancelled() {
                 return Err(SymexecError::Interrupted);

@@ -538,3 +538,36 @@ fn havoc_paths_are_approximate_and_exact_ones_stay_exact() {
     "#]]
     .assert_eq(&text(&tree));
 }
+
+#[test]
+fn docstring_preconditions_are_assumed() {
+    let src = "def f(x: int, y: int) -> int:\n    \"\"\"Preconditions:\n        - y != 0\n        - x >= 0\n    \"\"\"\n    if x > 5:\n        return x // y\n    return 0\n";
+    let program = function_program(src, "f");
+    let texts: Vec<&str> = program
+        .preconditions
+        .iter()
+        .map(|(t, _)| t.as_str())
+        .collect();
+    assert_eq!(texts, ["y != 0", "x >= 0"]);
+    let tree = execute(&program, &Options::default(), &Cancel::new()).unwrap();
+    // No ZeroDivisionError leaf: y != 0 is assumed; and no path with x < 0.
+    expect_test::expect![[r#"
+        [
+            "y != 0 and x > 5 | return x // y",
+            "y != 0 and x >= 0 and x <= 5 | return 0",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+    let without = Program {
+        preconditions: Vec::new(),
+        ..function_program(src, "f")
+    };
+    let tree = execute(&without, &Options::default(), &Cancel::new()).unwrap();
+    assert!(
+        outcomes(&tree)
+            .iter()
+            .any(|o| o.contains("ZeroDivisionError")),
+        "{:?}",
+        outcomes(&tree)
+    );
+}

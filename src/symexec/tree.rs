@@ -138,6 +138,8 @@ pub struct Tree {
     pub approximate: Vec<NodeId>,
     /// Notes on the inputs' types (inferred for parameters without annotation).
     pub inferred: Vec<String>,
+    /// Docstring preconditions assumed at the root (text, condition).
+    pub preconditions: Vec<(String, Term)>,
 }
 
 impl Status {

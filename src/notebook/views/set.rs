@@ -29,6 +29,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "calls of a function inside itself before the path is cut (default: %config depth)",
     },
     OptionSpec {
+        name: "--no-pre",
+        values: 0,
+        help: "ignore the function's docstring preconditions (by default the tree assumes them)",
+    },
+    OptionSpec {
         name: "--leaves",
         values: 0,
         help: "only the leaf table (no figure): for large trees",
@@ -121,6 +126,14 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         let program = Program::function(name, functions.iter().map(|f| f.as_ref()), &given)
             .map_err(|e| error(e, inv))?;
         (program, None)
+    };
+    let program = if inv.flag("--no-pre") {
+        Program {
+            preconditions: Vec::new(),
+            ..program
+        }
+    } else {
+        program
     };
     let options = Options {
         unroll,

@@ -107,6 +107,8 @@ pub struct Report {
     pub run_steps: u64,
     /// Random runs not judged because they land in (or may land in) an approximate leaf.
     pub approximate: usize,
+    /// Random runs not judged because they break a precondition the tree assumes.
+    pub outside_preconditions: usize,
 }
 
 /// A run that did not finish within its budget.
@@ -282,6 +284,7 @@ pub fn check(
         unfinished: Vec::new(),
         run_steps,
         approximate: 0,
+        outside_preconditions: 0,
     };
     let observed: Vec<Concrete> = match &python {
         Some(py) => {
@@ -300,6 +303,12 @@ pub fn check(
     };
     let mut predictor = Predictor::new(tree, env, options.timeout_ms, cancel);
     for (inputs, seen) in runs.iter().zip(&observed).take(random) {
+        if !tree.preconditions.is_empty()
+            && predictor.satisfies(inputs, &tree.preconditions)? == Some(false)
+        {
+            report.outside_preconditions += 1;
+            continue;
+        }
         let (leaf, expected) = predictor.predict(inputs)?;
         // Only exact leaves are judged: a run that lands in an approximate leaf, or that no
         // single leaf places when some are approximate, says nothing about the tree.
