@@ -68,6 +68,9 @@ with a note on the node (\"havoc: the builtin sorted(), line 3\"), and every lea
 annotation get a type inferred from how the function uses them (n % 2: int, s.lower(): str, lst.append(x): \
 list[int]), a default value, the annotated function they are passed to, or their name; the inference is said \
 under the tree. Optional[T] is explored as T (None is not an input). Floats are exact reals (no rounding).\n\n\
+Recursion is cut at --depth N nested calls of a function in itself (%config depth, default 4) with bound \
+leaves. The docstring preconditions (PythonTA's forms, read as %constraints reads them) are assumed at the \
+root; --no-pre ignores them.\n\n\
 %set NAME x:int      types for parameters (overriding an annotation or an inferred type)\n\
 %%set y:int          the cell's code with symbolic y; a cell that only defines one function runs that function";
 
