@@ -32,6 +32,7 @@ pub fn budgets() -> Config {
         // The oracle's `python3` children are not the code under test.
         cpython_oracle: 0,
         pinned: Vec::new(),
+        depth: 2,
     }
 }
 

@@ -17,7 +17,7 @@
 
 mod analysis;
 mod dag;
-mod docstring;
+pub(crate) mod docstring;
 mod effects;
 mod encode;
 mod feasibility;

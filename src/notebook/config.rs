@@ -42,6 +42,8 @@ pub struct Config {
     pub cpython_oracle: u64,
     /// Settings `%config` may not change (a grader fixes the budgets of submissions).
     pub pinned: Vec<&'static str>,
+    /// Calls of a function inside itself that `%set`/`%check` follow before the path is cut.
+    pub depth: u64,
 }
 
 impl Default for Config {
@@ -59,6 +61,7 @@ impl Default for Config {
             dot_timeout_s: 60,
             cpython_oracle: 1,
             pinned: Vec::new(),
+            depth: 4,
         }
     }
 }
@@ -151,6 +154,14 @@ const SETTINGS: &[Setting] = &[
         set: |c, v| c.cpython_oracle = v,
         min: 0,
         max: 1,
+    },
+    Setting {
+        key: "depth",
+        help: "recursion depth of %set and %check: nested calls of a function in itself before the path is cut",
+        get: |c| c.depth,
+        set: |c, v| c.depth = v,
+        min: 1,
+        max: 10_000,
     },
 ];
 

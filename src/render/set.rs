@@ -42,6 +42,13 @@ pub fn store(store: &[(std::sync::Arc<str>, std::sync::Arc<Value>)]) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
+/// The mark of an approximate leaf (its path went through a havoc).
+pub const APPROX: &str = "≈ ";
+
+/// How `float` is modelled, as the payload says.
+pub const FLOAT_SEMANTICS: &str =
+    "reals: floats are exact real numbers (no rounding, infinities or NaN)";
+
 /// What a leaf shows: `return 0`, `ZeroDivisionError: division by zero`, `normal end`, ...
 pub fn outcome(o: &Outcome) -> String {
     match o {
@@ -51,8 +58,9 @@ pub fn outcome(o: &Outcome) -> String {
 }
 
 /// `L3: x = -x` for an inner node (`in f(): ` first inside a call), the outcome for a leaf.
-fn what(node: &Node, leaf: Option<&Leaf>) -> String {
+fn what(tree: &Tree, node: &Node, leaf: Option<&Leaf>) -> String {
     let head = match leaf {
+        Some(l) if tree.is_approximate(l.node) => format!("⇒ {APPROX}{}", outcome(&l.outcome)),
         Some(l) => format!("⇒ {}", outcome(&l.outcome)),
         None => match node.line {
             Some(line) => format!("L{line}: {}", node.statement),
@@ -117,6 +125,16 @@ pub fn summary(tree: &Tree) -> String {
 /// Notes on what bounds did: paths cut, nodes not explored.
 pub fn notes(tree: &Tree) -> Vec<String> {
     let mut out = Vec::new();
+    if !tree.preconditions.is_empty() {
+        let texts: Vec<&str> = tree.preconditions.iter().map(|(t, _)| t.as_str()).collect();
+        out.push(format!(
+            "Preconditions assumed (from the docstring; --no-pre ignores them): {}.",
+            texts.join("; ")
+        ));
+    }
+    if !tree.inferred.is_empty() {
+        out.push(format!("Input types: {}.", tree.inferred.join("; ")));
+    }
     let cut = tree.cut_paths();
     if cut > 0 {
         let s = if cut == 1 { "path was" } else { "paths were" };
@@ -128,6 +146,23 @@ pub fn notes(tree: &Tree) -> Vec<String> {
         out.push(format!(
             "The tree was cut at {} nodes (%config node_limit): {} states were not explored; their leaves are missing from the table.",
             tree.node_limit, tree.unexplored
+        ));
+    }
+    if !tree.approximate.is_empty() {
+        let n = tree.approximate.len();
+        let s = if n == 1 { "leaf is" } else { "leaves are" };
+        let mut seen: Vec<&str> = Vec::new();
+        for (_, notes) in &tree.havoc {
+            for note in notes {
+                if !seen.contains(&note.as_str()) {
+                    seen.push(note);
+                }
+            }
+        }
+        out.push(format!(
+            "{n} {s} approximate (marked {}): their paths go through what is not modelled ({}); their path conditions, outcomes and witnesses are not exact, and %check does not judge them.",
+            APPROX.trim(),
+            seen.join("; ")
         ));
     }
     if tree.nodes.iter().any(|n| n.undecided) {
@@ -156,7 +191,7 @@ pub fn text(tree: &Tree) -> String {
             "{}[{}] {}  |  {}  |  {}\n",
             "  ".repeat(d),
             node.id,
-            what(node, leaf),
+            what(tree, node, leaf),
             path_condition(node),
             store(&node.store)
         ));
@@ -193,10 +228,15 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
         .take(TABLE_LEAVES)
         .map(|l| {
             let node = &tree.nodes[l.node];
+            let approx = if tree.is_approximate(l.node) {
+                APPROX
+            } else {
+                ""
+            };
             vec![
                 l.node.to_string(),
                 l.path_condition.to_string(),
-                outcome(&l.outcome),
+                format!("{approx}{}", outcome(&l.outcome)),
                 store(&node.store),
                 witness(tree, l),
             ]
@@ -287,8 +327,14 @@ fn html_lines(parts: &[String]) -> String {
     }
 }
 
-fn label(node: &Node, leaf: Option<&Leaf>) -> String {
+fn label(node: &Node, leaf: Option<&Leaf>, havoc: &[String], approximate: bool) -> String {
     let mut rows = Vec::new();
+    for n in havoc {
+        rows.push(format!(
+            "<FONT COLOR=\"{NOTE_COLOUR}\" POINT-SIZE=\"8\">{}</FONT>",
+            escape(n)
+        ));
+    }
     if let Some(f) = &node.frame {
         rows.push(format!(
             "<FONT COLOR=\"{NOTE_COLOUR}\" POINT-SIZE=\"8\">in {}()</FONT>",
@@ -304,7 +350,11 @@ fn label(node: &Node, leaf: Option<&Leaf>) -> String {
         .collect();
     rows.push(html_lines(&st));
     match leaf {
-        Some(l) => rows.push(format!("<B>{}</B>", escape(&outcome(&l.outcome)))),
+        Some(l) => rows.push(format!(
+            "<B>{}{}</B>",
+            if approximate { APPROX } else { "" },
+            escape(&outcome(&l.outcome))
+        )),
         None => rows.push(format!(
             "<FONT FACE=\"{CODE_FONT}\">{}</FONT>",
             escape(&match node.line {
@@ -353,7 +403,12 @@ pub fn dot(tree: &Tree) -> String {
         out.push_str(&format!(
             "  n{} [label={}{sep}{style}];\n",
             node.id,
-            label(node, leaf)
+            label(
+                node,
+                leaf,
+                tree.havoc_notes(node.id),
+                tree.is_approximate(node.id)
+            )
         ));
     }
     for node in tree.nodes.iter().take(FIGURE_NODES) {
@@ -432,6 +487,7 @@ fn payload(tree: &Tree, limit: usize) -> Json {
                 "status": n.status.name(),
                 "frame": n.frame.as_deref(),
                 "undecided": n.undecided,
+                "havoc": tree.havoc_notes(n.id),
             })
         })
         .collect();
@@ -452,6 +508,7 @@ fn payload(tree: &Tree, limit: usize) -> Json {
                 "path_condition": l.path_condition.to_string(),
                 "outcome": outcome_json(&l.outcome),
                 "witness": witness,
+                "approximate": tree.is_approximate(l.node),
             })
         })
         .collect();
@@ -467,6 +524,10 @@ fn payload(tree: &Tree, limit: usize) -> Json {
             "unexplored": tree.unexplored,
             "node_limit": tree.node_limit,
             "cut_paths": tree.cut_paths(),
+            "approximate_leaves": tree.approximate.len(),
+            "inferred": tree.inferred,
+            "preconditions": tree.preconditions.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(),
+            "float_semantics": FLOAT_SEMANTICS,
             "solver_calls": {
                 "branch_checks": tree.stats.branch_checks,
                 "implication_checks": tree.stats.implication_checks,

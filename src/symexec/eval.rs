@@ -4,6 +4,7 @@
 
 use super::SymexecError;
 use super::exceptions::message_for;
+use super::havoc::note;
 use super::program::Program;
 use super::state::{State, exc};
 use super::tree::{Exc, Message};
@@ -21,6 +22,8 @@ pub enum Eval {
     },
     /// It raises whatever the inputs are.
     Raise(Exc),
+    /// It is not modelled: the note says what (see [`super::havoc`]).
+    Havoc(String),
 }
 
 /// Sort errors of the translation that are Python's own `TypeError`s (the others are limits
@@ -77,18 +80,21 @@ pub fn evaluate(
             if PYTHON_TYPE_ERRORS.iter().any(|p| message.contains(p)) {
                 Ok(Eval::Raise(exc("TypeError", cpython_message(message))))
             } else {
-                Err(SymexecError::Unsupported {
-                    construct: message,
-                    line,
-                })
+                Ok(Eval::Havoc(note(&message, line)))
             }
         }
         Err(TranslateError::UnknownName { name, line, .. }) => {
-            Ok(Eval::Raise(state.missing_name(program, &name, line)?))
+            match state.missing_name(program, &name, line) {
+                Ok(x) => Ok(Eval::Raise(x)),
+                Err(SymexecError::Unsupported { construct, line }) => {
+                    Ok(Eval::Havoc(note(&construct, line)))
+                }
+                Err(other) => Err(other),
+            }
         }
         Err(TranslateError::Unsupported {
             construct, line, ..
-        }) => Err(SymexecError::Unsupported { construct, line }),
+        }) => Ok(Eval::Havoc(note(&construct, line))),
     }
 }
 

@@ -32,6 +32,8 @@ pub struct Options {
     /// Decide branches with the solver shortcuts (syntax, independence, cache); off, every
     /// branch is a check of the whole path (for differential tests).
     pub shortcuts: bool,
+    /// Calls of a function inside itself before the path is cut (a `bound` leaf).
+    pub depth: u64,
 }
 
 impl Default for Options {
@@ -43,6 +45,7 @@ impl Default for Options {
             timeout_ms: 5_000,
             keep_unsat: false,
             shortcuts: true,
+            depth: 4,
         }
     }
 }
@@ -68,6 +71,8 @@ struct Explorer<'p> {
     /// Statement texts and frame names, one shared copy each (by the address of the
     /// program's text, which outlives the exploration).
     texts: FxHashMap<(usize, usize), Arc<str>>,
+    havoc: Vec<(NodeId, Vec<String>)>,
+    approximate: Vec<NodeId>,
 }
 
 /// Builds the symbolic execution tree of `program`.
@@ -82,6 +87,7 @@ pub fn execute(
             program,
             unroll: options.unroll,
             recursion_limit: options.recursion_limit,
+            depth: options.depth,
         },
         oracle: if options.shortcuts {
             Oracle::new(options.timeout_ms, cancel)
@@ -92,9 +98,14 @@ pub fn execute(
         nodes: Vec::new(),
         leaves: Vec::new(),
         texts: FxHashMap::default(),
+        havoc: Vec::new(),
+        approximate: Vec::new(),
     };
     // One watcher thread serves every check (instead of a thread per check).
     let (truncated, unexplored) = crate::symbolic::solver::with_watcher(|| ex.run(cancel))?;
+    // Sorted by node, so `Tree::is_approximate` and `Tree::havoc_notes` can search them.
+    ex.havoc.sort_by_key(|(n, _)| *n);
+    ex.approximate.sort_unstable();
     Ok(Tree {
         function: program.name.clone(),
         inputs: program.inputs.0.clone(),
@@ -111,6 +122,10 @@ pub fn execute(
             .map(|(n, _)| n.to_string())
             .collect(),
         values: ex.oracle.take_values(),
+        havoc: ex.havoc,
+        approximate: ex.approximate,
+        inferred: program.inferred.clone(),
+        preconditions: program.preconditions.clone(),
     })
 }
 
@@ -133,8 +148,11 @@ fn first_state<'a, 'p>(b: &'a Branch<'p>) -> Option<&'a State<'p>> {
 
 impl<'p> Explorer<'p> {
     fn run(&mut self, cancel: &Cancel) -> Result<(bool, usize), SymexecError> {
-        let mut stack: Vec<(Child<'p>, Option<NodeId>)> =
-            vec![(Child::State(State::initial(self.program)?), None)];
+        let mut initial = State::initial(self.program)?;
+        for (_, pre) in &self.program.preconditions {
+            initial.path = self.oracle.extend(&initial.path, pre.clone(), false)?;
+        }
+        let mut stack: Vec<(Child<'p>, Option<NodeId>)> = vec![(Child::State(initial), None)];
         while let Some((child, parent)) = stack.pop() {
             cancel.check()?;
             if self.nodes.len() >= self.options.node_limit {
@@ -171,6 +189,7 @@ impl<'p> Explorer<'p> {
                 Next::Stmt(st) | Next::LoopTest(st) => (self.text(&st.text), st.span.line),
             };
             let id = self.state_node(&s, parent, text, Some(line), Status::Inner);
+            s.havoc.notes.clear();
             let (path, witness, undecided) = (s.path.clone(), s.witness.clone(), s.undecided);
             let branch = self.machine.step(s, &next)?;
             let mut children = Vec::new();
@@ -234,6 +253,9 @@ impl<'p> Explorer<'p> {
             status,
         );
         self.nodes[id].undecided = s.undecided;
+        if !s.havoc.notes.is_empty() {
+            self.havoc.push((id, s.havoc.notes.clone()));
+        }
         id
     }
 
@@ -245,6 +267,9 @@ impl<'p> Explorer<'p> {
     ) -> Result<(), SymexecError> {
         let empty = self.text("");
         let id = self.state_node(&s, parent, empty, None, outcome.status());
+        if s.havoc.approximate {
+            self.approximate.push(id);
+        }
         let model: Option<Rc<Witness>> = match s.witness.clone() {
             Some(m) => Some(m),
             None => self.oracle.model(&s.path)?.map(Rc::new),

@@ -129,7 +129,17 @@ impl Hoister {
     fn block(&mut self, body: &[Stmt]) -> Result<Vec<Stmt>> {
         let mut out = Vec::with_capacity(body.len());
         for s in body {
-            self.stmt(s, &mut out)?;
+            let mark = out.len();
+            match self.stmt(s, &mut out) {
+                Ok(()) => {}
+                // A statement whose calls cannot be hoisted runs as written: the call it
+                // keeps is not modelled, and evaluating it is a havoc (see `havoc`).
+                Err(SymexecError::Unsupported { .. }) => {
+                    out.truncate(mark);
+                    out.push(s.clone());
+                }
+                Err(e) => return Err(e),
+            }
         }
         Ok(out)
     }

@@ -114,8 +114,13 @@ fn expr_sort(annotation: &Expr) -> Result<Sort, String> {
 }
 
 /// The inputs of a function: its parameters with their annotated sorts, or the sorts given
-/// as `ARG:TYPE` (which take precedence).
-pub fn function_inputs(f: &Function, given: &[(String, Sort)]) -> Result<Inputs, SymexecError> {
+/// as `ARG:TYPE` (which take precedence), or sorts inferred for parameters without
+/// annotation (see [`super::infer`]); with a note for each inferred or narrowed type.
+pub fn function_inputs(
+    f: &Function,
+    functions: &[&Function],
+    given: &[(String, Sort)],
+) -> Result<(Inputs, Vec<String>), SymexecError> {
     for (name, _) in given {
         if f.param(name).is_none() {
             return Err(SymexecError::Input(format!(
@@ -124,7 +129,15 @@ pub fn function_inputs(f: &Function, given: &[(String, Sort)]) -> Result<Inputs,
             )));
         }
     }
+    let unannotated: Vec<String> = f
+        .params
+        .iter()
+        .filter(|p| p.annotation.is_none() && !given.iter().any(|(n, _)| *n == p.name))
+        .map(|p| p.name.clone())
+        .collect();
+    let inferred = super::infer::infer(f, functions, &unannotated);
     let mut inputs = Vec::new();
+    let mut notes = Vec::new();
     for p in &f.params {
         if matches!(
             p.kind,
@@ -138,23 +151,56 @@ pub fn function_inputs(f: &Function, given: &[(String, Sort)]) -> Result<Inputs,
         let sort = match given.iter().find(|(n, _)| *n == p.name) {
             Some((_, s)) => s.clone(),
             None => match &p.annotation {
-                Some(a) => expr_sort(a).map_err(|e| {
-                    SymexecError::Input(format!(
-                        "the parameter {}: {e}; give {}:TYPE",
-                        p.name, p.name
-                    ))
-                })?,
+                Some(a) => match optional_item(a) {
+                    Some(item) => {
+                        let sort = expr_sort(item).map_err(|e| bad_type(p, &e))?;
+                        notes.push(format!(
+                            "{}: {a} is explored as {sort}: None is not an input of the tree (give {}:TYPE to choose)",
+                            p.name, p.name
+                        ));
+                        sort
+                    }
+                    None => expr_sort(a).map_err(|e| bad_type(p, &e))?,
+                },
                 None => {
-                    return Err(SymexecError::Input(format!(
-                        "the parameter {} of {} has no type: annotate it or give {}:TYPE (int, bool, float, str, tuple, list[int], ...)",
-                        p.name, f.qualname, p.name
-                    )));
+                    let Some((_, sort, why)) = inferred.iter().find(|(n, _, _)| *n == p.name)
+                    else {
+                        return Err(SymexecError::Internal(format!(
+                            "no type inferred for {}",
+                            p.name
+                        )));
+                    };
+                    notes.push(format!(
+                        "{}: {sort} inferred from {why} (give {}:TYPE to override)",
+                        p.name, p.name
+                    ));
+                    sort.clone()
                 }
             },
         };
         inputs.push((p.name.clone(), sort));
     }
-    Ok(Inputs(inputs))
+    Ok((Inputs(inputs), notes))
+}
+
+fn bad_type(p: &crate::python::ir::Param, e: &str) -> SymexecError {
+    SymexecError::Input(format!(
+        "the parameter {}: {e}; give {}:TYPE",
+        p.name, p.name
+    ))
+}
+
+/// `X` of `Optional[X]` (or `X | None`).
+fn optional_item(a: &Expr) -> Option<&Expr> {
+    match &a.kind {
+        ExprKind::Subscript { value, index } if value.as_name() == Some("Optional") => Some(index),
+        ExprKind::BinOp {
+            op: crate::python::ir::BinOp::BitOr,
+            left,
+            right,
+        } if matches!(right.kind, ExprKind::Constant(Constant::None)) => Some(left),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

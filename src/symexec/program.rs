@@ -8,7 +8,7 @@ use super::exceptions::Classes;
 use super::hoist::hoist_block;
 use super::inputs::{Inputs, function_inputs};
 use crate::python::ir::{ExprKind, Function, Module, Param, Stmt, StmtId, StmtKind};
-use crate::symbolic::{Env, Sort};
+use crate::symbolic::{Env, Sort, Term, translate_condition};
 
 /// A function ready to run: its body with calls hoisted, the names it binds locally.
 #[derive(Clone, Debug)]
@@ -46,6 +46,14 @@ pub struct Program {
     /// The key of each `def` statement of a snippet.
     pub defs: BTreeMap<StmtId, String>,
     pub classes: Classes,
+    /// Notes on the inputs' types: inferred for parameters without annotation, or narrowed
+    /// (`Optional[str]` explored as `str`).
+    pub inferred: Vec<String>,
+    /// The entry function's docstring preconditions (read by the parser `%constraints`
+    /// uses), assumed at the root: their text and condition (true and not raising).
+    pub preconditions: Vec<(String, crate::symbolic::Term)>,
+    /// Preconditions that could not be translated, with the reason.
+    pub ignored_preconditions: Vec<(String, String)>,
 }
 
 impl Program {
@@ -57,7 +65,8 @@ impl Program {
     ) -> Result<Program, SymexecError> {
         let mut table = BTreeMap::new();
         let mut entry = None;
-        for f in functions {
+        let functions: Vec<&Function> = functions.into_iter().collect();
+        for f in functions.iter().copied() {
             if f.qualname.contains('.') {
                 continue;
             }
@@ -70,15 +79,20 @@ impl Program {
         if let Some(Err(e)) = table.get(name) {
             return Err(e.clone());
         }
-        let inputs = function_inputs(f, given)?;
+        let (inputs, inferred) = function_inputs(f, &functions, given)?;
+        let input_env = inputs.env()?;
+        let (preconditions, ignored_preconditions) = preconditions(f, &input_env);
         Ok(Program {
+            preconditions,
+            ignored_preconditions,
             name: name.to_string(),
             entry: Entry::Function(name.to_string()),
-            input_env: inputs.env()?,
+            input_env,
             inputs,
             functions: table,
             defs: BTreeMap::new(),
             classes: Classes::default(),
+            inferred,
         })
     }
 
@@ -140,6 +154,9 @@ impl Program {
             functions: table,
             defs,
             classes,
+            inferred: Vec::new(),
+            preconditions: Vec::new(),
+            ignored_preconditions: Vec::new(),
         })
     }
 
@@ -163,6 +180,26 @@ fn is_exception_class(bases: &[crate::python::ir::Expr], body: &[Stmt]) -> bool 
             matches!(s.kind, StmtKind::Pass)
                 || matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Constant(_)))
         })
+}
+
+/// The docstring's preconditions of `f` over its inputs: translated (true and raising
+/// nothing), or ignored with the reason.
+#[allow(clippy::type_complexity)]
+fn preconditions(f: &Function, env: &Env) -> (Vec<(String, Term)>, Vec<(String, String)>) {
+    let mut used = Vec::new();
+    let mut ignored = Vec::new();
+    let doc = f.docstring.as_deref().unwrap_or("");
+    for w in crate::constraints::docstring::preconditions(doc) {
+        let built = w.expr.and_then(|e| {
+            let t = translate_condition(&e, env).map_err(|e| e.to_string())?;
+            t.holds().map_err(|e| e.0)
+        });
+        match built {
+            Ok(t) => used.push((w.text, crate::symbolic::simplify::simplify(&t))),
+            Err(reason) => ignored.push((w.text, reason)),
+        }
+    }
+    (used, ignored)
 }
 
 fn prepare(f: &Function, key: String) -> Result<Prepared, SymexecError> {

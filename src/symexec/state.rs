@@ -57,6 +57,8 @@ pub enum Source {
     },
     /// A str, list or tuple.
     Items(Term),
+    /// Something not modelled: any number of unknown items.
+    Havoc(String),
 }
 
 /// What is left to do in a frame (innermost last).
@@ -103,6 +105,8 @@ pub struct State<'p> {
     /// Set when a bound cuts this path: it ends as a `bound` leaf.
     pub bound: Option<String>,
     pub undecided: bool,
+    /// What this path did not model.
+    pub havoc: super::havoc::Taint,
 }
 
 /// What a called name is.
@@ -195,6 +199,7 @@ impl<'p> State<'p> {
             witness: None,
             bound: None,
             undecided: false,
+            havoc: Default::default(),
         })
     }
 
@@ -369,6 +374,7 @@ pub fn type_name(v: &Value) -> String {
         Value::None => "NoneType".into(),
         Value::Function { .. } => "function".into(),
         Value::Exception(e) => e.type_name.clone(),
+        Value::Havoc(_) => "object".into(),
     }
 }
 
@@ -390,5 +396,6 @@ fn describe(v: &Value) -> String {
             format!("the function {name} (functions as values are not modelled)")
         }
         Value::Exception(e) => format!("an exception object {} (not modelled)", e.type_name),
+        Value::Havoc(_) => "an unmodelled value".into(),
     }
 }

@@ -6,13 +6,14 @@
 use super::SymexecError;
 use super::eval::{Eval, evaluate};
 use super::flow::Next;
+use super::havoc::{base_name, bound_names, havoc_names, mutated, note};
 use super::hoist::user_call;
 use super::program::{Prepared, Program};
 use super::state::{
     CallTarget, Callee, Completion, Frame, Kont, Source, State, Store, exc, set, sort_type_name,
 };
 use super::tree::{Exc, Message, Value};
-use crate::python::ir::{Expr, ExprKind, ParamKind, Stmt, StmtKind};
+use crate::python::ir::{Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind};
 use crate::symbolic::simplify::simplify;
 use crate::symbolic::{ArithOp, CompareOp, Env, Sort, Term, TermKind, translate};
 
@@ -30,6 +31,8 @@ pub struct Machine<'p> {
     pub program: &'p Program,
     pub unroll: u64,
     pub recursion_limit: u64,
+    /// Activations of one function on the stack before a call of it is cut.
+    pub depth: u64,
 }
 
 fn internal(what: &str) -> SymexecError {
@@ -80,6 +83,7 @@ fn raising<'p>(
     f: impl FnOnce(State<'p>, Term) -> Result<Branch<'p>>,
 ) -> Result<Branch<'p>> {
     match ev {
+        Eval::Havoc(_) => Err(internal("a havoc value where a term is needed")),
         Eval::Raise(e) => Ok(Branch::Go(s.raise(e))),
         Eval::Value { value, raises } if raises.is_empty() => f(s, value),
         Eval::Value { value, raises } => {
@@ -91,6 +95,14 @@ fn raising<'p>(
             }
             Ok(Branch::Split(alts))
         }
+    }
+}
+
+/// The message of an exception built from a value that may be havoc.
+fn value_message(v: &Value) -> Message {
+    match v {
+        Value::Term(t) => message_of(t),
+        _ => Message::Unknown,
     }
 }
 
@@ -113,6 +125,8 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Continues with `e`'s value (as a condition when `condition`; a condition that is not
+    /// modelled is a fresh boolean).
     fn with_value(
         &self,
         s: State<'p>,
@@ -120,8 +134,56 @@ impl<'p> Machine<'p> {
         condition: bool,
         f: impl FnOnce(State<'p>, Term) -> Result<Branch<'p>>,
     ) -> Result<Branch<'p>> {
-        let ev = evaluate(&s, self.program, e, condition)?;
-        raising(s, ev, f)
+        match evaluate(&s, self.program, e, condition)? {
+            Eval::Havoc(note) if condition => {
+                let mut s = s;
+                havoc_names(&mut s, mutated(e), &note)?;
+                let t = s.havoc.fresh_bool(note);
+                f(s, t)
+            }
+            ev => raising(s, ev, f),
+        }
+    }
+
+    /// Continues with `e`'s value, which is [`Value::Havoc`] when it is not modelled (and
+    /// then what it may have mutated is havoc too).
+    fn with_any(
+        &self,
+        s: State<'p>,
+        e: &Expr,
+        f: impl FnOnce(State<'p>, Value) -> Result<Branch<'p>>,
+    ) -> Result<Branch<'p>> {
+        match evaluate(&s, self.program, e, false)? {
+            Eval::Havoc(note) => {
+                let mut s = s;
+                s.havoc.mark(note.clone());
+                havoc_names(&mut s, mutated(e), &note)?;
+                f(s, Value::Havoc(note))
+            }
+            ev => raising(s, ev, |s, t| f(s, Value::Term(t))),
+        }
+    }
+
+    /// A statement that is not modelled: what it may bind becomes havoc, and the path goes on
+    /// (with `body` run when given, as a `with`'s).
+    fn havoc_stmt(
+        &self,
+        mut s: State<'p>,
+        stmt: &'p Stmt,
+        construct: &str,
+        body: Option<&'p [Stmt]>,
+    ) -> Result<Branch<'p>> {
+        let note = note(construct, stmt.span.line);
+        s.havoc.mark(note.clone());
+        let mut names = bound_names(stmt);
+        for e in stmt.exprs() {
+            names.extend(mutated(e));
+        }
+        havoc_names(&mut s, names, &note)?;
+        if let Some(body) = body {
+            s.push_block(body)?;
+        }
+        Ok(Branch::Go(s))
     }
 
     fn stmt(&self, mut s: State<'p>, stmt: &'p Stmt) -> Result<Branch<'p>> {
@@ -141,9 +203,9 @@ impl<'p> Machine<'p> {
                         let mut operands = args.clone();
                         operands.extend(keywords.iter().map(|(_, v)| v.clone()));
                         let all = Expr::new(ExprKind::Tuple(operands), e.span);
-                        self.with_value(s, &all, false, |s, _| Ok(Branch::Go(s)))
+                        self.with_any(s, &all, |s, _| Ok(Branch::Go(s)))
                     }
-                    _ => self.with_value(s, e, false, |s, _| Ok(Branch::Go(s))),
+                    _ => self.with_any(s, e, |s, _| Ok(Branch::Go(s))),
                 }
             }
             StmtKind::Assign { targets, value } => {
@@ -152,27 +214,25 @@ impl<'p> Machine<'p> {
                 {
                     return self.call(s, value, CallTarget::Name(name.to_string()));
                 }
-                self.with_value(s, value, false, |s, v| {
-                    self.assign_all(s, targets, Value::Term(v))
-                })
+                self.with_any(s, value, |s, v| self.assign_all(s, targets, v))
             }
             StmtKind::AnnAssign { target, value, .. } => match value {
                 Some(value) => {
                     if let (Some(name), Some(_)) = (target.as_name(), user_call(value)) {
                         return self.call(s, value, CallTarget::Name(name.to_string()));
                     }
-                    self.with_value(s, value, false, |s, v| {
-                        self.assign(s, target, Value::Term(v))
-                    })
+                    self.with_any(s, value, |s, v| self.assign(s, target, v))
                 }
                 None => Ok(Branch::Go(s)),
             },
             StmtKind::AugAssign { target, op, value } => {
                 if target.as_name().is_none() {
-                    return Err(unsupported(
-                        format!("the augmented assignment {}", stmt.text),
-                        line,
-                    ));
+                    return self.havoc_stmt(
+                        s,
+                        stmt,
+                        &format!("the augmented assignment {}", stmt.text),
+                        None,
+                    );
                 }
                 let combined = Expr::new(
                     ExprKind::BinOp {
@@ -182,9 +242,7 @@ impl<'p> Machine<'p> {
                     },
                     stmt.span,
                 );
-                self.with_value(s, &combined, false, |s, v| {
-                    self.assign(s, target, Value::Term(v))
-                })
+                self.with_any(s, &combined, |s, v| self.assign(s, target, v))
             }
             StmtKind::If { test, body, orelse } => self.with_value(s, test, true, |s, v| {
                 let mut then = s.clone();
@@ -222,8 +280,8 @@ impl<'p> Machine<'p> {
                 if user_call(e).is_some() {
                     return self.call(s, e, CallTarget::Return);
                 }
-                self.with_value(s, e, false, |mut s, v| {
-                    s.completion = Some(Completion::Return(Value::Term(v)));
+                self.with_any(s, e, |mut s, v| {
+                    s.completion = Some(Completion::Return(v));
                     Ok(Branch::Go(s))
                 })
             }
@@ -241,7 +299,7 @@ impl<'p> Machine<'p> {
                     (not(&v)?, failing),
                 ]))
             }),
-            StmtKind::Try { is_star: true, .. } => Err(unsupported("except*", line)),
+            StmtKind::Try { is_star: true, .. } => self.havoc_stmt(s, stmt, "except*", None),
             StmtKind::Try { body, .. } => {
                 s.push(Kont::TryBody { stmt })?;
                 s.push_block(body)?;
@@ -260,27 +318,33 @@ impl<'p> Machine<'p> {
                         )?;
                         Ok(Branch::Go(s))
                     }
-                    _ => Err(unsupported(
+                    _ => self.havoc_stmt(
+                        s,
+                        stmt,
                         "a function defined inside a function (closures)",
-                        line,
-                    )),
+                        None,
+                    ),
                 }
             }
             StmtKind::ClassDef { name, .. } if self.program.classes.is_class(name) => {
                 Ok(Branch::Go(s))
             }
-            StmtKind::ClassDef { .. } => Err(unsupported(
+            StmtKind::ClassDef { .. } => self.havoc_stmt(
+                s,
+                stmt,
                 "classes other than `class E(Exception): pass`",
-                line,
-            )),
-            StmtKind::With { .. } => Err(unsupported("with", line)),
-            StmtKind::Match { .. } => Err(unsupported("match", line)),
-            StmtKind::Import(_) | StmtKind::ImportFrom { .. } => Err(unsupported("import", line)),
-            StmtKind::Global(_) | StmtKind::Nonlocal(_) => {
-                Err(unsupported("global and nonlocal", line))
+                None,
+            ),
+            StmtKind::With { body, .. } => self.havoc_stmt(s, stmt, "with", Some(body)),
+            StmtKind::Match { .. } => self.havoc_stmt(s, stmt, "match", None),
+            StmtKind::Import(_) | StmtKind::ImportFrom { .. } => {
+                self.havoc_stmt(s, stmt, "import", None)
             }
-            StmtKind::Delete(_) => Err(unsupported("del", line)),
-            StmtKind::Unsupported { construct } => Err(unsupported(*construct, line)),
+            StmtKind::Global(_) | StmtKind::Nonlocal(_) => {
+                self.havoc_stmt(s, stmt, "global and nonlocal", None)
+            }
+            StmtKind::Delete(_) => self.havoc_stmt(s, stmt, "del", None),
+            StmtKind::Unsupported { construct } => self.havoc_stmt(s, stmt, construct, None),
         }
     }
 
@@ -305,11 +369,20 @@ impl<'p> Machine<'p> {
                     .iter()
                     .any(|t| matches!(t.kind, ExprKind::Starred(_)))
                 {
-                    return Err(unsupported("starred assignment targets", line));
+                    let note = note("starred assignment targets", line);
+                    s.havoc.mark(note.clone());
+                    let names = targets.iter().flat_map(|t| t.target_names());
+                    havoc_names(&mut s, names.collect::<Vec<_>>(), &note)?;
+                    return Ok(Branch::Go(s));
                 }
                 let n = targets.len();
                 let v = match value {
                     Value::Term(v) => v,
+                    Value::Havoc(note) => {
+                        let names = targets.iter().flat_map(|t| t.target_names());
+                        havoc_names(&mut s, names.collect::<Vec<_>>(), &note)?;
+                        return Ok(Branch::Go(s));
+                    }
                     other => {
                         let t = super::state::type_name(&other);
                         return Ok(Branch::Go(s.raise(exc(
@@ -361,7 +434,12 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            _ => Err(unsupported(format!("assignment to {target}"), line)),
+            _ => {
+                let note = note(&format!("assignment to {target}"), line);
+                s.havoc.mark(note.clone());
+                havoc_names(&mut s, base_name(target).map(str::to_string), &note)?;
+                Ok(Branch::Go(s))
+            }
         }
     }
 
@@ -377,10 +455,10 @@ impl<'p> Machine<'p> {
     fn assertion_failure(&self, s: State<'p>, msg: Option<&Expr>) -> Result<Branch<'p>> {
         match msg {
             None => Ok(Branch::Go(s.raise(exc("AssertionError", "")))),
-            Some(m) => self.with_value(s, m, false, |s, v| {
+            Some(m) => self.with_any(s, m, |s, v| {
                 Ok(Branch::Go(s.raise(Exc {
                     type_name: "AssertionError".into(),
-                    message: message_of(&v),
+                    message: value_message(&v),
                 })))
             }),
         }
@@ -421,18 +499,18 @@ impl<'p> Machine<'p> {
                 type_name: class,
                 message: Message::Known(String::new()),
             }))),
-            [arg] => self.with_value(s, arg, false, |s, v| {
+            [arg] => self.with_any(s, arg, |s, v| {
                 Ok(Branch::Go(s.raise(Exc {
                     type_name: class,
-                    message: message_of(&v),
+                    message: value_message(&v),
                 })))
             }),
             _ => {
                 let all = Expr::new(ExprKind::Tuple(args.to_vec()), e.span);
-                self.with_value(s, &all, false, |s, v| {
+                self.with_any(s, &all, |s, v| {
                     Ok(Branch::Go(s.raise(Exc {
                         type_name: class,
-                        message: message_of(&v),
+                        message: value_message(&v),
                     })))
                 })
             }
@@ -466,7 +544,19 @@ impl<'p> Machine<'p> {
                 return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
             }
             let all = Expr::new(ExprKind::Tuple(args.clone()), iter.span);
-            return self.with_value(s, &all, false, |s, v| {
+            return self.with_any(s, &all, |mut s, v| {
+                let v = match v {
+                    Value::Term(v) => v,
+                    Value::Havoc(note) => {
+                        s.push(Kont::Loop {
+                            stmt,
+                            count: 0,
+                            iter: Some((Source::Havoc(note), 0)),
+                        })?;
+                        return self.loop_test(s);
+                    }
+                    _ => return Err(internal("range arguments are not a value")),
+                };
                 let TermKind::Items(_, items) = v.kind() else {
                     return Err(internal("range arguments are not a display"));
                 };
@@ -504,7 +594,23 @@ impl<'p> Machine<'p> {
                 ]))
             });
         }
-        self.with_value(s, iter, false, |mut s, v| {
+        self.with_any(s, iter, |mut s, v| {
+            let v = match v {
+                Value::Term(v) => v,
+                Value::Havoc(note) => {
+                    s.push(Kont::Loop {
+                        stmt,
+                        count: 0,
+                        iter: Some((Source::Havoc(note), 0)),
+                    })?;
+                    return self.loop_test(s);
+                }
+                other => {
+                    let t = super::state::type_name(&other);
+                    let msg = format!("'{t}' object is not iterable");
+                    return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
+                }
+            };
             if !v.sort().is_sized() {
                 let msg = format!("'{}' object is not iterable", sort_type_name(v.sort()));
                 return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
@@ -532,6 +638,18 @@ impl<'p> Machine<'p> {
                     (not(&v)?, self.exit_loop(s)?),
                 ]))
             }),
+            (StmtKind::For { target, body, .. }, Some((Source::Havoc(note), _))) => {
+                let mut s = s;
+                let more = s.havoc.fresh_bool(note.clone());
+                let item = Value::Havoc(note);
+                let go = self
+                    .enter_body(s.clone(), stmt, body)?
+                    .and_then(&mut |s| self.assign(s, target, item.clone()))?;
+                Ok(Branch::Split(vec![
+                    (more.clone(), go),
+                    (not(&more)?, self.exit_loop(s)?),
+                ]))
+            }
             (StmtKind::For { target, body, .. }, Some((source, k))) => {
                 let (more, item) = next_item(&source, k)?;
                 let Some(item) = item else {
@@ -581,6 +699,37 @@ impl<'p> Machine<'p> {
         Ok(Branch::Go(s))
     }
 
+    /// A call that is not run: its result (where the call's target is) and the names it may
+    /// mutate become havoc.
+    fn havoc_call(
+        &self,
+        mut s: State<'p>,
+        e: &Expr,
+        construct: &str,
+        target: CallTarget,
+    ) -> Result<Branch<'p>> {
+        let note = note(construct, e.span.line);
+        s.havoc.mark(note.clone());
+        let mut names = mutated(e);
+        if let ExprKind::Call { args, .. } = &e.kind {
+            names.extend(args.iter().filter_map(|a| a.as_name().map(str::to_string)));
+        }
+        let user_function = user_call(e)
+            .is_some_and(|c| matches!(s.callee(self.program, c.name), Ok(Callee::Function(_))));
+        if user_function {
+            havoc_names(&mut s, names, &note)?;
+        } else {
+            // Builtins do not mutate their arguments; only receivers may change.
+            havoc_names(&mut s, mutated(e), &note)?;
+        }
+        match target {
+            CallTarget::Name(n) => s.assign(&n, Value::Havoc(note))?,
+            CallTarget::Return => s.completion = Some(Completion::Return(Value::Havoc(note))),
+            CallTarget::Discard | CallTarget::Top => {}
+        }
+        Ok(Branch::Go(s))
+    }
+
     /// `f(args)`: the arguments, then the callee's body in a new frame.
     fn call(&self, s: State<'p>, e: &Expr, target: CallTarget) -> Result<Branch<'p>> {
         let line = e.span.line;
@@ -593,13 +742,8 @@ impl<'p> Machine<'p> {
                 ));
             }
             Callee::Builtin => {
-                return Err(unsupported(
-                    format!(
-                        "the builtin {}() (modelled: len, abs, min, max, int, float, bool, list, tuple; range in for loops)",
-                        call.name
-                    ),
-                    line,
-                ));
+                let construct = format!("the builtin {}()", call.name);
+                return self.havoc_call(s, e, &construct, target);
             }
             Callee::Missing(x) => return Ok(Branch::Go(s.raise(x))),
         };
@@ -609,7 +753,7 @@ impl<'p> Machine<'p> {
             .any(|a| matches!(a.kind, ExprKind::Starred(_)))
             || call.keywords.iter().any(|(k, _)| k.is_none())
         {
-            return Err(unsupported("*args and **kwargs in calls", line));
+            return self.havoc_call(s, e, "*args and **kwargs in calls", target);
         }
         let mut operands = call.args.to_vec();
         operands.extend(call.keywords.iter().map(|(_, v)| v.clone()));
@@ -620,15 +764,37 @@ impl<'p> Machine<'p> {
             .filter_map(|(k, _)| k.clone())
             .collect();
         let all = Expr::new(ExprKind::Tuple(operands), e.span);
-        self.with_value(s, &all, false, |mut s, v| {
+        let construct = format!("an argument of {}()", call.name);
+        self.with_any(s, &all, |mut s, v| {
+            let v = match v {
+                Value::Term(v) => v,
+                _ => return self.havoc_call(s, e, &construct, target),
+            };
             let TermKind::Items(_, items) = v.kind() else {
                 return Err(internal("call arguments are not a display"));
             };
             let (pos, kw) = items.split_at(positional.min(items.len()));
             let store = match bind(f, pos, &names, kw, line)? {
-                Ok(store) => store,
+                Ok((store, notes)) => {
+                    for n in notes {
+                        s.havoc.mark(n);
+                    }
+                    store
+                }
                 Err(message) => return Ok(Branch::Go(s.raise(exc("TypeError", message)))),
             };
+            let active = s
+                .frames
+                .iter()
+                .filter(|fr| fr.function.is_some_and(|g| g.key == f.key))
+                .count() as u64;
+            if active > self.depth {
+                s.bound = Some(format!(
+                    "calling {}() at recursion depth {} (--depth)",
+                    f.name, self.depth
+                ));
+                return Ok(Branch::Go(s));
+            }
             if s.frames.len() as u64 >= self.recursion_limit {
                 s.bound = Some(format!(
                     "calling {}() at depth {} (recursion_limit)",
@@ -673,6 +839,7 @@ fn next_item(source: &Source, k: u64) -> Result<(Term, Option<Term>)> {
             };
             Ok((more, Some(cur)))
         }
+        Source::Havoc(_) => Err(internal("the items of a havoc value")),
         Source::Items(seq) => {
             let len = Term::len(seq.clone()).map_err(sort_err)?;
             let more = compare(CompareOp::Lt, Term::int(k), len)?;
@@ -694,7 +861,7 @@ fn bind(
     names: &[String],
     keyword: &[Term],
     line: u32,
-) -> Result<std::result::Result<Store, String>> {
+) -> Result<std::result::Result<(Store, Vec<String>), String>> {
     let short = f.name.rsplit('.').next().unwrap_or(&f.name);
     let params = &f.params;
     if let Some(p) = params
@@ -742,18 +909,25 @@ fn bind(
     }
     let mut missing = Vec::new();
     let mut store = Store::default();
+    let mut notes = Vec::new();
     for (p, v) in params.iter().zip(values) {
         let v = match (v, &p.default) {
-            (Some(v), _) => v,
-            (None, Some(d)) => translate(d, &Env::new())
-                .map(|t| simplify(&t.value))
-                .map_err(|_| unsupported(format!("the default value {d} of {short}()"), line))?,
+            (Some(v), _) => Value::Term(v),
+            (None, Some(d)) if matches!(d.kind, ExprKind::Constant(Constant::None)) => Value::None,
+            (None, Some(d)) => match translate(d, &Env::new()) {
+                Ok(t) => Value::Term(simplify(&t.value)),
+                Err(_) => {
+                    let n = note(&format!("the default value {d} of {short}()"), line);
+                    notes.push(n.clone());
+                    Value::Havoc(n)
+                }
+            },
             (None, None) => {
                 missing.push(format!("'{}'", p.name));
                 continue;
             }
         };
-        set(&mut store, &p.name, Value::Term(v));
+        set(&mut store, &p.name, v);
     }
     if !missing.is_empty() {
         let n = missing.len();
@@ -768,5 +942,5 @@ fn bind(
             "{short}() missing {n} required positional argument{plural}: {list}"
         )));
     }
-    Ok(Ok(store))
+    Ok(Ok((store, notes)))
 }

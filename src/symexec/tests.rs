@@ -330,32 +330,35 @@ fn node_limit_truncates() {
 }
 
 #[test]
-fn unsupported_constructs_are_reported_with_their_line() {
-    let program = snippet_program("x = 1\nwith open('f') as h:\n    pass\n", "y:int");
-    let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
-    assert_eq!(
-        e,
-        SymexecError::Unsupported {
-            construct: "with".into(),
-            line: 2
-        }
-    );
-    let program = snippet_program("z = y.bit_length()\n", "y:int");
-    let e = execute(&program, &Options::default(), &Cancel::new()).unwrap_err();
+fn unmodelled_constructs_become_havoc_with_their_line() {
+    // What is not modelled no longer refuses the program: it is a havoc with a note on the
+    // next node, and the leaves below are approximate.
+    let tree = snippet("x = 1\nwith open('f') as h:\n    pass\n", "y:int", 4);
+    assert_eq!(tree.havoc, [(2, vec!["havoc: with, line 2".to_string()])]);
+    assert_eq!(tree.approximate, [3]);
+    let tree = snippet("z = y.bit_length()\nif z > 2:\n    y = 0\n", "y:int", 4);
+    let notes: Vec<&String> = tree.havoc.iter().flat_map(|(_, n)| n).collect();
+    assert!(notes.iter().any(|n| n.ends_with(", line 1")), "{notes:?}");
     assert!(
-        matches!(e, SymexecError::Unsupported { line: 1, .. }),
-        "{e}"
+        notes
+            .iter()
+            .any(|n| n.contains("using z") && n.ends_with(", line 2")),
+        "{notes:?}"
     );
+    assert_eq!(tree.leaves.len(), 2);
+    assert!(tree.leaves.iter().all(|l| tree.is_approximate(l.node)));
     let tree = snippet("z = w + 1\n", "y:int", 4);
     assert_eq!(
         outcomes(&tree),
         ["True | NameError: name 'w' is not defined"]
     );
+    assert!(tree.approximate.is_empty());
     let tree = snippet("z = y + 'a'\n", "y:int", 4);
     assert_eq!(
         outcomes(&tree),
         ["True | TypeError: unsupported operand type(s) for +: 'int' and 'str'"]
     );
+    assert!(tree.approximate.is_empty());
 }
 
 #[test]
@@ -480,4 +483,91 @@ fn check_stops_endless_runs_at_a_budget_scaled_from_the_witnesses() {
     }
     assert!(r.mismatches.is_empty(), "{:#?}", r.mismatches);
     assert!(r.precise);
+}
+
+#[test]
+fn recursion_stops_at_the_depth_bound() {
+    // Unannotated, as students write it: `n` is inferred an int from `n <= 1`, and the
+    // recursion is cut at depth 2 with a bound leaf instead of running into the node limit.
+    let fact = "def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n";
+    let program = function_program(fact, "fact");
+    assert_eq!(
+        program.inferred,
+        ["n: int inferred from `n <= 1` (give n:TYPE to override)"]
+    );
+    let tree = execute(
+        &program,
+        &Options {
+            depth: 2,
+            ..Options::default()
+        },
+        &Cancel::new(),
+    )
+    .unwrap();
+    assert!(!tree.truncated);
+    expect_test::expect![[r#"
+        [
+            "n <= 1 | return 1",
+            "n > 1 and n - 1 <= 1 | return n",
+            "n - 1 > 1 and n - 2 <= 1 | return n * (n - 1)",
+            "n - 2 > 1 | bound reached: calling fact() at recursion depth 2 (--depth)",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+    let tree = execute(&program, &Options::default(), &Cancel::new()).unwrap();
+    assert!(!tree.truncated);
+    assert_eq!(tree.cut_paths(), 1);
+}
+
+#[test]
+fn havoc_paths_are_approximate_and_exact_ones_stay_exact() {
+    let src = "def f(xs: list[int], k: int) -> int:\n    if k < 0:\n        return -1\n    ys = sorted(xs)\n    if len(ys) > k:\n        return ys[k]\n    return 0\n";
+    let tree = function(src, "f", 4);
+    expect_test::expect![[r#"
+        symbolic execution tree of f(xs: list[int], k: int), unroll 4: 9 nodes, 3 leaves (3 return)
+        [0] L2: if k < 0:  |  {}  |  {xs: xs, k: k}
+          [1] L3: return -1  |  {k < 0}  |  {xs: xs, k: k}
+            [2] ⇒ return -1  |  {k < 0}  |  {xs: xs, k: k}
+          [3] L4: ys = sorted(xs)  |  {k >= 0}  |  {xs: xs, k: k}
+            [4] L5: if len(ys) > k:  |  {k >= 0}  |  {xs: xs, k: k, ys: ?}
+              [5] L6: return ys[k]  |  {k >= 0, $havoc_1}  |  {xs: xs, k: k, ys: ?}
+                [6] ⇒ ≈ return ?  |  {k >= 0, $havoc_1}  |  {xs: xs, k: k, ys: ?}
+              [7] L7: return 0  |  {k >= 0, not $havoc_1}  |  {xs: xs, k: k, ys: ?}
+                [8] ⇒ ≈ return 0  |  {k >= 0, not $havoc_1}  |  {xs: xs, k: k, ys: ?}
+        2 leaves are approximate (marked ≈): their paths go through what is not modelled (havoc: the builtin sorted(), line 4; havoc: using ys, which holds an unmodelled value, line 5; havoc: using ys, which holds an unmodelled value, line 6); their path conditions, outcomes and witnesses are not exact, and %check does not judge them.
+    "#]]
+    .assert_eq(&text(&tree));
+}
+
+#[test]
+fn docstring_preconditions_are_assumed() {
+    let src = "def f(x: int, y: int) -> int:\n    \"\"\"Preconditions:\n        - y != 0\n        - x >= 0\n    \"\"\"\n    if x > 5:\n        return x // y\n    return 0\n";
+    let program = function_program(src, "f");
+    let texts: Vec<&str> = program
+        .preconditions
+        .iter()
+        .map(|(t, _)| t.as_str())
+        .collect();
+    assert_eq!(texts, ["y != 0", "x >= 0"]);
+    let tree = execute(&program, &Options::default(), &Cancel::new()).unwrap();
+    // No ZeroDivisionError leaf: y != 0 is assumed; and no path with x < 0.
+    expect_test::expect![[r#"
+        [
+            "y != 0 and x > 5 | return x // y",
+            "y != 0 and x >= 0 and x <= 5 | return 0",
+        ]
+    "#]]
+    .assert_debug_eq(&outcomes(&tree));
+    let without = Program {
+        preconditions: Vec::new(),
+        ..function_program(src, "f")
+    };
+    let tree = execute(&without, &Options::default(), &Cancel::new()).unwrap();
+    assert!(
+        outcomes(&tree)
+            .iter()
+            .any(|o| o.contains("ZeroDivisionError")),
+        "{:?}",
+        outcomes(&tree)
+    );
 }

@@ -22,6 +22,9 @@ pub enum Value {
         name: String,
     },
     Exception(Exc),
+    /// What an expression the symbolic interpreter does not model produced ("havoc"), with
+    /// the note saying which: anything at all. Paths through it are approximate.
+    Havoc(String),
 }
 
 /// An exception as the tree reports it.
@@ -143,6 +146,16 @@ pub struct Tree {
     pub witness_names: Vec<String>,
     /// The input values of the witnesses, each stored once.
     pub values: Vec<PyValue>,
+    /// Notes of the nodes reached by a step that did not model something ("havoc: the
+    /// method .append(), line 4"), by node.
+    pub havoc: Vec<(NodeId, Vec<String>)>,
+    /// Leaves whose path went through a havoc: their path condition, outcome and witness
+    /// are not exact, and `%check` does not judge them.
+    pub approximate: Vec<NodeId>,
+    /// Notes on the inputs' types (inferred for parameters without annotation).
+    pub inferred: Vec<String>,
+    /// Docstring preconditions assumed at the root (text, condition).
+    pub preconditions: Vec<(String, Term)>,
 }
 
 impl Status {
@@ -197,6 +210,18 @@ impl Tree {
             .collect()
     }
 
+    /// Whether the path to leaf `node` went through a havoc.
+    pub fn is_approximate(&self, node: NodeId) -> bool {
+        self.approximate.binary_search(&node).is_ok()
+    }
+
+    /// The havoc notes of `node`.
+    pub fn havoc_notes(&self, node: NodeId) -> &[String] {
+        self.havoc
+            .binary_search_by_key(&node, |(n, _)| *n)
+            .map_or(&[], |i| self.havoc[i].1.as_slice())
+    }
+
     pub fn leaf_of(&self, node: NodeId) -> Option<&Leaf> {
         self.leaves.iter().find(|l| l.node == node)
     }
@@ -209,6 +234,7 @@ impl fmt::Display for Value {
             Value::None => f.write_str("None"),
             Value::Function { name, .. } => write!(f, "<function {name}>"),
             Value::Exception(e) => write!(f, "{}({})", e.type_name, e.message.repr()),
+            Value::Havoc(_) => f.write_str("?"),
         }
     }
 }

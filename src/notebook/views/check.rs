@@ -31,6 +31,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "loop unrolling bound of the tree checked (default: %config unroll)",
     },
     OptionSpec {
+        name: "--depth",
+        values: 1,
+        help: "recursion depth of the tree checked (default: %config depth)",
+    },
+    OptionSpec {
+        name: "--no-pre",
+        values: 0,
+        help: "ignore the docstring preconditions (by default runs that break them are not judged)",
+    },
+    OptionSpec {
         name: "--seed",
         values: 1,
         help: "seed of the random inputs (the default gives the same runs every time)",
@@ -283,6 +293,9 @@ pub fn report_json(r: &Report, tree: &Tree) -> Json {
             "unresolved": r.unresolved,
             "unfinished": r.unfinished.iter().map(|u| json!({"inputs": inputs_json(&u.inputs), "reason": u.why})).collect::<Vec<Json>>(),
             "run_step_budget": r.run_steps,
+            "approximate_leaves": tree.approximate.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+            "approximate_runs": r.approximate,
+            "outside_preconditions": r.outside_preconditions,
         }),
     )
 }
@@ -329,6 +342,20 @@ fn view(r: &Report, tree: &Tree) -> View {
             count(crate::symexec::check::Property::Precise),
         ),
     ];
+    if !tree.preconditions.is_empty() {
+        lines.push(format!(
+            "The tree assumes the docstring preconditions; {} random runs that break them are not judged (--no-pre checks without them).",
+            r.outside_preconditions
+        ));
+    }
+    if !tree.approximate.is_empty() {
+        lines.push(format!(
+            "{} of the {} leaves are approximate (their paths go through what is not modelled): their witnesses are not replayed and the {} random runs that land in them are not judged.",
+            tree.approximate.len(),
+            tree.leaves.len(),
+            r.approximate
+        ));
+    }
     if r.unresolved > 0 {
         lines.push(format!(
             "{} runs could not be placed in the tree by the solver.",

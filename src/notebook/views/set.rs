@@ -25,6 +25,16 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "iterations of each loop before the path is cut (default: %config unroll)",
     },
     OptionSpec {
+        name: "--depth",
+        values: 1,
+        help: "calls of a function inside itself before the path is cut (default: %config depth)",
+    },
+    OptionSpec {
+        name: "--no-pre",
+        values: 0,
+        help: "ignore the function's docstring preconditions (by default the tree assumes them)",
+    },
+    OptionSpec {
         name: "--leaves",
         values: 0,
         help: "only the leaf table (no figure): for large trees",
@@ -36,7 +46,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-pub const USAGE: &str = "%set NAME [--unroll N] [--leaves] [--unsat] [ARG:TYPE ...]\n%%set [--unroll N] [--leaves] [--unsat] ARG:TYPE ...\n<Python code>";
+pub const USAGE: &str = "%set NAME [--unroll N] [--depth N] [--leaves] [--unsat] [ARG:TYPE ...]\n%%set [--unroll N] [--depth N] [--leaves] [--unsat] ARG:TYPE ...\n<Python code>";
 
 pub const SUMMARY: &str =
     "symbolic execution tree: path conditions, stores, outcomes, a witness per leaf";
@@ -53,7 +63,16 @@ Leaves: paleturquoise = return or normal end, lightpink = exception, grey stripe
 (--unroll for loops, %config recursion_limit for calls; the book drops these paths silently), lightgreen = \
 unsatisfiable (only with --unsat). The table lists each leaf's path condition in Python syntax, its outcome, \
 final store and a witness input from the solver's model. %config node_limit caps the tree's size.\n\n\
-%set NAME x:int      types for parameters without annotations (or to override them)\n\
+What is not modelled (a method, a builtin, a statement) does not stop the tree: it is a havoc, a fresh value \
+with a note on the node (\"havoc: the builtin sorted(), line 3\"), and every leaf below it is approximate (marked \
+≈; its path condition, outcome and witness are not exact, and %check does not judge it). Parameters without \
+annotation get a type inferred from how the function uses them (n % 2: int, s.lower(): str, lst.append(x): \
+list[int]), a default value, the annotated function they are passed to, or their name; the inference is said \
+under the tree. Optional[T] is explored as T (None is not an input). Floats are exact reals (no rounding).\n\n\
+Recursion is cut at --depth N nested calls of a function in itself (%config depth, default 4) with bound \
+leaves. The docstring preconditions (PythonTA's forms, read as %constraints reads them) are assumed at the \
+root; --no-pre ignores them.\n\n\
+%set NAME x:int      types for parameters (overriding an annotation or an inferred type)\n\
 %%set y:int          the cell's code with symbolic y; a cell that only defines one function runs that function";
 
 /// A tree and what it was built from.
@@ -79,6 +98,12 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
             .parse::<u64>()
             .map_err(|_| CellError::usage(format!("--unroll takes a whole number, got {v:?}")))?,
         None => session.config.unroll,
+    };
+    let depth = match inv.option("--depth") {
+        Some(v) => v.parse::<u64>().ok().filter(|&d| d >= 1).ok_or_else(|| {
+            CellError::usage(format!("--depth takes a whole number from 1, got {v:?}"))
+        })?,
+        None => session.config.depth,
     };
     let functions = session_functions(session);
     let (program, module) = if inv.cell {
@@ -106,6 +131,14 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
             .map_err(|e| error(e, inv))?;
         (program, None)
     };
+    let program = if inv.flag("--no-pre") {
+        Program {
+            preconditions: Vec::new(),
+            ..program
+        }
+    } else {
+        program
+    };
     let options = Options {
         unroll,
         node_limit: usize::try_from(session.config.node_limit).unwrap_or(usize::MAX),
@@ -113,6 +146,7 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
         keep_unsat: inv.flag("--unsat"),
         shortcuts: true,
+        depth,
     };
     let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
     Ok(Built {
@@ -335,12 +369,15 @@ mod tests {
         assert_eq!(run(&mut s, "%set").unwrap_err().ename, "UsageError");
         assert_eq!(run(&mut s, "%set nosuch").unwrap_err().ename, "NameError");
         run(&mut s, "def g(a, b: int) -> int:\n    return a + b\n").unwrap();
-        let e = run(&mut s, "%set g").unwrap_err();
-        assert_eq!(e.ename, "UsageError");
+        // `a` has no annotation: its type is inferred from `a + b` (b: int) and said.
+        let out = run(&mut s, "%set g --leaves").unwrap();
+        let Some(Output::Display(b)) = out.last() else {
+            panic!("{out:?}")
+        };
+        let text = b.plain_text().unwrap_or("");
         assert!(
-            e.evalue.contains("parameter a of g has no type") && e.evalue.contains("a:TYPE"),
-            "{}",
-            e.evalue
+            text.contains("a: int inferred from") && text.contains("a:TYPE to override"),
+            "{text}"
         );
         assert!(run(&mut s, "%set g a:int").is_ok());
         assert_eq!(run(&mut s, "%set g c:int").unwrap_err().ename, "UsageError");
@@ -352,16 +389,19 @@ mod tests {
             run(&mut s, "%set g a:int --unroll x").unwrap_err().ename,
             "UsageError"
         );
-        let e = run(
+        // `with` is not modelled: a havoc, shown as such, not a refusal.
+        let out = run(
             &mut s,
-            "%%set y:int\nx = 1\nwith open('f') as h:\n    pass\n",
+            "%%set --leaves y:int\nx = 1\nwith open('f') as h:\n    pass\n",
         )
-        .unwrap_err();
-        assert_eq!(e.ename, "UnsupportedError");
-        assert_eq!(
-            e.traceback[0], "  Cell line 3, column 1",
-            "{:?}",
-            e.traceback
+        .unwrap();
+        let Some(Output::Display(b)) = out.last() else {
+            panic!("{out:?}")
+        };
+        let text = b.plain_text().unwrap_or("");
+        assert!(
+            text.contains("≈ normal end") && text.contains("havoc: with, line 3"),
+            "{text}"
         );
     }
 

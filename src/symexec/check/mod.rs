@@ -105,6 +105,10 @@ pub struct Report {
     pub unfinished: Vec<Unfinished>,
     /// The step budget of each random run in the interpreter.
     pub run_steps: u64,
+    /// Random runs not judged because they land in (or may land in) an approximate leaf.
+    pub approximate: usize,
+    /// Random runs not judged because they break a precondition the tree assumes.
+    pub outside_preconditions: usize,
 }
 
 /// A run that did not finish within its budget.
@@ -216,7 +220,9 @@ pub fn check(
     let random = runs.len();
     let mut witnessed: Vec<NodeId> = Vec::new();
     for leaf in &tree.leaves {
-        if matches!(leaf.outcome, Outcome::Bound(_) | Outcome::Unsat) {
+        if matches!(leaf.outcome, Outcome::Bound(_) | Outcome::Unsat)
+            || tree.is_approximate(leaf.node)
+        {
             continue;
         }
         if let Some(w) = tree.witness(leaf).and_then(|w| ordered(tree, &w)) {
@@ -277,6 +283,8 @@ pub fn check(
         unresolved: 0,
         unfinished: Vec::new(),
         run_steps,
+        approximate: 0,
+        outside_preconditions: 0,
     };
     let observed: Vec<Concrete> = match &python {
         Some(py) => {
@@ -295,7 +303,23 @@ pub fn check(
     };
     let mut predictor = Predictor::new(tree, env, options.timeout_ms, cancel);
     for (inputs, seen) in runs.iter().zip(&observed).take(random) {
+        if !tree.preconditions.is_empty()
+            && predictor.satisfies(inputs, &tree.preconditions)? == Some(false)
+        {
+            report.outside_preconditions += 1;
+            continue;
+        }
         let (leaf, expected) = predictor.predict(inputs)?;
+        // Only exact leaves are judged: a run that lands in an approximate leaf, or that no
+        // single leaf places when some are approximate, says nothing about the tree.
+        let approximate = match leaf {
+            Some(l) => tree.is_approximate(l),
+            None => !tree.approximate.is_empty(),
+        };
+        if approximate {
+            report.approximate += 1;
+            continue;
+        }
         let reason = match &expected {
             Prediction::Unknown(_) => {
                 report.unresolved += 1;

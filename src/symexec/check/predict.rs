@@ -92,6 +92,25 @@ impl<'t> Predictor<'t> {
         result
     }
 
+    /// Whether `inputs` satisfy every condition (`None`: the solver cannot tell).
+    pub fn satisfies(
+        &mut self,
+        inputs: &[(String, PyValue)],
+        conditions: &[(String, Term)],
+    ) -> Result<Option<bool>, CheckError> {
+        let Some(model) = self.model(inputs)? else {
+            return Ok(None);
+        };
+        for (_, c) in conditions {
+            match model.holds(c) {
+                Ok(true) => {}
+                Ok(false) => return Ok(Some(false)),
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(Some(true))
+    }
+
     /// The leaf `inputs` land in (unsat leaves do not count) and its outcome there.
     pub fn predict(
         &mut self,

@@ -1,0 +1,315 @@
+//! Types of parameters without annotations, inferred from how the function uses them
+//! (`n % 2` says int, `s.lower()` says str, `lst.append(x)` or `len(lst)` a list), from a
+//! default value, from the annotated parameter of a function it is passed to, and, when
+//! nothing else tells, from the parameter's name (`s`, `text` are strings, `nums`, `items`
+//! lists); `int` otherwise. Each inference carries its reason, shown with the tree; an
+//! `ARG:TYPE` overrides it.
+
+use crate::python::ir::{BinOp, Constant, Expr, ExprKind, Function, Stmt, UnaryOp};
+use crate::symbolic::{Sort, annotation_sort};
+
+/// What the uses of one parameter say.
+#[derive(Default)]
+struct Evidence {
+    str_: Option<String>,
+    list: Option<String>,
+    float: Option<String>,
+    int: Option<String>,
+    /// Loop variables over the parameter (`for c in p`).
+    items: Vec<String>,
+    /// The sort of the annotated parameter it is passed to.
+    passed: Option<(Sort, String)>,
+}
+
+const STR_METHODS: &[&str] = &[
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "startswith",
+    "endswith",
+    "find",
+    "replace",
+    "isdigit",
+    "isalpha",
+    "isalnum",
+    "isupper",
+    "islower",
+    "isspace",
+    "title",
+    "capitalize",
+    "swapcase",
+    "join",
+    "format",
+];
+const LIST_METHODS: &[&str] = &["append", "extend", "pop", "insert", "sort", "remove"];
+const STR_NAMES: &[&str] = &[
+    "s", "text", "word", "sentence", "string", "name", "pw", "password", "phrase", "line", "char",
+    "ch", "c", "letter", "email", "digits", "msg", "message",
+];
+const LIST_NAMES: &[&str] = &[
+    "lst", "arr", "items", "nums", "numbers", "values", "seq", "xs", "scores", "data",
+];
+
+/// The sort of each unannotated parameter of `f` with the reason, in parameter order.
+pub fn infer<'f>(
+    f: &Function,
+    functions: &[&'f Function],
+    unannotated: &[String],
+) -> Vec<(String, Sort, String)> {
+    unannotated
+        .iter()
+        .map(|p| {
+            let (sort, why) = infer_one(f, functions, p);
+            (p.clone(), sort, why)
+        })
+        .collect()
+}
+
+fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
+    if let Some(d) = f.param(p).and_then(|x| x.default.as_ref()) {
+        let from_default = match &d.kind {
+            ExprKind::Constant(Constant::Int(_)) => Some(Sort::Int),
+            ExprKind::Constant(Constant::Float(_)) => Some(Sort::Real),
+            ExprKind::Constant(Constant::Bool(_)) => Some(Sort::Bool),
+            ExprKind::Constant(Constant::Str(_)) => Some(Sort::Str),
+            _ => None,
+        };
+        if let Some(sort) = from_default {
+            return (sort, format!("its default value {d}"));
+        }
+    }
+    let mut ev = Evidence::default();
+    let mut stmts: Vec<&Stmt> = Vec::new();
+    for s in &f.body {
+        s.walk(&mut |s: &Stmt| stmts.push(s));
+    }
+    for s in &stmts {
+        if let crate::python::ir::StmtKind::For { target, iter, .. } = &s.kind
+            && iter.as_name() == Some(p)
+            && let Some(t) = target.as_name()
+        {
+            ev.items.push(t.to_string());
+            ev.list.get_or_insert_with(|| format!("`for {t} in {p}`"));
+        }
+        for e in s.exprs() {
+            e.walk(&mut |e: &Expr| uses(e, p, functions, &mut ev));
+        }
+    }
+    // Items used as strings: a parameter iterated character by character is a str.
+    for item in ev.items.clone() {
+        let mut item_ev = Evidence::default();
+        for s in &stmts {
+            for e in s.exprs() {
+                e.walk(&mut |e: &Expr| uses(e, &item, functions, &mut item_ev));
+            }
+        }
+        if let Some(why) = item_ev.str_ {
+            ev.str_
+                .get_or_insert(format!("its items are strings ({why})"));
+        }
+    }
+    if let Some(why) = ev.str_ {
+        return (Sort::Str, why);
+    }
+    if let Some((sort, why)) = ev.passed {
+        return (sort, why);
+    }
+    if let Some(why) = ev.list {
+        return (Sort::list(Sort::Int), why);
+    }
+    if let Some(why) = ev.float {
+        return (Sort::Real, why);
+    }
+    if let Some(why) = ev.int {
+        return (Sort::Int, why);
+    }
+    if STR_NAMES.contains(&p) {
+        return (Sort::Str, "its name".into());
+    }
+    if LIST_NAMES.contains(&p) {
+        return (Sort::list(Sort::Int), "its name".into());
+    }
+    (Sort::Int, "nothing else tells (the default guess)".into())
+}
+
+fn is(e: &Expr, p: &str) -> bool {
+    e.as_name() == Some(p)
+}
+
+fn uses(e: &Expr, p: &str, functions: &[&Function], ev: &mut Evidence) {
+    let shown = || e.to_string();
+    match &e.kind {
+        ExprKind::Call { func, args, .. } => {
+            if let ExprKind::Attribute { value, attr } = &func.kind {
+                if is(value, p) && STR_METHODS.contains(&attr.as_str()) {
+                    ev.str_.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                if is(value, p) && LIST_METHODS.contains(&attr.as_str()) {
+                    ev.list.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                // `sep.join(p)`: p holds strings, a str or a list of them; a str is what
+                // the tree can model.
+                if attr == "join" && args.first().is_some_and(|a| is(a, p)) {
+                    ev.str_.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+            }
+            if let Some(name) = func.as_name() {
+                let arg0 = args.first().is_some_and(|a| is(a, p));
+                match name {
+                    "len" | "sorted" | "sum" | "max" | "min" | "reversed" | "enumerate" | "set"
+                    | "list" | "any" | "all"
+                        if arg0 && args.len() == 1 =>
+                    {
+                        ev.list.get_or_insert_with(|| format!("`{}`", shown()));
+                    }
+                    "range" | "abs" | "chr" | "bin" | "hex" if args.iter().any(|a| is(a, p)) => {
+                        ev.int.get_or_insert_with(|| format!("`{}`", shown()));
+                    }
+                    "ord" | "int" if arg0 => {
+                        ev.str_.get_or_insert_with(|| format!("`{}`", shown()));
+                    }
+                    _ => {}
+                }
+                if let Some(g) = functions.iter().find(|g| g.name == name) {
+                    for (a, param) in args.iter().zip(&g.params) {
+                        if is(a, p)
+                            && let Some(ann) = &param.annotation
+                            && let Ok(sort) = annotation_sort(ann)
+                        {
+                            ev.passed.get_or_insert_with(|| {
+                                (sort, format!("it is passed to {name}() as {}", param.name))
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        ExprKind::BinOp { op, left, right } => {
+            let (this, other) = if is(left, p) {
+                (left, right)
+            } else if is(right, p) {
+                (right, left)
+            } else {
+                return;
+            };
+            let _ = this;
+            match &other.kind {
+                ExprKind::Constant(Constant::Str(_)) if *op == BinOp::Add => {
+                    ev.str_.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                ExprKind::Constant(Constant::Float(_)) => {
+                    ev.float.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                ExprKind::List(_) if *op == BinOp::Add => {
+                    ev.list.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                _ if matches!(
+                    op,
+                    BinOp::Mod
+                        | BinOp::FloorDiv
+                        | BinOp::BitAnd
+                        | BinOp::BitOr
+                        | BinOp::BitXor
+                        | BinOp::LShift
+                        | BinOp::RShift
+                        | BinOp::Sub
+                ) =>
+                {
+                    ev.int.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                ExprKind::Constant(Constant::Int(_)) => {
+                    ev.int.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                _ => {}
+            }
+        }
+        ExprKind::Compare {
+            left, comparators, ..
+        } => {
+            let operands: Vec<&Expr> = std::iter::once(left.as_ref())
+                .chain(comparators.iter())
+                .collect();
+            if !operands.iter().any(|o| is(o, p)) {
+                return;
+            }
+            for o in &operands {
+                match &o.kind {
+                    ExprKind::Constant(Constant::Str(_)) => {
+                        ev.str_.get_or_insert_with(|| format!("`{}`", shown()));
+                    }
+                    ExprKind::Constant(Constant::Float(_)) => {
+                        ev.float.get_or_insert_with(|| format!("`{}`", shown()));
+                    }
+                    ExprKind::Constant(Constant::Int(_)) => {
+                        ev.int.get_or_insert_with(|| format!("`{}`", shown()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        ExprKind::Subscript { value, .. } if is(value, p) => {
+            ev.list.get_or_insert_with(|| format!("`{}`", shown()));
+        }
+        ExprKind::UnaryOp { op, operand } if is(operand, p) && *op != UnaryOp::Not => {
+            ev.int.get_or_insert_with(|| format!("`{}`", shown()));
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::lower_module;
+
+    fn inferred(src: &str) -> Vec<String> {
+        let module = lower_module(src).unwrap();
+        let functions: Vec<&Function> = module.functions().collect();
+        let f = functions[functions.len() - 1];
+        let names: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
+        infer(f, &functions, &names)
+            .into_iter()
+            .map(|(n, s, why)| format!("{n}: {s} ({why})"))
+            .collect()
+    }
+
+    #[test]
+    fn types_come_from_uses_defaults_callees_and_names() {
+        assert_eq!(
+            inferred("def f(n):\n    return n % 2 == 0\n"),
+            ["n: int (`n % 2`)"]
+        );
+        assert_eq!(
+            inferred("def f(s, k=3, x=0.5):\n    return s.lower()\n"),
+            [
+                "s: str (`s.lower()`)",
+                "k: int (its default value 3)",
+                "x: float (its default value 0.5)"
+            ]
+        );
+        assert_eq!(
+            inferred("def f(lst):\n    lst.append(1)\n    return len(lst)\n"),
+            ["lst: list[int] (`lst.append(1)`)"]
+        );
+        assert_eq!(
+            inferred(
+                "def f(s):\n    n = 0\n    for c in s:\n        if c in 'aeiou':\n            n += 1\n    return n\n"
+            ),
+            ["s: str (its items are strings (`c in 'aeiou'`))"]
+        );
+        assert_eq!(
+            inferred("def g(x: float) -> float:\n    return x\n\ndef f(v):\n    return g(v)\n"),
+            ["v: float (it is passed to g() as x)"]
+        );
+        assert_eq!(
+            inferred("def f(text, q):\n    return q\n"),
+            [
+                "text: str (its name)",
+                "q: int (nothing else tells (the default guess))"
+            ]
+        );
+    }
+}

@@ -1,0 +1,342 @@
+//! The everyday-functions harness (issue 15): every top-level `def` of
+//! `tests/fixtures/everyday/*.py` through `%set` and `%check` in a session, with what
+//! happened to it (tree or refusal and its construct, `%check`'s verdicts, witnesses that
+//! miss their leaf, time). Shared by `tests/set_everyday.rs` and `bench_everyday --report`.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use analysis_kernel::cancel::Cancel;
+use analysis_kernel::notebook::{Output, Session};
+use serde_json::Value as Json;
+
+/// What `%set` and `%check` did with one function.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub file: String,
+    pub function: String,
+    /// The tree's leaves (exact, approximate), or the refusal's construct.
+    pub set: Result<SetFacts, Refusal>,
+    pub check: Option<CheckFacts>,
+    pub set_time: Duration,
+    pub panicked: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct SetFacts {
+    pub leaves: usize,
+    /// Leaves the payload marks approximate (`"approximate": true`).
+    pub approximate: usize,
+    pub truncated: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub ename: String,
+    /// The construct refused, normalised for counting.
+    pub construct: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckFacts {
+    /// `Err` holds the cell error (`CheckError: ...`).
+    pub verdict: Result<Verdict, String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub precise: bool,
+    pub exhaustive: bool,
+    /// Witnesses replayed in CPython that did not reproduce their (exact) leaf.
+    pub witness_misses: usize,
+    pub witnesses: usize,
+}
+
+pub fn fixture_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/everyday")
+}
+
+/// The fixture files, sorted.
+pub fn files() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(fixture_dir())
+        .expect("tests/fixtures/everyday")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Top-level `def NAME(` of a source, in order.
+pub fn functions(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|l| l.strip_prefix("def "))
+        .filter_map(|rest| rest.split('(').next())
+        .map(|n| n.trim().to_string())
+        .collect()
+}
+
+fn payload<'o>(out: &'o [Output], kind: &str) -> Option<&'o Json> {
+    let mime = format!("application/vnd.analysis-kernel.{kind}+json");
+    out.iter().rev().find_map(|o| match o {
+        Output::Display(b) | Output::Result(b) => b.data.get(&mime),
+        _ => None,
+    })
+}
+
+/// The construct of a refusal, for counting: the message without line numbers and the
+/// list of what is modelled.
+pub fn construct(ename: &str, message: &str) -> String {
+    if message.contains("has no type") {
+        return "parameter without annotation".into();
+    }
+    let m = message
+        .split(" is not supported by symbolic execution")
+        .next()
+        .unwrap_or(message);
+    let m = m.split(" (modelled:").next().unwrap_or(m);
+    let m = m.split(" (line ").next().unwrap_or(m);
+    let m = m.split(" (values of").next().unwrap_or(m);
+    let words: String = m.chars().take(70).collect();
+    format!("{ename}: {words}")
+}
+
+/// Runs one fixture file: the file as a cell, then `%set NAME --leaves` and (when a tree
+/// was built and `check` is on) `%check NAME` for each function.
+pub fn run_file(path: &Path, check: bool) -> Vec<Record> {
+    let source = std::fs::read_to_string(path).expect("fixture");
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut session = Session::default();
+    let cancel = Cancel::new();
+    // Fewer random runs than the default and a 1 s solver timeout keep the suite's time
+    // down; every witness is still replayed.
+    for setting in ["%config check_runs=40", "%config z3_timeout_ms=1000"] {
+        let (done, _) = session.run_cell(setting, &cancel);
+        done.expect(setting);
+    }
+    let (loaded, out) = session.run_cell(&source, &cancel);
+    if let Err(e) = loaded {
+        panic!("{file} does not run in the kernel: {e:?} {out:?}");
+    }
+    let mut records = Vec::new();
+    let progress = std::env::var_os("EVERYDAY_PROGRESS").is_some();
+    for name in functions(&source) {
+        if progress {
+            eprintln!("{file}:{name}");
+        }
+        let start = Instant::now();
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            session.run_cell(&format!("%set {name} --leaves"), &cancel)
+        }));
+        let set_time = start.elapsed();
+        let (result, out) = match ran {
+            Ok(r) => r,
+            Err(_) => {
+                records.push(Record {
+                    file: file.clone(),
+                    function: name,
+                    set: Err(Refusal {
+                        ename: "panic".into(),
+                        construct: "panic".into(),
+                        message: "panic".into(),
+                    }),
+                    check: None,
+                    set_time,
+                    panicked: true,
+                });
+                continue;
+            }
+        };
+        let set = match result {
+            Ok(()) => match payload(&out, "set") {
+                Some(j) => {
+                    let leaves = j["leaves"].as_array().map_or(0, Vec::len);
+                    let approximate = j["leaves"].as_array().map_or(0, |ls| {
+                        ls.iter()
+                            .filter(|l| l["approximate"] == Json::Bool(true))
+                            .count()
+                    });
+                    Ok(SetFacts {
+                        leaves,
+                        approximate,
+                        truncated: j["truncated"] == Json::Bool(true),
+                    })
+                }
+                None => Err(Refusal {
+                    ename: "NoPayload".into(),
+                    construct: "no set payload".into(),
+                    message: String::new(),
+                }),
+            },
+            Err(e) => Err(Refusal {
+                construct: construct(&e.ename, &e.evalue),
+                ename: e.ename,
+                message: e.evalue,
+            }),
+        };
+        let mut panicked = false;
+        let check_facts = if check && set.is_ok() {
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                session.run_cell(&format!("%check {name}"), &cancel)
+            }));
+            match ran {
+                Err(_) => {
+                    panicked = true;
+                    None
+                }
+                Ok((Err(e), _)) => Some(CheckFacts {
+                    verdict: Err(format!("{}: {}", e.ename, e.evalue)),
+                }),
+                Ok((Ok(()), out)) => Some(CheckFacts {
+                    verdict: match payload(&out, "check") {
+                        None => Err("no check payload".into()),
+                        Some(j) => {
+                            let misses = j["counterexamples"].as_array().map_or(0, |cs| {
+                                cs.iter().filter(|c| c["property"] == "precise").count()
+                            });
+                            Ok(Verdict {
+                                precise: j["precise"] == Json::Bool(true),
+                                exhaustive: j["exhaustive"] == Json::Bool(true),
+                                witness_misses: misses,
+                                witnesses: j["witnesses"].as_u64().unwrap_or(0) as usize,
+                            })
+                        }
+                    },
+                }),
+            }
+        } else {
+            None
+        };
+        records.push(Record {
+            file: file.clone(),
+            function: name,
+            set,
+            check: check_facts,
+            set_time,
+            panicked,
+        });
+    }
+    records
+}
+
+/// Every fixture's records.
+pub fn run_all(check: bool) -> Vec<Record> {
+    files().iter().flat_map(|p| run_file(p, check)).collect()
+}
+
+/// Figures over the records.
+#[derive(Debug)]
+pub struct Summary {
+    pub functions: usize,
+    pub trees: usize,
+    /// Trees none of whose leaves is approximate.
+    pub exact_trees: usize,
+    pub checked: usize,
+    pub precise: usize,
+    pub check_errors: usize,
+    pub witness_misses: usize,
+    pub panics: usize,
+    pub refusals: BTreeMap<String, usize>,
+    pub median: Duration,
+    pub worst: Duration,
+    pub worst_name: String,
+}
+
+pub fn summarize(records: &[Record]) -> Summary {
+    let mut refusals = BTreeMap::new();
+    for r in records {
+        if let Err(x) = &r.set {
+            *refusals.entry(x.construct.clone()).or_insert(0) += 1;
+        }
+    }
+    let mut times: Vec<(Duration, String)> = records
+        .iter()
+        .map(|r| (r.set_time, format!("{}:{}", r.file, r.function)))
+        .collect();
+    times.sort();
+    let verdicts: Vec<&Verdict> = records
+        .iter()
+        .filter_map(|r| r.check.as_ref())
+        .filter_map(|c| c.verdict.as_ref().ok())
+        .collect();
+    Summary {
+        functions: records.len(),
+        trees: records.iter().filter(|r| r.set.is_ok()).count(),
+        exact_trees: records
+            .iter()
+            .filter(|r| matches!(&r.set, Ok(f) if f.approximate == 0))
+            .count(),
+        checked: records.iter().filter(|r| r.check.is_some()).count(),
+        precise: verdicts.iter().filter(|v| v.precise).count(),
+        check_errors: records
+            .iter()
+            .filter(|r| matches!(&r.check, Some(c) if c.verdict.is_err()))
+            .count(),
+        witness_misses: verdicts.iter().map(|v| v.witness_misses).sum(),
+        panics: records.iter().filter(|r| r.panicked).count(),
+        refusals,
+        median: times.get(times.len() / 2).map_or(Duration::ZERO, |t| t.0),
+        worst: times.last().map_or(Duration::ZERO, |t| t.0),
+        worst_name: times.last().map_or(String::new(), |t| t.1.clone()),
+    }
+}
+
+/// The report: one line per function, then the figures and refusals by construct.
+pub fn report(records: &[Record]) -> String {
+    let mut out = String::new();
+    for r in records {
+        let set = match &r.set {
+            Ok(f) => format!(
+                "tree {} leaves ({} approximate){}",
+                f.leaves,
+                f.approximate,
+                if f.truncated { " truncated" } else { "" }
+            ),
+            Err(x) => format!("REFUSED {}", x.construct),
+        };
+        let check = match &r.check {
+            None => String::new(),
+            Some(CheckFacts { verdict: Err(e) }) => format!(" | check error: {e}"),
+            Some(CheckFacts { verdict: Ok(v) }) => format!(
+                " | precise {} exhaustive {} witness misses {}",
+                v.precise, v.exhaustive, v.witness_misses
+            ),
+        };
+        out.push_str(&format!(
+            "{}:{} {:.0?} {set}{check}\n",
+            r.file, r.function, r.set_time
+        ));
+    }
+    let s = summarize(records);
+    let pct = |n: usize| 100.0 * n as f64 / s.functions.max(1) as f64;
+    out.push_str(&format!(
+        "\nfunctions {}  trees {} ({:.1} %)  exact trees {} ({:.1} %)\n%check: {} checked, {} precise, {} check errors, {} witness misses; panics {}\n%set time: median {:.1?}, worst {:.1?} ({})\n\nrefusals by construct:\n",
+        s.functions,
+        s.trees,
+        pct(s.trees),
+        s.exact_trees,
+        pct(s.exact_trees),
+        s.checked,
+        s.precise,
+        s.check_errors,
+        s.witness_misses,
+        s.panics,
+        s.median,
+        s.worst,
+        s.worst_name,
+    ));
+    let mut by_count: Vec<(&String, &usize)> = s.refusals.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (c, n) in by_count {
+        out.push_str(&format!("{n:4}  {c}\n"));
+    }
+    out
+}
