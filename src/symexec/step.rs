@@ -544,17 +544,10 @@ impl<'p> Machine<'p> {
                 return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
             }
             let all = Expr::new(ExprKind::Tuple(args.clone()), iter.span);
-            return self.with_any(s, &all, |mut s, v| {
+            return self.with_any(s, &all, |s, v| {
                 let v = match v {
                     Value::Term(v) => v,
-                    Value::Havoc(note) => {
-                        s.push(Kont::Loop {
-                            stmt,
-                            count: 0,
-                            iter: Some((Source::Havoc(note), 0)),
-                        })?;
-                        return self.loop_test(s);
-                    }
+                    Value::Havoc(note) => return self.havoc_loop(s, stmt, note),
                     _ => return Err(internal("range arguments are not a value")),
                 };
                 let TermKind::Items(_, items) = v.kind() else {
@@ -597,14 +590,7 @@ impl<'p> Machine<'p> {
         self.with_any(s, iter, |mut s, v| {
             let v = match v {
                 Value::Term(v) => v,
-                Value::Havoc(note) => {
-                    s.push(Kont::Loop {
-                        stmt,
-                        count: 0,
-                        iter: Some((Source::Havoc(note), 0)),
-                    })?;
-                    return self.loop_test(s);
-                }
+                Value::Havoc(note) => return self.havoc_loop(s, stmt, note),
                 other => {
                     let t = super::state::type_name(&other);
                     let msg = format!("'{t}' object is not iterable");
@@ -625,6 +611,16 @@ impl<'p> Machine<'p> {
     }
 
     /// The test of the loop on top of the frame: into the body (or the bound), or out.
+    /// A `for` over a value that is not modelled: the loop runs over a havoc source.
+    fn havoc_loop(&self, mut s: State<'p>, stmt: &'p Stmt, note: String) -> Result<Branch<'p>> {
+        s.push(Kont::Loop {
+            stmt,
+            count: 0,
+            iter: Some((Source::Havoc(note), 0)),
+        })?;
+        self.loop_test(s)
+    }
+
     fn loop_test(&self, s: State<'p>) -> Result<Branch<'p>> {
         let (stmt, iter) = match s.frame()?.konts.last() {
             Some(Kont::Loop { stmt, iter, .. }) => (*stmt, iter.clone()),
