@@ -29,6 +29,11 @@ fn everyday_functions() {
     assert_eq!(s.witness_misses, 0, "witnesses that miss their leaf");
     assert!(s.trees >= TREE_FLOOR, "{} trees < {TREE_FLOOR}", s.trees);
     assert!(
+        s.exact_trees >= EXACT_FLOOR,
+        "{} exact trees < {EXACT_FLOOR}",
+        s.exact_trees
+    );
+    assert!(
         s.precise >= PRECISE_FLOOR,
         "{} precise < {PRECISE_FLOOR}",
         s.precise
