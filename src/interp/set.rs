@@ -19,6 +19,16 @@ const MIN_SIZE: usize = 8;
 const LINEAR_PROBES: usize = 9;
 const PERTURB_SHIFT: u32 = 5;
 
+/// The slot CPython probes after `i` (`i * 5 + 1 + perturb`, with `perturb` shifted first).
+fn next_probe(i: usize, perturb: &mut u64, mask: usize) -> usize {
+    *perturb >>= PERTURB_SHIFT;
+    ((i as u64)
+        .wrapping_mul(5)
+        .wrapping_add(1)
+        .wrapping_add(*perturb) as usize)
+        & mask
+}
+
 /// `sys.hash_info.modulus`: 2**61 - 1.
 const MODULUS: u64 = (1 << 61) - 1;
 const HASH_BITS: u32 = 61;
@@ -110,12 +120,7 @@ impl SetObj {
                     _ => {}
                 }
             }
-            perturb >>= PERTURB_SHIFT;
-            i = ((i as u64)
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb) as usize)
-                & mask;
+            i = next_probe(i, &mut perturb, mask);
         }
     }
 
@@ -159,12 +164,7 @@ impl SetObj {
             if let Some(j) = hit {
                 break j;
             }
-            perturb >>= PERTURB_SHIFT;
-            i = ((i as u64)
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb) as usize)
-                & mask;
+            i = next_probe(i, &mut perturb, mask);
         };
         self.version += 1;
         if let Some(free) = freeslot {
@@ -237,12 +237,7 @@ impl SetObj {
                     }
                 }
             }
-            perturb >>= PERTURB_SHIFT;
-            i = ((i as u64)
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb) as usize)
-                & mask;
+            i = next_probe(i, &mut perturb, mask);
         }
     }
 
