@@ -1,5 +1,7 @@
-//! Preconditions written in a function's docstring, in PythonTA's two forms: a line
-//! `Preconditions:` followed by `- expr` lines, or one line `Precondition: expr`.
+//! Preconditions and postconditions written in a function's docstring, in PythonTA's two
+//! forms: a line `Preconditions:` followed by `- expr` lines, or one line `Precondition: expr`
+//! (the same for `Postconditions:`, whose expressions may name `$return_value`). One parser
+//! read by `%constraints`, `%set` and `%verify`.
 
 use crate::python::ir::Expr;
 use crate::python::lower_expression;
@@ -17,12 +19,27 @@ pub struct Written {
 /// `Precondition:` with nothing after it) are kept, with the reason, so nothing is dropped
 /// silently.
 pub fn preconditions(docstring: &str) -> Vec<Written> {
+    section(docstring, "precondition")
+}
+
+/// The postconditions of a docstring, in order, with `$return_value` read as
+/// [`RETURN_VALUE`] (the texts keep `$return_value` as written).
+pub fn postconditions(docstring: &str) -> Vec<Written> {
+    section(docstring, "postcondition")
+}
+
+/// The Python name `$return_value` stands for in a postcondition's expression.
+pub const RETURN_VALUE: &str = "__return_value__";
+
+/// The entries of the section `word` (`precondition`, `postcondition`).
+fn section(docstring: &str, word: &str) -> Vec<Written> {
     let lines: Vec<&str> = docstring.lines().map(str::trim).collect();
-    let Some(start) = lines.iter().position(|l| starts_with_ci(l, "precondition")) else {
+    let Some(start) = lines.iter().position(|l| starts_with_ci(l, word)) else {
         return Vec::new();
     };
     let header = lines[start];
-    if starts_with_ci(header, "preconditions:") {
+    let plural = format!("{word}s:");
+    if starts_with_ci(header, &plural) {
         let mut out = Vec::new();
         for line in &lines[start + 1..] {
             if let Some(item) = line.strip_prefix('-') {
@@ -34,7 +51,7 @@ pub fn preconditions(docstring: &str) -> Vec<Written> {
         return out;
     }
     match header.split_once(':') {
-        Some((word, rest)) if word.trim().eq_ignore_ascii_case("precondition") => {
+        Some((head, rest)) if head.trim().eq_ignore_ascii_case(word) => {
             vec![written(rest)]
         }
         _ => Vec::new(),
@@ -49,9 +66,10 @@ fn starts_with_ci(line: &str, prefix: &str) -> bool {
 fn written(text: &str) -> Written {
     let text = text.trim().to_string();
     let expr = if text.is_empty() {
-        Err("empty precondition".to_string())
+        Err("empty condition".to_string())
     } else {
-        lower_expression(&text).map_err(|e| format!("SyntaxError: {}", e.message))
+        lower_expression(&text.replace("$return_value", RETURN_VALUE))
+            .map_err(|e| format!("SyntaxError: {}", e.message))
     };
     Written { text, expr }
 }
@@ -86,6 +104,20 @@ mod tests {
         assert_eq!(texts("Precondition:"), [("".into(), false)]);
         assert_eq!(texts("precondition: a < b"), [("a < b".into(), true)]);
         assert!(texts("No conditions here.").is_empty());
+        let post = postconditions(
+            "Return the larger.\n\nPreconditions:\n- x > 0\n\nPostconditions:\n  - $return_value >= x\n  - $return_value in (x, y)\n",
+        );
+        assert_eq!(post.len(), 2);
+        assert_eq!(post[0].text, "$return_value >= x");
+        assert!(post.iter().all(|w| w.expr.is_ok()));
+        assert_eq!(
+            texts("Preconditions:\n- x > 0\nPostcondition: y")[0].0,
+            "x > 0"
+        );
+        assert_eq!(
+            postconditions("Postcondition: $return_value == 1")[0].text,
+            "$return_value == 1"
+        );
         let bad = preconditions("Preconditions:\n- x >");
         assert!(
             bad[0]

@@ -29,6 +29,7 @@ mod program;
 mod state;
 mod step;
 mod tree;
+pub mod verify;
 
 pub use crate::symbolic::simplify::simplify;
 pub use explore::{Options, execute};

@@ -1,0 +1,450 @@
+//! `%verify` and `%equiv`: contracts proved or refuted on every leaf of a symbolic
+//! execution tree, and bounded equivalence of two functions.
+//!
+//! Both execute a generated harness ([`contract`]) with the `%set` machinery: the harness
+//! calls the function(s) and `assert`s each obligation, so a failing branch the solver
+//! proves infeasible is a proof on that path, a feasible one is a counterexample
+//! ([`judge`]), replayed before it is shown ([`replay`]). The verdict says exactly what was
+//! shown: proved with no bound reached, proved up to the bound (the number of bound
+//! leaves), refuted (the input, the clause, the replayed run), or unknown (approximate or
+//! undecided paths, a truncated tree, a replay that disagreed).
+
+pub mod contract;
+pub mod judge;
+pub mod replay;
+
+use crate::cancel::Cancel;
+use crate::python::PyValue;
+use crate::python::ir::Function;
+use crate::python::lower_module;
+use crate::symbolic::Sort;
+use crate::symexec::{Options, Program, SymexecError, Tree, execute};
+use contract::{Form, Harness, Obligation};
+use judge::{Check, LeafStatus, Row};
+use replay::{Replayer, Run};
+
+/// What both commands are given: the session's functions and their sources, the types
+/// given on the command line, the bounds and where to replay.
+pub struct Setup<'a> {
+    pub functions: Vec<&'a Function>,
+    /// Sources of the session's top-level functions (for the replay).
+    pub definitions: Vec<String>,
+    pub given: Vec<(String, Sort)>,
+    pub options: Options,
+    pub replayer: Replayer,
+}
+
+/// What was shown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Every obligation proved on every path; no bound reached.
+    Proved,
+    /// Proved on every path not cut by a bound.
+    UpToBound {
+        bound_leaves: usize,
+    },
+    /// The row whose replayed input fails an obligation.
+    Refuted {
+        row: usize,
+    },
+    Unknown {
+        reasons: Vec<String>,
+    },
+}
+
+/// `verify` or `equiv`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Verify,
+    Equiv,
+}
+
+/// A verdict and everything it rests on.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub kind: Kind,
+    /// `[f]` or `[f, g]`.
+    pub functions: Vec<String>,
+    pub parameters: Vec<String>,
+    pub harness: Harness,
+    pub obligations: Vec<Obligation>,
+    pub tree: Tree,
+    pub rows: Vec<Row>,
+    pub verdict: Verdict,
+    /// Preconditions assumed (text).
+    pub preconditions: Vec<String>,
+    pub notes: Vec<String>,
+    pub replayer: Replayer,
+    /// `--returns-only` (equiv).
+    pub returns_only: bool,
+}
+
+impl Report {
+    /// The verdict's name: `verified`, `verified up to bound`, `refuted`, `unknown`
+    /// (`equivalent`, `equivalent up to bound`, `different`, `unknown` for `%equiv`).
+    pub fn verdict_name(&self) -> &'static str {
+        match (&self.verdict, self.kind) {
+            (Verdict::Proved, Kind::Verify) => "verified",
+            (Verdict::UpToBound { .. }, Kind::Verify) => "verified up to bound",
+            (Verdict::Refuted { .. }, Kind::Verify) => "refuted",
+            (Verdict::Proved, Kind::Equiv) => "equivalent",
+            (Verdict::UpToBound { .. }, Kind::Equiv) => "equivalent up to bound",
+            (Verdict::Refuted { .. }, Kind::Equiv) => "different",
+            (Verdict::Unknown { .. }, _) => "unknown",
+        }
+    }
+
+    /// The counterexample's input as `x=1, y=[2]`.
+    pub fn input_text(input: &[(String, PyValue)]) -> String {
+        input
+            .iter()
+            .map(|(n, v)| format!("{n}={}", v.repr()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn find<'a>(setup: &Setup<'a>, name: &str) -> Result<&'a Function, SymexecError> {
+    setup
+        .functions
+        .iter()
+        .copied()
+        .find(|f| f.qualname == name && !name.contains('.'))
+        .ok_or_else(|| SymexecError::Input(format!("no function named {name:?}")))
+}
+
+/// The harness program: the session's functions and the harness, with `f`'s inputs (types
+/// given, annotated or inferred) and, when `pre`, `f`'s preconditions.
+fn harness_program(
+    setup: &Setup<'_>,
+    f: &Function,
+    harness: &Harness,
+    pre: bool,
+) -> Result<(Program, Vec<String>, Vec<String>), SymexecError> {
+    let base = Program::function(&f.qualname, setup.functions.iter().copied(), &setup.given)?;
+    let module = lower_module(&harness.source)
+        .map_err(|e| SymexecError::Internal(format!("the generated harness: {e}")))?;
+    let own: Vec<&Function> = module.functions().collect();
+    let all = setup.functions.iter().copied().chain(own);
+    let mut program = Program::function(&harness.name, all, &base.inputs.0)?;
+    let mut notes: Vec<String> = base.inferred.clone();
+    let mut preconditions = Vec::new();
+    if pre {
+        program.preconditions = base.preconditions.clone();
+        preconditions = base.preconditions.iter().map(|(t, _)| t.clone()).collect();
+        for (text, why) in &base.ignored_preconditions {
+            notes.push(format!(
+                "precondition {text:?} is not used by the solver ({why}); counterexamples are checked against it when replayed"
+            ));
+        }
+    }
+    program.inferred = base.inferred.clone();
+    let replay_pre: Vec<String> = if pre {
+        crate::constraints::docstring::preconditions(f.docstring.as_deref().unwrap_or(""))
+            .into_iter()
+            .filter(|w| w.expr.is_ok())
+            .map(|w| w.text)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    notes.retain(|n| !n.is_empty());
+    let _ = &preconditions;
+    Ok((program, notes, replay_pre))
+}
+
+/// The arguments of a row's witness, in parameter order.
+fn arguments(row: &Row, parameters: &[String]) -> Option<Vec<PyValue>> {
+    let w = row.witness.as_ref()?;
+    parameters
+        .iter()
+        .map(|p| w.iter().find(|(n, _)| n == p).map(|(_, v)| v.clone()))
+        .collect()
+}
+
+/// `%verify f`.
+pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
+    let f = find(setup, name)?;
+    let harness = contract::verify(f)?;
+    let (program, mut notes, replay_pre) = harness_program(setup, f, &harness, true)?;
+    let tree = execute(&program, &setup.options, cancel)?;
+    let mut obligations = harness.obligations.clone();
+    let (mut rows, candidates) = judge::rows(&tree, &harness, &mut obligations, true);
+    if obligations.is_empty() {
+        return Err(SymexecError::Input(format!(
+            "{name}() has no contract to verify: no Postconditions: in its docstring and no assert reached in its body"
+        )));
+    }
+    let parameters: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
+    // Replay every candidate.
+    let mut definitions = setup.definitions.clone();
+    definitions.push(harness.source.clone());
+    let runnable: Vec<usize> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| arguments(&rows[c.row], &parameters).is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let inputs: Vec<Vec<PyValue>> = runnable
+        .iter()
+        .filter_map(|&i| arguments(&rows[candidates[i].row], &parameters))
+        .collect();
+    let program_r = replay::Program {
+        definitions: &definitions,
+        functions: std::slice::from_ref(&harness.name),
+        parameters: &parameters,
+        preconditions: &replay_pre,
+    };
+    let results = replay::run(
+        &setup.replayer,
+        &program_r,
+        &inputs,
+        u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
+        cancel,
+    )?;
+    for (c, row) in candidates.iter().map(|c| (c, c.row)) {
+        rows[row].status = LeafStatus::Unknown("no input to replay".into());
+        let _ = c;
+    }
+    for (&i, (runs, _)) in runnable.iter().zip(results) {
+        let c = &candidates[i];
+        let run = runs.into_iter().next();
+        let confirmed = match &run {
+            Some(Run::Raised {
+                type_name,
+                function,
+                line,
+                ..
+            }) => {
+                type_name == &c.type_name
+                    && function.as_ref().is_none_or(|f| *f == c.function)
+                    && (c.type_name != "AssertionError"
+                        || line
+                            .as_ref()
+                            .is_none_or(|l| l.trim_start().starts_with("assert")))
+            }
+            _ => false,
+        };
+        let shown = run.as_ref().map_or("no result".into(), Run::describe);
+        let row = &mut rows[c.row];
+        if confirmed {
+            row.status = LeafStatus::Refuted(c.obligation);
+            row.replay = Some(format!(
+                "{}: {name}({}) {shown}",
+                setup.replayer.name(),
+                arguments(row, &parameters)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(PyValue::repr)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        } else {
+            row.status = LeafStatus::Unknown(format!(
+                "the replay in {} did not fail {}: {shown}",
+                setup.replayer.name(),
+                obligations[c.obligation].label
+            ));
+            row.replay = Some(shown);
+        }
+    }
+    let raising = rows
+        .iter()
+        .filter(|r| matches!(r.status, LeafStatus::Raises(_)))
+        .count();
+    if raising > 0 {
+        notes.push(format!(
+            "{raising} leaf(s) end in an exception of {name}() itself: a postcondition speaks of returns only, so they are listed, not judged"
+        ));
+    }
+    for o in &obligations {
+        match &o.form {
+            Form::Bounded(q) => notes.push(format!(
+                "{} ({q}) is checked in bounded form: a loop over its generator, unrolled up to --unroll {}; longer iterations end in bound leaves",
+                o.label, setup.options.unroll
+            )),
+            Form::Unreadable(why) => notes.push(format!("{} is not checked: {why}", o.label)),
+            Form::Plain => {}
+        }
+    }
+    let verdict = verdict(&tree, &rows, &obligations);
+    Ok(Report {
+        kind: Kind::Verify,
+        functions: vec![name.to_string()],
+        parameters,
+        harness,
+        obligations,
+        preconditions: tree.preconditions.iter().map(|(t, _)| t.clone()).collect(),
+        tree,
+        rows,
+        verdict,
+        notes,
+        replayer: setup.replayer.clone(),
+        returns_only: false,
+    })
+}
+
+/// The verdict of the judged rows.
+fn verdict(tree: &Tree, rows: &[Row], obligations: &[Obligation]) -> Verdict {
+    if let Some(row) = rows
+        .iter()
+        .position(|r| matches!(r.status, LeafStatus::Refuted(_)))
+    {
+        return Verdict::Refuted { row };
+    }
+    let mut reasons = Vec::new();
+    for r in rows {
+        if let LeafStatus::Unknown(why) = &r.status {
+            reasons.push(format!("leaf {}: {why}", r.node));
+        }
+    }
+    if tree.truncated {
+        reasons.push(format!(
+            "the tree reached the node limit ({}) with {} states unexplored",
+            tree.node_limit, tree.unexplored
+        ));
+    }
+    for o in obligations {
+        if let Form::Unreadable(why) = &o.form {
+            reasons.push(format!("{} is not checked: {why}", o.label));
+        }
+    }
+    if !reasons.is_empty() {
+        return Verdict::Unknown { reasons };
+    }
+    let bound_leaves = rows
+        .iter()
+        .filter(|r| matches!(r.status, LeafStatus::Bound(_)))
+        .count();
+    if bound_leaves > 0 {
+        Verdict::UpToBound { bound_leaves }
+    } else {
+        Verdict::Proved
+    }
+}
+
+/// `%equiv f g`: same results and (unless `returns_only`) same exceptions on every input
+/// (satisfying `f`'s preconditions when `pre`).
+pub fn equiv(
+    setup: &Setup<'_>,
+    f_name: &str,
+    g_name: &str,
+    returns_only: bool,
+    pre: bool,
+    cancel: &Cancel,
+) -> Result<Report, SymexecError> {
+    let f = find(setup, f_name)?;
+    let g = find(setup, g_name)?;
+    let harness = contract::equiv(f, g, returns_only)?;
+    let (program, mut notes, replay_pre) = harness_program(setup, f, &harness, pre)?;
+    let tree = execute(&program, &setup.options, cancel)?;
+    let mut obligations = harness.obligations.clone();
+    let (mut rows, candidates) = judge::rows(&tree, &harness, &mut obligations, false);
+    let parameters: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
+    let functions = [f_name.to_string(), g_name.to_string()];
+    let runnable: Vec<usize> = (0..candidates.len())
+        .filter(|&i| arguments(&rows[candidates[i].row], &parameters).is_some())
+        .collect();
+    let inputs: Vec<Vec<PyValue>> = runnable
+        .iter()
+        .filter_map(|&i| arguments(&rows[candidates[i].row], &parameters))
+        .collect();
+    let program_r = replay::Program {
+        definitions: &setup.definitions,
+        functions: &functions,
+        parameters: &parameters,
+        preconditions: &replay_pre,
+    };
+    let results = replay::run(
+        &setup.replayer,
+        &program_r,
+        &inputs,
+        u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
+        cancel,
+    )?;
+    for c in &candidates {
+        rows[c.row].status = LeafStatus::Unknown("no input to replay".into());
+    }
+    for (&i, (runs, equal)) in runnable.iter().zip(results) {
+        let c = &candidates[i];
+        let differs = match runs.as_slice() {
+            [Run::Return(_), Run::Return(_)] => equal == Some(false),
+            [
+                Run::Raised { type_name: a, .. },
+                Run::Raised { type_name: b, .. },
+            ] => !returns_only && a != b,
+            [Run::Return(_), Run::Raised { .. }] | [Run::Raised { .. }, Run::Return(_)] => {
+                !returns_only
+            }
+            _ => false,
+        };
+        let args = arguments(&rows[c.row], &parameters)
+            .unwrap_or_default()
+            .iter()
+            .map(PyValue::repr)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let shown = match runs.as_slice() {
+            [a, b] => format!(
+                "{f_name}({args}) {}; {g_name}({args}) {}",
+                a.describe(),
+                b.describe()
+            ),
+            other => other
+                .iter()
+                .map(Run::describe)
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        let row = &mut rows[c.row];
+        if differs {
+            row.status = LeafStatus::Refuted(c.obligation);
+            row.replay = Some(format!("{}: {shown}", setup.replayer.name()));
+        } else {
+            row.status = LeafStatus::Unknown(format!(
+                "the replay in {} does not tell them apart: {shown}",
+                setup.replayer.name()
+            ));
+            row.replay = Some(shown);
+        }
+    }
+    // The harness catches every exception: one escaping it is not understood.
+    for r in &mut rows {
+        if let LeafStatus::Raises(e) = &r.status {
+            r.status = LeafStatus::Unknown(format!("the harness itself raised {e}"));
+        }
+    }
+    if returns_only {
+        notes.push("--returns-only: inputs where either function raises are not compared".into());
+    }
+    notes.push(format!(
+        "results are compared with ==; exceptions by class ({} told apart, any other is \"another exception\")",
+        contract::EXCEPTIONS.join(", ")
+    ));
+    let verdict = verdict(&tree, &rows, &obligations);
+    Ok(Report {
+        kind: Kind::Equiv,
+        functions: functions.to_vec(),
+        parameters,
+        harness,
+        obligations,
+        preconditions: tree.preconditions.iter().map(|(t, _)| t.clone()).collect(),
+        tree,
+        rows,
+        verdict,
+        notes,
+        replayer: setup.replayer.clone(),
+        returns_only,
+    })
+}
+
+/// Marks of a row's checks, for tables: `✓` proved, `✓*` holds on this leaf (fails on
+/// another), `✗` refuted, empty when the obligation is not on the path.
+pub fn mark(check: Option<&Check>) -> &'static str {
+    match check {
+        Some(Check::Proved) => "✓",
+        Some(Check::Holds { .. }) => "✓*",
+        Some(Check::Refuted) => "✗",
+        None => "",
+    }
+}
