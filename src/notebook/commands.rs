@@ -300,6 +300,28 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: false,
         run: super::views::user::run_analysis,
     },
+    CommandSpec {
+        name: "verify",
+        form: Form::Line,
+        usage: super::views::verify::VERIFY_USAGE,
+        summary: super::views::verify::VERIFY_SUMMARY,
+        help: super::views::verify::VERIFY_HELP,
+        options: super::views::verify::VERIFY_OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::verify::run_verify,
+    },
+    CommandSpec {
+        name: "equiv",
+        form: Form::Line,
+        usage: super::views::verify::EQUIV_USAGE,
+        summary: super::views::verify::EQUIV_SUMMARY,
+        help: super::views::verify::EQUIV_HELP,
+        options: super::views::verify::EQUIV_OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::verify::run_equiv,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.

@@ -8,3 +8,4 @@ pub mod html;
 pub mod lattice;
 pub mod set;
 pub mod set_summary;
+pub mod verify;

@@ -13,3 +13,4 @@ pub mod lattice;
 pub mod set;
 pub mod subject;
 pub mod user;
+pub mod verify;

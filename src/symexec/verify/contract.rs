@@ -50,6 +50,9 @@ pub struct Harness {
     pub source: String,
     pub lines: BTreeMap<u32, usize>,
     pub obligations: Vec<Obligation>,
+    /// Lines of the guards of preconditions the solver cannot take (a return there is an
+    /// input excluded by a precondition).
+    pub pre_lines: Vec<u32>,
 }
 
 /// Builds lines of Python, remembering which obligation each line serves.
@@ -99,8 +102,10 @@ pub fn verify(f: &Function) -> Result<Harness, SymexecError> {
         owner: BTreeMap::new(),
     };
     w.line(0, &header(&name, f), None);
-    w.line(1, &format!("{RETURN_VALUE} = {}", call(f, &f.name)?), None);
     let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+    let mut pre_lines = Vec::new();
+    guards(&mut w, f, &params, &mut pre_lines);
+    w.line(1, &format!("{RETURN_VALUE} = {}", call(f, &f.name)?), None);
     let mut obligations = Vec::new();
     for (i, written) in postconditions(f.docstring.as_deref().unwrap_or(""))
         .into_iter()
@@ -110,7 +115,14 @@ pub fn verify(f: &Function) -> Result<Harness, SymexecError> {
         let message = format!("\"postcondition {}\"", i + 1);
         let form = match &written.expr {
             Err(why) => Form::Unreadable(why.clone()),
-            Ok(e) => assertion(&mut w, e, &message, i, &params),
+            Ok(e) => check(
+                &mut w,
+                e,
+                &Fail::Assert(&message),
+                Some(i),
+                &params,
+                &format!("__any_{}__", i + 1),
+            ),
         };
         obligations.push(Obligation {
             label,
@@ -126,68 +138,155 @@ pub fn verify(f: &Function) -> Result<Harness, SymexecError> {
         source: w.lines.join("\n") + "\n",
         lines: w.owner,
         obligations,
+        pre_lines,
     })
 }
 
-/// Writes the check of `e` for obligation `index`; its form.
-fn assertion(w: &mut Writer, e: &Expr, message: &str, index: usize, params: &[&str]) -> Form {
-    if let ExprKind::Call {
+/// What a failed check does: an `assert` with this message (an obligation), or `return`
+/// (an assumed precondition: the input is excluded).
+enum Fail<'m> {
+    Assert(&'m str),
+    Assume,
+}
+
+impl Writer {
+    fn fail(&mut self, depth: usize, test: &str, fail: &Fail<'_>, owner: Option<usize>) {
+        match fail {
+            Fail::Assert(message) => self.line(depth, &format!("assert {test}, {message}"), owner),
+            Fail::Assume => {
+                self.line(depth, &format!("if not ({test}):"), owner);
+                self.line(depth + 1, "return", owner);
+            }
+        }
+    }
+}
+
+/// `all(...)`/`any(...)` over one comprehension whose targets are fresh names.
+fn quantifier<'e>(
+    e: &'e Expr,
+    params: &[&str],
+) -> Option<(&'static str, &'e Expr, &'e [crate::python::ir::Generator])> {
+    let ExprKind::Call {
         func,
         args,
         keywords,
     } = &e.kind
-        && let ExprKind::Name(callee) = &func.kind
-        && (callee == "all" || callee == "any")
+    else {
+        return None;
+    };
+    let ExprKind::Name(callee) = &func.kind else {
+        return None;
+    };
+    let q = match callee.as_str() {
+        "all" => "all",
+        "any" => "any",
+        _ => return None,
+    };
+    let [arg] = args.as_slice() else { return None };
+    let ExprKind::Comprehension {
+        kind: ComprehensionKind::Generator | ComprehensionKind::List,
+        elt,
+        value: None,
+        generators,
+    } = &arg.kind
+    else {
+        return None;
+    };
+    let fresh = !generators.is_empty()
         && keywords.is_empty()
-        && let [arg] = args.as_slice()
-        && let ExprKind::Comprehension {
-            kind: ComprehensionKind::Generator | ComprehensionKind::List,
-            elt,
-            value: None,
-            generators,
-        } = &arg.kind
-        && !generators.is_empty()
         && generators.iter().all(|g| {
             let mut names = Vec::new();
             target_names(&g.target, &mut names);
             !names.is_empty()
                 && names
                     .iter()
-                    .all(|n| !params.contains(&n.as_str()) && n != RETURN_VALUE)
-        })
-    {
-        let flag = format!("__any_{}__", index + 1);
-        let any = callee == "any";
-        if any {
-            w.line(1, &format!("{flag} = False"), Some(index));
-        }
-        let mut depth = 1;
-        for g in generators {
-            w.line(
-                depth,
-                &format!("for {} in {}:", g.target, g.iter),
-                Some(index),
-            );
-            depth += 1;
-            for c in &g.ifs {
-                w.line(depth, &format!("if {c}:"), Some(index));
-                depth += 1;
-            }
-        }
-        if any {
-            w.line(depth, &format!("if {elt}:"), Some(index));
-            w.line(depth + 1, &format!("{flag} = True"), Some(index));
-            if generators.len() == 1 {
-                w.line(depth + 1, "break", Some(index));
-            }
-            w.line(1, &format!("assert {flag}, {message}"), Some(index));
-            return Form::Bounded("any");
-        }
-        w.line(depth, &format!("assert {elt}, {message}"), Some(index));
-        return Form::Bounded("all");
+                    .all(|n| !n.is_empty() && !params.contains(&n.as_str()) && n != RETURN_VALUE)
+        });
+    fresh.then_some((q, &**elt, generators.as_slice()))
+}
+
+/// Writes the check of `e` (owned by `owner`, a line-map key); its form. `all`/`any` over
+/// a generator, alone or as the last operand of an `or`, become loops.
+fn check(
+    w: &mut Writer,
+    e: &Expr,
+    fail: &Fail<'_>,
+    owner: Option<usize>,
+    params: &[&str],
+    flag: &str,
+) -> Form {
+    let (guard, last) = match &e.kind {
+        ExprKind::BoolOp {
+            op: crate::python::ir::BoolOp::Or,
+            values,
+        } if values.len() >= 2 => (Some(&values[..values.len() - 1]), &values[values.len() - 1]),
+        _ => (None, e),
+    };
+    let Some((q, elt, generators)) = quantifier(last, params) else {
+        w.fail(1, &e.to_string(), fail, owner);
+        return Form::Plain;
+    };
+    let mut depth = 1;
+    if let Some(others) = guard {
+        let text: Vec<String> = others.iter().map(|o| format!("({o})")).collect();
+        w.line(depth, &format!("if not ({}):", text.join(" or ")), owner);
+        depth += 1;
     }
-    w.line(1, &format!("assert {e}, {message}"), Some(index));
-    Form::Plain
+    let base = depth;
+    if q == "any" {
+        w.line(base, &format!("{flag} = False"), owner);
+    }
+    for g in generators {
+        w.line(depth, &format!("for {} in {}:", g.target, g.iter), owner);
+        depth += 1;
+        for c in &g.ifs {
+            w.line(depth, &format!("if {c}:"), owner);
+            depth += 1;
+        }
+    }
+    if q == "any" {
+        w.line(depth, &format!("if {elt}:"), owner);
+        w.line(depth + 1, &format!("{flag} = True"), owner);
+        if generators.len() == 1 {
+            w.line(depth + 1, "break", owner);
+        }
+        w.fail(base, flag, fail, owner);
+        return Form::Bounded("any");
+    }
+    w.fail(depth, &elt.to_string(), fail, owner);
+    Form::Bounded("all")
+}
+
+/// Preconditions the solver cannot take (`all`/`any` over generators) become guards of
+/// the harness: an input failing one returns at once (excluded, not judged).
+fn guards(w: &mut Writer, f: &Function, params: &[&str], pre_lines: &mut Vec<u32>) {
+    let doc = f.docstring.as_deref().unwrap_or("");
+    for (i, written) in crate::constraints::docstring::preconditions(doc)
+        .into_iter()
+        .enumerate()
+    {
+        let Ok(e) = &written.expr else { continue };
+        let last = match &e.kind {
+            ExprKind::BoolOp {
+                op: crate::python::ir::BoolOp::Or,
+                values,
+            } => values.last().unwrap_or(e),
+            _ => e,
+        };
+        if quantifier(last, params).is_none() {
+            continue;
+        }
+        let before = w.lines.len() as u32;
+        check(
+            w,
+            e,
+            &Fail::Assume,
+            None,
+            params,
+            &format!("__pre_{}__", i + 1),
+        );
+        pre_lines.extend(before + 1..=w.lines.len() as u32);
+    }
 }
 
 fn target_names(e: &Expr, out: &mut Vec<String>) {
@@ -225,7 +324,12 @@ pub const OTHER_EXCEPTION: usize = 99;
 /// The harness of `%equiv f g`: runs both, records the outcome's class (0: returned, or
 /// the exception's), asserts the classes equal (unless `returns_only`) and, when both
 /// returned, the results equal.
-pub fn equiv(f: &Function, g: &Function, returns_only: bool) -> Result<Harness, SymexecError> {
+pub fn equiv(
+    f: &Function,
+    g: &Function,
+    returns_only: bool,
+    pre: bool,
+) -> Result<Harness, SymexecError> {
     let fp: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
     let gp: Vec<&str> = g.params.iter().map(|p| p.name.as_str()).collect();
     if fp.len() != gp.len() {
@@ -242,6 +346,10 @@ pub fn equiv(f: &Function, g: &Function, returns_only: bool) -> Result<Harness, 
         owner: BTreeMap::new(),
     };
     w.line(0, &header(EQUIV_NAME, f), None);
+    let mut pre_lines = Vec::new();
+    if pre {
+        guards(&mut w, f, &fp, &mut pre_lines);
+    }
     // g is called positionally with f's parameters.
     let g_call = format!("{}({})", g.name, fp.join(", "));
     for (tag, call_text) in [("f", call(f, &f.name)?), ("g", g_call)] {
@@ -285,5 +393,6 @@ pub fn equiv(f: &Function, g: &Function, returns_only: bool) -> Result<Harness, 
         source: w.lines.join("\n") + "\n",
         lines: w.owner,
         obligations,
+        pre_lines,
     })
 }

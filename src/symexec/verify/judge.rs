@@ -30,6 +30,8 @@ pub enum LeafStatus {
     Raises(String),
     /// A bound cut the path.
     Bound(String),
+    /// The input fails a precondition checked by the harness (not judged).
+    Excluded,
     /// Says nothing: approximate, undecided, no witness, or the replay disagreed.
     Unknown(String),
 }
@@ -56,6 +58,8 @@ pub struct Candidate {
     pub type_name: String,
     /// The function whose line raised it (the harness's name for a postcondition).
     pub function: String,
+    /// The exception's message, when the tree knows it.
+    pub message: Option<String>,
 }
 
 /// Finds the obligation of each `assert` node of the tree: the harness's lines, and (when
@@ -161,6 +165,16 @@ pub fn rows(
             _ if node.undecided => {
                 LeafStatus::Unknown("the solver could not decide this path".into())
             }
+            Outcome::Return(_) | Outcome::Normal
+                if last.is_some_and(|p| {
+                    tree.nodes[p].frame.is_none()
+                        && tree.nodes[p]
+                            .line
+                            .is_some_and(|l| harness.pre_lines.contains(&l))
+                }) =>
+            {
+                LeafStatus::Excluded
+            }
             Outcome::Return(_) | Outcome::Normal => {
                 if let Some(last) = last
                     && tree.nodes[last].statement.starts_with("assert")
@@ -187,6 +201,10 @@ pub fn rows(
                             obligation: o,
                             type_name: e.type_name.clone(),
                             function,
+                            message: match &e.message {
+                                crate::symexec::Message::Known(m) => Some(m.clone()),
+                                _ => None,
+                            },
                         });
                         // Refuted once the replay confirms it.
                         LeafStatus::Unknown("not replayed".into())

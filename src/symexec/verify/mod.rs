@@ -77,6 +77,8 @@ pub struct Report {
     pub replayer: Replayer,
     /// `--returns-only` (equiv).
     pub returns_only: bool,
+    /// The recursion bound (`--depth`).
+    pub depth: u64,
 }
 
 impl Report {
@@ -162,6 +164,13 @@ fn arguments(row: &Row, parameters: &[String]) -> Option<Vec<PyValue>> {
         .collect()
 }
 
+/// What the replay of a leaf's input must do.
+enum Expect<'c> {
+    Fails(&'c judge::Candidate),
+    Returns,
+    Raises(String),
+}
+
 /// `%verify f`.
 pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
     let f = find(setup, name)?;
@@ -176,18 +185,35 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
         )));
     }
     let parameters: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
-    // Replay every candidate.
+    // Replay every candidate, and every other leaf with an input: a passed leaf must
+    // return in the replay, a raising one raise the same exception (else the tree and
+    // the replay disagree, and the leaf says nothing).
     let mut definitions = setup.definitions.clone();
     definitions.push(harness.source.clone());
-    let runnable: Vec<usize> = candidates
+    let mut expected: Vec<(usize, Expect)> = candidates
         .iter()
-        .enumerate()
-        .filter(|(_, c)| arguments(&rows[c.row], &parameters).is_some())
-        .map(|(i, _)| i)
+        .map(|c| (c.row, Expect::Fails(c)))
         .collect();
-    let inputs: Vec<Vec<PyValue>> = runnable
+    for (i, row) in rows.iter().enumerate() {
+        match &row.status {
+            LeafStatus::Passed => expected.push((i, Expect::Returns)),
+            LeafStatus::Raises(_) => {
+                if let Some(crate::symexec::Outcome::Exception(e)) =
+                    tree.leaf_of(row.node).map(|l| &l.outcome)
+                {
+                    expected.push((i, Expect::Raises(e.type_name.clone())));
+                }
+            }
+            _ => {}
+        }
+    }
+    for c in &candidates {
+        rows[c.row].status = LeafStatus::Unknown("no input to replay".into());
+    }
+    expected.retain(|(row, _)| arguments(&rows[*row], &parameters).is_some());
+    let inputs: Vec<Vec<PyValue>> = expected
         .iter()
-        .filter_map(|&i| arguments(&rows[candidates[i].row], &parameters))
+        .filter_map(|(row, _)| arguments(&rows[*row], &parameters))
         .collect();
     let program_r = replay::Program {
         definitions: &definitions,
@@ -202,50 +228,58 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
         u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
         cancel,
     )?;
-    for (c, row) in candidates.iter().map(|c| (c, c.row)) {
-        rows[row].status = LeafStatus::Unknown("no input to replay".into());
-        let _ = c;
-    }
-    for (&i, (runs, _)) in runnable.iter().zip(results) {
-        let c = &candidates[i];
+    for ((row, expect), (runs, _)) in expected.iter().zip(results) {
         let run = runs.into_iter().next();
-        let confirmed = match &run {
-            Some(Run::Raised {
-                type_name,
-                function,
-                line,
-                ..
-            }) => {
+        let shown = run.as_ref().map_or("no result".into(), Run::describe);
+        let agrees = match (expect, &run) {
+            // The same exception, raised in the same function, with the same message
+            // when the tree knows it (`postcondition 2` names the clause).
+            (
+                Expect::Fails(c),
+                Some(Run::Raised {
+                    type_name,
+                    function,
+                    message,
+                    ..
+                }),
+            ) => {
                 type_name == &c.type_name
                     && function.as_ref().is_none_or(|f| *f == c.function)
-                    && (c.type_name != "AssertionError"
-                        || line
-                            .as_ref()
-                            .is_none_or(|l| l.trim_start().starts_with("assert")))
+                    && c.message.as_ref().is_none_or(|m| m == message)
             }
+            (Expect::Returns, Some(Run::Return(_))) => true,
+            (Expect::Raises(t), Some(Run::Raised { type_name, .. })) => t == type_name,
             _ => false,
         };
-        let shown = run.as_ref().map_or("no result".into(), Run::describe);
-        let row = &mut rows[c.row];
-        if confirmed {
-            row.status = LeafStatus::Refuted(c.obligation);
-            row.replay = Some(format!(
-                "{}: {name}({}) {shown}",
-                setup.replayer.name(),
-                arguments(row, &parameters)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(PyValue::repr)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        } else {
-            row.status = LeafStatus::Unknown(format!(
-                "the replay in {} did not fail {}: {shown}",
-                setup.replayer.name(),
-                obligations[c.obligation].label
-            ));
-            row.replay = Some(shown);
+        let args = arguments(&rows[*row], &parameters)
+            .unwrap_or_default()
+            .iter()
+            .map(PyValue::repr)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let r = &mut rows[*row];
+        match (expect, agrees) {
+            (Expect::Fails(c), true) => {
+                r.status = LeafStatus::Refuted(c.obligation);
+                r.replay = Some(format!("{}: {name}({args}) {shown}", setup.replayer.name()));
+            }
+            (Expect::Fails(c), false) => {
+                r.status = LeafStatus::Unknown(format!(
+                    "the replay in {} did not fail {}: {shown}",
+                    setup.replayer.name(),
+                    obligations[c.obligation].label
+                ));
+                r.replay = Some(shown);
+            }
+            (_, true) => {}
+            (_, false) => {
+                r.status = LeafStatus::Unknown(format!(
+                    "the replay in {} disagrees with the tree ({}): {shown}",
+                    setup.replayer.name(),
+                    r.outcome
+                ));
+                r.replay = Some(shown);
+            }
         }
     }
     let raising = rows
@@ -281,6 +315,7 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
         notes,
         replayer: setup.replayer.clone(),
         returns_only: false,
+        depth: setup.options.depth,
     })
 }
 
@@ -335,7 +370,7 @@ pub fn equiv(
 ) -> Result<Report, SymexecError> {
     let f = find(setup, f_name)?;
     let g = find(setup, g_name)?;
-    let harness = contract::equiv(f, g, returns_only)?;
+    let harness = contract::equiv(f, g, returns_only, pre)?;
     let (program, mut notes, replay_pre) = harness_program(setup, f, &harness, pre)?;
     let tree = execute(&program, &setup.options, cancel)?;
     let mut obligations = harness.obligations.clone();
@@ -435,6 +470,7 @@ pub fn equiv(
         notes,
         replayer: setup.replayer.clone(),
         returns_only,
+        depth: setup.options.depth,
     })
 }
 
