@@ -194,6 +194,11 @@ fn evaluate(
             (Ok(()), _) => (true, "all tests passed".to_string()),
             (Err(e), _) => (false, format!("a test failed: {}", error_text(&e))),
         },
+        Test::Equiv {
+            function,
+            reference,
+            options,
+        } => equiv(session, function, reference, options, deadline, cancel),
         Test::View { command, expect } => {
             let (result, out) = execute(session, command, deadline, cancel);
             if let Err(e) = result {
@@ -209,6 +214,51 @@ fn evaluate(
             }
         }
     }
+}
+
+/// The `equiv` criterion: defines the reference, runs `%equiv`, passes on "equivalent" or
+/// "equivalent up to bound"; the feedback is the verdict (with the distinguishing input).
+fn equiv(
+    session: &mut Session,
+    function: &str,
+    reference: &str,
+    options: &str,
+    deadline: Instant,
+    cancel: &Cancel,
+) -> (bool, String) {
+    let name = match lower_module(reference).map(|m| {
+        m.functions()
+            .find(|f| !f.qualname.contains('.'))
+            .map(|f| f.qualname.clone())
+    }) {
+        Ok(Some(name)) => name,
+        Ok(None) => return (false, "the rubric's reference defines no function".into()),
+        Err(e) => return (false, format!("the rubric's reference does not parse: {e}")),
+    };
+    if session.function(function).is_none() {
+        return (false, format!("no function {function}() is defined"));
+    }
+    if let (Err(e), _) = execute(session, reference, deadline, cancel) {
+        return (false, format!("the reference failed: {}", error_text(&e)));
+    }
+    let command = format!("%equiv {function} {name} --leaves {options}");
+    let (result, out) = execute(session, command.trim(), deadline, cancel);
+    if let Err(e) = result {
+        return (false, format!("%equiv failed: {}", error_text(&e)));
+    }
+    let Some(payload) = last_payload(&out) else {
+        return (false, "%equiv showed no view".into());
+    };
+    let verdict = payload["verdict"].as_str().unwrap_or("unknown");
+    let passed = verdict == "equivalent" || verdict == "equivalent up to bound";
+    let detail = match payload["counterexample"]["replay"].as_str() {
+        Some(replay) => format!(": {replay}"),
+        None => String::new(),
+    };
+    (
+        passed,
+        format!("{function}() against the reference: {verdict}{detail}"),
+    )
 }
 
 /// Whether the interpreter's globals bind `name` to a function.

@@ -22,6 +22,12 @@
 //! name = "hidden tests"
 //! visibility = "after_published"
 //! tests = "assert clamp(5, 0, 3) == 3"
+//!
+//! [[criterion]]            # %equiv: the student's function against a reference
+//! name = "same as the reference"
+//! equiv = "clamp"
+//! reference = "def clamp_ref(x: int, lo: int, hi: int) -> int:\n    return max(lo, min(x, hi))\n"
+//! options = "--pre"        # optional: %equiv's options (--returns-only, --pre, --unroll N)
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -82,6 +88,13 @@ pub enum Test {
     View { command: String, expect: String },
     /// Python statements run in the submission's session; they must not raise.
     Tests { code: String },
+    /// `%equiv function REFERENCE options` after defining the reference (Python source of
+    /// one function): equivalent, or equivalent up to the bound, passes.
+    Equiv {
+        function: String,
+        reference: String,
+        options: String,
+    },
 }
 
 /// One line of the rubric.
@@ -140,6 +153,9 @@ struct RawCriterion {
     run: Option<String>,
     expect: Option<String>,
     tests: Option<String>,
+    equiv: Option<String>,
+    reference: Option<String>,
+    options: Option<String>,
 }
 
 fn one_point() -> f64 {
@@ -184,6 +200,34 @@ fn criterion(index: usize, c: RawCriterion) -> Result<Criterion, SpecError> {
     };
     if !(c.points >= 0.0 && c.points.is_finite()) {
         return Err(fail("points must be a number ≥ 0"));
+    }
+    if let Some(function) = &c.equiv {
+        let (Some(reference), None, None, None, None, None) = (
+            &c.reference,
+            &c.function,
+            &c.run,
+            &c.tests,
+            &c.expect,
+            &c.signature,
+        ) else {
+            return Err(fail(
+                "`equiv` needs `reference` (a function's source) and no `function`, `run` or `tests`",
+            ));
+        };
+        return Ok(Criterion {
+            name: c.name.clone(),
+            points: c.points,
+            visibility: c.visibility,
+            hint: c.hint.clone(),
+            test: Test::Equiv {
+                function: function.clone(),
+                reference: reference.clone(),
+                options: c.options.clone().unwrap_or_default(),
+            },
+        });
+    }
+    if c.reference.is_some() || c.options.is_some() {
+        return Err(fail("`reference` and `options` go with `equiv`"));
     }
     let test = match (&c.function, &c.run, &c.tests) {
         (Some(name), None, None) if c.expect.is_none() => Test::Function {
@@ -263,6 +307,30 @@ tests = "assert f(1) == 2"
             }
         );
         assert_eq!(spec.criteria[2].visibility, Visibility::AfterPublished);
+    }
+
+    #[test]
+    fn an_equiv_criterion() {
+        let spec = Spec::parse(
+            "[[criterion]]\nname = \"same\"\nequiv = \"f\"\nreference = \"def g(x: int) -> int:\\n    return x\\n\"\noptions = \"--pre\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            spec.criteria[0].test,
+            Test::Equiv {
+                function: "f".into(),
+                reference: "def g(x: int) -> int:\n    return x\n".into(),
+                options: "--pre".into()
+            }
+        );
+        let error = |text: &str| Spec::parse(text).unwrap_err().to_string();
+        assert!(
+            error("[[criterion]]\nname = \"a\"\nequiv = \"f\"\n").contains("needs `reference`")
+        );
+        assert!(
+            error("[[criterion]]\nname = \"a\"\nfunction = \"f\"\noptions = \"x\"\n")
+                .contains("go with `equiv`")
+        );
     }
 
     #[test]

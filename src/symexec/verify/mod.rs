@@ -377,12 +377,25 @@ pub fn equiv(
     let (mut rows, candidates) = judge::rows(&tree, &harness, &mut obligations, false);
     let parameters: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
     let functions = [f_name.to_string(), g_name.to_string()];
-    let runnable: Vec<usize> = (0..candidates.len())
-        .filter(|&i| arguments(&rows[candidates[i].row], &parameters).is_some())
-        .collect();
-    let inputs: Vec<Vec<PyValue>> = runnable
+    // Every candidate and every passed leaf with an input is replayed: a candidate counts
+    // only if the replay tells the functions apart; a passed leaf the replay tells apart
+    // is a distinguishing input all the same (the tree was wrong there, the replay is not).
+    for c in &candidates {
+        rows[c.row].status = LeafStatus::Unknown("no input to replay".into());
+    }
+    let mut replayed: Vec<(usize, Option<usize>)> = candidates
         .iter()
-        .filter_map(|&i| arguments(&rows[candidates[i].row], &parameters))
+        .map(|c| (c.row, Some(c.obligation)))
+        .collect();
+    for (i, row) in rows.iter().enumerate() {
+        if row.status == LeafStatus::Passed {
+            replayed.push((i, None));
+        }
+    }
+    replayed.retain(|(row, _)| arguments(&rows[*row], &parameters).is_some());
+    let inputs: Vec<Vec<PyValue>> = replayed
+        .iter()
+        .filter_map(|(row, _)| arguments(&rows[*row], &parameters))
         .collect();
     let program_r = replay::Program {
         definitions: &setup.definitions,
@@ -397,23 +410,31 @@ pub fn equiv(
         u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
         cancel,
     )?;
-    for c in &candidates {
-        rows[c.row].status = LeafStatus::Unknown("no input to replay".into());
-    }
-    for (&i, (runs, equal)) in runnable.iter().zip(results) {
-        let c = &candidates[i];
-        let differs = match runs.as_slice() {
-            [Run::Return(_), Run::Return(_)] => equal == Some(false),
+    let outcome_obligation = obligations.iter().position(|o| o.kind == "same outcome");
+    let result_obligation = obligations.iter().position(|o| o.kind == "same result");
+    for ((row, obligation), (runs, equal)) in replayed.iter().zip(results) {
+        // Which obligation the replayed runs break, if any.
+        let broken = match runs.as_slice() {
+            [Run::Return(_), Run::Return(_)] if equal == Some(false) => result_obligation,
             [
                 Run::Raised { type_name: a, .. },
                 Run::Raised { type_name: b, .. },
-            ] => !returns_only && a != b,
+            ] if a != b => outcome_obligation,
             [Run::Return(_), Run::Raised { .. }] | [Run::Raised { .. }, Run::Return(_)] => {
-                !returns_only
+                outcome_obligation
             }
-            _ => false,
+            _ => None,
         };
-        let args = arguments(&rows[c.row], &parameters)
+        let agree = matches!(
+            runs.as_slice(),
+            [Run::Return(_), Run::Return(_)] if equal == Some(true)
+        ) || matches!(
+            runs.as_slice(),
+            [Run::Raised { type_name: a, .. }, Run::Raised { type_name: b, .. }] if a == b
+        ) || (returns_only
+            && runs.len() == 2
+            && runs.iter().any(|r| matches!(r, Run::Raised { .. })));
+        let args = arguments(&rows[*row], &parameters)
             .unwrap_or_default()
             .iter()
             .map(PyValue::repr)
@@ -431,16 +452,29 @@ pub fn equiv(
                 .collect::<Vec<_>>()
                 .join("; "),
         };
-        let row = &mut rows[c.row];
-        if differs {
-            row.status = LeafStatus::Refuted(c.obligation);
-            row.replay = Some(format!("{}: {shown}", setup.replayer.name()));
-        } else {
-            row.status = LeafStatus::Unknown(format!(
-                "the replay in {} does not tell them apart: {shown}",
-                setup.replayer.name()
-            ));
-            row.replay = Some(shown);
+        let r = &mut rows[*row];
+        match (broken, obligation) {
+            (Some(o), _) => {
+                r.status = LeafStatus::Refuted(o);
+                r.checks.insert(o, Check::Refuted);
+                r.replay = Some(format!("{}: {shown}", setup.replayer.name()));
+            }
+            (None, Some(o)) => {
+                r.status = LeafStatus::Unknown(format!(
+                    "the replay in {} does not tell them apart ({}): {shown}",
+                    setup.replayer.name(),
+                    obligations[*o].label
+                ));
+                r.replay = Some(shown);
+            }
+            (None, None) if agree => {}
+            (None, None) => {
+                r.status = LeafStatus::Unknown(format!(
+                    "the replay in {}: {shown}",
+                    setup.replayer.name()
+                ));
+                r.replay = Some(shown);
+            }
         }
     }
     // The harness catches every exception: one escaping it is not understood.

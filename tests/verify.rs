@@ -1,0 +1,514 @@
+//! `%verify` and `%equiv`: proofs and refutations on the book's examples
+//! (`tests/fixtures/verify/contracts.py`), mutation tests (every seeded bug is refuted, never
+//! verified), every counterexample checked again here in CPython against the clause it is
+//! said to fail, equivalence verdicts, options, payloads and the `equiv` grading criterion.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use analysis_kernel::cancel::Cancel;
+use analysis_kernel::notebook::{Ctx, Output, Session};
+use serde_json::Value as Json;
+
+fn fixture(name: &str) -> String {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify/contracts.py"),
+    )
+    .unwrap();
+    let start = text
+        .find(&format!("#### {name}\n"))
+        .unwrap_or_else(|| panic!("no fixture {name}"));
+    let body = &text[start + name.len() + 6..];
+    body[..body.find("\n#### ").unwrap_or(body.len())]
+        .trim()
+        .to_string()
+        + "\n"
+}
+
+fn session() -> Session {
+    let mut s = Session::default();
+    s.skip_layout = true;
+    s
+}
+
+fn run(s: &mut Session, code: &str) -> Result<Vec<Output>, String> {
+    let mut out: Vec<Output> = Vec::new();
+    let cancel = Cancel::new();
+    s.execute(
+        code,
+        &mut Ctx {
+            sink: &mut out,
+            cancel: &cancel,
+        },
+    )
+    .map(|()| out)
+    .map_err(|e| format!("{}: {}", e.ename, e.evalue))
+}
+
+/// The payload of `command` (a `%verify` or `%equiv` line).
+fn payload(s: &mut Session, command: &str) -> Json {
+    let out = run(s, command).unwrap_or_else(|e| panic!("{command}: {e}"));
+    for o in out.iter().rev() {
+        if let Output::Display(b) = o {
+            for kind in ["verify", "equiv"] {
+                if let Some(p) = b
+                    .data
+                    .get(&format!("application/vnd.analysis-kernel.{kind}+json"))
+                {
+                    return p.clone();
+                }
+            }
+        }
+    }
+    panic!("{command}: no payload in {out:?}")
+}
+
+/// Runs `script` in python3; its stdout, trimmed.
+fn python(script: &str) -> String {
+    let mut child = Command::new("python3")
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{script}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// The counterexample's arguments as Python source, in parameter order.
+fn arguments(p: &Json) -> String {
+    let input = &p["counterexample"]["input"];
+    p["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| input[n.as_str().unwrap()].as_str().unwrap().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Checks, in CPython and independently of the kernel, that the refuting input of `p`
+/// fails the clause it names: a postcondition evaluates false (or raises), an assert raises
+/// AssertionError.
+fn assert_refutation_replays(source: &str, p: &Json) {
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    let name = p["function"].as_str().unwrap();
+    let label = p["counterexample"]["obligation"].as_str().unwrap();
+    let clause = p["counterexample"]["clause"].as_str().unwrap();
+    let obligation = p["obligations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["label"] == label)
+        .unwrap();
+    let args = arguments(p);
+    let params: Vec<String> = p["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    let script = if obligation["kind"] == "postcondition" {
+        let expr = clause.replace("$return_value", "__r");
+        format!(
+            "{source}\n__args = ({args},)\n{} = __args\n__r = {name}(*__args)\ntry:\n    print(bool({expr}))\nexcept Exception as e:\n    print('raised', type(e).__name__)\n",
+            params.join(", ") + ","
+        )
+    } else {
+        format!(
+            "{source}\ntry:\n    {name}({args})\n    print('returned')\nexcept AssertionError:\n    print('AssertionError')\n"
+        )
+    };
+    let got = python(&script);
+    assert!(
+        got == "False" || got.starts_with("raised") || got == "AssertionError",
+        "{name}({args}) does not fail {label} `{clause}` in CPython: {got}\n{p:#}"
+    );
+}
+
+fn verify(source: &str, options: &str) -> Json {
+    let mut s = session();
+    run(&mut s, source).unwrap();
+    let name = source
+        .split("def ")
+        .nth(1)
+        .and_then(|r| r.split('(').next())
+        .unwrap()
+        .to_string();
+    payload(&mut s, &format!("%verify {name} --leaves {options}"))
+}
+
+#[test]
+fn the_book_examples_are_proved() {
+    let p = verify(&fixture("clamp"), "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert_eq!(p["obligations"].as_array().unwrap().len(), 2);
+    assert!(
+        p["leaves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["status"] == "passed" && l["checks"]["P1"] == "proved")
+    );
+    assert_eq!(p["preconditions"][0], "lo <= hi");
+    let p = verify(&fixture("absolute"), "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    // A loop: proved for every haystack up to the unroll bound, the rest are bound leaves.
+    let p = verify(&fixture("find"), "--unroll 3");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+    assert_eq!(p["bound_leaves"], 1);
+    assert_eq!(p["obligations"][1]["form"], "bounded all");
+    let p = verify(&fixture("insertion_point"), "--unroll 3");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+    // Unsorted inputs are excluded by the precondition's guard, not judged.
+    assert!(
+        p["leaves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["status"] == "excluded")
+    );
+    // A body assert is an obligation too.
+    let p = verify(&fixture("midpoint"), "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert_eq!(p["obligations"][0]["kind"], "assert");
+    assert_eq!(p["obligations"][0]["function"], "midpoint");
+}
+
+/// Each seeded bug (one textual mutation of a fixture) is refuted with an input that fails
+/// the named clause in CPython; none is ever verified.
+#[test]
+fn seeded_bugs_are_refuted() {
+    let mutants: &[(&str, &str, &str, &str)] = &[
+        ("clamp", "        return hi", "        return hi + 1", ""),
+        ("clamp", "if x > hi:", "if x > lo:", ""),
+        ("clamp", "    return x\n", "    return x + 1\n", ""),
+        ("absolute", "if x < 0:", "if x > 0:", ""),
+        ("absolute", "return -x", "return x - 1", ""),
+        (
+            "find",
+            "        if haystack[i] == needle:",
+            "        if haystack[i] != needle:",
+            "--unroll 3",
+        ),
+        ("find", "    return i\n", "    return i + 1\n", "--unroll 3"),
+        (
+            "find",
+            "        return -1",
+            "        return 0",
+            "--unroll 3",
+        ),
+        (
+            "find",
+            "        i = i + 1",
+            "        i = i + 2",
+            "--unroll 3",
+        ),
+        ("insertion_point", "t[i] < x", "t[i] <= x", "--unroll 3"),
+        (
+            "insertion_point",
+            "    return i\n",
+            "    return i + 1\n",
+            "--unroll 3",
+        ),
+        (
+            "midpoint",
+            "m = (lo + hi) // 2",
+            "m = (lo + hi) // 2 + 1",
+            "",
+        ),
+        ("midpoint", "m = (lo + hi) // 2", "m = lo - hi", ""),
+    ];
+    for (name, from, to, options) in mutants {
+        let source = fixture(name);
+        assert!(source.contains(from), "{name}: no {from:?}");
+        let mutant = source.replacen(from, to, 1);
+        let p = verify(&mutant, options);
+        assert_ne!(p["verdict"], "verified", "{name} with {to:?}: {p:#}");
+        assert_refutation_replays(&mutant, &p);
+        assert!(
+            p["counterexample"]["replay"]
+                .as_str()
+                .unwrap()
+                .starts_with("CPython:"),
+            "{p:#}"
+        );
+    }
+}
+
+const PAIRS: &str = r#"
+def clamp2(x: int, lo: int, hi: int) -> int:
+    """Precondition: lo <= hi"""
+    return max(lo, min(x, hi))
+
+def clamp3(x: int, lo: int, hi: int) -> int:
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+def product(t: tuple[int, ...]) -> int:
+    result = 1
+    for elem in t:
+        result = result * elem
+    return result
+
+def product_rec(t: tuple[int, ...]) -> int:
+    if len(t) == 0:
+        return 1
+    return t[0] * product_rec(t[1:])
+
+def product_bug(t: tuple[int, ...]) -> int:
+    result = 1
+    for elem in t:
+        result = result + elem
+    return result
+
+def div(a: int, b: int) -> int:
+    return a // b
+
+def div_safe(a: int, b: int) -> int:
+    if b == 0:
+        return 0
+    return a // b
+
+def sign(x: int) -> int:
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+
+def sign_bug(x: int) -> int:
+    if x > 0:
+        return 1
+    if x < 1:
+        return -1
+    return 0
+"#;
+
+/// The distinguishing input of `p` tells `f` and `g` apart in CPython.
+fn assert_distinguishes(p: &Json) {
+    assert_eq!(p["verdict"], "different", "{p:#}");
+    let (f, g) = (
+        p["functions"][0].as_str().unwrap(),
+        p["functions"][1].as_str().unwrap(),
+    );
+    let args = arguments(p);
+    let script = format!(
+        "{PAIRS}\ndef run(fn):\n    try:\n        return ('return', fn({args}))\n    except Exception as e:\n        return ('raise', type(e).__name__)\na, b = run({f}), run({g})\nprint(a != b)\n"
+    );
+    assert_eq!(
+        python(&script),
+        "True",
+        "{f} and {g} agree on ({args}): {p:#}"
+    );
+}
+
+#[test]
+fn equivalence_verdicts() {
+    let mut s = session();
+    run(&mut s, PAIRS).unwrap();
+    let p = payload(&mut s, "%equiv product product_rec --leaves --unroll 3");
+    assert_eq!(p["verdict"], "equivalent up to bound", "{p:#}");
+    assert!(p["bound_leaves"].as_u64().unwrap() >= 1);
+    let p = payload(&mut s, "%equiv sign sign --leaves");
+    assert_eq!(p["verdict"], "equivalent", "{p:#}");
+    for (f, g, options) in [
+        ("product", "product_bug", "--unroll 3"),
+        ("sign", "sign_bug", ""),
+        ("div", "div_safe", ""),
+        ("clamp2", "clamp3", ""),
+    ] {
+        let p = payload(&mut s, &format!("%equiv {f} {g} --leaves {options}"));
+        assert_distinguishes(&p);
+        assert!(
+            p["counterexample"]["replay"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{f}(")),
+            "{p:#}"
+        );
+    }
+    // The exception is the difference: with --returns-only they agree.
+    let p = payload(&mut s, "%equiv div div_safe --leaves");
+    assert_eq!(p["counterexample"]["obligation"], "E1", "{p:#}");
+    let p = payload(&mut s, "%equiv div div_safe --leaves --returns-only");
+    assert_eq!(p["verdict"], "equivalent", "{p:#}");
+    // clamp2 assumes lo <= hi: with --pre, clamp2 and clamp3 agree.
+    let p = payload(&mut s, "%equiv clamp2 clamp3 --leaves --pre");
+    assert_eq!(p["verdict"], "equivalent", "{p:#}");
+}
+
+#[test]
+fn nothing_is_claimed_through_what_is_not_modelled() {
+    let mut s = session();
+    run(
+        &mut s,
+        "def smallest(t: list[int]) -> int:\n    \"\"\"Precondition: len(t) > 0\n\n    Postcondition: $return_value in t\n    \"\"\"\n    return sorted(t)[0]\n",
+    )
+    .unwrap();
+    let p = payload(&mut s, "%verify smallest --leaves");
+    assert_eq!(p["verdict"], "unknown", "{p:#}");
+    assert!(
+        p["unknown_reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("approximate"),
+        "{p:#}"
+    );
+}
+
+#[test]
+fn bad_input_gets_clear_errors() {
+    let mut s = session();
+    run(
+        &mut s,
+        "def f(x: int) -> int:\n    return x\n\ndef g(x: int, y: int) -> int:\n    return x\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify f").unwrap_err();
+    assert!(
+        e.starts_with("UsageError") && e.contains("no contract"),
+        "{e}"
+    );
+    assert!(
+        run(&mut s, "%verify")
+            .unwrap_err()
+            .starts_with("UsageError")
+    );
+    assert!(
+        run(&mut s, "%verify nosuch")
+            .unwrap_err()
+            .starts_with("NameError")
+    );
+    let e = run(&mut s, "%equiv f g").unwrap_err();
+    assert!(e.contains("same signature"), "{e}");
+    assert!(
+        run(&mut s, "%equiv f")
+            .unwrap_err()
+            .starts_with("UsageError")
+    );
+    assert!(
+        run(&mut s, "%verify f --unroll x")
+            .unwrap_err()
+            .starts_with("UsageError")
+    );
+}
+
+#[test]
+fn views_and_payloads() {
+    let mut s = session();
+    let bug = fixture("clamp").replacen("        return hi", "        return hi + 1", 1);
+    run(&mut s, &bug).unwrap();
+    let out = run(&mut s, "%verify clamp").unwrap();
+    let Some(Output::Display(b)) = out.last() else {
+        panic!("{out:?}")
+    };
+    let text = b.plain_text().unwrap();
+    assert!(
+        text.starts_with("%verify clamp: refuted — P1 postcondition"),
+        "{text}"
+    );
+    assert!(text.contains("counterexample: "), "{text}");
+    let p = &b.data["application/vnd.analysis-kernel.verify+json"];
+    assert_eq!(p["kind"], "verify");
+    assert_eq!(p["version"], 1);
+    assert!(
+        p["harness"]
+            .as_str()
+            .unwrap()
+            .contains("assert lo <= __return_value__ <= hi")
+    );
+    assert_eq!(p["tree"]["kind"], "set");
+    let statuses: Vec<&str> = p["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["status"].as_str().unwrap())
+        .collect();
+    assert!(
+        statuses.contains(&"refuted") && statuses.contains(&"passed"),
+        "{statuses:?}"
+    );
+    // The figure: the refuted leaf filled red, proved leaves marked.
+    let out = run(&mut s, "%verify clamp --save clamp.dot").unwrap();
+    let dot = out
+        .iter()
+        .find_map(|o| match o {
+            Output::File { path, contents } if path == "clamp.dot" => {
+                Some(String::from_utf8_lossy(contents).to_string())
+            }
+            _ => None,
+        })
+        .expect("the saved DOT");
+    assert!(
+        dot.contains("fillcolor=\"#e53935\"") && dot.contains("xlabel=\"✗ P1\""),
+        "{dot}"
+    );
+    assert!(dot.contains("xlabel=\"✓"), "{dot}");
+}
+
+#[test]
+fn the_interpreter_replays_when_cpython_is_off() {
+    let mut s = session();
+    run(&mut s, "%config cpython_oracle=0\n").unwrap();
+    let bug = fixture("absolute").replacen("if x < 0:", "if x > 0:", 1);
+    run(&mut s, &bug).unwrap();
+    let p = payload(&mut s, "%verify absolute --leaves");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert!(
+        p["replayed_in"]
+            .as_str()
+            .unwrap()
+            .starts_with("the kernel's interpreter"),
+        "{p:#}"
+    );
+    assert_refutation_replays(&bug, &p);
+}
+
+#[test]
+fn equiv_is_a_grading_criterion() {
+    use analysis_kernel::grade::{Spec, grade_cells};
+    let spec = Spec::parse(
+        r#"
+[[criterion]]
+name = "sign matches the reference"
+equiv = "sign"
+reference = """
+def sign_reference(x: int) -> int:
+    return (x > 0) - (x < 0)
+"""
+"#,
+    )
+    .unwrap();
+    let good = "def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    if x < 0:\n        return -1\n    return 0\n";
+    let bad = good.replace("x < 0", "x < -1");
+    let r = grade_cells(&spec, "good", &[good.to_string()]);
+    assert!(r.criteria[0].passed, "{:?}", r.criteria[0]);
+    let r = grade_cells(&spec, "bad", &[bad.to_string()]);
+    assert!(!r.criteria[0].passed, "{:?}", r.criteria[0]);
+    assert!(
+        r.criteria[0].output.contains("different"),
+        "{:?}",
+        r.criteria[0]
+    );
+    assert!(
+        r.criteria[0].output.contains("sign(-1)"),
+        "{:?}",
+        r.criteria[0]
+    );
+}
