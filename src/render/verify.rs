@@ -25,10 +25,10 @@ pub fn summary(r: &Report) -> String {
     let body = match &r.verdict {
         Verdict::Proved => match r.kind {
             Kind::Verify => {
-                format!("every obligation proved on all {leaves} leaves; no bound was reached")
+                format!("every obligation proved on all {leaves} leaf(s); no bound was reached")
             }
             Kind::Equiv => format!(
-                "the same outcome on every input: all {leaves} leaves proved; no bound was reached"
+                "the same outcome on every input: all {leaves} leaf(s) proved; no bound was reached"
             ),
         },
         Verdict::UpToBound { bound_leaves } => format!(
@@ -188,6 +188,32 @@ fn counterexample_text(r: &Report) -> Option<String> {
             .unwrap_or_default(),
         row.replay.as_deref().unwrap_or("")
     ))
+}
+
+/// The line under the figure explaining its marks (after `%set`'s colours).
+pub fn legend_html() -> String {
+    let chip = |style: &str, label: &str| {
+        format!(
+            "<span style=\"display:inline-block;border:1px solid #888;padding:0 4px;margin:0 2px;{style}\">{label}</span>"
+        )
+    };
+    format!(
+        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin-top:4px\">\
+         The symbolic execution tree of the generated harness. Leaves: {} {} {} {}.</div>",
+        chip(
+            &format!("background:{REFUTED_FILL};color:white"),
+            "✗ refuted (input replayed)"
+        ),
+        chip(
+            &format!("border:3px solid {PROVED_BORDER}"),
+            "✓ every obligation proved"
+        ),
+        chip(
+            &format!("border:2px solid {PROVED_BORDER}"),
+            "✓* holds here, fails on another leaf"
+        ),
+        chip("border-style:dashed", "? unknown"),
+    ) + &crate::render::set::legend_html()
 }
 
 /// The report as HTML (the figure is inlined before it by the view).

@@ -10,7 +10,7 @@ use crate::notebook::output::{CellError, View};
 use crate::notebook::session::{Ctx, Session};
 use crate::render::graphviz::GraphvizError;
 use crate::render::html::escape;
-use crate::render::verify::{dot, html, json, text};
+use crate::render::verify::{dot, html, json, legend_html, text};
 use crate::symexec::verify::replay::Replayer;
 use crate::symexec::verify::{Report, Setup, equiv, verify};
 use crate::symexec::{Options, parse_specs};
@@ -221,7 +221,15 @@ fn show(
     let view = View {
         kind,
         text: text(report),
-        html: format!("{figure_note}{}", html(report)),
+        html: format!(
+            "{figure_note}{}{}",
+            if svg.is_some() {
+                legend_html()
+            } else {
+                String::new()
+            },
+            html(report)
+        ),
         svg,
         dot: source,
         json: json(report),
