@@ -18,6 +18,7 @@
 pub mod absint;
 pub mod analyses;
 pub mod bitset;
+pub mod dependence;
 pub mod domains;
 pub mod engine;
 pub mod finite;
