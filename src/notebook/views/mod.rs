@@ -7,6 +7,7 @@ pub mod cfg;
 pub mod check;
 pub mod constraints;
 pub mod dataflow;
+pub mod dependence;
 pub mod flow;
 pub mod flowtext;
 pub mod lattice;
