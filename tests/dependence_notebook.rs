@@ -171,3 +171,69 @@ fn errors_name_the_problem() {
         assert_eq!(e.ename, ename, "{cell}: {e:?}");
     }
 }
+
+const SLICED: &str = "def h(n, k):\n    total = 0\n    count = 0\n    i = 0\n    while i < n:\n        if i % 2 == 0:\n            total = total + i\n        else:\n            count = count + 1\n        if total > k:\n            break\n        i = i + 1\n    s = total * 2\n    return count\n";
+
+#[test]
+fn backward_slice_runs_and_agrees() {
+    let mut s = Session::default();
+    run(&mut s, SLICED).0.expect("defs");
+    let (r, out) = run(&mut s, "%slice h 13 total");
+    r.expect("runs");
+    let p = payload(&out, "slice");
+    let lines: Vec<u64> = p["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    // total's value at line 13 depends on the loop, its break, the even branch; not count.
+    for l in [2, 4, 5, 6, 7, 10, 11, 12, 13] {
+        assert!(lines.contains(&l), "line {l} in {lines:?}");
+    }
+    for l in [3, 9, 14] {
+        assert!(!lines.contains(&l), "line {l} not in {lines:?}");
+    }
+    let py = p["python"].as_str().expect("python");
+    assert!(
+        py.contains("else:\n            pass") || !py.contains("else:"),
+        "{py}"
+    );
+    let check = &p["check"];
+    assert_eq!(check["inputs"], 20, "{check}");
+    assert_eq!(check["agree"], 20, "{check}");
+    assert!(check["reached"].as_u64().expect("reached") > 0);
+    let text = displays(&out)[0]["text/plain"].as_str().expect("text");
+    assert!(text.contains("on 20 of 20 inputs"), "{text}");
+}
+
+#[test]
+fn forward_slice_and_errors() {
+    let mut s = Session::default();
+    run(&mut s, SLICED).0.expect("defs");
+    let (r, out) = run(&mut s, "%slice h 3 --forward");
+    r.expect("runs");
+    let p = payload(&out, "slice");
+    let lines: Vec<u64> = p["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(
+        lines,
+        vec![3, 9, 14],
+        "count's definition reaches its update and the return"
+    );
+    assert!(p["python"].is_null());
+    for (cell, ename) in [
+        ("%slice h", "UsageError"),
+        ("%slice h x", "UsageError"),
+        ("%slice h 1", "ValueError"),
+        ("%slice h 13 nosuch", "NameError"),
+        ("%slice h 13 --forward --save out.py", "UsageError"),
+    ] {
+        let e = run(&mut s, cell).0.expect_err(cell);
+        assert_eq!(e.ename, ename, "{cell}: {e:?}");
+    }
+}

@@ -26,6 +26,8 @@ pub mod lattice;
 pub mod map;
 pub mod registry;
 pub mod report;
+pub mod slice;
+pub mod slice_program;
 pub mod user;
 
 pub use bitset::{BitSet, Universe};

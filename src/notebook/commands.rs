@@ -355,6 +355,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: true,
         run: super::views::dependence::run_pdg,
     },
+    CommandSpec {
+        name: "slice",
+        form: Form::Line,
+        usage: super::views::slice::USAGE,
+        summary: super::views::slice::SUMMARY,
+        help: super::views::slice::HELP,
+        options: super::views::slice::OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::slice::run,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.

@@ -12,5 +12,6 @@ pub mod flow;
 pub mod flowtext;
 pub mod lattice;
 pub mod set;
+pub mod slice;
 pub mod subject;
 pub mod user;
