@@ -23,6 +23,8 @@ use rng::Rng;
 /// Writes random functions of one parameter `a`.
 struct Gen {
     rng: Rng,
+    /// Bounded loops only (every `while` also counts to 3), so every run ends.
+    runnable: bool,
     lines: Vec<String>,
     loops: usize,
 }
@@ -84,7 +86,12 @@ impl Gen {
             }
             6 | 7 if self.loops < 4 => {
                 self.loops += 1;
-                if self.rng.chance(20) {
+                if self.runnable {
+                    let (k, c) = (self.loops, self.cond());
+                    self.emit(indent, &format!("k{k} = 0"));
+                    self.emit(indent, &format!("while k{k} < 3 and ({c}):"));
+                    self.emit(indent + 1, &format!("k{k} = k{k} + 1"));
+                } else if self.rng.chance(20) {
                     self.emit(indent, "while True:");
                 } else {
                     let c = self.cond();
@@ -289,6 +296,7 @@ fn trees_frontiers_and_control_dependence_match_the_naive_definitions() {
     let (seed, n) = cases();
     let mut g = Gen {
         rng: Rng::new(seed),
+        runnable: false,
         lines: Vec::new(),
         loops: 0,
     };

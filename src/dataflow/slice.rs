@@ -4,8 +4,8 @@
 //! A backward slice for (LINE, VARS) holds the statement on LINE and every statement the
 //! values of VARS there (all its uses, without VARS) depend on, through control and data
 //! dependences. Jumps are kept where dropping them would change whether the criterion runs
-//! (a `break`/`continue` under a kept branch, a `return`/`raise` after which the criterion
-//! cannot run but before which it could), with what they depend on. A forward slice holds
+//! (a `break`/`continue` under a kept branch, a `return`/`raise` under a
+//! branch from which the criterion can be reached, or from which it is reached; every jump before an unreachable criterion), with what they depend on. A forward slice holds
 //! the statements that depend on LINE (on VARS' values there, when given).
 
 use std::collections::BTreeSet;
@@ -15,7 +15,7 @@ use petgraph::graph::NodeIndex;
 
 use super::analyses::Program;
 use super::dependence::Pdg;
-use crate::cfg::{Cfg, Item};
+use crate::cfg::{Cfg, Item, NodeKind};
 use crate::python::ir::StmtKind;
 
 /// What a slice is taken for.
@@ -93,6 +93,26 @@ pub fn slice(program: &Program<'_>, pdg: &Pdg, criterion: &Criterion) -> Result<
         }
         seeds.extend(jumps(program, pdg, &at));
         let mut nodes = pdg.backward(n, &seeds);
+        // Which way a `finally` join resumes depends on how its body was entered, which no
+        // dependence edge records: a kept join keeps every raise and jump that leads to it.
+        loop {
+            let joins: Vec<NodeIndex> = nodes
+                .iter()
+                .copied()
+                .filter(|&m| cfg.node(m).kind == NodeKind::Join)
+                .collect();
+            let into = reaching_to(cfg, &joins);
+            let extra: Vec<NodeIndex> = cfg
+                .nodes()
+                .filter(|m| into[m.index()] && !nodes.contains(m))
+                .filter(|&m| diverts(program, m))
+                .collect();
+            if extra.is_empty() {
+                break;
+            }
+            seeds.extend(extra);
+            nodes = pdg.backward(n, &seeds);
+        }
         nodes.extend(at.iter().copied());
         nodes
     };
@@ -159,6 +179,31 @@ fn reachable_from(cfg: &Cfg, from: NodeIndex) -> Vec<bool> {
     seen
 }
 
+/// The nodes from which one of `targets` can be reached.
+fn reaching_to(cfg: &Cfg, targets: &[NodeIndex]) -> Vec<bool> {
+    let mut seen = vec![false; cfg.graph.node_count()];
+    let mut stack: Vec<NodeIndex> = targets.to_vec();
+    while let Some(m) = stack.pop() {
+        if !std::mem::replace(&mut seen[m.index()], true) {
+            stack.extend(cfg.graph.neighbors_directed(m, Direction::Incoming));
+        }
+    }
+    seen
+}
+
+/// Whether `m` may leave its block other than by normal flow: an exception edge, or a jump.
+fn diverts(program: &Program<'_>, m: NodeIndex) -> bool {
+    let cfg = &program.cfg;
+    cfg.successors(m).iter().any(|(_, e)| e.is_exception())
+        || matches!(
+            program.item(m),
+            Some(Item::Stmt(s)) if matches!(
+                s.kind,
+                StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) | StmtKind::Raise { .. }
+            )
+        )
+}
+
 /// The jumps a backward slice of `at` keeps.
 fn jumps(program: &Program<'_>, pdg: &Pdg, at: &[NodeIndex]) -> Vec<NodeIndex> {
     let cfg = &program.cfg;
@@ -166,6 +211,12 @@ fn jumps(program: &Program<'_>, pdg: &Pdg, at: &[NodeIndex]) -> Vec<NodeIndex> {
         let r = reachable_from(cfg, m);
         at.iter().any(|c| r[c.index()] || *c == m)
     };
+    // An unreachable criterion stays unreachable only with the jumps before it.
+    let dead_line = at
+        .iter()
+        .filter(|c| cfg.node(**c).unreachable)
+        .map(|c| cfg.node(*c).lines.0)
+        .max();
     let mut out = Vec::new();
     for j in cfg.nodes() {
         let Some(Item::Stmt(s)) = program.item(j) else {
@@ -177,13 +228,23 @@ fn jumps(program: &Program<'_>, pdg: &Pdg, at: &[NodeIndex]) -> Vec<NodeIndex> {
             .filter(|d| d.to == j && d.from != cfg.entry)
             .map(|d| d.from)
             .collect();
-        let keep = match &s.kind {
-            StmtKind::Break | StmtKind::Continue => parents.iter().any(|&p| reaches_criterion(p)),
-            StmtKind::Return(_) | StmtKind::Raise { .. } => {
-                !reaches_criterion(j) && parents.iter().any(|&p| reaches_criterion(p))
-            }
-            _ => false,
-        };
+        let before_dead = dead_line.is_some_and(|l| s.span.line < l);
+        let keep = before_dead
+            || match &s.kind {
+                StmtKind::Break | StmtKind::Continue => {
+                    parents.iter().any(|&p| reaches_criterion(p))
+                }
+                // Raised (and returned through `finally`) flow may itself reach the criterion.
+                StmtKind::Return(_) | StmtKind::Raise { .. } => {
+                    reaches_criterion(j) || parents.iter().any(|&p| reaches_criterion(p))
+                }
+                _ => false,
+            };
+        let keep = keep
+            && matches!(
+                s.kind,
+                StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) | StmtKind::Raise { .. }
+            );
         if keep {
             out.push(j);
         }
