@@ -13,6 +13,7 @@ mod build;
 mod calls;
 mod dominators;
 pub mod exceptions;
+mod frontiers;
 mod graph;
 mod index;
 mod verify;
@@ -22,6 +23,7 @@ pub use build::{
     CfgError, Options, function_cfg, function_cfg_with, module_cfg, module_cfg_with, scope_code,
 };
 pub use dominators::{DomTree, dominators, post_dominators};
+pub use frontiers::{Orientation, children, frontiers};
 pub use graph::{Cfg, Edge, Granularity, Node, NodeKind, NodeStmt, Role};
 pub use index::{Item, index};
 pub use verify::{InvariantError, verify};

@@ -18,6 +18,7 @@
 pub mod absint;
 pub mod analyses;
 pub mod bitset;
+pub mod dependence;
 pub mod domains;
 pub mod engine;
 pub mod finite;
@@ -25,6 +26,8 @@ pub mod lattice;
 pub mod map;
 pub mod registry;
 pub mod report;
+pub mod slice;
+pub mod slice_program;
 pub mod user;
 
 pub use bitset::{BitSet, Universe};

@@ -2,6 +2,7 @@
 
 pub mod cfg;
 pub mod constraints;
+pub mod dependence;
 pub mod facts;
 pub mod graphviz;
 pub mod html;
