@@ -696,3 +696,42 @@ fn strings_grow_in_place_without_aliasing() {
         "600000\n"
     );
 }
+
+#[test]
+fn re_refuses_what_the_regex_engine_cannot_run() {
+    for (src, what) in [
+        ("import re\nre.search(r'(a)\\1', 'aa')", "backreference"),
+        ("import re\nre.search('a(?=b)', 'ab')", "lookahead"),
+        (
+            "import re\nre.search('(?<!x)b', 'ab')",
+            "negative lookbehind",
+        ),
+        (
+            "import re\nre.compile('(?P<x>a)(?P=x)')",
+            "named backreference",
+        ),
+        ("import re\nre.match('(?>a)', 'a')", "atomic group"),
+        ("import re\nre.match('a*+', 'a')", "possessive"),
+        ("import re\nre.match('(a)?(?(1)b|c)', 'ab')", "conditional"),
+        (
+            "import re\nre.findall('a??', 'a')",
+            "prefers an empty match",
+        ),
+        (
+            "import re\nre.search('a$b', 'x\\ny\\n')",
+            "'$' before the end",
+        ),
+    ] {
+        let r = run(src);
+        assert!(
+            matches!(&r.result, Err(RunError::Unsupported { construct, line: 2 }) if construct.contains(what)),
+            "{src}: {:?}",
+            r.result
+        );
+    }
+    // what it can run next to them still runs
+    assert_eq!(
+        out("import re\nprint(re.findall('a?', 'ab'), re.search('a$', 'a\\nb\\na\\n').span())"),
+        "['a', '', ''] (4, 5)\n"
+    );
+}

@@ -582,10 +582,9 @@ impl Machine {
             | StdObj::CmpKey { .. }
             | StdObj::Deque(..)
             | StdObj::RePattern(_)
-            | StdObj::ReMatch(_) => super::exc::type_error(format!(
-                "'{}' object is not callable",
-                o.type_name()
-            )),
+            | StdObj::ReMatch(_) => {
+                super::exc::type_error(format!("'{}' object is not callable", o.type_name()))
+            }
         }
     }
 
@@ -628,9 +627,7 @@ impl Machine {
         match &**o {
             StdObj::Cached(c) => functools::cache_method(c, name, &args),
             StdObj::Deque(q, maxlen) => self.deque_method(q, *maxlen, name, args, kwargs),
-            StdObj::RePattern(_) | StdObj::ReMatch(_) => {
-                self.call_re_method(o, name, args, kwargs)
-            }
+            StdObj::RePattern(_) | StdObj::ReMatch(_) => self.call_re_method(o, name, args, kwargs),
             StdObj::Random(_) => {
                 let f = StdFn::find(StdModule::Random, name)
                     .ok_or_else(|| Unwind::new(ExcKind::AttributeError, name.to_string()))?;

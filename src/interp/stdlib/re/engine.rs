@@ -151,9 +151,7 @@ impl Pattern {
             map: emitted.map,
             dollar_groups: emitted.dollar_groups,
         });
-        self.compiled
-            .borrow_mut()
-            .push((dollar, full, c.clone()));
+        self.compiled.borrow_mut().push((dollar, full, c.clone()));
         Ok(c)
     }
 

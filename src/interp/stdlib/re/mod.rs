@@ -287,7 +287,9 @@ fn params<const N: usize>(
                 ));
             }
             None => {
-                return type_error(format!("{fname}() got an unexpected keyword argument '{k}'"));
+                return type_error(format!(
+                    "{fname}() got an unexpected keyword argument '{k}'"
+                ));
             }
         }
     }
@@ -350,10 +352,7 @@ fn compile(pattern: &Value, flags: i64) -> R<Rc<StdObj>> {
             });
             Ok(o)
         }
-        other => type_error(format!(
-            "first argument must be string or compiled pattern, not {}",
-            other.type_name()
-        )),
+        _ => type_error("first argument must be string or compiled pattern"),
     }
 }
 
@@ -408,7 +407,10 @@ fn template(p: &Pattern, repl: &str) -> R<Vec<Piece>> {
                 let g = if name.chars().all(|c| c.is_ascii_digit()) {
                     let n = name.parse::<usize>().unwrap_or(usize::MAX);
                     group_ref(n, start)?
-                } else if name.chars().next().is_some_and(|c| c == '_' || c.is_alphabetic())
+                } else if name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c == '_' || c.is_alphabetic())
                     && name.chars().all(|c| c == '_' || c.is_alphanumeric())
                 {
                     match p.parsed.names.iter().find(|(n, _)| *n == name) {
@@ -452,9 +454,7 @@ fn template(p: &Pattern, repl: &str) -> R<Vec<Piece>> {
                         let v = u32::from_str_radix(&digits, 8).unwrap_or(0);
                         if v > 0o377 {
                             return Err(re_error(
-                                &format!(
-                                    "octal escape value \\{digits} outside of range 0-0o377"
-                                ),
+                                &format!("octal escape value \\{digits} outside of range 0-0o377"),
                                 Some(i),
                             ));
                         }
@@ -553,7 +553,12 @@ impl Machine {
                 let pat = compile(p.as_ref().unwrap_or(&Value::None), int_arg(&fl, 0)?)?;
                 let mut a: Vec<Value> = vec![r.unwrap_or(Value::None), s.unwrap_or(Value::None)];
                 a.extend(c);
-                self.pattern_method(&pat, if f == StdFn::ReSub { "sub" } else { "subn" }, a, Vec::new())
+                self.pattern_method(
+                    &pat,
+                    if f == StdFn::ReSub { "sub" } else { "subn" },
+                    a,
+                    Vec::new(),
+                )
             }
             StdFn::ReSplit => {
                 let [p, s, m, fl] = params(
@@ -648,9 +653,7 @@ impl Machine {
                         found.push(StdObj::ReMatch(make(spans)).into_value());
                         return Ok(true);
                     }
-                    let text = |g: usize| {
-                        Value::str(spans[g].map_or("", |(a, b)| &full[a..b]))
-                    };
+                    let text = |g: usize| Value::str(spans[g].map_or("", |(a, b)| &full[a..b]));
                     found.push(match groups {
                         0 => text(0),
                         1 => text(1),
@@ -726,13 +729,21 @@ impl Machine {
             matches.push(spans);
             Ok(true)
         })?;
+        // CPython builds a list of pieces and joins it at the end: a function's result
+        // that is not a str fails there, naming its index; `None` adds nothing
         let mut out = String::with_capacity(full.len());
+        let mut items = 0usize;
+        let mut bad: Option<(usize, String)> = None;
         let mut last = 0;
         let n = matches.len();
         for spans in matches {
             self.tick()?;
+            let before = out.len();
             let (b, e) = spans[0].unwrap_or((last, last));
-            out.push_str(&full[last..b]);
+            if last < b {
+                out.push_str(&full[last..b]);
+                items += 1;
+            }
             match &pieces {
                 Some(pieces) => {
                     for piece in pieces {
@@ -745,6 +756,7 @@ impl Machine {
                             }
                         }
                     }
+                    items += 1;
                 }
                 None => {
                     let chars = spans
@@ -761,18 +773,27 @@ impl Machine {
                     })
                     .into_value();
                     match self.call(repl, vec![m], Vec::new())? {
-                        Value::Str(s) => out.push_str(s.as_str()),
+                        Value::None => {}
+                        Value::Str(s) => {
+                            out.push_str(s.as_str());
+                            items += 1;
+                        }
                         other => {
-                            return type_error(format!(
-                                "expected str instance, {} found",
-                                other.type_name()
-                            ));
+                            if bad.is_none() {
+                                bad = Some((items, other.type_name()));
+                            }
+                            items += 1;
                         }
                     }
                 }
             }
-            crate::interp::budget::produce(out.len(), 1).map(|_| ())?;
+            crate::interp::budget::produce(out.len() - before, 1)?;
             last = e;
+        }
+        if let Some((i, t)) = bad {
+            return type_error(format!(
+                "sequence item {i}: expected str instance, {t} found"
+            ));
         }
         out.push_str(&full[last..]);
         Ok((out, n))
@@ -780,11 +801,13 @@ impl Machine {
 }
 
 fn iter_of(items: Vec<Value>) -> Value {
-    Value::Iter(Rc::new(RefCell::new(crate::interp::iter::IterState::Items {
-        items,
-        index: 0,
-        kind: crate::interp::value::TypeKind::ListIterator,
-    })))
+    Value::Iter(Rc::new(RefCell::new(
+        crate::interp::iter::IterState::Items {
+            items,
+            index: 0,
+            kind: crate::interp::value::TypeKind::ListIterator,
+        },
+    )))
 }
 
 fn match_method(m: &MatchObj, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {

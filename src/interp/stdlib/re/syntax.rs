@@ -543,7 +543,10 @@ impl Parser<'_> {
             self.i += 1;
             while let Some(f) = self.peek().and_then(flag_of) {
                 if matches!(f, F_ASCII | F_UNICODE | F_LOCALE) {
-                    return err("bad inline flags: cannot turn off flags 'a', 'u' and 'L'", self.i);
+                    return err(
+                        "bad inline flags: cannot turn off flags 'a', 'u' and 'L'",
+                        self.i,
+                    );
                 }
                 del |= f;
                 self.i += 1;
@@ -733,8 +736,7 @@ impl Parser<'_> {
 
 fn is_identifier(s: &str) -> bool {
     let mut cs = s.chars();
-    cs.next()
-        .is_some_and(|c| c == '_' || c.is_alphabetic())
+    cs.next().is_some_and(|c| c == '_' || c.is_alphabetic())
         && cs.all(|c| c == '_' || c.is_alphanumeric())
 }
 
@@ -872,7 +874,9 @@ impl Emitter {
                                 }
                             }
                         }
-                        ClassItem::Perl(p, neg, ascii) => push_perl(&mut self.out, *p, *neg, *ascii),
+                        ClassItem::Perl(p, neg, ascii) => {
+                            push_perl(&mut self.out, *p, *neg, *ascii)
+                        }
                     }
                 }
                 if items.is_empty() {
@@ -1000,7 +1004,14 @@ mod tests {
 
     #[test]
     fn refuses_by_name() {
-        for p in [r"(a)\1", "(?=a)", "(?<=a)b", "(?>a)", "a*+", "(?P<x>a)(?P=x)"] {
+        for p in [
+            r"(a)\1",
+            "(?=a)",
+            "(?<=a)b",
+            "(?>a)",
+            "a*+",
+            "(?P<x>a)(?P=x)",
+        ] {
             assert!(matches!(parse(p, 0), Err(SyntaxError::Refused(_))), "{p}");
         }
     }
