@@ -37,7 +37,8 @@
 //!   `def` (defaults, keyword-only, `*args`, `**kwargs`, decorators, closures with cells),
 //!   `class` (see below), `with`, `import` of `math`, `sys`, `typing`, the class-based library
 //!   and the modules of `stdlib` (`string random collections itertools functools heapq bisect
-//!   operator copy statistics json`), and `analysis`, the kernel's protocol for domains and
+//!   operator copy statistics json re`; `re` translates Python's pattern syntax to the
+//!   `regex-automata` crate's), and `analysis`, the kernel's protocol for domains and
 //!   analyses written in cells (`prelude/analysis.py`, run once when first imported; `host.rs`).
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
 //!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
@@ -61,7 +62,8 @@
 //!   `collections.namedtuple`, `functools.total_ordering`.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
-//! bytes, complex results, `await`, type aliases, `eval`/`exec` inside functions or with
+//! bytes, complex results, `await`, in `re` what needs a backtracking engine (backreferences,
+//! lookaround, atomic groups, possessive repeats, conditionals: named in the error), type aliases, `eval`/`exec` inside functions or with
 //! globals/locals dicts, `gen.throw`, instances with `__hash__`/`__eq__` as set elements (dict keys work), and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
 //! run when reached. `async def` only defines its name as unavailable, so a cell can still
