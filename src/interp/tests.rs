@@ -735,3 +735,9 @@ fn re_refuses_what_the_regex_engine_cannot_run() {
         "['a', '', ''] (4, 5)\n"
     );
 }
+
+#[test]
+fn instances_with_hash_and_eq_are_set_elements() {
+    let src = "class C:\n    def __init__(self, v):\n        self.v = v\n    def __hash__(self):\n        return 7\n    def __eq__(self, o):\n        return self.v == o.v\n    def __repr__(self):\n        return f'C{self.v}'\ns = {C(1), C(2), C(1)}\nprint(len(s), C(2) in s, C(3) in s)\n";
+    assert_eq!(out(src), "2 True False\n");
+}
