@@ -27,8 +27,9 @@ pub(crate) enum Key {
     Id(usize),
     /// Builtin functions, types and modules, by kind and name.
     Static(u8, &'static str),
-    /// An instance with `__hash__`, by its hash (instances with equal hashes are one key).
-    Hashed(i64),
+    /// An instance with `__hash__`: its hash and the number of its `__eq__` class among the
+    /// instances met with that hash (see `Machine::hash_key`).
+    Hashed(i64, u32),
     /// A frozenset, equal to another with the same elements.
     FrozenSet(Rc<super::set::FrozenKey>),
 }

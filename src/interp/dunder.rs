@@ -21,6 +21,12 @@ use super::repr;
 use super::value::Value;
 use crate::python::ir::{BinOp, CmpOp, UnaryOp};
 
+thread_local! {
+    /// Per `__hash__` value, one instance of each `__eq__` class met (see `eq_class`).
+    static EQ_CLASSES: std::cell::RefCell<crate::fxhash::FxHashMap<i64, Vec<Value>>> =
+        std::cell::RefCell::new(Default::default());
+}
+
 const NEEDS_MACHINE: &str = "this operation on an instance of a user class";
 
 /// The marker error of value-level helpers meeting an instance.
@@ -317,6 +323,20 @@ impl Machine {
                 }
                 format!("{{{}}}", parts.join(", "))
             }
+            Value::Set(s) => {
+                let (frozen, items) = {
+                    let s = s.borrow();
+                    (s.frozen, s.values())
+                };
+                let name = if frozen { "frozenset" } else { "set" };
+                if items.is_empty() {
+                    format!("{name}()")
+                } else if frozen {
+                    format!("frozenset({{{}}})", join(self, &items)?)
+                } else {
+                    format!("{{{}}}", join(self, &items)?)
+                }
+            }
             Value::Bound(b) => {
                 let name = match &b.func {
                     Value::Function(f) => f.code.qualname.to_string(),
@@ -505,14 +525,13 @@ impl Machine {
                     Some(Value::None) => type_error(format!("unhashable type: '{}'", i.class.name)),
                     Some(m) => {
                         let h = self.call_method_value(&m, v.clone(), Vec::new(), Kwargs::new())?;
-                        match h {
-                            Value::Int(n) => Ok(Key::Hashed(n)),
-                            Value::Bool(b) => Ok(Key::Hashed(b as i64)),
-                            Value::Big(b) => Ok(Key::Hashed(
-                                (&*b % 2305843009213693951i64).try_into().unwrap_or(0),
-                            )),
-                            _ => type_error("__hash__ method should return an integer"),
-                        }
+                        let h = match h {
+                            Value::Int(n) => n,
+                            Value::Bool(b) => b as i64,
+                            Value::Big(b) => (&*b % 2305843009213693951i64).try_into().unwrap_or(0),
+                            _ => return type_error("__hash__ method should return an integer"),
+                        };
+                        Ok(Key::Hashed(h, self.eq_class(h, v)?))
                     }
                     None => Ok(Key::Id(Rc::as_ptr(i) as *const () as usize)),
                 },
@@ -522,12 +541,48 @@ impl Machine {
         }
     }
 
+    /// The number of `v`'s `__eq__` class among the instances met so far whose `__hash__`
+    /// is `h`: instances with equal hashes are one key only when `__eq__` says so (the stored
+    /// instance's `__eq__` is asked, as CPython asks the element already in the table). The
+    /// first instance of each class is kept for the session as its representative.
+    fn eq_class(&mut self, h: i64, v: &Value) -> R<u32> {
+        let reps = EQ_CLASSES.with_borrow(|m| m.get(&h).cloned().unwrap_or_default());
+        for (i, r) in reps.iter().enumerate() {
+            self.tick()?;
+            if ops::is(r, v) || self.values_eq(r, v)? {
+                return Ok(i as u32);
+            }
+        }
+        EQ_CLASSES.with_borrow_mut(|m| m.entry(h).or_default().push(v.clone()));
+        Ok(reps.len() as u32)
+    }
+
+    /// The key of a set element or lookup (a set stands for its frozenset), running
+    /// `__hash__` and `__eq__` of instances.
+    pub fn element_key(&mut self, v: &Value) -> R<Key> {
+        match v {
+            Value::Set(_) => super::set::element_key(v),
+            _ => self.hash_key(v),
+        }
+    }
+
+    /// Adds `v` to a set, running `__hash__`/`__eq__` of instances.
+    pub fn set_add(&mut self, s: &mut super::set::SetObj, v: Value) -> R<()> {
+        let key = self.hash_key(&v)?;
+        s.add_entry(super::set::py_hash(&key), key, v);
+        Ok(())
+    }
+
     /// `item in container` where the value-level test met an instance.
     pub fn contains_slow(&mut self, container: &Value, item: &Value) -> R<bool> {
         match container {
             Value::Dict(d) => {
                 let k = self.hash_key(item)?;
                 Ok(d.borrow().get(&k).is_some())
+            }
+            Value::Set(s) => {
+                let k = self.element_key(item)?;
+                Ok(s.borrow().contains_key(super::set::py_hash(&k), &k))
             }
             Value::List(items) => {
                 let items = items.borrow().clone();

@@ -526,7 +526,7 @@ impl Machine {
                             };
                             d.insert(self.hash_key(&elt)?, elt, value);
                         }
-                        Collected::Set(s) => s.add(elt)?,
+                        Collected::Set(s) => self.set_add(s, elt)?,
                     }
                 }
             }

@@ -510,7 +510,7 @@ impl Machine {
                     s.merge(&constant);
                 } else {
                     for v in values {
-                        s.add(v)?;
+                        self.set_add(&mut s, v)?;
                     }
                 }
                 Ok(super::set_ops::new_set(s))

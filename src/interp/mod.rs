@@ -37,7 +37,8 @@
 //!   `def` (defaults, keyword-only, `*args`, `**kwargs`, decorators, closures with cells),
 //!   `class` (see below), `with`, `import` of `math`, `sys`, `typing`, the class-based library
 //!   and the modules of `stdlib` (`string random collections itertools functools heapq bisect
-//!   operator copy statistics json`), and `analysis`, the kernel's protocol for domains and
+//!   operator copy statistics json re`; `re` translates Python's pattern syntax to the
+//!   `regex-automata` crate's), and `analysis`, the kernel's protocol for domains and
 //!   analyses written in cells (`prelude/analysis.py`, run once when first imported; `host.rs`).
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
 //!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
@@ -61,8 +62,9 @@
 //!   `collections.namedtuple`, `functools.total_ordering`.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
-//! bytes, complex results, `await`, type aliases, `eval`/`exec` inside functions or with
-//! globals/locals dicts, `gen.throw`, instances with `__hash__`/`__eq__` as set elements (dict keys work), and builtins such as `open`, `input`, `id`. In a cell's top-level
+//! bytes, complex results, `await`, in `re` what needs a backtracking engine (backreferences,
+//! lookaround, atomic groups, possessive repeats, conditionals: named in the error), type aliases, `eval`/`exec` inside functions or with
+//! globals/locals dicts, `gen.throw`, and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
 //! run when reached. `async def` only defines its name as unavailable, so a cell can still
 //! define it next to functions for the analyses: using such a name stops the run. Importing
@@ -75,8 +77,10 @@
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
 //! functions, iterators, generators and instances without `__repr__` print without an address
 //! (`<__main__.Point object>`, `<generator object f>`); `__exit__` receives `None` for the
-//! traceback; `vars(obj)` and `obj.__dict__` are copies; instances whose `__hash__` values are
-//! equal are one dict key (their `__eq__` is not asked); sets of strs iterate in their own
+//! traceback; `vars(obj)` and `obj.__dict__` are copies; an instance with `__hash__` is compared by
+//! `__eq__` with the first instance met with the same hash (kept for the session), not with
+//! each colliding element in turn as CPython does (same result for a consistent `__eq__`);
+//! sets of strs iterate in their own
 //! order; `hash(None)` and hashes of functions are fixed values, not addresses; `range` bounds
 //! must fit in 64 bits;
 //! lists of 64 items or more are sorted by a stable merge sort (same result; a failing

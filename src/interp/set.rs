@@ -488,7 +488,7 @@ pub(crate) fn py_hash(key: &Key) -> i64 {
         Key::Static(kind, name) => text_hash(name).wrapping_add(*kind as i64),
         Key::FrozenSet(f) => f.hash,
         // An instance's `__hash__` value, as CPython keeps it (-1 is reserved for errors).
-        Key::Hashed(h) => {
+        Key::Hashed(h, _) => {
             if *h == -1 {
                 -2
             } else {

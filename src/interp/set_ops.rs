@@ -222,7 +222,7 @@ impl Machine {
             Items::Set(other) => s.merge(&other),
             Items::Values(vs) => {
                 for x in vs {
-                    s.add(x)?;
+                    self.set_add(s, x)?;
                 }
             }
         }
@@ -335,14 +335,14 @@ impl Machine {
             "add" => {
                 one(&args)?;
                 let v = args.into_iter().next().unwrap_or(Value::None);
-                let key = super::dict::key_of(&v)?;
+                let key = self.hash_key(&v)?;
                 set.borrow_mut().add_entry(py_hash(&key), key, v);
                 Ok(Value::None)
             }
             "remove" | "discard" => {
                 one(&args)?;
                 let v = &args[0];
-                let key = element_key(v)?;
+                let key = self.element_key(v)?;
                 let found = set.borrow_mut().discard_entry(py_hash(&key), &key);
                 if !found && name == "remove" {
                     let exc = super::exc::ExcObject {
@@ -375,9 +375,14 @@ impl Machine {
                     match self.set_items(a)? {
                         Items::Set(o) => set.borrow_mut().merge(&o),
                         Items::Values(vs) => {
-                            let mut s = set.borrow_mut();
+                            // keys first: `__hash__`/`__eq__` run with the set not borrowed
+                            let mut keyed = Vec::with_capacity(vs.len());
                             for v in vs {
-                                s.add(v)?;
+                                keyed.push((self.hash_key(&v)?, v));
+                            }
+                            let mut s = set.borrow_mut();
+                            for (k, v) in keyed {
+                                s.add_entry(py_hash(&k), k, v);
                             }
                         }
                     }
@@ -405,7 +410,7 @@ impl Machine {
                             let mut it = self.iter_of(a)?;
                             while let Some(x) = self.next(&mut it)? {
                                 self.tick()?;
-                                let key = element_key(&x)?;
+                                let key = self.element_key(&x)?;
                                 let h = py_hash(&key);
                                 if r.contains_key(h, &key) {
                                     out.add_entry(h, key, x);
@@ -440,7 +445,7 @@ impl Machine {
                         Items::Set(o) => difference_update(&mut r, &o),
                         Items::Values(vs) => {
                             for v in vs {
-                                let key = element_key(&v)?;
+                                let key = self.element_key(&v)?;
                                 r.discard_entry(py_hash(&key), &key);
                             }
                             r.compact_after_removals();

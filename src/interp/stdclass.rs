@@ -1101,7 +1101,7 @@ pub(crate) fn hash_of_key(k: &Key) -> i64 {
             }
         }
         Key::None => 0xFCA86420,
-        Key::Hashed(h) => *h,
+        Key::Hashed(h, _) => *h,
         Key::Tuple(items) => {
             const P1: u64 = 11400714785074694791;
             const P2: u64 = 14029467366897019727;

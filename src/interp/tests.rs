@@ -696,3 +696,48 @@ fn strings_grow_in_place_without_aliasing() {
         "600000\n"
     );
 }
+
+#[test]
+fn re_refuses_what_the_regex_engine_cannot_run() {
+    for (src, what) in [
+        ("import re\nre.search(r'(a)\\1', 'aa')", "backreference"),
+        ("import re\nre.search('a(?=b)', 'ab')", "lookahead"),
+        (
+            "import re\nre.search('(?<!x)b', 'ab')",
+            "negative lookbehind",
+        ),
+        (
+            "import re\nre.compile('(?P<x>a)(?P=x)')",
+            "named backreference",
+        ),
+        ("import re\nre.match('(?>a)', 'a')", "atomic group"),
+        ("import re\nre.match('a*+', 'a')", "possessive"),
+        ("import re\nre.match('(a)?(?(1)b|c)', 'ab')", "conditional"),
+        (
+            "import re\nre.findall('a??', 'a')",
+            "prefers an empty match",
+        ),
+        (
+            "import re\nre.search('a$b', 'x\\ny\\n')",
+            "'$' before the end",
+        ),
+    ] {
+        let r = run(src);
+        assert!(
+            matches!(&r.result, Err(RunError::Unsupported { construct, line: 2 }) if construct.contains(what)),
+            "{src}: {:?}",
+            r.result
+        );
+    }
+    // what it can run next to them still runs
+    assert_eq!(
+        out("import re\nprint(re.findall('a?', 'ab'), re.search('a$', 'a\\nb\\na\\n').span())"),
+        "['a', '', ''] (4, 5)\n"
+    );
+}
+
+#[test]
+fn instances_with_hash_and_eq_are_set_elements() {
+    let src = "class C:\n    def __init__(self, v):\n        self.v = v\n    def __hash__(self):\n        return 7\n    def __eq__(self, o):\n        return self.v == o.v\n    def __repr__(self):\n        return f'C{self.v}'\ns = {C(1), C(2), C(1)}\nprint(len(s), C(2) in s, C(3) in s)\n";
+    assert_eq!(out(src), "2 True False\n");
+}

@@ -15,6 +15,7 @@ mod itertools;
 mod json;
 mod operator;
 mod random;
+mod re;
 mod statistics;
 
 use std::cell::RefCell;
@@ -43,6 +44,7 @@ pub(crate) enum StdModule {
     Json,
     Collections,
     Statistics,
+    Re,
     /// `math` functions that iterate (the rest of `math` is in `modules.rs`).
     Math,
 }
@@ -59,6 +61,7 @@ const MODULES: &[(&str, StdModule)] = &[
     ("json", StdModule::Json),
     ("collections", StdModule::Collections),
     ("statistics", StdModule::Statistics),
+    ("re", StdModule::Re),
 ];
 
 /// Modules of CPython's standard library that reach outside the sandbox (files, processes,
@@ -163,6 +166,11 @@ pub(crate) fn attr(m: StdModule, name: &str) -> Option<Value> {
     }
     if m == StdModule::Statistics && name == "StatisticsError" {
         return Some(statistics::error_class());
+    }
+    if m == StdModule::Re {
+        if let Some(v) = re::constant(name) {
+            return Some(v);
+        }
     }
     if m == StdModule::Json && name == "JSONDecodeError" {
         return Some(Value::ExcType(ExcKind::ValueError));
@@ -315,6 +323,17 @@ std_fns! {
     FSum = Math."fsum",
     Dumps = Json."dumps",
     Loads = Json."loads",
+    ReCompile = Re."compile",
+    ReSearch = Re."search",
+    ReMatch = Re."match",
+    ReFullMatch = Re."fullmatch",
+    ReFindAll = Re."findall",
+    ReFindIter = Re."finditer",
+    ReSub = Re."sub",
+    ReSubn = Re."subn",
+    ReSplit = Re."split",
+    ReEscape = Re."escape",
+    RePurge = Re."purge",
 }
 
 impl StdFn {
@@ -404,6 +423,10 @@ pub(crate) enum StdObj {
     Random(RefCell<random::Mt>),
     /// A `collections.deque` and its `maxlen`.
     Deque(RefCell<std::collections::VecDeque<Value>>, Option<usize>),
+    /// An `re.Pattern`.
+    RePattern(re::Pattern),
+    /// An `re.Match`.
+    ReMatch(re::MatchObj),
 }
 
 impl StdObj {
@@ -419,13 +442,19 @@ impl StdObj {
             StdObj::MethodCaller { .. } => "operator.methodcaller",
             StdObj::Random(_) => "random.Random",
             StdObj::Deque(..) => "collections.deque",
+            StdObj::RePattern(_) => "re.Pattern",
+            StdObj::ReMatch(_) => "re.Match",
         }
     }
 
     pub fn is_callable(&self) -> bool {
         !matches!(
             self,
-            StdObj::Random(_) | StdObj::CmpKey { obj: Some(_), .. } | StdObj::Deque(..)
+            StdObj::Random(_)
+                | StdObj::CmpKey { obj: Some(_), .. }
+                | StdObj::Deque(..)
+                | StdObj::RePattern(_)
+                | StdObj::ReMatch(_)
         )
     }
 
@@ -481,6 +510,7 @@ pub(crate) fn obj_repr(o: &StdObj, repr: &dyn Fn(&Value) -> R<String>) -> R<Stri
                 None => format!("deque([{inner}])"),
             }
         }
+        StdObj::RePattern(_) | StdObj::ReMatch(_) => re::repr(o).unwrap_or_default(),
         other => format!("<{} object>", other.type_name()),
     })
 }
@@ -500,6 +530,7 @@ impl Machine {
             StdModule::Collections => self.call_collections(f, args, kwargs),
             StdModule::Statistics => self.call_statistics(f, args, kwargs),
             StdModule::Math => self.call_math_iter(f, args, kwargs),
+            StdModule::Re => self.call_re(f, args, kwargs),
             StdModule::String => Err(Unwind::new(ExcKind::TypeError, "not callable")),
         }
     }
@@ -547,7 +578,11 @@ impl Machine {
             StdObj::ItemGetter(_) | StdObj::AttrGetter(_) | StdObj::MethodCaller { .. } => {
                 self.call_getter(o, args, kwargs)
             }
-            StdObj::Random(_) | StdObj::CmpKey { .. } | StdObj::Deque(..) => {
+            StdObj::Random(_)
+            | StdObj::CmpKey { .. }
+            | StdObj::Deque(..)
+            | StdObj::RePattern(_)
+            | StdObj::ReMatch(_) => {
                 super::exc::type_error(format!("'{}' object is not callable", o.type_name()))
             }
         }
@@ -570,6 +605,13 @@ impl Machine {
             (StdObj::Deque(..), _) if collections::DEQUE_METHODS.contains(&name) => {
                 Some(Ok(bound_method(o, name)))
             }
+            (StdObj::RePattern(_) | StdObj::ReMatch(_), _) => {
+                if re::is_method(o, name) {
+                    Some(Ok(bound_method(o, name)))
+                } else {
+                    re::attr(o, name).map(Ok)
+                }
+            }
             _ => None,
         }
     }
@@ -585,6 +627,7 @@ impl Machine {
         match &**o {
             StdObj::Cached(c) => functools::cache_method(c, name, &args),
             StdObj::Deque(q, maxlen) => self.deque_method(q, *maxlen, name, args, kwargs),
+            StdObj::RePattern(_) | StdObj::ReMatch(_) => self.call_re_method(o, name, args, kwargs),
             StdObj::Random(_) => {
                 let f = StdFn::find(StdModule::Random, name)
                     .ok_or_else(|| Unwind::new(ExcKind::AttributeError, name.to_string()))?;
@@ -658,7 +701,7 @@ pub(crate) fn getitem_missing(m: &mut Machine, o: &Value, i: &Value) -> Option<R
                 collections::deque_index(q, i)
                     .map(|k| q.borrow().get(k).cloned().unwrap_or(Value::None)),
             ),
-            _ => None,
+            other => re::getitem(other, i),
         },
         _ => None,
     }
