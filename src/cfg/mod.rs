@@ -16,6 +16,7 @@ pub mod exceptions;
 mod graph;
 mod index;
 mod verify;
+pub mod walk;
 
 pub use blocks::{Blocks, basic_blocks};
 pub use build::{
@@ -25,3 +26,4 @@ pub use dominators::{DomTree, dominators, post_dominators};
 pub use graph::{Cfg, Edge, Granularity, Node, NodeKind, NodeStmt, Role};
 pub use index::{Item, index};
 pub use verify::{InvariantError, verify};
+pub use walk::Walk;

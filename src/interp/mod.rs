@@ -123,6 +123,7 @@ mod sort;
 mod stdclass;
 mod stdlib;
 mod strings;
+pub mod trace;
 mod value;
 mod with;
 mod worker;

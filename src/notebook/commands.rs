@@ -315,6 +315,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: false,
         run: run_clear,
     },
+    CommandSpec {
+        name: "run",
+        form: Form::Line,
+        usage: super::views::run::USAGE,
+        summary: super::views::run::SUMMARY,
+        help: super::views::run::HELP,
+        options: super::views::run::OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::run::run,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.

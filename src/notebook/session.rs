@@ -360,7 +360,7 @@ fn qualified_signature(f: &FunctionSummary) -> String {
 
 /// The cell error for a run that did not complete: a Python exception with its traceback
 /// ("Cell line N, in f", the source line, the exception line), or the reason the run stopped.
-fn run_error(e: RunError, source: &str) -> CellError {
+pub(crate) fn run_error(e: RunError, source: &str) -> CellError {
     let line_text = |line: u32| {
         source
             .lines()

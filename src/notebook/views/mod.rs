@@ -10,6 +10,7 @@ pub mod dataflow;
 pub mod flow;
 pub mod flowtext;
 pub mod lattice;
+pub mod run;
 pub mod set;
 pub mod subject;
 pub mod user;
