@@ -209,3 +209,42 @@ fn loop_counts_are_drawn() {
     let (r, _) = session.run_cell("%run nosuch(1)", &Cancel::new());
     assert_eq!(r.unwrap_err().ename, "NameError");
 }
+
+/// Each feasible path `%constraints` lists to the exit is the path `%run` reports for the
+/// path's own witness: the run is drawn on `%constraints` under the right id.
+#[test]
+fn a_witness_runs_along_its_constraints_path() {
+    let source = "def classify(x: int, y: int) -> str:\n    if x > 2 * y:\n        return \"big\"\n    elif x < 0:\n        return \"negative\"\n    return \"small\"\n\ndef grade(score: int, bonus: int) -> int:\n    total = score + bonus\n    if total > 100:\n        total = 100\n    if total >= 50:\n        if bonus == 0:\n            return 2\n        return 1\n    return 0\n";
+    let mut session = Session::new(false);
+    session.skip_layout = true;
+    session.run_cell(source, &Cancel::new()).0.unwrap();
+    let mut checked = 0;
+    for f in ["classify", "grade"] {
+        let (r, out) = session.run_cell(&format!("%constraints {f}"), &Cancel::new());
+        r.unwrap();
+        let payload = out
+            .iter()
+            .find_map(|o| match o {
+                Output::Display(b) => b
+                    .data
+                    .get("application/vnd.analysis-kernel.constraints+json")
+                    .cloned(),
+                _ => None,
+            })
+            .unwrap();
+        for p in payload["paths"].as_array().unwrap() {
+            let Some(w) = p["witness"].as_object() else {
+                continue;
+            };
+            if p["end"] != "exit" {
+                continue;
+            }
+            let args: Vec<String> = w.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let call = format!("{f}({})", args.join(", "));
+            let got = run_payload(&mut session, &call);
+            assert_eq!(got["constraints_paths"][0], p["id"], "{call}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 7, "only {checked} paths checked");
+}

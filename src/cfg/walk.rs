@@ -22,6 +22,8 @@ pub struct Walk {
     pub edges: Vec<u64>,
     /// The node path of each activation (entry first; exit last when it was reached).
     pub paths: Vec<Vec<NodeIndex>>,
+    /// The edges each activation took, in order (indices in [`Cfg::edges`] order).
+    pub routes: Vec<Vec<usize>>,
     /// Steps between lines that no edge joins: (from line, to line).
     pub unmatched: Vec<(u32, u32)>,
 }
@@ -39,6 +41,7 @@ impl Walk {
         for (i, lines) in activations.iter().enumerate() {
             let mut cur = cfg.entry;
             let mut path = vec![cur];
+            let mut taken: Vec<usize> = Vec::new();
             walk.nodes[cur.index()] += 1;
             let handlers_at = |line: u32| {
                 let mut at = starting(cfg, line).peekable();
@@ -63,6 +66,7 @@ impl Walk {
                     Some((n, route)) => {
                         for k in route {
                             walk.edges[k] += 1;
+                            taken.push(k);
                         }
                         cur = n;
                     }
@@ -82,11 +86,13 @@ impl Walk {
             {
                 for k in route {
                     walk.edges[k] += 1;
+                    taken.push(k);
                 }
                 walk.nodes[cfg.exit.index()] += 1;
                 path.push(cfg.exit);
             }
             walk.paths.push(path);
+            walk.routes.push(taken);
         }
         walk
     }

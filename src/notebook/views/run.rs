@@ -219,6 +219,28 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     ctx.show(&view, inv)
 }
 
+/// Most paths `%constraints` lists that are searched for a run's path.
+const PATH_SEARCH: usize = 100_000;
+
+/// The id of the path `%constraints F` lists that the activation's edges `route` take: the
+/// route up to its first back edge (a path ends there), or to the exit. `None` when the route
+/// ends elsewhere (an exception) or the path is past the first [`PATH_SEARCH`] paths.
+pub fn constraints_path(cfg: &Cfg, route: &[usize]) -> Option<usize> {
+    let dag = crate::constraints::Dag::new(cfg);
+    let end = route
+        .iter()
+        .position(|&e| dag.edges[e].back)
+        .map(|i| i + 1)
+        .or_else(|| {
+            route
+                .last()
+                .filter(|&&e| dag.edges[e].target == dag.exit)
+                .map(|_| route.len())
+        })?;
+    let want = &route[..end];
+    dag.paths().take(PATH_SEARCH).position(|p| p.edges == want)
+}
+
 /// How the call ended, in one line.
 pub fn outcome_line(t: &Traced) -> String {
     match (&t.result, &t.exception) {
@@ -267,6 +289,12 @@ fn view(
     if let Some(path) = walk.paths.first() {
         let lines: Vec<String> = path.iter().map(|&n| line_of(cfg, n)).collect();
         text.push_str(&format!("first call's path: {}\n", lines.join(" → ")));
+    }
+    if let Some(id) = walk.routes.first().and_then(|r| constraints_path(cfg, r)) {
+        text.push_str(&format!(
+            "first call's path is path {id} of %constraints {}\n",
+            traced.function
+        ));
     }
     text.push_str(&text_table(&headers, &edge_rows));
     if !walk.unmatched.is_empty() {
@@ -355,6 +383,7 @@ pub fn run_json(traced: &Traced, cfg: &Cfg, walk: &Walk, acts: &[Activation]) ->
         "edges": edges,
         "paths": paths,
         "edges_taken": walk.taken(),
+        "constraints_paths": walk.routes.iter().map(|r| constraints_path(cfg, r)).collect::<Vec<_>>(),
         "unmatched": walk.unmatched,
     })
 }
