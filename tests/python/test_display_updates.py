@@ -69,3 +69,18 @@ def test_a_failing_long_command_ends_its_progress_line(kernel):
     last = out[-1]
     assert last["msg_type"] == "update_display_data"
     assert "%__sleep__ 2: finished after" in last["content"]["data"]["text/plain"]
+
+
+def test_run_draws_the_run_through_the_kernel(kernel):
+    _, kc = kernel
+    reply, _ = run(kc, "def average(n):\n    total = 0\n    i = 0\n    while i < n:\n        total = total + i\n        i = i + 1\n    return total // i\n")
+    assert reply["status"] == "ok"
+    reply, msgs = run(kc, "%run average(4)")
+    assert reply["status"] == "ok"
+    [shown] = [m for m in msgs if m["msg_type"] == "display_data"]
+    data = shown["content"]["data"]
+    assert "<svg" in data["image/svg+xml"]
+    payload = data["application/vnd.analysis-kernel.run+json"]
+    assert payload["result"] == "1" and payload["unmatched"] == []
+    assert payload["activations"] == [{"function": "average", "lines": [2, 3, 4, 5, 6, 4, 5, 6, 4, 5, 6, 4, 5, 6, 4, 7], "raised": False}]
+    assert data["text/plain"].startswith("average(4) returned 1")
