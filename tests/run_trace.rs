@@ -3,49 +3,12 @@
 //! events `sys.settrace` reports in CPython 3.11 for the same cell, the result is CPython's,
 //! and every step of the trace follows an edge of the CFG.
 
-use std::process::Command;
+#[path = "common/cpython_trace.rs"]
+mod cpython_trace;
 
 use analysis_kernel::cancel::Cancel;
 use analysis_kernel::notebook::{Output, Session};
 use serde_json::Value;
-
-const CPYTHON_TRACER: &str = r#"
-import io, json, sys
-source = sys.stdin.read()
-calls = json.loads(sys.argv[1])
-real_stdout, sys.stdout = sys.stdout, io.StringIO()
-g = {"__name__": "__main__"}
-exec(compile(source, "<cell>", "exec"), g)
-out = []
-for call in calls:
-    acts, stack, raising = [], [], {}
-    def tracer(frame, event, arg):
-        if frame.f_code.co_filename != "<cell>" or frame.f_code.co_name.startswith("<"):
-            return None
-        if event == "call":
-            stack.append(len(acts))
-            acts.append({"function": frame.f_code.co_qualname, "lines": [], "raised": None})
-        elif event == "line":
-            acts[stack[-1]]["lines"].append(frame.f_lineno)
-            raising[id(frame)] = False
-        elif event == "exception":
-            raising[id(frame)] = True
-        elif event == "return":
-            # An exception event not followed by a line event: the exception propagates.
-            acts[stack.pop()]["raised"] = raising.pop(id(frame), False)
-        return tracer
-    result = exception = None
-    sys.settrace(tracer)
-    try:
-        value = eval(compile(call, "<run>", "eval"), g)
-        result = repr(value)
-    except Exception as e:
-        exception = type(e).__name__
-    finally:
-        sys.settrace(None)
-    out.append({"activations": acts, "result": result, "exception": exception})
-real_stdout.write(json.dumps(out))
-"#;
 
 struct Case {
     name: String,
@@ -82,26 +45,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn cpython(case: &Case) -> Vec<Value> {
-    let mut child = Command::new("python3")
-        .args([
-            "-c",
-            CPYTHON_TRACER,
-            &serde_json::to_string(&case.calls).unwrap(),
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(case.source.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}: CPython tracer failed", case.name);
-    serde_json::from_slice(&out.stdout).unwrap()
+    cpython_trace::trace(&case.source, &case.calls)
 }
 
 fn run_payload(session: &mut Session, call: &str) -> Value {

@@ -326,6 +326,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: true,
         run: super::views::run::run,
     },
+    CommandSpec {
+        name: "concolic",
+        form: Form::Line,
+        usage: super::views::concolic::USAGE,
+        summary: super::views::concolic::SUMMARY,
+        help: super::views::concolic::HELP,
+        options: super::views::concolic::OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::concolic::run,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.

@@ -90,7 +90,9 @@ impl OutputSink for Vec<Output> {
 }
 
 /// Extensions `--save` knows, and what each writes.
-const SAVE_EXTENSIONS: &[&str] = &["svg", "html", "htm", "dot", "gv", "json", "txt", "text"];
+const SAVE_EXTENSIONS: &[&str] = &[
+    "svg", "html", "htm", "dot", "gv", "json", "txt", "text", "py",
+];
 
 /// A `--save` target: a relative path with no `..`, resolved by the kernel inside the
 /// notebook's folder (its working directory). Checked when the command line is parsed.
@@ -289,6 +291,12 @@ impl View {
                 CellError::usage(format!("this {} view has no DOT source", self.kind))
             })?,
             "json" => serde_json::to_string_pretty(&self.json).unwrap_or_default() + "\n",
+            "py" => {
+                return Err(CellError::usage(format!(
+                    "this {} view has no Python to save (.py is for %concolic's pytest cases)",
+                    self.kind
+                )));
+            }
             _ => self.text.clone() + "\n",
         };
         Ok(Some(SaveFile {

@@ -5,6 +5,7 @@ pub mod absint;
 pub mod annotate;
 pub mod cfg;
 pub mod check;
+pub mod concolic;
 pub mod constraints;
 pub mod dataflow;
 pub mod flow;
