@@ -5,7 +5,7 @@
 //! witness of the first feasible path `%constraints F` lists with that prefix and negated
 //! branch. Order: the newest run first, its branches from the last to the first (depth-first,
 //! as in the concolic chapter of the symbolic-execution book); a (prefix, negated branch) pair
-//! is tried once. It stops when the budget of rounds is spent or nothing is left to negate.
+//! is tried once, and not at all when a run so far already took it. It stops when the budget of rounds is spent or nothing is left to negate.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -39,7 +39,7 @@ spaces, or one call `F(a, b)`) and runs in rounds within the budget (--rounds, d
 round runs its input concretely with line tracing and reads the path taken on F's CFG, up to the \
 first back edge (as %constraints cuts paths). Then one branch is negated: of the newest run \
 first, its branches from the last to the first (depth-first, as the book's concolic chapter), \
-each (prefix, negated branch) pair once; the new input is the Z3 witness of the first feasible \
+each (prefix, negated branch) pair once and only when no run took it yet; the new input is the Z3 witness of the first feasible \
 path %constraints F lists that starts with the prefix and the negated branch. Branches whose \
 negation is infeasible are counted. Shows each round (input, path id, negated branch, new input), \
 the branch coverage of all rounds on the CFG, and the inputs found as a table. `--save FILE.py` \
@@ -153,7 +153,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
                     continue;
                 };
                 let prefix = run[..i].to_vec();
-                if !tried.insert((prefix.clone(), flipped)) {
+                if !tried.insert((prefix.clone(), flipped)) || covered(&runs, &prefix, flipped) {
                     continue;
                 }
                 match solve(&analysis, &prefix, flipped) {
@@ -202,6 +202,13 @@ fn cut_at_back_edge(a: &Analysis, route: &[usize]) -> Vec<usize> {
         Some(i) => route[..=i].to_vec(),
         None => route.to_vec(),
     }
+}
+
+/// Whether a run so far already took `prefix` then `flipped`.
+fn covered(runs: &[Vec<usize>], prefix: &[usize], flipped: usize) -> bool {
+    runs.iter().any(|r| {
+        r.len() > prefix.len() && r[..prefix.len()] == *prefix && r[prefix.len()] == flipped
+    })
 }
 
 /// The other branch of a True/False edge `e`.
