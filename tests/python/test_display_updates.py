@@ -84,3 +84,27 @@ def test_run_draws_the_run_through_the_kernel(kernel):
     assert payload["result"] == "1" and payload["unmatched"] == []
     assert payload["activations"] == [{"function": "average", "lines": [2, 3, 4, 5, 6, 4, 5, 6, 4, 5, 6, 4, 5, 6, 4, 7], "raised": False}]
     assert data["text/plain"].startswith("average(4) returned 1")
+
+
+AVERAGE = "def average(n):\n    total = 0\n    i = 0\n    while i < n:\n        total = total + i\n        i = i + 1\n    return total // i\n"
+
+
+@pytest.mark.parametrize("command", ["%dataflow reaching average", "%absint interval average", "%dataflow live average"])
+def test_stepping_updates_one_output_and_ends_with_the_plain_view(kernel, command):
+    _, kc = kernel
+    run(kc, AVERAGE)
+    run(kc, "%config step_delay_ms=0")
+    _, plain = run(kc, command)
+    [plain_view] = [m for m in plain if m["msg_type"] == "display_data"]
+    reply, msgs = run(kc, command + " --step")
+    assert reply["status"] == "ok"
+    first = next(m for m in msgs if m["msg_type"] == "display_data" and "analysis-kernel-step" in m["content"]["transient"].get("display_id", ""))
+    display_id = first["content"]["transient"]["display_id"]
+    steps = [first] + [m for m in msgs if m["msg_type"] == "update_display_data" and m["content"]["transient"]["display_id"] == display_id]
+    assert len(steps) >= 5, "the worklist has several steps"
+    # Steps arrive in order: each figure's title counts the node visits so far.
+    visits = [int(__import__("re").search(r"(\d+) node visits", s["content"]["data"]["text/plain"]).group(1)) for s in steps]
+    assert visits[:-1] == list(range(1, len(steps))), visits
+    assert steps[-1]["content"]["data"] == plain_view["content"]["data"]
+    strip = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data") and "<details" in m["content"]["data"].get("text/html", "")]
+    assert strip and strip[-1]["content"]["data"]["text/html"].count("<svg") == len(steps) - 1

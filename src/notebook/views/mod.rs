@@ -13,5 +13,6 @@ pub mod flowtext;
 pub mod lattice;
 pub mod run;
 pub mod set;
+pub mod step;
 pub mod subject;
 pub mod user;
