@@ -33,6 +33,7 @@ pub fn budgets() -> Config {
         cpython_oracle: 0,
         pinned: Vec::new(),
         depth: 2,
+        step_delay_ms: 0,
     }
 }
 

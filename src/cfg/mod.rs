@@ -17,6 +17,7 @@ mod frontiers;
 mod graph;
 mod index;
 mod verify;
+pub mod walk;
 
 pub use blocks::{Blocks, basic_blocks};
 pub use build::{
@@ -27,3 +28,4 @@ pub use frontiers::{Orientation, children, frontiers};
 pub use graph::{Cfg, Edge, Granularity, Node, NodeKind, NodeStmt, Role};
 pub use index::{Item, index};
 pub use verify::{InvariantError, verify};
+pub use walk::Walk;

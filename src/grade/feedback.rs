@@ -180,6 +180,8 @@ pub fn trim(outputs: Vec<Output>) -> Vec<Output> {
 /// `display_data` or `execute_result`, the error last.
 fn nb_outputs(outputs: &[Output], error: Option<&CellError>, count: usize) -> Vec<Json> {
     let mut out: Vec<Json> = Vec::new();
+    // Display ids and where their outputs are in `out`.
+    let mut shown: Vec<(String, usize)> = Vec::new();
     for o in outputs {
         match o {
             Output::Stdout(text) | Output::Stderr(text) => {
@@ -204,6 +206,25 @@ fn nb_outputs(outputs: &[Output], error: Option<&CellError>, count: usize) -> Ve
                 "execution_count": count,
             })),
             Output::File { .. } => {}
+            Output::DisplayId { id, bundle } => {
+                shown.push((id.clone(), out.len()));
+                out.push(json!({
+                    "output_type": "display_data", "data": bundle.data, "metadata": bundle.metadata,
+                }));
+            }
+            // As a front end does: every output shown under `id` now shows `bundle`.
+            Output::Update { id, bundle } => {
+                for (_, at) in shown.iter().filter(|(i, _)| i == id) {
+                    if let Some(o) = out.get_mut(*at) {
+                        o["data"] = json!(bundle.data);
+                        o["metadata"] = json!(bundle.metadata);
+                    }
+                }
+            }
+            Output::Clear { .. } => {
+                out.clear();
+                shown.clear();
+            }
         }
     }
     if let Some(e) = error {

@@ -100,6 +100,10 @@ impl Machine {
             return Ok(super::iter::IterState::Coroutine(Box::new(g)).into_value());
         }
         self.enter(&code)?;
+        if let Some(t) = self.trace.as_mut() {
+            t.push(super::trace::TraceEvent::Call(code.qualname.to_string()));
+            t.skip_docstring(&code.body);
+        }
         let result = match &code.body {
             Body::Block(stmts) => self.exec_block(&mut frame, stmts).map(|flow| match flow {
                 Flow::Return(v) => v,
@@ -110,6 +114,11 @@ impl Machine {
                 .map_err(|err| self.annotate(err, code.line, &code.text, &code.qualname)),
             Body::Comprehension(_) => Err(Unwind::unsupported("calling a comprehension")),
         };
+        if let Some(t) = self.trace.as_mut() {
+            t.push(super::trace::TraceEvent::Return {
+                raised: result.is_err(),
+            });
+        }
         self.leave();
         let mut locals = std::mem::take(&mut frame.locals);
         if self.pool.len() < 64 {

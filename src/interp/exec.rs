@@ -20,6 +20,14 @@ pub(crate) enum Flow {
 }
 
 impl Machine {
+    /// Records a line event when `%run` traces (`trace.rs`).
+    #[inline]
+    fn trace_line(&mut self, line: u32) {
+        if let Some(t) = self.trace.as_mut() {
+            t.push(super::trace::TraceEvent::Line(line));
+        }
+    }
+
     pub fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> R<Flow> {
         for s in body {
             match self.exec(f, s) {
@@ -33,6 +41,7 @@ impl Machine {
 
     pub fn exec(&mut self, f: &mut Frame, s: &Stmt) -> R<Flow> {
         self.tick()?;
+        self.trace_line(s.line);
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(f, e)?;
@@ -65,6 +74,7 @@ impl Machine {
                     Flow::Return(v) => return Ok(Flow::Return(v)),
                     Flow::Normal | Flow::Continue => self.tick()?,
                 }
+                self.trace_line(s.line);
             },
             StmtKind::For {
                 target,
@@ -81,6 +91,7 @@ impl Machine {
                         Flow::Return(v) => return Ok(Flow::Return(v)),
                         Flow::Normal | Flow::Continue => self.tick()?,
                     }
+                    self.trace_line(s.line);
                 }
                 return self.exec_block(f, orelse);
             }
@@ -255,6 +266,7 @@ impl Machine {
 
     fn handle(&mut self, f: &mut Frame, raised: Box<Raised>, handlers: &[Handler]) -> R<Flow> {
         for h in handlers {
+            self.trace_line(h.line);
             let matched = match &h.class {
                 None => true,
                 Some(e) => {

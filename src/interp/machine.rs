@@ -93,6 +93,8 @@ pub(crate) struct Machine {
     pub(crate) stack_room: usize,
     /// The yielder of the innermost running generator (null outside generators).
     pub(crate) yielder: *const super::generator::Y,
+    /// The line trace of `%run`, when on (`trace.rs`).
+    pub(crate) trace: Option<super::trace::Trace>,
 }
 
 /// An address on the current stack (its distance from a base measures stack use).
@@ -116,6 +118,7 @@ impl Machine {
             pending: String::new(),
             pending_stream: Stream::Stdout,
             last_flush: Instant::now(),
+            trace: None,
             stack_base: stack_address(),
             stack_room: 1 << 20,
             yielder: std::ptr::null(),

@@ -87,6 +87,11 @@
 //! comparison may be a different pair than CPython's); single results over
 //! [`Limits::max_int_bits`] bits or [`Limits::max_len`] items raise `MemoryError` at once.
 //!
+//! # Tracing
+//! `trace.rs` (for `%run`): when turned on, frames and statements push the `call`, `line` and
+//! `return` events CPython 3.11's `sys.settrace` reports (loop headers at each test, `except`
+//! clauses as tested, no event for a docstring). Off, it costs one branch per statement.
+//!
 //! # Bounds
 //! Every run has a step budget (`StepBudgetExceeded`; operations on big ints, strings and
 //! sequences cost steps in proportion to their size), polls the stop signal (`RunError::Stopped`,
@@ -127,6 +132,7 @@ mod sort;
 mod stdclass;
 mod stdlib;
 mod strings;
+pub mod trace;
 mod value;
 mod with;
 mod worker;

@@ -3,6 +3,7 @@
 pub mod history;
 pub mod inbound;
 pub mod install;
+pub mod progress;
 pub mod replay;
 mod save;
 pub mod server;

@@ -5,6 +5,7 @@
 //! are answered while a cell runs.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
@@ -15,6 +16,7 @@ use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
 
 use super::history::{Entry, History};
 use super::inbound::{Gate, Request, describe};
+use super::progress::{self, Progress};
 use super::wire::{ConnectionInfo, Message, PROTOCOL_VERSION, Signer};
 use crate::cancel::Cancel;
 use crate::notebook::{
@@ -493,6 +495,8 @@ impl Engine {
             count,
             result_text: None,
             failed_save: None,
+            progress: None,
+            depth: 0,
         };
         let session = &mut self.session;
         let cancel = &self.cancel;
@@ -572,6 +576,10 @@ struct IopubSink<'a> {
     result_text: Option<String>,
     /// A file emitted as an output that could not be written: the cell's error.
     failed_save: Option<CellError>,
+    /// The progress line of the running `%` command.
+    progress: Option<Progress>,
+    /// How many commands are running (a command may run others, as `%time` runs a cell).
+    depth: u32,
 }
 
 impl OutputSink for IopubSink<'_> {
@@ -600,8 +608,24 @@ impl OutputSink for IopubSink<'_> {
             Output::Stdout(text) => self.stream("stdout", &text),
             Output::Stderr(text) => self.stream("stderr", &text),
             Output::Display(b) => {
+                if self.progress.as_mut().is_some_and(|p| p.replace_with(&b)) {
+                    return;
+                }
                 self.outbox
                     .publish(self.parent, "display_data", bundle_content(&b))
+            }
+            Output::DisplayId { id, bundle } => {
+                self.outbox
+                    .publish(self.parent, "display_data", progress::content(&bundle, &id))
+            }
+            Output::Update { id, bundle } => self.outbox.publish(
+                self.parent,
+                "update_display_data",
+                progress::content(&bundle, &id),
+            ),
+            Output::Clear { wait } => {
+                self.outbox
+                    .publish(self.parent, "clear_output", json!({"wait": wait}))
             }
             Output::Result(b) => {
                 self.result_text = b.plain_text().map(str::to_string);
@@ -615,6 +639,26 @@ impl OutputSink for IopubSink<'_> {
 
     fn save(&mut self, file: SaveFile) -> Result<(), CellError> {
         super::save::write(&file).map(|_| ())
+    }
+
+    fn command_started(&mut self, label: &str) {
+        self.depth += 1;
+        if self.depth == 1 && !self.silent {
+            let (outbox, parent) = (self.outbox.clone(), self.parent.clone());
+            self.progress = Some(Progress::start(
+                label,
+                Arc::new(move |msg_type, content| outbox.publish(&parent, msg_type, content)),
+            ));
+        }
+    }
+
+    fn command_finished(&mut self, ok: bool) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.depth == 0
+            && let Some(p) = self.progress.take()
+        {
+            p.finish(ok);
+        }
     }
 }
 

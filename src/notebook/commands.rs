@@ -56,7 +56,7 @@ impl CommandSpec {
     fn is_view(&self) -> bool {
         !matches!(
             self.name,
-            "help" | "lsmagic" | "reset" | "config" | "time" | "timeit"
+            "help" | "lsmagic" | "reset" | "config" | "time" | "timeit" | "clear"
         )
     }
 
@@ -388,6 +388,43 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: true,
         run: super::views::slice::run,
     },
+    CommandSpec {
+        name: "clear",
+        form: Form::Line,
+        usage: "%clear [--wait]",
+        summary: "clear this cell's outputs so far (Jupyter's clear_output)",
+        help: "Sends clear_output: the front end removes the outputs the cell has shown so far. With --wait it removes them only when the next output arrives, so a cell that redraws does not flicker.",
+        options: &[OptionSpec {
+            name: "--wait",
+            values: 0,
+            help: "clear when the next output arrives",
+        }],
+        words: &[],
+        takes_function: false,
+        run: run_clear,
+    },
+    CommandSpec {
+        name: "run",
+        form: Form::Line,
+        usage: super::views::run::USAGE,
+        summary: super::views::run::SUMMARY,
+        help: super::views::run::HELP,
+        options: super::views::run::OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::run::run,
+    },
+    CommandSpec {
+        name: "concolic",
+        form: Form::Line,
+        usage: super::views::concolic::USAGE,
+        summary: super::views::concolic::SUMMARY,
+        help: super::views::concolic::HELP,
+        options: super::views::concolic::OPTIONS,
+        words: &[],
+        takes_function: true,
+        run: super::views::concolic::run,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.
@@ -413,6 +450,17 @@ pub static TEST_COMMANDS: &[CommandSpec] = &[
         words: &[],
         takes_function: false,
         run: run_sleep,
+    },
+    CommandSpec {
+        name: "__slow__",
+        form: Form::Line,
+        usage: "%__slow__ SECONDS",
+        summary: "wait, then show a line (tests the progress line)",
+        help: "",
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: run_slow,
     },
 ];
 
@@ -679,5 +727,22 @@ fn run_sleep(_: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(),
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    Ok(())
+}
+
+fn run_clear(_: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    if !inv.args.is_empty() {
+        return Err(CellError::usage("%clear takes no arguments (only --wait)"));
+    }
+    ctx.sink.emit(Output::Clear {
+        wait: inv.flag("--wait"),
+    });
+    Ok(())
+}
+
+fn run_slow(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    run_sleep(session, inv, ctx)?;
+    ctx.sink
+        .emit(Output::Display(Bundle::text("slow command done")));
     Ok(())
 }

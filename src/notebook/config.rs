@@ -44,6 +44,8 @@ pub struct Config {
     pub pinned: Vec<&'static str>,
     /// Calls of a function inside itself that `%set`/`%check` follow before the path is cut.
     pub depth: u64,
+    /// Milliseconds between the steps `--step` shows.
+    pub step_delay_ms: u64,
 }
 
 impl Default for Config {
@@ -62,6 +64,7 @@ impl Default for Config {
             cpython_oracle: 1,
             pinned: Vec::new(),
             depth: 4,
+            step_delay_ms: 300,
         }
     }
 }
@@ -161,6 +164,14 @@ const SETTINGS: &[Setting] = &[
         get: |c| c.depth,
         set: |c, v| c.depth = v,
         min: 1,
+        max: 10_000,
+    },
+    Setting {
+        key: "step_delay_ms",
+        help: "milliseconds between the steps --step shows (%dataflow, %absint)",
+        get: |c| c.step_delay_ms,
+        set: |c, v| c.step_delay_ms = v,
+        min: 0,
         max: 10_000,
     },
 ];

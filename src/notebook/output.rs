@@ -47,6 +47,20 @@ pub enum Output {
         path: String,
         contents: Vec<u8>,
     },
+    /// A `display_data` that later outputs may replace (`transient.display_id`).
+    DisplayId {
+        id: String,
+        bundle: Bundle,
+    },
+    /// `update_display_data`: replaces what the output shown under `id` shows.
+    Update {
+        id: String,
+        bundle: Bundle,
+    },
+    /// `clear_output`: clears the cell's outputs (with `wait`, when the next one arrives).
+    Clear {
+        wait: bool,
+    },
 }
 
 /// Where a running cell sends its outputs.
@@ -54,6 +68,11 @@ pub trait OutputSink {
     fn emit(&mut self, output: Output);
     /// Writes a `--save` file; a failed write fails the cell.
     fn save(&mut self, file: SaveFile) -> Result<(), CellError>;
+    /// A `%` command labelled `label` starts: a sink may show progress while it runs (the
+    /// kernel does after a second, `kernel::progress`). Calls may nest; only the outermost counts.
+    fn command_started(&mut self, _label: &str) {}
+    /// The command started last has finished (`ok`: without an error).
+    fn command_finished(&mut self, _ok: bool) {}
 }
 
 impl OutputSink for Vec<Output> {
@@ -274,7 +293,7 @@ impl View {
             "json" => serde_json::to_string_pretty(&self.json).unwrap_or_default() + "\n",
             "py" => {
                 return Err(CellError::usage(format!(
-                    "this {} view has no Python to save as .py (%slice saves its slice)",
+                    "this {} view has no Python to save as .py (%slice saves its slice, %concolic its pytest cases)",
                     self.kind
                 )));
             }

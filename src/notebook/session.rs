@@ -200,8 +200,11 @@ impl Session {
     fn run(&mut self, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
         let cmd =
             commands::find(&inv.name, self.test_hooks).ok_or_else(|| unknown_command(&inv.name))?;
-        (cmd.run)(self, inv, ctx)
-            .map_err(|e| stopped(e, ctx.cancel, Some(&format!("%{}", inv.name))))
+        ctx.sink.command_started(&progress_label(inv));
+        let result = (cmd.run)(self, inv, ctx)
+            .map_err(|e| stopped(e, ctx.cancel, Some(&format!("%{}", inv.name))));
+        ctx.sink.command_finished(result.is_ok());
+        result
     }
 
     /// Parses `name args` of a command on cell line `line`.
@@ -357,7 +360,7 @@ fn qualified_signature(f: &FunctionSummary) -> String {
 
 /// The cell error for a run that did not complete: a Python exception with its traceback
 /// ("Cell line N, in f", the source line, the exception line), or the reason the run stopped.
-fn run_error(e: RunError, source: &str) -> CellError {
+pub(crate) fn run_error(e: RunError, source: &str) -> CellError {
     let line_text = |line: u32| {
         source
             .lines()
@@ -796,4 +799,18 @@ mod tests {
         let e = run(&mut s, "%time 1/0\n").0.unwrap_err();
         assert_eq!(e.ename, "ZeroDivisionError");
     }
+}
+
+/// How a progress line names a running command: `%set f`, cut to 60 characters.
+fn progress_label(inv: &Invocation) -> String {
+    let prefix = if inv.cell { "%%" } else { "%" };
+    let mut label = format!("{prefix}{}", inv.name);
+    for a in &inv.args {
+        label.push(' ');
+        label.push_str(a);
+    }
+    if label.chars().count() > 60 {
+        label = label.chars().take(57).collect::<String>() + "...";
+    }
+    label
 }

@@ -7,6 +7,7 @@ pub mod facts;
 pub mod graphviz;
 pub mod html;
 pub mod lattice;
+pub mod run;
 pub mod set;
 pub mod set_summary;
 pub mod verify;

@@ -32,6 +32,7 @@ class AnalysisKernelTests(jupyter_kernel_test.KernelTests):
         {"code": "%who", "mime": "application/vnd.analysis-kernel.who+json"},
     ]
     code_inspect_sample = "len"
+    code_clear_output = "%clear --wait"
 
     # Python cells run in the kernel's own interpreter.
     code_hello_world = "print('hello, world')"

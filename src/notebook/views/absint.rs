@@ -10,11 +10,14 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::CellError;
 use crate::notebook::session::{Ctx, Session};
 
-pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
-    name: "--trace",
-    values: 0,
-    help: "also list the worklist steps: node, the edge whose facts changed it, values that changed",
-}];
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "--trace",
+        values: 0,
+        help: "also list the worklist steps: node, the edge whose facts changed it, values that changed",
+    },
+    super::step::STEP,
+];
 
 pub const USAGE: &str = "%absint DOMAIN NAME [--trace]\n%%absint DOMAIN [--trace]\n<Python code>";
 

@@ -10,11 +10,14 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::CellError;
 use crate::notebook::session::{Ctx, Session};
 
-pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
-    name: "--trace",
-    values: 0,
-    help: "also list the worklist steps: node, the edge whose facts changed it, facts added/removed",
-}];
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "--trace",
+        values: 0,
+        help: "also list the worklist steps: node, the edge whose facts changed it, facts added/removed",
+    },
+    super::step::STEP,
+];
 
 pub const USAGE: &str =
     "%dataflow ANALYSIS NAME [--trace]\n%%dataflow ANALYSIS [--trace]\n<Python code>";

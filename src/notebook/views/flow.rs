@@ -119,7 +119,7 @@ fn changed_vars(old: &StateView, new: &StateView) -> Vec<String> {
 
 /// Runs a `%dataflow`-like command: the rest of the line names what to run (`choices`, e.g.
 /// `ANALYSIS`), `pick` turns that name into a runner, each subject gets a view.
-pub fn run_each<F: ShownFacts>(
+pub fn run_each<F: ShownFacts + Clone>(
     session: &mut Session,
     inv: &Invocation,
     ctx: &mut Ctx<'_>,
@@ -135,6 +135,16 @@ pub fn run_each<F: ShownFacts>(
         let program = subject.program(req.cell_body.as_deref())?;
         let report = runner(&program, &options(trace, Some(ctx.cancel))).map_err(fixpoint_error)?;
         let view = view(&program, &report, trace, session, ctx)?;
+        if inv.flag("--step") {
+            let traced =
+                runner(&program, &options(true, Some(ctx.cancel))).map_err(fixpoint_error)?;
+            super::step::play(&program, &traced, &view, session, ctx)?;
+            drop(report);
+            if let Some(file) = view.save_file(inv)? {
+                ctx.sink.save(file)?;
+            }
+            continue;
+        }
         // The facts as text can be large (a set per node): gone before the view is sent.
         drop(report);
         ctx.show(&view, inv)?;

@@ -1,0 +1,166 @@
+//! The progress line of a long command: a `%` command still running after a second gets a
+//! `display_data` with a `transient.display_id` that a ticker thread updates in place
+//! (`update_display_data`) every half second; the command's first figure replaces it (the same
+//! display id), or, if it shows none, a last update says how it ended.
+//!
+//! Every publication of the line happens under one lock, so the channel to iopub always
+//! carries the line's `display_data` before any update of it.
+
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::notebook::Bundle;
+
+/// How long a command runs before its progress line appears.
+pub const DELAY: Duration = Duration::from_secs(1);
+/// How often the line is updated once shown.
+pub const PERIOD: Duration = Duration::from_millis(500);
+
+/// Publishes one iopub message (type, content) as a child of the running request.
+pub type Publish = Arc<dyn Fn(&str, Value) + Send + Sync>;
+
+struct State {
+    label: String,
+    started: Instant,
+    /// The display id once the line is shown.
+    shown: Option<String>,
+    /// The command has shown a figure or finished: the ticker stops.
+    done: bool,
+}
+
+/// The progress line of one running command.
+pub struct Progress {
+    state: Arc<(Mutex<State>, Condvar)>,
+    publish: Publish,
+    ticker: Option<JoinHandle<()>>,
+}
+
+fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Progress {
+    /// Starts the ticker for a command labelled `label`.
+    pub fn start(label: &str, publish: Publish) -> Progress {
+        let state = Arc::new((
+            Mutex::new(State {
+                label: label.to_string(),
+                started: Instant::now(),
+                shown: None,
+                done: false,
+            }),
+            Condvar::new(),
+        ));
+        let (s, p) = (state.clone(), publish.clone());
+        let ticker = std::thread::Builder::new()
+            .name("progress".into())
+            .spawn(move || tick(&s, &p))
+            .ok();
+        Progress {
+            state,
+            publish,
+            ticker,
+        }
+    }
+
+    /// The command shows `bundle`: it replaces the line when the line is shown (returns
+    /// `true`), and the ticker stops either way.
+    pub fn replace_with(&mut self, bundle: &Bundle) -> bool {
+        let replaced = {
+            let (m, cv) = &*self.state;
+            let mut st = lock(m);
+            let first = !st.done;
+            st.done = true;
+            cv.notify_all();
+            match (&st.shown, first) {
+                (Some(id), true) => {
+                    (self.publish)("update_display_data", content(bundle, id));
+                    true
+                }
+                _ => false,
+            }
+        };
+        self.join();
+        replaced
+    }
+
+    /// The command ended (`ok`: without an error): a line still showing progress says so.
+    pub fn finish(mut self, ok: bool) {
+        {
+            let (m, cv) = &*self.state;
+            let mut st = lock(m);
+            if !st.done {
+                st.done = true;
+                cv.notify_all();
+                if let Some(id) = &st.shown {
+                    let secs = st.started.elapsed().as_secs_f64();
+                    let how = if ok { "finished" } else { "stopped" };
+                    let text = format!("{}: {how} after {secs:.1} s", st.label);
+                    (self.publish)("update_display_data", content(&line(&text), id));
+                }
+            }
+        }
+        self.join();
+    }
+
+    fn join(&mut self) {
+        if let Some(t) = self.ticker.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        let (m, cv) = &*self.state;
+        lock(m).done = true;
+        cv.notify_all();
+        self.join();
+    }
+}
+
+/// The ticker: waits a second, shows the line, then updates it until the command is done.
+fn tick(state: &(Mutex<State>, Condvar), publish: &Publish) {
+    let (m, cv) = state;
+    let mut st = lock(m);
+    let mut wait = DELAY;
+    loop {
+        let (guard, timeout) = cv
+            .wait_timeout_while(st, wait, |s| !s.done)
+            .unwrap_or_else(|p| p.into_inner());
+        st = guard;
+        if st.done || !timeout.timed_out() {
+            return;
+        }
+        let secs = st.started.elapsed().as_secs();
+        let text = format!("{}: running ({secs} s)…", st.label);
+        match &st.shown {
+            None => {
+                let id = format!("analysis-kernel-progress-{}", uuid::Uuid::new_v4());
+                publish("display_data", content(&line(&text), &id));
+                st.shown = Some(id);
+            }
+            Some(id) => publish("update_display_data", content(&line(&text), id)),
+        }
+        wait = PERIOD;
+    }
+}
+
+/// The progress line as a bundle (plain text and HTML).
+fn line(text: &str) -> Bundle {
+    Bundle::text(text).with(
+        "text/html",
+        json!(format!(
+            "<div class=\"analysis-kernel-progress\" style=\"color:#555;font-style:italic\">{}</div>",
+            crate::render::html::escape(text)
+        )),
+    )
+}
+
+/// `display_data` / `update_display_data` content for `bundle` under display id `id`.
+pub fn content(bundle: &Bundle, id: &str) -> Value {
+    json!({"data": bundle.data, "metadata": bundle.metadata, "transient": {"display_id": id}})
+}

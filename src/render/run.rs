@@ -1,0 +1,74 @@
+//! The figure of a run on a CFG (`%run`, `%concolic`): `%cfg`'s drawing with the edges taken
+//! drawn thick and labelled with how often (`×3`), the nodes visited filled, what was not
+//! taken in grey, under a title.
+
+use petgraph::graph::NodeIndex;
+
+use crate::cfg::{Cfg, Edge, Walk};
+use crate::render::cfg::{Attrs, Style, styled_dot};
+use crate::render::html::escape;
+
+const TAKEN: &str = "#e65100";
+const VISITED_FILL: &str = "#fff3c4";
+const NOT_TAKEN: &str = "#b0b0b0";
+
+/// The DOT of `cfg` with `walk` drawn on it and `title` above.
+pub fn run_dot(cfg: &Cfg, walk: &Walk, title: &str) -> String {
+    styled_dot(cfg, &Run { walk, title })
+}
+
+/// The line under a run figure.
+pub fn legend_html(extra: &str) -> String {
+    format!(
+        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin:4px 0\">\
+         <span style=\"color:{TAKEN}\">Thick edges were taken</span> (×n: how often), filled nodes \
+         were visited (×n beside them); grey edges were not taken. {}</div>",
+        escape(extra)
+    )
+}
+
+struct Run<'a> {
+    walk: &'a Walk,
+    title: &'a str,
+}
+
+impl Style for Run<'_> {
+    fn graph(&self, attrs: &mut Attrs) {
+        attrs
+            .raw("labelloc", "t")
+            .raw("labeljust", "l")
+            .html("label", &format!("<b>{}</b>", escape(self.title)));
+    }
+
+    fn node(&self, _cfg: &Cfg, n: NodeIndex, attrs: &mut Attrs) {
+        let count = self.walk.nodes.get(n.index()).copied().unwrap_or(0);
+        if count > 0 {
+            attrs
+                .text("fillcolor", VISITED_FILL)
+                .text("xlabel", &format!("×{count}"));
+        }
+    }
+
+    fn edge(
+        &self,
+        _cfg: &Cfg,
+        k: usize,
+        (_, _, edge): (NodeIndex, NodeIndex, &Edge),
+        attrs: &mut Attrs,
+    ) -> bool {
+        let count = self.walk.edges.get(k).copied().unwrap_or(0);
+        if count > 0 {
+            let label = match edge.describe() {
+                Some(l) => format!("{l} ×{count}"),
+                None => format!("×{count}"),
+            };
+            attrs
+                .text("label", &label)
+                .raw("penwidth", "2.5")
+                .text("color", TAKEN);
+        } else {
+            attrs.colours(NOT_TAKEN);
+        }
+        true
+    }
+}

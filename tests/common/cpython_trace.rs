@@ -1,0 +1,65 @@
+//! CPython 3.11's view of calls: each call's activations (function, `line` events in order,
+//! whether it ended by an exception) from `sys.settrace`, its result's repr or exception type.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+pub const CPYTHON_TRACER: &str = r#"
+import io, json, sys
+source = sys.stdin.read()
+calls = json.loads(sys.argv[1])
+real_stdout, sys.stdout = sys.stdout, io.StringIO()
+g = {"__name__": "__main__"}
+exec(compile(source, "<cell>", "exec"), g)
+out = []
+for call in calls:
+    acts, stack, raising = [], [], {}
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != "<cell>" or frame.f_code.co_name.startswith("<"):
+            return None
+        if event == "call":
+            stack.append(len(acts))
+            acts.append({"function": frame.f_code.co_qualname, "lines": [], "raised": None})
+        elif event == "line":
+            acts[stack[-1]]["lines"].append(frame.f_lineno)
+            raising[id(frame)] = False
+        elif event == "exception":
+            raising[id(frame)] = True
+        elif event == "return":
+            # An exception event not followed by a line event: the exception propagates.
+            acts[stack.pop()]["raised"] = raising.pop(id(frame), False)
+        return tracer
+    result = exception = None
+    sys.settrace(tracer)
+    try:
+        value = eval(compile(call, "<run>", "eval"), g)
+        result = repr(value)
+    except Exception as e:
+        exception = type(e).__name__
+    finally:
+        sys.settrace(None)
+    out.append({"activations": acts, "result": result, "exception": exception})
+real_stdout.write(json.dumps(out))
+"#;
+
+/// Runs `source` as a cell in CPython, then each call traced: one JSON object per call
+/// (`activations`, `result`, `exception`).
+pub fn trace(source: &str, calls: &[String]) -> Vec<Value> {
+    let mut child = Command::new("python3")
+        .args(["-c", CPYTHON_TRACER, &serde_json::to_string(calls).unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the CPython tracer failed");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
