@@ -47,6 +47,10 @@ const WORKLOADS: &[(&str, &str)] = &[
         "generators (yield, yield from)",
         "def count(n):\n    i = 0\n    while i < n:\n        yield i\n        i += 1\ndef evens(n):\n    for x in count(n):\n        if x % 2 == 0:\n            yield x\ndef chain(n):\n    yield from evens(n)\n    yield from count(10)\ntotal = 0\nfor x in chain(200000):\n    total += x\nsmall = sum(sum(count(5)) for _ in range(5000))\nprint(total, small)\n",
     ),
+    (
+        "re (findall, sub, match objects)",
+        "import re\nword = re.compile(r'(?P<w>[a-z]+)(\\d*)')\ntext = 'alpha1 beta22 gamma delta333 ' * 300\ntotal = 0\nfor i in range(30):\n    total += len(word.findall(text))\n    total += len(re.sub(r'\\d+', lambda m: str(len(m.group())), text))\n    for m in word.finditer(text[:600]):\n        total += m.end('w') - m.start()\nprint(total)\n",
+    ),
 ];
 
 const TIMER: &str = r#"

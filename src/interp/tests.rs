@@ -741,3 +741,22 @@ fn instances_with_hash_and_eq_are_set_elements() {
     let src = "class C:\n    def __init__(self, v):\n        self.v = v\n    def __hash__(self):\n        return 7\n    def __eq__(self, o):\n        return self.v == o.v\n    def __repr__(self):\n        return f'C{self.v}'\ns = {C(1), C(2), C(1)}\nprint(len(s), C(2) in s, C(3) in s)\n";
     assert_eq!(out(src), "2 True False\n");
 }
+
+#[test]
+fn re_searches_charge_the_step_budget() {
+    // one findall over a long string is charged by the text it scans
+    let r = run_in(
+        &mut Interpreter::new(),
+        "import re\ns = 'ab' * 2000000\nprint(len(re.findall('b', s)))",
+        Limits::new(100_000, 200),
+    );
+    assert_eq!(
+        r.result,
+        Err(RunError::StepBudgetExceeded { budget: 100_000 })
+    );
+    // and within the budget it gives CPython's answer
+    assert_eq!(
+        out("import re\ns = 'ab' * 20000\nprint(len(re.findall('b', s)), re.sub('a', '', s)[:3])"),
+        "20000 bbb\n"
+    );
+}

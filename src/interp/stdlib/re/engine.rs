@@ -160,7 +160,6 @@ impl Pattern {
         if start > hay.text.len() {
             return Ok(None);
         }
-        budget::charge_items(hay.text.len() - start)?;
         let c = self.compiled(hay.dollar, mode == Mode::Full)?;
         let mut input = Input::new(hay.text).span(start..hay.text.len());
         if mode != Mode::Search {
@@ -168,6 +167,9 @@ impl Pattern {
         }
         let mut caps: Captures = c.re.create_captures();
         c.re.search_captures(&input, &mut caps);
+        // the work is about the text scanned: up to the match's end, or all of it
+        let scanned = caps.get_match().map_or(hay.text.len(), |m| m.end()) - start;
+        budget::charge_items(scanned)?;
         if !caps.is_match() {
             return Ok(None);
         }
