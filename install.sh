@@ -58,6 +58,12 @@ ln -sfn "$z3dir" .z3
 say "building the kernel (release)"
 cargo build --release --locked
 
+# 3b. `%%rust` cells: build the prelude they compile against into evcxr's cache
+#     (~/.cache/evcxr), so that a session's first Rust cell does not (needs rustc/cargo,
+#     which step 1 required anyway).
+say "warming evcxr's cache for %%rust cells"
+./target/release/analysis-kernel warm-rust
+
 # 4. Kernelspec, for the user and for .venv's Jupyter.
 ./target/release/analysis-kernel install --user
 ./target/release/analysis-kernel install --prefix .venv
