@@ -72,10 +72,17 @@ def test_a_rust_domain_runs_like_the_builtin_sign(kernel):
     assert reply["status"] == "ok", reply
     builtin = payload(msgs, "absint")
     assert mine["domain"] == "rsign" and builtin["domain"] == "sign"
-    # The same engine with the same lattice and operators: the same value at every node.
+    # The same engine with the same lattice and operators: the same value at every node
+    # (the built-in's JSON lists the signs, the Rust domain's `show` writes them).
+    shown = {(): "⊥", ("NEG",): "<0", ("ZERO",): "0", ("POS",): ">0", ("NEG", "ZERO"): "≤0",
+             ("NEG", "POS"): "≠0", ("ZERO", "POS"): "≥0", ("NEG", "ZERO", "POS"): "⊤"}
+
+    def as_text(state):
+        return {k: shown[tuple(v)] for k, v in state.items()}
     assert [(n["in"], n["out"]) for n in mine["nodes"]] == \
-        [(n["in"], n["out"]) for n in builtin["nodes"]]
-    assert any(v == "≥0" for n in mine["nodes"] for v in n["out"].values())
+        [(as_text(n["in"]), as_text(n["out"])) for n in builtin["nodes"]]
+    # After the loop m is refined by its exit condition.
+    assert any(n["in"].get("m") == "≤0" for n in mine["nodes"])
     # Listed with the domains cells defined.
     reply, msgs = run(kc, "%help absint")
     text = "".join(m["content"].get("text", "") + m["content"].get("data", {}).get("text/plain", "")
@@ -100,8 +107,11 @@ def test_a_rust_analysis_runs_like_the_builtin_liveness(kernel):
     mine = payload(msgs, "dataflow")
     reply, msgs = run(kc, "%dataflow live f")
     builtin = payload(msgs, "dataflow")
+    # The built-in names each live variable with the lines of the uses it reaches (m@L9).
+    def names(facts):
+        return sorted({f.split("@")[0] for f in facts})
     assert [(n["in"], n["out"]) for n in mine["nodes"]] == \
-        [(n["in"], n["out"]) for n in builtin["nodes"]]
+        [(names(n["in"]), names(n["out"])) for n in builtin["nodes"]]
     # In the cell: the prelude's own engine on the session's f, shown as a table.
     reply, msgs = run(kc, "%%rust\nlet f = function(\"f\").unwrap();\n"
                           "let s = solve(&Live, &f);\nshow(&s.table(&f));\nshow(&f);\ns.before.len()")

@@ -141,6 +141,17 @@ pub trait Domain: Clone + Debug + Eq + Hash + Send + 'static {
     fn contains(&self, n: i64) -> bool {
         Self::abstract_int(n).leq(self)
     }
+    /// The abstraction of an int beyond `i64` (Python's ints are unbounded; `digits` is its
+    /// decimal text, with `-` when negative); by default `⊤`.
+    fn abstract_big(_digits: &str) -> Self {
+        Self::top()
+    }
+    /// Whether the int beyond `i64` written `digits` is in `γ(self)`; by default only `⊤`
+    /// says yes, so a domain whose operators can produce such ints (`*` of two large ints)
+    /// should override it (and [`Domain::abstract_big`]) to pass `%check-domain`.
+    fn contains_big(&self, _digits: &str) -> bool {
+        *self == Self::top()
+    }
     /// A sound `a op b` (never called with `⊥`); by default `⊤`.
     fn binary(_op: BinOp, _a: &Self, _b: &Self) -> Self {
         Self::top()

@@ -151,15 +151,24 @@ impl Solution {
     }
 }
 
+/// The name (prefix) of the threads that serve registered entries.
+pub const SERVER_THREAD: &str = "analysis-prelude-server";
+
 /// The MIME type of a panic report on evcxr's content channel.
 pub const PANIC_MIME: &str = "application/vnd.analysis-kernel.panic";
 
 /// Makes a panic of a cell's code report itself to the kernel (message and place) on evcxr's
 /// content channel, so the cell fails with it; the kernel installs it in every context.
-/// Panics on other threads (a registered domain's) are answered to the kernel by the server.
+/// Panics in a registered entry's code are answered to the kernel by its server instead.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        if std::thread::current().name() != Some("main") {
+        // The servers of registered entries answer the kernel with their panics.
+        // (The cell's own thread has no name here: evcxr's process runs cells through a
+        // second copy of std, whose main thread was never named.)
+        if std::thread::current()
+            .name()
+            .is_some_and(|n| n.starts_with(SERVER_THREAD))
+        {
             return;
         }
         let payload = info.payload();

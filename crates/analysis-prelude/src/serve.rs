@@ -80,36 +80,41 @@ fn serve(
     mut reader: BufReader<UnixStream>,
     mut writer: UnixStream,
     mut handle: impl FnMut(&[String]) -> Result<Vec<String>, String> + Send + 'static,
-) {
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            match reader.read_line(&mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let request = wire::fields(&line);
-            let reply = match catch_unwind(AssertUnwindSafe(|| handle(&request))) {
-                Ok(Ok(mut fields)) => {
-                    fields.insert(0, "ok".into());
-                    fields
+) -> Result<(), RegisterError> {
+    let spawned = std::thread::Builder::new()
+        .name(crate::render::SERVER_THREAD.to_string())
+        .spawn(move || {
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {}
                 }
-                Ok(Err(message)) => vec!["err".into(), message],
-                Err(payload) => {
-                    let message = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a panic".into());
-                    vec!["panic".into(), message]
+                let request = wire::fields(&line);
+                let reply = match catch_unwind(AssertUnwindSafe(|| handle(&request))) {
+                    Ok(Ok(mut fields)) => {
+                        fields.insert(0, "ok".into());
+                        fields
+                    }
+                    Ok(Err(message)) => vec!["err".into(), message],
+                    Err(payload) => {
+                        let message = payload
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| payload.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a panic".into());
+                        vec!["panic".into(), message]
+                    }
+                };
+                if writer.write_all(wire::line(&reply).as_bytes()).is_err() {
+                    return;
                 }
-            };
-            if writer.write_all(wire::line(&reply).as_bytes()).is_err() {
-                return;
             }
-        }
-    });
+        });
+    spawned
+        .map(|_| ())
+        .map_err(|e| RegisterError::Kernel(e.to_string()))
 }
 
 /// A domain's elements by id (0 is `⊥`, 1 is `⊤`).
@@ -140,7 +145,7 @@ fn int(field: Option<&String>) -> Result<Option<i64>, String> {
     let f = field.ok_or("missing int")?;
     match f.parse::<i64>() {
         Ok(n) => Ok(Some(n)),
-        // An int beyond i64: the domain cannot name it, so its abstraction is ⊤.
+        // An int beyond i64: the domain's `*_big` methods take its digits.
         Err(_)
             if f.trim_start_matches('-')
                 .chars()
@@ -167,13 +172,13 @@ fn domain_request<D: Domain>(t: &mut Interned<D>, r: &[String]) -> Result<Vec<St
     match op {
         "alpha" => match int(r.get(1))? {
             Some(n) => answer(t.id(D::abstract_int(n))),
-            None => answer(1),
+            None => answer(t.id(D::abstract_big(r[1].as_str()))),
         },
         "contains" => {
             let x = a()?;
             match int(r.get(2))? {
                 Some(n) => flag(x.contains(n)),
-                None => flag(x == D::top()),
+                None => flag(x.contains_big(r[2].as_str())),
             }
         }
         "leq" => flag(a()?.leq(&b()?)),
@@ -261,8 +266,7 @@ pub fn register_domain<D: Domain>(name: &str, description: &str) -> Result<(), R
     if table.id(D::top()) == 0 {
         table.elems.push(D::top());
     }
-    serve(reader, writer, move |r| domain_request(&mut table, r));
-    Ok(())
+    serve(reader, writer, move |r| domain_request(&mut table, r))
 }
 
 fn set_field(s: &str) -> std::collections::BTreeSet<String> {
@@ -309,6 +313,5 @@ pub fn register_analysis<A: Analysis>(name: &str, analysis: A) -> Result<(), Reg
             }
             other => Err(format!("unknown request {other:?}")),
         }
-    });
-    Ok(())
+    })
 }
