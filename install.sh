@@ -58,10 +58,10 @@ ln -sfn "$z3dir" .z3
 say "building the kernel (release)"
 cargo build --release --locked
 
-# 3b. `%%rust` cells: build the prelude they compile against into evcxr's cache
-#     (~/.cache/evcxr), so that a session's first Rust cell does not (needs rustc/cargo,
-#     which step 1 required anyway).
-say "warming evcxr's cache for %%rust cells"
+# 3b. `%%rust` cells: start evcxr once and run a cell against the prelude, so that a missing
+#     rustc/cargo or a broken evcxr shows now rather than in a notebook (the prelude has no
+#     dependencies: each session builds it in about a second; see ARCHITECTURE.md).
+say "checking %%rust cells (evcxr)"
 ./target/release/analysis-kernel warm-rust
 
 # 4. Kernelspec, for the user and for .venv's Jupyter.

@@ -14,8 +14,8 @@ Usage:
   analysis-kernel install [--user | --sys-prefix | --prefix PATH] [--name NAME]
                                              write the kernelspec (default: --user, name 'analysis')
 {GRADE}
-  analysis-kernel warm-rust                  build what %%rust cells compile against into
-                                             evcxr's cache (install.sh runs it)
+  analysis-kernel warm-rust                  start evcxr and run one %%rust cell against the
+                                             prelude (install.sh runs it as a check)
   analysis-kernel --version
   analysis-kernel --help
 
@@ -50,7 +50,7 @@ fn main() -> ExitCode {
         Some("grade") => ExitCode::from(analysis_kernel::grade::cli::run(&args[1..])),
         Some("warm-rust") => match analysis_kernel::rustcell::worker::warm() {
             Ok(seconds) => {
-                println!("Rust cells ready (evcxr's cache warmed in {seconds:.1} s)");
+                println!("Rust cells work (evcxr started and ran a cell in {seconds:.1} s)");
                 ExitCode::SUCCESS
             }
             Err(e) => fail(&e),

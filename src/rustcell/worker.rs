@@ -248,9 +248,8 @@ pub fn child_env(socket: &std::path::Path, functions: &std::path::Path) -> Vec<(
     ]
 }
 
-/// Starts a context and runs one cell, so that evcxr's cache (`~/.cache/evcxr`) holds the
-/// compiled prelude and a session's first `%%rust` cell does not build it. Returns the
-/// seconds it took.
+/// Starts a context and runs one cell against the prelude (`install.sh`'s check that Rust
+/// cells work on this machine). Returns the seconds it took.
 pub fn warm() -> Result<f64, String> {
     let started = std::time::Instant::now();
     let dir = std::env::temp_dir().join(format!("analysis-kernel-warm-{}", std::process::id()));
