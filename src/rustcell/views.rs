@@ -43,6 +43,19 @@ domains and analyses Rust cells registered. The next %%rust cell starts a new co
 
 fn scratch_dir() -> Result<PathBuf, CellError> {
     use std::sync::atomic::{AtomicU64, Ordering};
+    // Those of kernels that are gone (killed before they could clean up).
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            let pid = name
+                .strip_prefix("analysis-kernel-rust-")
+                .and_then(|rest| rest.split('-').next())
+                .and_then(|p| p.parse::<u32>().ok());
+            if pid.is_some_and(|p| !std::path::Path::new(&format!("/proc/{p}")).exists()) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
     static N: AtomicU64 = AtomicU64::new(0);
     let dir = std::env::temp_dir().join(format!(
         "analysis-kernel-rust-{}-{}",
@@ -56,7 +69,7 @@ fn scratch_dir() -> Result<PathBuf, CellError> {
 }
 
 /// The session's functions in the prelude's text format.
-fn functions_text(session: &Session) -> String {
+pub fn functions_text(session: &Session) -> String {
     let mut out = String::new();
     let names: Vec<String> = session.functions().map(|f| f.name.clone()).collect();
     for name in names {

@@ -69,6 +69,44 @@ fn configure(ctx: &mut evcxr::EvalContext) -> Result<(), StartError> {
         .map_err(|e| StartError(e.to_string()))
 }
 
+/// The file naming the kernel that owns an evcxr directory.
+const OWNER: &str = "analysis-kernel.pid";
+
+/// evcxr's directories (`$TMPDIR/.tmpXXXX`, removed when its context drops) that no kernel
+/// owns any more: a kernel that was killed leaves its directory behind (about 12 MB).
+fn sweep_stale_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let Ok(pid) = std::fs::read_to_string(path.join(OWNER)) else {
+            continue;
+        };
+        let alive = pid
+            .trim()
+            .parse::<u32>()
+            .is_ok_and(|p| std::path::Path::new(&format!("/proc/{p}")).exists());
+        if !alive {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}
+
+/// evcxr's directories now (those with its crate `ctx`).
+fn evcxr_dirs() -> std::collections::BTreeSet<PathBuf> {
+    std::fs::read_dir(std::env::temp_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            std::fs::read_to_string(p.join("Cargo.toml"))
+                .is_ok_and(|t| t.contains("name = \"ctx\""))
+        })
+        .collect()
+}
+
 impl Worker {
     /// Starts evcxr (its process is this binary, see `main`), with `env` for the process.
     pub fn start(env: Vec<(String, String)>, cancel: &Cancel) -> Result<Worker, StartError> {
@@ -86,8 +124,16 @@ impl Worker {
                 };
                 let mut command = std::process::Command::new(exe);
                 command.envs(env);
-                let (mut ctx, outputs) = match evcxr::EvalContext::with_subprocess_command(command)
-                {
+                sweep_stale_dirs();
+                let before = evcxr_dirs();
+                let made = evcxr::EvalContext::with_subprocess_command(command);
+                // Mark the directory evcxr just made as this kernel's (for the sweep).
+                for dir in evcxr_dirs().difference(&before) {
+                    if !dir.join(OWNER).exists() {
+                        let _ = std::fs::write(dir.join(OWNER), std::process::id().to_string());
+                    }
+                }
+                let (mut ctx, outputs) = match made {
                     Ok(c) => c,
                     Err(e) => {
                         let _ = ready_tx.send(Err(StartError(e.to_string())));
