@@ -58,6 +58,12 @@ ln -sfn "$z3dir" .z3
 say "building the kernel (release)"
 cargo build --release --locked
 
+# 3b. `%%rust` cells: start evcxr once and run a cell against the prelude, so that a missing
+#     rustc/cargo or a broken evcxr shows now rather than in a notebook (the prelude has no
+#     dependencies: each session builds it in about a second; see ARCHITECTURE.md).
+say "checking %%rust cells (evcxr)"
+./target/release/analysis-kernel warm-rust
+
 # 4. Kernelspec, for the user and for .venv's Jupyter.
 ./target/release/analysis-kernel install --user
 ./target/release/analysis-kernel install --prefix .venv

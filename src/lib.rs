@@ -22,6 +22,7 @@ pub mod memory;
 pub mod notebook;
 pub mod python;
 pub mod render;
+pub mod rustcell;
 pub mod splitmix;
 pub mod symbolic;
 pub mod symexec;

@@ -14,6 +14,8 @@ Usage:
   analysis-kernel install [--user | --sys-prefix | --prefix PATH] [--name NAME]
                                              write the kernelspec (default: --user, name 'analysis')
 {GRADE}
+  analysis-kernel warm-rust                  start evcxr and run one %%rust cell against the
+                                             prelude (install.sh runs it as a check)
   analysis-kernel --version
   analysis-kernel --help
 
@@ -23,6 +25,10 @@ Environment:
 ";
 
 fn main() -> ExitCode {
+    // evcxr runs `%%rust` cells in a child process that is this binary: it must take over
+    // before anything else (and it compiles cells through this binary as a rustc wrapper).
+    evcxr::runtime_hook();
+    analysis_kernel::rustcell::enable();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("--version" | "-V") => {
@@ -42,6 +48,13 @@ fn main() -> ExitCode {
         }
         Some("install") => run_install(&args[1..]),
         Some("grade") => ExitCode::from(analysis_kernel::grade::cli::run(&args[1..])),
+        Some("warm-rust") => match analysis_kernel::rustcell::worker::warm() {
+            Ok(seconds) => {
+                println!("Rust cells work (evcxr started and ran a cell in {seconds:.1} s)");
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&e),
+        },
         Some("--connection-file" | "-f") => match args.get(1) {
             Some(file) => {
                 // A grading harness running untrusted code turns the CPython oracle off for

@@ -56,7 +56,15 @@ impl CommandSpec {
     fn is_view(&self) -> bool {
         !matches!(
             self.name,
-            "help" | "lsmagic" | "reset" | "config" | "time" | "timeit" | "clear"
+            "help"
+                | "lsmagic"
+                | "reset"
+                | "config"
+                | "time"
+                | "timeit"
+                | "clear"
+                | "rust"
+                | "rust-reset"
         )
     }
 
@@ -424,6 +432,28 @@ pub static COMMANDS: &[CommandSpec] = &[
         words: &[],
         takes_function: true,
         run: super::views::concolic::run,
+    },
+    CommandSpec {
+        name: "rust",
+        form: Form::Cell,
+        usage: "%%rust\n<Rust code>",
+        summary: "run Rust with evcxr against the kernel's analysis_prelude (domains and analyses in Rust)",
+        help: crate::rustcell::views::HELP,
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: crate::rustcell::views::run,
+    },
+    CommandSpec {
+        name: "rust-reset",
+        form: Form::Line,
+        usage: "%rust-reset",
+        summary: "drop the Rust context of %%rust cells and what they registered",
+        help: crate::rustcell::views::RESET_HELP,
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: crate::rustcell::views::reset,
     },
 ];
 

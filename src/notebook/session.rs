@@ -71,6 +71,8 @@ pub struct Session {
     pub skip_layout: bool,
     /// The domains and analyses cells registered (`analysis` module), for help and completion.
     pub user: super::views::user::UserEntries,
+    /// `%%rust` cells: the evcxr context and what Rust cells registered.
+    pub rust: crate::rustcell::RustCells,
 }
 
 impl Session {

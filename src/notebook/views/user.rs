@@ -105,6 +105,7 @@ pub fn refresh(session: &mut Session, source: &str, ctx: &mut Ctx<'_>) {
     session.user.loaded = true;
     if let Ok(Ok(entries)) = on_worker(session, ctx, user::entries) {
         session.user.entries = entries;
+        crate::rustcell::sync_entries(session);
     }
 }
 
@@ -241,6 +242,9 @@ pub fn dataflow(
     inv: &Invocation,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
+    if let Some(entry) = rust_entry(session, Kind::Analysis, inv.args.first()) {
+        return crate::rustcell::views::dataflow(session, inv, ctx, entry);
+    }
     let req = request(session, inv, "ANALYSIS")?;
     let trace = inv.flag("--trace");
     let code = codes(&req.subjects);
@@ -271,6 +275,16 @@ fn codes(subjects: &[Subject]) -> Vec<Code> {
         .collect()
 }
 
+/// The entry a Rust cell registered as `which` (Rust registrations come first for a name
+/// both a Python and a Rust cell registered).
+fn rust_entry(
+    session: &Session,
+    kind: Kind,
+    which: Option<&String>,
+) -> Option<crate::rustcell::RustEntry> {
+    session.rust.entry(kind, which?)
+}
+
 /// Whether `%cmd WHICH …` names a user domain rather than a built-in.
 pub fn is_user_domain(session: &Session, which: Option<&String>) -> bool {
     which.is_some_and(|w| registry::find_domain(w).is_err() && session.user.has(Kind::Domain, w))
@@ -278,6 +292,9 @@ pub fn is_user_domain(session: &Session, which: Option<&String>) -> bool {
 
 /// `%absint NAME f` / `%%absint NAME` with a user domain.
 pub fn absint(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    if let Some(entry) = rust_entry(session, Kind::Domain, inv.args.first()) {
+        return crate::rustcell::views::absint(session, inv, ctx, entry);
+    }
     let req = request(session, inv, "DOMAIN")?;
     let trace = inv.flag("--trace");
     let code = codes(&req.subjects);
@@ -353,6 +370,9 @@ pub fn lattice(
     inv: &Invocation,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
+    if let Some(entry) = rust_entry(session, Kind::Domain, inv.args.first()) {
+        return crate::rustcell::views::lattice(session, inv, ctx, entry);
+    }
     let name = inv.args.first().cloned().unwrap_or_default();
     let n = name.clone();
     let order = on_worker(session, ctx, move || user_order(&n))?
@@ -388,6 +408,9 @@ pub fn check_domain(
     ctx: &mut Ctx<'_>,
     options: CheckOptions,
 ) -> Result<(), CellError> {
+    if let Some(entry) = rust_entry(session, Kind::Domain, inv.args.first()) {
+        return crate::rustcell::views::check(inv, ctx, entry, options);
+    }
     let name = inv.args.first().cloned().unwrap_or_default();
     let n = name.clone();
     let cancel = ctx.cancel.clone();
