@@ -433,9 +433,12 @@ mod tests {
         let h = verify(&f).unwrap();
         assert_eq!(h.obligations[0].form, Form::Plain);
         assert!(
+            h.source.contains("assert all(")
+                && h.source.contains("for k in range(__return_value__)"),
+            "{}",
             h.source
-                .contains("assert all(k >= 0 for k in range(__return_value__))")
         );
+        assert!(!h.source.contains("for k in range(__return_value__):"));
     }
 
     #[test]
