@@ -396,3 +396,66 @@ pub fn equiv(
         pre_lines,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::lower_module;
+
+    fn function(source: &str) -> Function {
+        let module = lower_module(source).unwrap();
+        module.functions().next().unwrap().clone()
+    }
+
+    #[test]
+    fn postconditions_become_asserts_and_loops() {
+        let f = function(
+            "def f(t: list[int], n: int) -> int:\n    \"\"\"Preconditions:\n      - all(t[k] <= t[k + 1] for k in range(len(t) - 1))\n      - n > 0\n\n    Postconditions:\n      - $return_value >= n\n      - $return_value == -1 or any(v == n for v in t)\n      - all(t bad\n    \"\"\"\n    return n\n",
+        );
+        let h = verify(&f).unwrap();
+        let expected = "def __verify_f__(t, n):\n    for k in range(len(t) - 1):\n        if not (t[k] <= t[k + 1]):\n            return\n    __return_value__ = f(t, n)\n    assert __return_value__ >= n, \"postcondition 1\"\n    if not ((__return_value__ == -1)):\n        __any_2__ = False\n        for v in t:\n            if v == n:\n                __any_2__ = True\n                break\n        assert __any_2__, \"postcondition 2\"\n    return __return_value__\n";
+        assert_eq!(h.source, expected);
+        // The guard's lines, and which obligation each checking line serves.
+        assert_eq!(h.pre_lines, vec![2, 3, 4]);
+        assert_eq!(h.lines.get(&6), Some(&0));
+        assert_eq!(h.lines.get(&13), Some(&1));
+        assert_eq!(h.obligations[1].form, Form::Bounded("any"));
+        assert!(matches!(h.obligations[2].form, Form::Unreadable(_)));
+        // The harness is Python: it parses.
+        assert!(lower_module(&h.source).is_ok());
+    }
+
+    #[test]
+    fn a_generator_reusing_a_parameter_name_stays_a_plain_assert() {
+        let f = function(
+            "def f(k: int) -> int:\n    \"\"\"Postcondition: all(k >= 0 for k in range($return_value))\"\"\"\n    return k\n",
+        );
+        let h = verify(&f).unwrap();
+        assert_eq!(h.obligations[0].form, Form::Plain);
+        assert!(
+            h.source.contains("assert all(")
+                && h.source.contains("for k in range(__return_value__)"),
+            "{}",
+            h.source
+        );
+        assert!(!h.source.contains("for k in range(__return_value__):"));
+    }
+
+    #[test]
+    fn equiv_needs_the_same_number_of_parameters_and_refuses_varargs() {
+        let f = function("def f(a: int, b: int) -> int:\n    return a\n");
+        let g = function("def g(x: int) -> int:\n    return x\n");
+        assert!(matches!(
+            equiv(&f, &g, false, false),
+            Err(SymexecError::Input(_))
+        ));
+        let v = function("def v(*a: int) -> int:\n    return 0\n");
+        assert!(matches!(
+            equiv(&v, &v, false, false),
+            Err(SymexecError::Unsupported { .. })
+        ));
+        let h = equiv(&f, &f, true, false).unwrap();
+        assert_eq!(h.obligations.len(), 1, "--returns-only: results only");
+        assert!(h.source.contains("except ZeroDivisionError:"));
+    }
+}
