@@ -237,3 +237,32 @@ fn forward_slice_and_errors() {
         assert_eq!(e.ename, ename, "{cell}: {e:?}");
     }
 }
+
+#[test]
+fn call_graph_marks_recursion() {
+    let mut s = Session::default();
+    let defs = "def even(n):\n    if n == 0:\n        return True\n    return odd(n - 1)\n\ndef odd(n):\n    if n == 0:\n        return False\n    return even(n - 1)\n\ndef fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\n\ndef main(x):\n    print(fact(x), even(x))\n    return abs(x)\n";
+    run(&mut s, defs).0.expect("defs");
+    let (r, out) = run(&mut s, "%callgraph");
+    r.expect("runs");
+    let p = payload(&out, "callgraph");
+    let f = |name: &str| {
+        p["functions"]
+            .as_array()
+            .expect("functions")
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("{name}"))
+            .clone()
+    };
+    assert_eq!(f("even")["calls"], json!(["odd"]));
+    assert_eq!(f("even")["recursive"], true);
+    assert_eq!(f("odd")["recursive"], true);
+    assert_eq!(f("fact")["calls"], json!(["fact"]));
+    assert_eq!(f("fact")["recursive"], true);
+    assert_eq!(f("main")["calls"], json!(["even", "fact"]));
+    assert_eq!(f("main")["recursive"], false);
+    assert_eq!(f("main")["external"], json!(["abs", "print"]));
+    let e = run(&mut s, "%callgraph f").0.expect_err("args");
+    assert_eq!(e.ename, "UsageError");
+}

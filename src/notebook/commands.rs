@@ -455,6 +455,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         takes_function: false,
         run: crate::rustcell::views::reset,
     },
+    CommandSpec {
+        name: "callgraph",
+        form: Form::Line,
+        usage: super::views::callgraph::USAGE,
+        summary: super::views::callgraph::SUMMARY,
+        help: super::views::callgraph::HELP,
+        options: &[],
+        words: &[],
+        takes_function: false,
+        run: super::views::callgraph::run,
+    },
 ];
 
 /// Commands for the kernel's own tests, enabled by the kernel only under test.

@@ -3,6 +3,7 @@
 
 pub mod absint;
 pub mod annotate;
+pub mod callgraph;
 pub mod cfg;
 pub mod check;
 pub mod concolic;
