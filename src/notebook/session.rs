@@ -493,9 +493,12 @@ mod tests {
     fn text_of(out: &[Output]) -> String {
         out.iter()
             .filter_map(|o| match o {
-                Output::Display(b) | Output::Result(b) => b.plain_text().map(str::to_string),
+                Output::Display(b)
+                | Output::Result(b)
+                | Output::DisplayId { bundle: b, .. }
+                | Output::Update { bundle: b, .. } => b.plain_text().map(str::to_string),
                 Output::Stdout(s) | Output::Stderr(s) => Some(s.clone()),
-                Output::File { .. } => None,
+                Output::File { .. } | Output::Clear { .. } => None,
             })
             .collect::<Vec<_>>()
             .join("\n")
