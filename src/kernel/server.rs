@@ -608,8 +608,8 @@ impl OutputSink for IopubSink<'_> {
             Output::Stdout(text) => self.stream("stdout", &text),
             Output::Stderr(text) => self.stream("stderr", &text),
             Output::Display(b) => {
-                if self.progress.as_mut().is_some_and(|p| p.replace_with(&b)) {
-                    return;
+                if let Some(p) = self.progress.as_mut() {
+                    p.figure_shown();
                 }
                 self.outbox
                     .publish(self.parent, "display_data", bundle_content(&b))

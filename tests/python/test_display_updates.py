@@ -34,7 +34,7 @@ def test_clear_output_carries_wait(kernel):
     assert reply["status"] == "error" and reply["ename"] == "UsageError"
 
 
-def test_a_long_command_shows_progress_replaced_by_its_result(kernel):
+def test_a_long_command_shows_progress_blanked_before_its_result(kernel):
     _, kc = kernel
     reply, msgs = run(kc, "%__slow__ 3")
     assert reply["status"] == "ok"
@@ -43,13 +43,16 @@ def test_a_long_command_shows_progress_replaced_by_its_result(kernel):
     assert first["msg_type"] == "display_data"
     display_id = first["content"]["transient"]["display_id"]
     assert "%__slow__ 3: running" in first["content"]["data"]["text/plain"]
-    updates = out[1:]
+    updates, result = out[1:-1], out[-1]
     assert updates, "no update of the progress line"
     assert all(m["msg_type"] == "update_display_data" for m in updates)
     assert all(m["content"]["transient"]["display_id"] == display_id for m in updates)
-    # The last update is the command's result, in the progress line's place.
-    assert updates[-1]["content"]["data"]["text/plain"] == "slow command done"
+    # The last update blanks the line; the result follows as an ordinary display_data.
+    assert updates[-1]["content"]["data"] == {"text/plain": "", "text/html": ""}
     assert all("running" in m["content"]["data"]["text/plain"] for m in updates[:-1])
+    assert result["msg_type"] == "display_data"
+    assert result["content"]["data"]["text/plain"] == "slow command done"
+    assert result["content"]["transient"] == {}
 
 
 def test_a_quick_command_shows_no_progress(kernel):

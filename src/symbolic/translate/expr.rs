@@ -295,7 +295,10 @@ impl Translator<'_> {
         let mut guards: Vec<Term> = Vec::new();
         for v in values {
             let guard = Term::and(guards.clone()).map_err(fail)?;
-            let value = fx.then_if(&guard, self.expr(v, condition)?).map_err(fail)?;
+            let Some(value) = self.guarded(&mut fx, &guard, self.expr(v, condition), e)? else {
+                // It raises whenever it runs: the result is decided by the operands before it.
+                break;
+            };
             let truth = Term::truthy(value.clone()).map_err(fail)?;
             guards.push(match op {
                 BoolOp::And => truth,
@@ -341,12 +344,43 @@ impl Translator<'_> {
         let fail = |err| self.sort_error(e, err);
         let mut fx = Effects::default();
         let c = fx.then(self.expr(test, true)?);
-        let then = fx.then_if(&c, self.expr(body, condition)?).map_err(fail)?;
+        let then = self.guarded(&mut fx, &c, self.expr(body, condition), e)?;
         let not_c = Term::not(c.clone()).map_err(fail)?;
-        let other = fx
-            .then_if(&not_c, self.expr(orelse, condition)?)
-            .map_err(fail)?;
-        Ok(fx.finish(Term::ite(c, then, other).map_err(fail)?))
+        let other = self.guarded(&mut fx, &not_c, self.expr(orelse, condition), e)?;
+        let value = match (then, other) {
+            (Some(then), Some(other)) => Term::ite(c, then, other).map_err(fail)?,
+            // A branch that always raises never gives the value.
+            (Some(value), None) | (None, Some(value)) => value,
+            (None, None) => {
+                return Err(self.unsupported(e, "a conditional whose branches both always raise"));
+            }
+        };
+        Ok(fx.finish(value))
+    }
+
+    /// A subexpression evaluated only when `guard` holds (a short circuit or a branch of a
+    /// conditional): its value, or `None` when it always raises, which then raises only
+    /// under `guard` (`t and t[0]` with `t == []` returns `[]`).
+    fn guarded(
+        &self,
+        fx: &mut Effects,
+        guard: &Term,
+        p: Result<Partial>,
+        e: &Expr,
+    ) -> Result<Option<Term>> {
+        match p {
+            Ok(p) => fx
+                .then_if(guard, p)
+                .map(Some)
+                .map_err(|err| self.sort_error(e, err)),
+            Err(TranslateError::AlwaysRaises { exception, .. })
+                if guard.bool_literal() != Some(true) =>
+            {
+                fx.push(exception, guard.clone());
+                Ok(None)
+            }
+            Err(err) => Err(err),
+        }
     }
 
     /// `a < b < c`: `b` once, `c` only when `a < b`.
