@@ -207,6 +207,37 @@ fn backward_slice_runs_and_agrees() {
     assert!(text.contains("on 20 of 20 inputs"), "{text}");
 }
 
+/// Weiser's example prints both results: what the function prints is not taken for the
+/// criterion's records, so slice and function agree on every input.
+#[test]
+fn a_slice_of_a_printing_function_agrees() {
+    let mut s = Session::default();
+    let defs = r#"
+def sum_and_product(n):
+    i = 1
+    s = 0
+    p = 1
+    while i <= n:
+        s = s + i
+        p = p * i
+        i = i + 1
+    print(s)
+    print(p)
+"#;
+    run(&mut s, defs.trim_start()).0.expect("defs");
+    let (r, out) = run(&mut s, "%slice sum_and_product 10 p");
+    r.expect("runs");
+    let p = payload(&out, "slice");
+    assert_eq!(p["lines"], json!([2, 4, 5, 7, 8, 10]), "{p}");
+    let check = &p["check"];
+    assert_eq!(
+        (check["inputs"].as_u64(), check["agree"].as_u64()),
+        (Some(20), Some(20)),
+        "{check}"
+    );
+    assert_eq!(check["reached"], 20, "{check}");
+}
+
 #[test]
 fn forward_slice_and_errors() {
     let mut s = Session::default();

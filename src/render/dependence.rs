@@ -11,7 +11,7 @@ use crate::dataflow::dependence::{ControlDep, DataDep};
 use crate::render::cfg::{
     Attrs, EXCEPTION_COLOUR, FALSE_COLOUR, Style, TRUE_COLOUR, edge_colours, styled_dot,
 };
-use crate::render::html::escape;
+use crate::render::html::{chip, escape, legend};
 
 pub const DATA_COLOUR: &str = "#2e7d32";
 const SLICE_FILL: &str = "#fff59d";
@@ -216,14 +216,42 @@ impl Style for SliceStyle<'_> {
 
 /// The legend under dependence figures.
 pub fn legend_html() -> String {
-    format!(
-        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin-top:4px\">\
-         Control dependences solid (<span style=\"color:{TRUE_COLOUR}\">blue True</span>, \
+    legend(&format!(
+        "Control dependences solid (<span style=\"color:{TRUE_COLOUR}\">blue True</span>, \
          <span style=\"color:{FALSE_COLOUR}\">red False</span>, \
          <span style=\"color:{EXCEPTION_COLOUR}\">orange exception</span>, black: the entry or \
          normal flow); <span style=\"color:{DATA_COLOUR}\">data dependences dashed green</span>, \
-         labelled with the variable.</div>"
-    )
+         labelled with the variable."
+    ))
+}
+
+/// The legend under `%dom` / `%pdom` figures.
+pub fn tree_legend_html(post: bool) -> String {
+    let (dominator, parent) = if post {
+        ("post-dominator", "its immediate post-dominator")
+    } else {
+        ("dominator", "its immediate dominator")
+    };
+    legend(&format!(
+        "The {dominator} tree: each node drawn under {parent} (solid edges); the CFG's \
+         <span style=\"color:{EXCEPTION_COLOUR}\">exception edges dashed</span> (they count as \
+         paths but do not shape the tree); {} not in the tree.",
+        chip("border-style:dotted", "dotted nodes")
+    ))
+}
+
+/// The legend under `%slice` figures and listings.
+pub fn slice_legend_html(forward: bool) -> String {
+    let what = if forward {
+        "statements that depend on the criterion"
+    } else {
+        "statements the criterion depends on"
+    };
+    legend(&format!(
+        "{} {what}; {} the criterion; <span style=\"color:{FADED}\">grey: not in the slice</span>.",
+        chip(&format!("background:{SLICE_FILL}"), "in the slice:"),
+        chip(&format!("background:{CRITERION_FILL}"), "orange:"),
+    ))
 }
 
 /// The source lines, numbered, with `marked` lines highlighted (`strong` ones stronger).

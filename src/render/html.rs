@@ -16,6 +16,20 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The line under a figure explaining its marks (`body` is HTML).
+pub fn legend(body: &str) -> String {
+    format!(
+        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin-top:4px\">{body}</div>"
+    )
+}
+
+/// A small box styled with `style` around `label` (HTML), as legends show colours.
+pub fn chip(style: &str, label: &str) -> String {
+    format!(
+        "<span style=\"display:inline-block;border:1px solid #888;padding:0 4px;margin:0 2px;{style}\">{label}</span>"
+    )
+}
+
 /// A table with a header row; cells are escaped.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut html = String::from("<table class=\"analysis-kernel-table\">\n<thead><tr>");

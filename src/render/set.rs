@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::render::html::{escape, table, text_table};
+use crate::render::html::{chip, escape, legend, table, text_table};
 use crate::render::set_summary::{
     FIGURE_NODES, JSON_NODES, PAGE, TABLE_LEAVES, TEXT_NODES, collapsed, leaf_index, note,
     table_note,
@@ -292,17 +292,11 @@ pub fn leaf_table_html(tree: &Tree) -> String {
 
 /// The line under the figure explaining its colours.
 pub fn legend_html() -> String {
-    let chip = |style: &str, label: &str| {
-        format!(
-            "<span style=\"display:inline-block;border:1px solid #888;padding:0 4px;margin:0 2px;{style}\">{label}</span>"
-        )
-    };
     let stripes = format!(
         "background:repeating-linear-gradient(90deg,{BOUND_STRIPE} 0 4px,#fff 4px 8px);border-style:dashed"
     );
-    format!(
-        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin-top:4px\">\
-         Each box: path condition, store, next statement (line: code). Leaves: {} {} {} {}.</div>",
+    legend(&format!(
+        "Each box: path condition, store, next statement (line: code). Leaves: {} {} {} {}.",
         chip(&format!("background:{LEAF_FILL}"), "return / normal end"),
         chip(&format!("background:{EXCEPTION_FILL}"), "exception"),
         chip(&stripes, "bound reached (path cut)"),
@@ -310,7 +304,7 @@ pub fn legend_html() -> String {
             &format!("background:{UNSAT_FILL}"),
             "unsatisfiable (with --unsat)"
         ),
-    )
+    ))
 }
 
 pub fn legend_text() -> &'static str {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::render::html::{escape, table, text_table};
+use crate::render::html::{chip, escape, legend, table, text_table};
 use crate::symexec::verify::contract::Form;
 use crate::symexec::verify::judge::{Check, LeafStatus, Row};
 use crate::symexec::verify::{Kind, Report, Verdict, mark};
@@ -192,14 +192,8 @@ fn counterexample_text(r: &Report) -> Option<String> {
 
 /// The line under the figure explaining its marks (after `%set`'s colours).
 pub fn legend_html() -> String {
-    let chip = |style: &str, label: &str| {
-        format!(
-            "<span style=\"display:inline-block;border:1px solid #888;padding:0 4px;margin:0 2px;{style}\">{label}</span>"
-        )
-    };
-    format!(
-        "<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin-top:4px\">\
-         The symbolic execution tree of the generated harness. Leaves: {} {} {} {}.</div>",
+    legend(&format!(
+        "The symbolic execution tree of the generated harness. Leaves: {} {} {} {}.",
         chip(
             &format!("background:{REFUTED_FILL};color:white"),
             "✗ refuted (input replayed)"
@@ -213,7 +207,7 @@ pub fn legend_html() -> String {
             "✓* holds here, fails on another leaf"
         ),
         chip("border-style:dashed", "? unknown"),
-    ) + &crate::render::set::legend_html()
+    )) + &crate::render::set::legend_html()
 }
 
 /// The report as HTML (the figure is inlined before it by the view).

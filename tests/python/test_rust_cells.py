@@ -48,19 +48,20 @@ def kernel():
 
 
 def shown(msgs):
-    """The bundles a front end ends up showing: each display_data, replaced by the last
-    update_display_data of its display id (a slow command's progress line becomes its first
-    figure)."""
-    bundles, ids = [], {}
+    """The bundles a front end ends up showing, without progress lines: each display_data,
+    replaced by the last update_display_data of its display id."""
+    bundles, ids, progress = [], {}, set()
     for m in msgs:
         display_id = m["content"].get("transient", {}).get("display_id")
         if m["msg_type"] == "display_data":
+            if "analysis-kernel-progress" in m["content"]["data"].get("text/html", ""):
+                progress.add(display_id)
             if display_id is not None:
                 ids[display_id] = len(bundles)
             bundles.append(m["content"]["data"])
         elif m["msg_type"] == "update_display_data" and display_id in ids:
             bundles[ids[display_id]] = m["content"]["data"]
-    return [b for b in bundles if "analysis-kernel-progress" not in b.get("text/html", "")]
+    return [bundles[i] for i in range(len(bundles)) if i not in {ids[p] for p in progress}]
 
 
 def payload(msgs, kind):

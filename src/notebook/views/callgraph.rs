@@ -15,7 +15,7 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
 use crate::notebook::session::{Ctx, Session};
 use crate::render::cfg::quote;
-use crate::render::html::{table, text_table};
+use crate::render::html::{legend, table, text_table};
 
 pub const USAGE: &str = "%callgraph";
 pub const SUMMARY: &str = "call graph of the session's functions and methods, recursion marked";
@@ -144,7 +144,15 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         )
         .trim_end()
         .to_string(),
-        html: format!("{note}{}", table(&headers, &rows)),
+        html: format!(
+            "{note}{}{}",
+            table(&headers, &rows),
+            legend(
+                "An arrow from a function to each session function it calls (calls of anything else \
+                 are listed as external); <span style=\"color:#c62828\">red, bold: on a call \
+                 cycle (recursion, direct or mutual)</span>."
+            )
+        ),
         svg,
         dot: Some(dot),
         json: payload("callgraph", json!({"functions": json_fns})),

@@ -17,7 +17,7 @@ use crate::dataflow::engine::Options;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
 use crate::notebook::session::{Ctx, Session};
-use crate::render::dependence::{dependence_dot, legend_html, tree_dot};
+use crate::render::dependence::{dependence_dot, legend_html, tree_dot, tree_legend_html};
 use crate::render::graphviz::GraphvizError;
 use crate::render::html::{escape, table, text_table};
 
@@ -224,7 +224,11 @@ fn tree_view(
         View {
             kind,
             text: text.trim_end().to_string(),
-            html: format!("{note}{}", table(&headers, &rows)),
+            html: format!(
+                "{note}{}{}",
+                table(&headers, &rows),
+                tree_legend_html(orientation == Orientation::Backward)
+            ),
             svg,
             dot: Some(dot),
             json: payload(

@@ -16,7 +16,7 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, Output, SaveFile, SavePath, View, payload};
 use crate::notebook::session::{Ctx, Session};
 use crate::python::lower_module;
-use crate::render::dependence::{listing_html, slice_dot};
+use crate::render::dependence::{listing_html, slice_dot, slice_legend_html};
 use crate::render::html::escape;
 use crate::splitmix::SplitMix64;
 
@@ -56,6 +56,9 @@ interpreter on random int arguments, recording the values of VARs each time LINE
 output says on how many inputs the two records agree. The check needs int parameters and a simple statement \
 or an `if` on LINE; it is skipped (and says why) otherwise.";
 
+/// Starts each printed record of a run, so that what the function prints itself is not taken
+/// for one.
+const RECORD_MARK: &str = "<<slice-record>> ";
 const RECORD_NOTE: &str = "recorded before the line runs, each time it runs";
 
 /// Runs `%slice`.
@@ -170,8 +173,9 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         text.push_str(&format!("\n\nThe slice as Python:\n{}", py.trim_end()));
     }
     let mut html = format!(
-        "{note}{}<p>{}</p>",
+        "{note}{}{}<p>{}</p>",
         listing_html(&listing, &s.lines, &strong),
+        slice_legend_html(forward),
         escape(&check_line)
     );
     if let Some(py) = &python {
@@ -325,7 +329,7 @@ fn check(
         for a in &args {
             let a: Vec<String> = a.iter().map(i64::to_string).collect();
             text.push_str(&format!(
-                "__slice_record.clear()\ntry:\n    {}({})\nexcept Exception:\n    pass\nprint(repr(__slice_record))\n",
+                "__slice_record.clear()\ntry:\n    {}({})\nexcept Exception:\n    pass\nprint({RECORD_MARK:?} + repr(__slice_record))\n",
                 cfg.name,
                 a.join(", ")
             ));
@@ -354,7 +358,11 @@ fn check(
             limits,
         );
         match result {
-            Ok(_) => Ok(Ok(printed.lines().map(str::to_string).collect())),
+            // The function's own output is interleaved: only the marked records count.
+            Ok(_) => Ok(Ok(printed
+                .lines()
+                .filter_map(|l| l.split_once(RECORD_MARK).map(|(_, r)| r.to_string()))
+                .collect())),
             Err(RunError::Stopped(s)) => Err(s.into()),
             Err(e) => Ok(Err(e.to_string())),
         }
