@@ -1,22 +1,12 @@
 //! Views of facts on a CFG (`%dataflow`, `%absint`): the figure (`render::facts`) laid out
 //! as SVG, its legend and tables.
 
-use std::time::Duration;
-
+use super::figure;
 use crate::cfg::Cfg;
 use crate::notebook::output::{CellError, View};
 use crate::notebook::session::{Ctx, Session};
 pub use crate::render::facts::Note;
 use crate::render::facts::{annotated_dot, legend_html};
-use crate::render::graphviz::GraphvizError;
-use crate::render::html::escape;
-
-/// A laid-out figure: the SVG when Graphviz could draw it, else a note saying why.
-pub struct Figure {
-    pub dot: String,
-    pub svg: Option<String>,
-    pub note_html: String,
-}
 
 /// A view of facts per CFG node (`%dataflow`, `%absint`) before it is laid out.
 pub struct FactsView {
@@ -47,7 +37,7 @@ pub fn facts_view(
 ) -> Result<View, CellError> {
     let fig = figure(
         annotated_dot(cfg, &facts.notes, &facts.title),
-        &facts.text,
+        Some(&facts.text),
         session,
         ctx,
     )?;
@@ -70,32 +60,4 @@ pub fn facts_view(
         dot: Some(fig.dot),
         json: facts.json,
     })
-}
-
-/// Lays `dot_source` out; a missing or slow Graphviz gives a note and the text form instead.
-pub fn figure(
-    dot_source: String,
-    text: &str,
-    session: &Session,
-    ctx: &Ctx<'_>,
-) -> Result<Figure, CellError> {
-    let limit = Duration::from_secs(session.config.dot_timeout_s);
-    match session.layout(&dot_source, ctx.cancel, limit) {
-        Ok(svg) => Ok(Figure {
-            dot: dot_source,
-            svg: Some(svg),
-            note_html: String::new(),
-        }),
-        Err(GraphvizError::Stopped(s)) => Err(s.into()),
-        Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => Ok(Figure {
-            dot: dot_source,
-            svg: None,
-            note_html: format!(
-                "<div class=\"analysis-kernel-note\">No figure: {}. The text form follows.</div><pre>{}</pre>",
-                escape(&e.to_string()),
-                escape(text)
-            ),
-        }),
-        Err(e) => Err(CellError::new("DotError", e.to_string())),
-    }
 }

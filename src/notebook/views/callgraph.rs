@@ -9,7 +9,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde_json::json;
 
-use super::dependence::figure;
+use super::{Figure, figure};
 use crate::cfg::function_cfg;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
@@ -102,7 +102,11 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         }
     }
     dot.push_str("}\n");
-    let (svg, note) = figure(session, ctx, &dot)?;
+    let Figure {
+        dot,
+        svg,
+        note_html: note,
+    } = figure(dot, None, session, ctx)?;
     let headers = ["function", "calls", "external calls", "recursive"];
     let rows: Vec<Vec<String>> = names
         .iter()

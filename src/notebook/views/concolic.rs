@@ -8,18 +8,17 @@
 //! is tried once, and not at all when a run so far already took it. It stops when the budget of rounds is spent or nothing is left to negate.
 
 use std::collections::HashSet;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use super::run::{activations, constraints_path, traced_call};
+use super::{Figure, figure};
 use crate::cfg::{Cfg, NodeKind, Walk};
 use crate::constraints::{Analysis, ConstraintsError, Feasible, Mode, Options, analyze};
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, Output, SaveFile, SavePath, View, payload};
 use crate::notebook::session::{Ctx, Session};
-use crate::render::graphviz::GraphvizError;
 use crate::render::html::{escape, table, text_table};
 use crate::render::run::{legend_html, run_dot};
 
@@ -308,15 +307,13 @@ fn view(
         text_table(&in_headers, &in_rows)
     );
     let title = format!("%concolic {name}: {covered} of {branches} branches covered");
-    let dot = run_dot(cfg, total, &title);
-    let limit = Duration::from_secs(session.config.dot_timeout_s);
-    let svg = match session.layout(&dot, ctx.cancel, limit) {
-        Ok(svg) => Some(svg),
-        Err(GraphvizError::Stopped(s)) => return Err(s.into()),
-        Err(_) => None,
-    };
+    let Figure {
+        dot,
+        svg,
+        note_html: note,
+    } = figure(run_dot(cfg, total, &title), None, session, ctx)?;
     let html = format!(
-        "{}<p>{}</p>{}<p><b>Inputs found</b></p>{}",
+        "{note}{}<p>{}</p>{}<p><b>Inputs found</b></p>{}",
         legend_html("Counts are rounds that took the edge."),
         escape(&summary),
         table(&headers, &rows),

@@ -2,12 +2,11 @@
 //! immediate dominators and dominance frontiers), and the control, data and program
 //! dependences of a function's statements, as figure, table and JSON.
 
-use std::time::Duration;
-
 use petgraph::graph::NodeIndex;
 use serde_json::{Value, json};
 
 use super::flow::fixpoint_error;
+use super::{Figure, figure};
 use crate::cfg::{Cfg, Orientation, children, dominators, frontiers, post_dominators};
 use crate::dataflow::analyses::Program;
 use crate::dataflow::dependence::{
@@ -18,8 +17,7 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View, payload};
 use crate::notebook::session::{Ctx, Session};
 use crate::render::dependence::{dependence_dot, legend_html, tree_dot, tree_legend_html};
-use crate::render::graphviz::GraphvizError;
-use crate::render::html::{escape, table, text_table};
+use crate::render::html::{table, text_table};
 
 pub const DOM_USAGE: &str = "%dom NAME";
 pub const PDOM_USAGE: &str = "%pdom NAME";
@@ -106,27 +104,6 @@ fn node_json(cfg: &Cfg, n: NodeIndex) -> Value {
     })
 }
 
-/// The figure of `dot`, or a note saying why there is none.
-pub fn figure(
-    session: &Session,
-    ctx: &Ctx<'_>,
-    dot: &str,
-) -> Result<(Option<String>, String), CellError> {
-    let limit = Duration::from_secs(session.config.dot_timeout_s);
-    match session.layout(dot, ctx.cancel, limit) {
-        Ok(svg) => Ok((Some(svg), String::new())),
-        Err(GraphvizError::Stopped(s)) => Err(s.into()),
-        Err(e @ (GraphvizError::NotInstalled | GraphvizError::Timeout(_))) => Ok((
-            None,
-            format!(
-                "<div class=\"analysis-kernel-note\">No figure: {}. The table follows.</div>",
-                escape(&e.to_string())
-            ),
-        )),
-        Err(e) => Err(CellError::new("DotError", e.to_string())),
-    }
-}
-
 /// `%dom NAME`.
 pub fn run_dom(
     session: &mut Session,
@@ -167,7 +144,11 @@ fn tree_view(
         let kids = children(cfg, &tree);
         let heading = format!("{what} of {}", cfg.name);
         let dot = tree_dot(cfg, &tree, &heading);
-        let (svg, note) = figure(session, ctx, &dot)?;
+        let Figure {
+            dot,
+            svg,
+            note_html: note,
+        } = figure(dot, None, session, ctx)?;
         let idom_header = match orientation {
             Orientation::Forward => "idom",
             Orientation::Backward => "ipdom",
@@ -320,7 +301,11 @@ fn graph_view(
         };
         let heading = format!("{what} of {}", cfg.name);
         let dot = dependence_dot(cfg, &control, &data, &heading);
-        let (svg, note) = figure(session, ctx, &dot)?;
+        let Figure {
+            dot,
+            svg,
+            note_html: note,
+        } = figure(dot, None, session, ctx)?;
         let headers = ["node", "lines", "statement", "depends on", "depended on by"];
         let rows: Vec<Vec<String>> = cfg
             .nodes()

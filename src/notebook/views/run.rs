@@ -1,10 +1,9 @@
 //! `%run f(ARGS)`: runs a call in the session's interpreter with line tracing on, shows its
 //! result and output, and draws the run on `f`'s CFG (edges taken with counts, nodes visited).
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
+use super::{Figure, figure};
 use crate::cfg::{Cfg, Walk, function_cfg};
 use crate::interp::trace::{self, Trace, TraceEvent};
 use crate::interp::{Limits, RunError, Stream};
@@ -14,7 +13,6 @@ use crate::notebook::output::{CellError, Output, View, payload};
 use crate::notebook::session::{Ctx, Session, run_error};
 use crate::python::ir::{ExprKind, StmtKind};
 use crate::python::lower_module;
-use crate::render::graphviz::GraphvizError;
 use crate::render::html::{escape, table, text_table};
 use crate::render::run::{legend_html, run_dot};
 
@@ -311,15 +309,13 @@ fn view(
         ));
     }
     let title = format!("{headline} — {summary}");
-    let dot = run_dot(cfg, walk, &title);
-    let limit = Duration::from_secs(session.config.dot_timeout_s);
-    let svg = match session.layout(&dot, ctx.cancel, limit) {
-        Ok(svg) => Some(svg),
-        Err(GraphvizError::Stopped(s)) => return Err(s.into()),
-        Err(_) => None,
-    };
+    let Figure {
+        dot,
+        svg,
+        note_html: note,
+    } = figure(run_dot(cfg, walk, &title), None, session, ctx)?;
     let html = format!(
-        "{}<p><b>{}</b><br>{}</p>{}",
+        "{note}{}<p><b>{}</b><br>{}</p>{}",
         legend_html(""),
         escape(&headline),
         escape(&summary),

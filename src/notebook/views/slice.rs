@@ -5,7 +5,8 @@
 
 use serde_json::{Value, json};
 
-use super::dependence::{figure, pdg};
+use super::dependence::pdg;
+use super::{Figure, figure};
 use crate::cfg::Role;
 use crate::dataflow::analyses::Program;
 use crate::dataflow::slice::{Criterion, Slice, slice};
@@ -138,7 +139,11 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     };
     let heading = format!("{direction} slice of {name} for line {line}{about}");
     let dot = slice_dot(cfg, &s.nodes, &s.criterion, &heading);
-    let (svg, note) = figure(session, ctx, &dot)?;
+    let Figure {
+        dot,
+        svg,
+        note_html: note,
+    } = figure(dot, None, session, ctx)?;
     let listing: Vec<(u32, String)> = source
         .lines()
         .enumerate()
