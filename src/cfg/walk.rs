@@ -26,6 +26,9 @@ pub struct Walk {
     pub routes: Vec<Vec<usize>>,
     /// Steps between lines that no edge joins: (from line, to line).
     pub unmatched: Vec<(u32, u32)>,
+    /// For each activation, the node each line event stepped to (`None`: the event was not
+    /// a step, as a line inside a statement or an `except` clause that did not match).
+    pub at: Vec<Vec<Option<NodeIndex>>>,
 }
 
 impl Walk {
@@ -42,6 +45,7 @@ impl Walk {
             let mut cur = cfg.entry;
             let mut path = vec![cur];
             let mut taken: Vec<usize> = Vec::new();
+            let mut at: Vec<Option<NodeIndex>> = vec![None; lines.len()];
             walk.nodes[cur.index()] += 1;
             let handlers_at = |line: u32| {
                 let mut at = starting(cfg, line).peekable();
@@ -80,6 +84,7 @@ impl Walk {
                 }
                 walk.nodes[cur.index()] += 1;
                 path.push(cur);
+                at[j] = Some(cur);
             }
             if returned.get(i).copied().unwrap_or(false)
                 && let Some(route) = route(cfg, &edges, cur, cfg.exit)
@@ -93,6 +98,7 @@ impl Walk {
             }
             walk.paths.push(path);
             walk.routes.push(taken);
+            walk.at.push(at);
         }
         walk
     }

@@ -102,6 +102,7 @@ impl Machine {
         self.enter(&code)?;
         if let Some(t) = self.trace.as_mut() {
             t.push(super::trace::TraceEvent::Call(code.qualname.to_string()));
+            t.enter_frame(&code.local_names);
             t.skip_docstring(&code.body);
         }
         let result = match &code.body {
@@ -118,6 +119,7 @@ impl Machine {
             t.push(super::trace::TraceEvent::Return {
                 raised: result.is_err(),
             });
+            t.leave_frame();
         }
         self.leave();
         let mut locals = std::mem::take(&mut frame.locals);

@@ -44,6 +44,8 @@ pub(crate) struct Code {
     pub text: Rc<str>,
     /// A function whose body has `yield`: calling it makes a generator.
     pub is_generator: bool,
+    /// The name of each local slot (`%run`'s traced values; empty for modules).
+    pub local_names: Vec<Rc<str>>,
 }
 
 /// Parameters of a function, in CPython's binding order.

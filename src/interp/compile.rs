@@ -91,10 +91,22 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         line: 1,
         text: "".into(),
         is_generator: false,
+        local_names: Vec::new(),
     }))
 }
 
 type Result<T> = std::result::Result<T, CompileError>;
+
+/// The name of each local slot, by slot number.
+fn slot_names(locals: &HashMap<String, u32>) -> Vec<Rc<str>> {
+    let mut names: Vec<Rc<str>> = vec![Rc::from(""); locals.len()];
+    for (name, &i) in locals {
+        if let Some(slot) = names.get_mut(i as usize) {
+            *slot = Rc::from(name.as_str());
+        }
+    }
+    names
+}
 
 fn internal(what: &str, line: u32) -> CompileError {
     CompileError::Syntax {
@@ -728,6 +740,7 @@ impl<'a> Compiler<'a> {
             line: src.line,
             text: src.text.into(),
             is_generator: frame.generator,
+            local_names: slot_names(&frame.locals),
         };
         Ok(Def {
             code: Rc::new(code),
@@ -862,6 +875,7 @@ impl<'a> Compiler<'a> {
             line: e.span.line,
             text: format!("{e}").into(),
             is_generator: false,
+            local_names: slot_names(&frame.locals),
         };
         Ok(Expr::Comprehension {
             code: Rc::new(code),
@@ -1017,6 +1031,7 @@ impl Compiler<'_> {
             line: s.span.line,
             text: s.text.as_str().into(),
             is_generator: false,
+            local_names: slot_names(&frame.locals),
         };
         Ok(super::code::ClassDef {
             name: name.as_str().into(),

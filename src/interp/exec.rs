@@ -22,9 +22,11 @@ pub(crate) enum Flow {
 impl Machine {
     /// Records a line event when `%run` traces (`trace.rs`).
     #[inline]
-    fn trace_line(&mut self, line: u32) {
-        if let Some(t) = self.trace.as_mut() {
-            t.push(super::trace::TraceEvent::Line(line));
+    fn trace_line(&mut self, f: &Frame, line: u32) {
+        if let Some(t) = self.trace.as_mut()
+            && t.push(super::trace::TraceEvent::Line(line))
+        {
+            t.snapshot(&f.locals);
         }
     }
 
@@ -41,7 +43,7 @@ impl Machine {
 
     pub fn exec(&mut self, f: &mut Frame, s: &Stmt) -> R<Flow> {
         self.tick()?;
-        self.trace_line(s.line);
+        self.trace_line(f, s.line);
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(f, e)?;
@@ -74,7 +76,7 @@ impl Machine {
                     Flow::Return(v) => return Ok(Flow::Return(v)),
                     Flow::Normal | Flow::Continue => self.tick()?,
                 }
-                self.trace_line(s.line);
+                self.trace_line(f, s.line);
             },
             StmtKind::For {
                 target,
@@ -91,7 +93,7 @@ impl Machine {
                         Flow::Return(v) => return Ok(Flow::Return(v)),
                         Flow::Normal | Flow::Continue => self.tick()?,
                     }
-                    self.trace_line(s.line);
+                    self.trace_line(f, s.line);
                 }
                 return self.exec_block(f, orelse);
             }
@@ -266,7 +268,7 @@ impl Machine {
 
     fn handle(&mut self, f: &mut Frame, raised: Box<Raised>, handlers: &[Handler]) -> R<Flow> {
         for h in handlers {
-            self.trace_line(h.line);
+            self.trace_line(f, h.line);
             let matched = match &h.class {
                 None => true,
                 Some(e) => {

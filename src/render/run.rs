@@ -14,8 +14,30 @@ const NOT_TAKEN: &str = "#b0b0b0";
 
 /// The DOT of `cfg` with `walk` drawn on it and `title` above.
 pub fn run_dot(cfg: &Cfg, walk: &Walk, title: &str) -> String {
-    styled_dot(cfg, &Run { walk, title })
+    styled_dot(
+        cfg,
+        &Run {
+            walk,
+            title,
+            flagged: &[],
+        },
+    )
 }
+
+/// [`run_dot`] with the `flagged` nodes drawn red (`%run --on absint`: a soundness bug there).
+pub fn run_dot_flagged(cfg: &Cfg, walk: &Walk, title: &str, flagged: &[NodeIndex]) -> String {
+    styled_dot(
+        cfg,
+        &Run {
+            walk,
+            title,
+            flagged,
+        },
+    )
+}
+
+const FLAGGED_FILL: &str = "#ffcdd2";
+const FLAGGED: &str = "#c62828";
 
 /// The line under a run figure.
 pub fn legend_html(extra: &str) -> String {
@@ -30,6 +52,7 @@ pub fn legend_html(extra: &str) -> String {
 struct Run<'a> {
     walk: &'a Walk,
     title: &'a str,
+    flagged: &'a [NodeIndex],
 }
 
 impl Style for Run<'_> {
@@ -46,6 +69,12 @@ impl Style for Run<'_> {
             attrs
                 .text("fillcolor", VISITED_FILL)
                 .text("xlabel", &format!("×{count}"));
+        }
+        if self.flagged.contains(&n) {
+            attrs
+                .text("fillcolor", FLAGGED_FILL)
+                .text("color", FLAGGED)
+                .raw("penwidth", "2.5");
         }
     }
 

@@ -111,3 +111,28 @@ def test_stepping_updates_one_output_and_ends_with_the_plain_view(kernel, comman
     assert steps[-1]["content"]["data"] == plain_view["content"]["data"]
     strip = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data") and "<details" in m["content"]["data"].get("text/html", "")]
     assert strip and strip[-1]["content"]["data"]["text/html"].count("<svg") == len(steps) - 1
+
+
+CLASSIFY = "def classify(x: int, y: int) -> str:\n    if x > 2 * y:\n        return 'big'\n    elif x < 0:\n        return 'negative'\n    return 'small'\n"
+
+
+def test_set_steps_the_exploration_and_ends_with_the_plain_tree(kernel):
+    _, kc = kernel
+    run(kc, CLASSIFY)
+    run(kc, "%config step_delay_ms=0")
+    _, plain = run(kc, "%set classify")
+    [plain_view] = [m for m in plain if m["msg_type"] == "display_data"]
+    reply, msgs = run(kc, "%set classify --step")
+    assert reply["status"] == "ok"
+    first = next(m for m in msgs if m["msg_type"] == "display_data" and "analysis-kernel-step" in m["content"]["transient"].get("display_id", ""))
+    display_id = first["content"]["transient"]["display_id"]
+    steps = [first] + [m for m in msgs if m["msg_type"] == "update_display_data" and m["content"]["transient"]["display_id"] == display_id]
+    mime = "application/vnd.analysis-kernel.set+json"
+    total = len(plain_view["content"]["data"][mime]["nodes"])
+    assert total >= 5
+    # Steps arrive in order: one more node each, the tree's nodes in the order they were added.
+    counts = [len(s["content"]["data"][mime]["nodes"]) for s in steps]
+    assert counts == list(range(1, total + 1)) + [total], counts
+    assert steps[-1]["content"]["data"] == plain_view["content"]["data"]
+    strip = [m for m in msgs if m["msg_type"] == "display_data" and "<details" in m["content"]["data"].get("text/html", "")]
+    assert strip and strip[-1]["content"]["data"]["text/html"].count("<svg") == total

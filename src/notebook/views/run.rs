@@ -16,9 +16,14 @@ use crate::python::lower_module;
 use crate::render::html::{escape, table, text_table};
 use crate::render::run::{legend_html, run_dot};
 
-pub const OPTIONS: &[OptionSpec] = &[];
+pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "--on",
+    values: 1,
+    help: "the figure the run is drawn on: cfg (default), constraints, set, or absint DOMAIN",
+}];
 
-pub const USAGE: &str = "%run F(ARGS)";
+pub const USAGE: &str =
+    "%run F(ARGS) [--on cfg|constraints|set|absint DOMAIN]\n%run OBJ.METHOD(ARGS) [--on ...]";
 
 pub const SUMMARY: &str = "run a call and draw the run on F's control-flow graph";
 
@@ -29,8 +34,17 @@ often, so loops show their counts), filled nodes were visited, grey edges were n
 call of F during the run (recursion too) is drawn. The JSON payload (kind `run`) has each \
 activation's line trace (the lines CPython's sys.settrace reports as `line` events, in order), \
 the visits per node and the count per edge.\n\n\
+A method call (`%run Counter().inc(2)`, `%run c.inc(3)`) is drawn on the method's CFG.\n\n\
+--on set: the run on F's symbolic execution tree (%set F with the session's settings): the leaf \
+whose path condition the arguments satisfy, the path to it drawn thick, its path condition, and \
+the tree's outcome there beside the run's. The arguments must be plain data; they are evaluated \
+once more, quietly, to read their values.\n\n\
+--on absint DOMAIN: the int values each local held as each node of F started, beside the node's \
+abstract state in DOMAIN (built-in or registered with %domain); a value outside its abstract \
+state is a soundness bug, shown in red (and under `absint.soundness_bugs` in the JSON).\n\n\
+--on cfg (the default) and --on constraints: the view above.\n\n\
 Limits: a line holding several statements (`if x: return 1`) is one line; lines run by \
-generator frames are traced in the frame that resumed them.";
+generator frames are traced in the frame that resumed them (and their values are not judged).";
 
 /// One activation of a user function: its lines, and how it ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,25 +53,33 @@ pub struct Activation {
     pub lines: Vec<u32>,
     /// `None` while unfinished; `Some(true)` when it ended by an exception.
     pub raised: Option<bool>,
+    /// The index in the trace's events of each line event of `lines`.
+    pub events: Vec<usize>,
+    /// Whether it started at the top level of the run (not inside another traced call).
+    pub top: bool,
 }
 
 /// Splits a trace into activations, in the order they started.
 pub fn activations(trace: &Trace) -> Vec<Activation> {
     let mut done: Vec<Activation> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
-    for e in &trace.events {
+    for (k, e) in trace.events.iter().enumerate() {
         match e {
             TraceEvent::Call(function) => {
+                let top = stack.is_empty();
                 stack.push(done.len());
                 done.push(Activation {
                     function: function.clone(),
                     lines: Vec::new(),
                     raised: None,
+                    events: Vec::new(),
+                    top,
                 });
             }
             TraceEvent::Line(line) => {
                 if let Some(&top) = stack.last() {
                     done[top].lines.push(*line);
+                    done[top].events.push(k);
                 }
             }
             TraceEvent::Return { raised } => {
@@ -100,6 +122,14 @@ fn call_text(inv: &Invocation) -> String {
     rest.trim().to_string()
 }
 
+/// The words after the call (its options), as typed.
+pub fn options_text(inv: &Invocation) -> String {
+    let call = call_text(inv);
+    let line = inv.source_line.trim_start();
+    let rest = line.strip_prefix("%run").unwrap_or(line).trim_start();
+    rest.get(call.len()..).unwrap_or("").to_string()
+}
+
 /// What a traced call did.
 pub struct Traced {
     /// The call as typed.
@@ -113,32 +143,77 @@ pub struct Traced {
     pub trace: Trace,
 }
 
-/// Runs `call` (a call of a defined function) with tracing on; prints go to `ctx` as they come.
-pub fn traced_call(
-    session: &mut Session,
-    call: &str,
-    ctx: &mut Ctx<'_>,
-) -> Result<Traced, CellError> {
+/// The parts of a `%run` call: the callee and its arguments as Python text.
+pub struct CallParts {
+    /// The function's name when the callee is a plain name; `None` for `obj.method(...)`.
+    pub name: Option<String>,
+    pub args: Vec<String>,
+    /// `(name, value)`; `None` names a `**mapping`.
+    pub keywords: Vec<(Option<String>, String)>,
+}
+
+/// Parses `call`: one call expression of a name (`f(3)`) or of an attribute
+/// (`obj.method(3)`, `Counter().inc(2)`).
+pub fn call_parts(call: &str) -> Result<CallParts, CellError> {
     let module = lower_module(call)?;
-    let function = match module.body.as_slice() {
+    let parts = match module.body.as_slice() {
         [stmt] => match &stmt.kind {
             StmtKind::Expr(e) => match &e.kind {
-                ExprKind::Call { func, .. } => match &func.kind {
-                    ExprKind::Name(name) => Some(name.clone()),
-                    _ => None,
-                },
+                ExprKind::Call {
+                    func,
+                    args,
+                    keywords,
+                } => {
+                    let name = match &func.kind {
+                        ExprKind::Name(name) => Some(Some(name.clone())),
+                        ExprKind::Attribute { .. } => Some(None),
+                        _ => None,
+                    };
+                    name.map(|name| CallParts {
+                        name,
+                        args: args.iter().map(|a| a.to_string()).collect(),
+                        keywords: keywords
+                            .iter()
+                            .map(|(k, v)| (k.clone(), v.to_string()))
+                            .collect(),
+                    })
+                }
                 _ => None,
             },
             _ => None,
         },
         _ => None,
-    }
-    .ok_or_else(|| {
+    };
+    parts.ok_or_else(|| {
         CellError::usage(format!(
-            "%run needs one call of a defined function, such as %run f(3, [1, 2]); got {call:?}"
+            "%run needs one call of a defined function or method, such as %run f(3, [1, 2]) or \
+             %run Counter().inc(2); got {call:?}"
         ))
-    })?;
-    session.require_lowered(&function)?;
+    })
+}
+
+/// Runs `call` (a call of a defined function or method) with tracing on; prints go to `ctx`
+/// as they come. `locals`: also keep the int locals at each line event.
+pub fn traced_call(
+    session: &mut Session,
+    call: &str,
+    ctx: &mut Ctx<'_>,
+) -> Result<Traced, CellError> {
+    traced_call_with(session, call, ctx, false)
+}
+
+/// [`traced_call`], keeping the locals of each line event when `locals` is set.
+pub fn traced_call_with(
+    session: &mut Session,
+    call: &str,
+    ctx: &mut Ctx<'_>,
+    locals: bool,
+) -> Result<Traced, CellError> {
+    let module = lower_module(call)?;
+    let parts = call_parts(call)?;
+    if let Some(name) = &parts.name {
+        session.require_lowered(name)?;
+    }
     let limits = Limits::new(
         session.config.step_budget,
         u32::try_from(session.config.recursion_limit).unwrap_or(u32::MAX),
@@ -161,7 +236,13 @@ pub fn traced_call(
          out: &mut dyn FnMut(Stream, &str)| { interp.host(task, out, cancel, limits) };
     host(
         interp,
-        Box::new(|| Box::new(trace::start()) as Box<dyn std::any::Any + Send>),
+        Box::new(move || {
+            Box::new(if locals {
+                trace::start_with_locals()
+            } else {
+                trace::start()
+            }) as Box<dyn std::any::Any + Send>
+        }),
         &mut out,
     )
     .map_err(|e| run_error(e, call))?;
@@ -184,6 +265,25 @@ pub fn traced_call(
         Err(RunError::Exception(x)) => (None, Some((x.type_name, x.message))),
         Err(e) => return Err(run_error(e, call)),
     };
+    // A method call: the callee is the last activation started at the top level (the
+    // receiver and the arguments are evaluated before it is called).
+    let function = match parts.name {
+        Some(name) => name,
+        None => {
+            let callee = activations(&trace)
+                .into_iter()
+                .rev()
+                .find(|a| a.top)
+                .map(|a| a.function)
+                .filter(|f| session.lowered(f).is_some());
+            callee.ok_or_else(|| {
+                CellError::usage(format!(
+                    "%run {call}: the call ran no function or method defined in a cell \
+                     (a method of a builtin type, such as list.append, has no CFG to draw)"
+                ))
+            })?
+        }
+    };
     Ok(Traced {
         call: call.to_string(),
         function,
@@ -201,6 +301,10 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         return Err(CellError::usage(
             "%run needs a call, such as %run f(3) (see %help run)",
         ));
+    }
+    let on = super::run_on::On::parse(inv)?;
+    if !matches!(on, super::run_on::On::Cfg) {
+        return super::run_on::run(session, inv, ctx, &call, on);
     }
     let traced = traced_call(session, &call, ctx)?;
     let f = session.require_lowered(&traced.function)?.clone();

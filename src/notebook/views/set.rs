@@ -44,9 +44,10 @@ pub const OPTIONS: &[OptionSpec] = &[
         values: 0,
         help: "keep infeasible branches as lightgreen unsat leaves instead of pruning them",
     },
+    super::set_step::STEP,
 ];
 
-pub const USAGE: &str = "%set NAME [--unroll N] [--depth N] [--leaves] [--unsat] [ARG:TYPE ...]\n%%set [--unroll N] [--depth N] [--leaves] [--unsat] ARG:TYPE ...\n<Python code>";
+pub const USAGE: &str = "%set NAME [--unroll N] [--depth N] [--leaves] [--unsat] [--step] [ARG:TYPE ...]\n%%set [--unroll N] [--depth N] [--leaves] [--unsat] [--step] ARG:TYPE ...\n<Python code>";
 
 pub const SUMMARY: &str =
     "symbolic execution tree: path conditions, stores, outcomes, a witness per leaf";
@@ -185,8 +186,22 @@ pub fn error(e: SymexecError, inv: &Invocation) -> CellError {
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
     let built = build(session, inv, ctx)?;
     ctx.check_cancel()?;
-    let view = view(&built.tree, inv.flag("--leaves"), session, ctx)?;
+    let leaves = inv.flag("--leaves");
+    let view = view(&built.tree, leaves, session, ctx)?;
+    if inv.flag("--step") {
+        if let Some(file) = view.save_file(inv)? {
+            ctx.sink.save(file)?;
+        }
+        return super::set_step::play(&built.tree, &view, session, ctx, &|t, ctx| {
+            view_of(t, leaves, session, ctx)
+        });
+    }
     show(&view, &built.tree, inv, ctx)
+}
+
+/// `%set`'s view of `tree` (for `--step`'s partial trees).
+fn view_of(tree: &Tree, leaves: bool, session: &Session, ctx: &Ctx<'_>) -> Result<View, CellError> {
+    view(tree, leaves, session, ctx)
 }
 
 /// Shows `view`; `--save FILE.json` writes the whole tree (the view's payload of a large

@@ -67,7 +67,7 @@ impl UserEntries {
 }
 
 /// Runs `task` on the interpreter's thread with the cell's budget.
-fn on_worker<T: Send + 'static>(
+pub(super) fn on_worker<T: Send + 'static>(
     session: &mut Session,
     ctx: &mut Ctx<'_>,
     task: impl FnOnce() -> T + Send + 'static,
@@ -164,7 +164,7 @@ fn run_error(e: RunError, method: Option<String>, step: Option<String>) -> CellE
     }
 }
 
-fn failure(f: Failure, kind: &str) -> CellError {
+pub(super) fn failure(f: Failure, kind: &str) -> CellError {
     match f {
         Failure::Unknown(name) => CellError::usage(format!("unknown {kind} {name:?}")),
         Failure::User { error, step } => {
