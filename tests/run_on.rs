@@ -143,6 +143,7 @@ fn the_leaf_drawn_holds_for_the_input_and_has_cpythons_outcome() {
                 assert_eq!(name, "classify", "{call}: no leaf: {set}");
                 assert!(values[1].repr().starts_with('-'), "{call}: no leaf: {set}");
                 assert_eq!(set["tree_outcome"]["kind"], "no_leaf");
+                assert_eq!(set["failed_preconditions"], serde_json::json!(["y >= 0"]));
                 continue;
             };
             let leaf = tree
@@ -273,7 +274,7 @@ fn fixture(name: &str) -> String {
 #[test]
 fn an_unsound_user_domain_is_flagged_where_a_value_escapes() {
     let mut s = session();
-    for f in ["parity", "buggy"] {
+    for f in ["parity", "interval", "buggy"] {
         let (r, _) = cells::run(&mut s, &fixture(f));
         r.unwrap_or_else(|e| panic!("{f}: {e:?}"));
     }

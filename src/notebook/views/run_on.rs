@@ -329,12 +329,24 @@ fn on_set(
         .env()
         .map_err(|e| CellError::new("UnsupportedError", e.to_string()))?;
     let timeout = u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX);
-    let (leaf, prediction) = Predictor::new(&tree, &env, timeout, ctx.cancel)
-        .predict(&ordered)
-        .map_err(|e| match e {
+    let solver_error = |e: crate::symexec::check::CheckError| -> CellError {
+        match e {
             crate::symexec::check::CheckError::Stopped(s) => s.into(),
             other => CellError::new("SolverError", other.to_string()),
-        })?;
+        }
+    };
+    let mut predictor = Predictor::new(&tree, &env, timeout, ctx.cancel);
+    let (leaf, prediction) = predictor.predict(&ordered).map_err(solver_error)?;
+    // With no leaf, the docstring preconditions the tree assumes at its root that fail.
+    let mut failed_pre = Vec::new();
+    if leaf.is_none() {
+        for (text, condition) in &tree.preconditions {
+            let one = [(text.clone(), condition.clone())];
+            if predictor.satisfies(&ordered, &one).map_err(solver_error)? == Some(false) {
+                failed_pre.push(text.clone());
+            }
+        }
+    }
     let headline = outcome_line(&traced);
     let agree = agrees(&prediction, &traced);
     let approximate = leaf.is_some_and(|l| tree.is_approximate(l));
@@ -365,6 +377,15 @@ fn on_set(
                 Some(pc),
             )
         }
+        None if !failed_pre.is_empty() => (
+            format!(
+                "The input ({}) reaches no leaf of %set {function}: it fails the docstring \
+                 precondition {}, which the tree assumes.",
+                input_text.join(", "),
+                failed_pre.join(", ")
+            ),
+            None,
+        ),
         None => (
             format!(
                 "The input ({}) reaches no leaf of %set {function}: the tree {}.",
@@ -419,6 +440,7 @@ fn on_set(
         "path_condition": pc,
         "approximate": approximate,
         "tree_outcome": prediction_json(&prediction),
+        "failed_preconditions": failed_pre,
         "agrees": agree,
     });
     Ok(View {
