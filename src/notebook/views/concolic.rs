@@ -45,6 +45,11 @@ the branch coverage of all rounds on the CFG, and the inputs found as a table. `
 writes the inputs as pytest cases (F's source, then one test per input asserting what the \
 kernel's run gave). Loops: only branches before a run's first back edge are negated.";
 
+/// Where new inputs come from, as the output says it.
+const SOURCE_OF_INPUTS: &str = "New inputs are not solved from the run's own symbolic path \
+condition: each is the Z3 witness %constraints found for the first path it lists (paths cut at \
+their first back edge) that starts with the run's prefix and the negated branch.";
+
 /// Rounds run when `--rounds` is not given.
 const DEFAULT_ROUNDS: usize = 20;
 
@@ -302,7 +307,7 @@ fn view(
         .map(|r| vec![r.call.clone(), r.outcome.clone()])
         .collect();
     let text = format!(
-        "%concolic {name}: {summary}\n{}\n\nInputs found\n{}",
+        "%concolic {name}: {summary}\n{SOURCE_OF_INPUTS}\n{}\n\nInputs found\n{}",
         text_table(&headers, &rows),
         text_table(&in_headers, &in_rows)
     );
@@ -313,9 +318,10 @@ fn view(
         note_html: note,
     } = figure(run_dot(cfg, total, &title), None, session, ctx)?;
     let html = format!(
-        "{note}{}<p>{}</p>{}<p><b>Inputs found</b></p>{}",
+        "{note}{}<p>{}<br><small>{}</small></p>{}<p><b>Inputs found</b></p>{}",
         legend_html("Counts are rounds that took the edge."),
         escape(&summary),
+        escape(SOURCE_OF_INPUTS),
         table(&headers, &rows),
         table(&in_headers, &in_rows)
     );
