@@ -777,6 +777,17 @@ fn view(
     if traced.trace.cut {
         text.push_str("\nThe trace was cut: later steps are not judged.");
     }
+    if traced
+        .trace
+        .snapshots
+        .as_ref()
+        .is_some_and(|s| s.len() >= crate::interp::trace::MAX_SNAPSHOTS)
+    {
+        text.push_str(&format!(
+            "\nLocals were kept for the first {} line events of the run (all functions); later steps are not judged.",
+            crate::interp::trace::MAX_SNAPSHOTS
+        ));
+    }
     let title = format!("{headline} — {domain}");
     let flagged_nodes: Vec<NodeIndex> = flagged.iter().map(|&n| NodeIndex::new(n)).collect();
     let Figure {
