@@ -3,7 +3,8 @@
 //! "every fact" as the start of unvisited nodes), and a node's effect is the user's
 //! `transfer(stmt, facts)` (by default `(facts - kill(stmt, facts)) | gen(stmt)`), given the
 //! node as plain data: `{"node", "kind", "text", "line", "targets", "uses", "deletes",
-//! "branch_targets"}`. Edges have effects as for the built-ins: the user's
+//! "branch_targets", "locals"}` (`locals`: the function's local variables as a tuple, `None`
+//! for top-level code). Edges have effects as for the built-ins: the user's
 //! `edge(stmt, kind, facts)` (by default, a `for` target or `case` pattern, `branch_targets`,
 //! is bound on the "true" edge by `transfer(binding(stmt), facts)`); it is called only on
 //! the edges that can have one (every edge when the class defines `edge`, else the "true"
@@ -83,8 +84,20 @@ pub struct UserFlow<'p> {
     pub error: RefCell<Option<UserError>>,
 }
 
-/// `x@L9` before `x@L10`: digit runs compare as numbers.
+/// The order the built-ins list facts in: `NAME@REST` by the name as text, then the rest with
+/// digit runs as numbers (`n@L9`, `n@L10`, `n1@L2`); other facts with digit runs as numbers.
 pub fn natural(a: &str, b: &str) -> Ordering {
+    if let (Some((va, ra)), Some((vb, rb))) = (a.split_once('@'), b.split_once('@')) {
+        return va
+            .cmp(vb)
+            .then_with(|| digits_as_numbers(ra, rb))
+            .then_with(|| a.cmp(b));
+    }
+    digits_as_numbers(a, b)
+}
+
+/// `L9` before `L10`: digit runs compare as numbers.
+fn digits_as_numbers(a: &str, b: &str) -> Ordering {
     let key = |s: &str| -> Vec<(String, u64)> {
         let mut out = Vec::new();
         let mut text = String::new();
@@ -148,6 +161,13 @@ impl<'p> UserFlow<'p> {
         let may = host::attr(&instance, "may")
             .and_then(|v| host::truthy(&v))
             .map_err(|e| fail("may", e))?;
+        // One immutable tuple shared by every node; None for top-level code (every name is
+        // global there, so an analysis of variables tracks them all).
+        let locals = if program.is_function {
+            HostValue::tuple(program.locals().iter().map(|v| HostValue::str(v)).collect())
+        } else {
+            HostValue::none()
+        };
         let mut stmts = Vec::new();
         let mut binds = Vec::new();
         for n in program.cfg.nodes() {
@@ -175,6 +195,7 @@ impl<'p> UserFlow<'p> {
                     "branch_targets",
                     strs_value(&info.branch_defs).map_err(|e| fail("stmt", e))?,
                 ),
+                ("locals", locals.clone()),
             ])
             .map_err(|e| fail("stmt", e))?;
             stmts.push(d);

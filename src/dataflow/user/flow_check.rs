@@ -2,8 +2,9 @@
 //! edge effects must be monotone (`S ⊆ S'` implies `transfer(S) ⊆ transfer(S')`; for a must
 //! analysis the order is reversed on both sides, which is the same condition). Checked on
 //! every node (and every edge with an effect) of the given programs, on pairs of fact sets
-//! drawn from the facts the analysis itself produces there; a failing pair is shrunk
-//! (facts removed while it still fails) so the counterexample is small.
+//! drawn from the facts the analysis itself produces there (`{} ⊆ U`, `{} ⊆ {f}` and
+//! `U - {f} ⊆ U` for each fact `f` of `U`, then random pairs); a failing pair is shrunk (facts
+//! removed while it still fails) so the counterexample is small.
 
 use std::collections::BTreeSet;
 
@@ -118,7 +119,15 @@ pub fn check(
             if out.monotonicity.len() >= MAX_FAILURES {
                 break;
             }
+            // Nothing below everything, nothing below each single fact, everything but one
+            // fact below everything, then random pairs.
             let mut pairs = vec![(BTreeSet::new(), universe.clone())];
+            for f in &facts {
+                pairs.push((BTreeSet::new(), BTreeSet::from([f.to_string()])));
+                let mut all_but = universe.clone();
+                all_but.remove(*f);
+                pairs.push((all_but, universe.clone()));
+            }
             for _ in 0..samples {
                 let big: BTreeSet<String> = facts
                     .iter()

@@ -81,7 +81,8 @@ def __analysis_setup__():
         `direction` ("forward" or "backward") and `may` (True: facts join by union; False:
         by intersection), and define `gen(stmt)` and `kill(stmt, facts)`, or
         `transfer(stmt, facts)` for anything else.  Facts are strs; `stmt` is a dict with
-        "node", "kind", "text", "line", "targets", "uses", "deletes", "branch_targets".
+        "node", "kind", "text", "line", "targets", "uses", "deletes", "branch_targets" and
+        "locals" (the function's local variables, a tuple; None for top-level code).
 
         Edges: `edge(stmt, kind, facts)` is the effect of an edge out of `stmt` (forward the
         facts flow along it, backward against it), `kind` one of "normal", "true", "false", "exception",
@@ -117,6 +118,7 @@ def __analysis_setup__():
                 "uses": [],
                 "deletes": [],
                 "branch_targets": [],
+                "locals": stmt["locals"],
             }
 
         def edge(self, stmt, kind, facts):
