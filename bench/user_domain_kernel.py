@@ -88,7 +88,7 @@ def main():
                     row = {"binary": binary, "command": cmd, "runs": args.runs,
                            "median_ms": round(statistics.median(times) * 1000, 1),
                            "min_ms": round(min(times) * 1000, 1)}
-                    for key in ("user_calls", "memo_hits"):
+                    for key in ("user_calls", "memo_hits", "user_calls_by_method"):
                         if key in user:
                             row[key] = user[key]
                         elif last and key in last[-1]:

@@ -48,6 +48,8 @@ pub struct UserCheck {
     /// Calls into the user's code, and answers given from memory instead.
     pub calls: u64,
     pub memo_hits: u64,
+    /// Calls per method, when the transport counts them.
+    pub calls_by_method: Vec<(String, u64)>,
 }
 
 impl UserCheck {
@@ -71,6 +73,10 @@ pub trait Served: AbstractDomain + fmt::Display {
     fn widens() -> Option<bool>;
     /// Calls into user code so far, and answers given from memory.
     fn calls() -> (u64, u64);
+    /// Calls per method (empty when not counted).
+    fn calls_by_method() -> Vec<(String, u64)> {
+        Vec::new()
+    }
 }
 
 impl Served for UserElem {
@@ -91,6 +97,9 @@ impl Served for UserElem {
     }
     fn calls() -> (u64, u64) {
         (domain::calls(), domain::memo_hits())
+    }
+    fn calls_by_method() -> Vec<(String, u64)> {
+        domain::calls_by_method()
     }
 }
 
@@ -143,6 +152,7 @@ pub fn check<D: Served>(
     report.domain = D::name();
     out.soundness = report.failures.iter().map(in_user_terms).collect();
     (out.calls, out.memo_hits) = D::calls();
+    out.calls_by_method = D::calls_by_method();
     Ok((report, out))
 }
 

@@ -17,7 +17,6 @@
 //! again ([`memo_hits`] counts the answers given from memory).
 
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -26,6 +25,7 @@ use serde_json::Value;
 
 use crate::dataflow::domains::{AbstractDomain, BinOp, CmpOp};
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use crate::fxhash::FxHashMap;
 use crate::interp::RunError;
 use crate::interp::host::{self, HostValue};
 
@@ -79,8 +79,10 @@ pub struct Context {
     /// `show(bottom)` and `show(top)`, once asked for.
     shown: [OnceCell<String>; 2],
     /// Answers of the user's methods, by [`memo_key`].
-    memo: HashMap<String, Memo>,
+    memo: FxHashMap<String, Memo>,
     memo_hits: u64,
+    /// Calls per method (the profile `%check-domain` reports).
+    by_method: std::collections::BTreeMap<String, u64>,
 }
 
 /// A remembered answer.
@@ -168,8 +170,9 @@ impl Context {
                 error: None,
                 calls: 0,
                 shown: [OnceCell::new(), OnceCell::new()],
-                memo: HashMap::new(),
+                memo: FxHashMap::default(),
                 memo_hits: 0,
+                by_method: std::collections::BTreeMap::new(),
             })
         });
         let guard = Entered(());
@@ -223,6 +226,16 @@ pub fn failed() -> bool {
 /// Calls into user code so far.
 pub fn calls() -> u64 {
     CONTEXT.with(|c| c.borrow().as_ref().map_or(0, |ctx| ctx.calls))
+}
+
+/// Calls into user code so far, per method.
+pub fn calls_by_method() -> Vec<(String, u64)> {
+    CONTEXT.with(|c| {
+        c.borrow()
+            .as_ref()
+            .map(|ctx| ctx.by_method.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default()
+    })
 }
 
 /// Answers given from memory so far (see the module's doc).
@@ -301,6 +314,7 @@ pub fn call(method: &str, lead: Vec<HostValue>, args: &[&UserElem]) -> Option<Ho
             return None;
         }
         ctx.calls += 1;
+        *ctx.by_method.entry(method.to_string()).or_default() += 1;
         Some(ctx.instance.clone())
     })?;
     let mut values = lead.clone();
@@ -664,6 +678,7 @@ fn contains_called(a: &UserElem, i: &BigInt) -> bool {
     CONTEXT.with(|c| {
         if let Some(ctx) = c.borrow_mut().as_mut() {
             ctx.calls += 1;
+            *ctx.by_method.entry("contains".into()).or_default() += 1;
         }
     });
     match host::call_method(&instance, "contains", vec![value, HostValue::int(i)])

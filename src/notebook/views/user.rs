@@ -486,6 +486,11 @@ pub fn served_check_view(
                 "termination": found.termination,
                 "user_calls": found.calls,
                 "memo_hits": found.memo_hits,
+                "user_calls_by_method": found
+                    .calls_by_method
+                    .iter()
+                    .map(|(m, n)| (m.clone(), json!(n)))
+                    .collect::<serde_json::Map<String, serde_json::Value>>(),
             }),
         );
     }
