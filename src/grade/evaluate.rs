@@ -207,7 +207,7 @@ fn evaluate(
             let Some(payload) = last_payload(&out) else {
                 return (false, format!("{command} showed no view"));
             };
-            match holds(expect, payload) {
+            match holds_over(expect, payload, &payloads(&out)) {
                 Ok(true) => (true, format!("{command}: passed")),
                 Ok(false) => (false, format!("{command}: expected {expect}")),
                 Err(why) => (false, format!("{command}: cannot evaluate {expect}: {why}")),
@@ -284,10 +284,34 @@ fn last_payload(out: &[Output]) -> Option<&Json> {
     })
 }
 
-/// Evaluates the Python expression `expect` with `payload` bound, in a fresh interpreter
-/// (never the submission's, whose globals could shadow builtins).
+/// The JSON payloads of every view among `out`, in order (a `run` of several commands).
+fn payloads(out: &[Output]) -> Vec<&Json> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Display(b) | Output::Result(b) => b.data.iter().find_map(|(k, v)| {
+                (k.starts_with("application/vnd.analysis-kernel.") && k.ends_with("+json"))
+                    .then_some(v)
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
 fn holds(expect: &str, payload: &Json) -> Result<bool, String> {
-    let source = format!("payload = {}\n({expect})\n", python_literal(payload));
+    holds_over(expect, payload, &[payload])
+}
+
+/// Evaluates the Python expression `expect` with `payload` (the last view's) and `payloads`
+/// (every view's, in order) bound, in a fresh interpreter (never the submission's, whose
+/// globals could shadow builtins).
+fn holds_over(expect: &str, payload: &Json, all: &[&Json]) -> Result<bool, String> {
+    let listed: Vec<String> = all.iter().map(|p| python_literal(p)).collect();
+    let source = format!(
+        "payload = {}\npayloads = [{}]\n({expect})\n",
+        python_literal(payload),
+        listed.join(", ")
+    );
     let module = lower_module(&source).map_err(|e| e.to_string())?;
     let mut interp = Interpreter::new();
     let mut quiet = |_: crate::interp::Stream, _: &str| {};

@@ -18,6 +18,12 @@
 //! expect = "len([n for n in payload['nodes'] if n['kind'] == 'condition']) == 2"
 //! hint = "clamp needs two comparisons"
 //!
+//! [[criterion]]            # several commands: `payloads` lists every view's payload
+//! name = "as precise as the reference"
+//! run = """%absint mine f
+//! %absint sign f"""
+//! expect = "len(payloads[0]['nodes']) == len(payloads[1]['nodes'])"
+//!
 //! [[criterion]]            # Python asserts run after the submission, in its session
 //! name = "hidden tests"
 //! visibility = "after_published"

@@ -102,6 +102,11 @@ impl HostValue {
         }
     }
 
+    /// The value as plain data (None, bool, int, float, str, tuples and lists of these).
+    pub fn to_py(&self) -> Option<crate::python::value::PyValue> {
+        self.0.to_py()
+    }
+
     /// `type(v).__name__`.
     pub fn type_name(&self) -> String {
         self.0.type_name()

@@ -26,6 +26,7 @@ struct Current {
     cancel: Cancel,
     error: Option<(String, CallError)>,
     shown: HashMap<u32, String>,
+    calls: u64,
 }
 
 thread_local! {
@@ -48,6 +49,7 @@ pub fn enter(conn: Arc<Mutex<Conn>>, cancel: Cancel) -> Entered {
             cancel,
             error: None,
             shown: HashMap::new(),
+            calls: 0,
         })
     });
     Entered
@@ -66,6 +68,7 @@ fn call(fields: Vec<String>) -> Option<Vec<String>> {
         if cur.error.is_some() {
             return None;
         }
+        cur.calls += 1;
         let result = cur
             .conn
             .lock()
@@ -276,6 +279,32 @@ impl AbstractDomain for RustElem {
                 .filter_map(|i| i.parse().ok())
                 .map(RustElem)
                 .collect(),
+        )
+    }
+}
+
+/// What the user `%check-domain` (laws, monotonicity, termination) needs of a Rust domain.
+impl crate::dataflow::user::check::Served for RustElem {
+    fn name() -> &'static str {
+        <RustElem as AbstractDomain>::NAME
+    }
+    fn leq_raw(a: &Self, b: &Self) -> bool {
+        flag(words(&["leq"], &[a, b]))
+    }
+    fn join_raw(a: &Self, b: &Self) -> Self {
+        elem(words(&["join"], &[a, b]))
+    }
+    fn failed() -> bool {
+        CURRENT.with(|c| c.borrow().as_ref().is_none_or(|c| c.error.is_some()))
+    }
+    /// The socket does not say whether the cell's type overrides `widen`.
+    fn widens() -> Option<bool> {
+        None
+    }
+    fn calls() -> (u64, u64) {
+        (
+            CURRENT.with(|c| c.borrow().as_ref().map_or(0, |c| c.calls)),
+            0,
         )
     }
 }

@@ -13,7 +13,7 @@ use super::domain::{self, RustElem};
 use super::registry::{CallError, Registry, RustEntry};
 use super::worker::{Outcome, Worker, child_env};
 use crate::dataflow::absint;
-use crate::dataflow::domains::soundness::{CheckError, CheckOptions, check_domain};
+use crate::dataflow::domains::soundness::{CheckError, CheckOptions};
 use crate::dataflow::finite::{FiniteOrder, laws};
 use crate::dataflow::user;
 use crate::notebook::commands::graphviz_error;
@@ -21,7 +21,7 @@ use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{Bundle, CellError, Output};
 use crate::notebook::session::{Ctx, Session};
 use crate::notebook::views::flow::{fixpoint_error, view};
-use crate::notebook::views::lattice::{check_view, lattice_view};
+use crate::notebook::views::lattice::lattice_view;
 use crate::notebook::views::subject::request;
 use crate::render::lattice::hasse_dot;
 
@@ -390,9 +390,9 @@ pub fn check(
     entry: RustEntry,
     options: CheckOptions,
 ) -> Result<(), CellError> {
-    let report = {
+    let (report, found) = {
         let _entered = domain::enter(entry.conn.clone(), ctx.cancel.clone());
-        let result = check_domain::<RustElem>(&options, ctx.cancel);
+        let result = user::check::check::<RustElem>(&options, ctx.cancel);
         if let Some((op, e)) = domain::take_error() {
             return Err(call_failure(&entry.name, &op, e));
         }
@@ -401,7 +401,8 @@ pub fn check(
             other => CellError::usage(format!("%check-domain: {other}")),
         })?
     };
-    let mut v = check_view(&report, &options);
+    let mut v =
+        crate::notebook::views::user::served_check_view(&entry.name, &report, &options, &found);
     v.text = v.text.replace(
         <RustElem as crate::dataflow::domains::AbstractDomain>::NAME,
         &entry.name,

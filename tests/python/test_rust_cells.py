@@ -110,7 +110,13 @@ def test_a_rust_domain_runs_like_the_builtin_sign(kernel):
     assert len(payload(msgs, "lattice")["elements"]) == 8
     reply, msgs = run(kc, "%check-domain rsign --samples 4")
     assert reply["status"] == "ok", reply
-    assert payload(msgs, "check-domain")["sound"] is True
+    check = payload(msgs, "check-domain")
+    assert check["sound"] is True
+    # The full check of domains written in cells: laws and monotonicity on its 8 elements.
+    assert check["user"]["passed"] is True, check["user"]
+    assert check["user"]["enumerated"] is True and len(check["user"]["window"]) == 8
+    assert check["user"]["laws"] == [] and check["user"]["monotonicity"] == []
+    assert check["user"]["user_calls"] > 0
 
 
 def test_a_rust_analysis_runs_like_the_builtin_liveness(kernel):

@@ -56,7 +56,8 @@ def test_a_user_domain_through_the_kernel(kc):
     p = payload(msgs, "absint")
     assert p["domain"] == "cellparity"
     ret = [n for n in p["nodes"] if n["lines"] == [4, 4]][0]
-    assert ret["in"]["y"] == "top"  # n + n is unknown to this domain: n is ⊤
+    # n + n is unknown to this domain: n is ⊤; the element as JSON, with its text beside it.
+    assert ret["in"]["y"] == {"value": "top", "text": "top"}
     reply, msgs = run(kc, "%check-domain cellparity --samples 4")
     assert reply["status"] == "ok", reply
     check = payload(msgs, "check-domain")
@@ -133,7 +134,7 @@ def test_the_assignment_grading_criterion(exported):
                 continue
             for var, value in r[side].items():
                 ref = {SIGN[a] for a in value}
-                mine = set(NAMES[s[side][var]])
+                mine = set(NAMES[s[side][var]["text"]])
                 assert mine <= ref, (var, s[side][var], value)
                 compared += 1
     assert compared > 20

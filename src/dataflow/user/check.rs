@@ -1,21 +1,25 @@
-//! `%check-domain` for a user's domain, on the interpreter's thread: the built-in soundness
-//! check ([`check_domain`]) run through [`UserElem`], plus what a hand-written domain gets
-//! wrong and a built-in cannot: the lattice laws of `leq` and `join` on the enumerated window
-//! (with the failing triple), the monotonicity of each operator, and a termination hint for
-//! an infinite ascending chain without `widen`.
+//! `%check-domain` for a domain written in a cell (a Python class through [`UserElem`], on the
+//! interpreter's thread, or a Rust cell's domain through the registry socket): the built-in
+//! soundness check ([`check_domain`]), plus what a hand-written domain gets wrong and a
+//! built-in cannot: the lattice laws of `leq` and `join` on the enumerated window (with the
+//! failing triple), the monotonicity of each operator, and a termination hint for an infinite
+//! ascending chain without `widen`. The checks are generic over [`Served`], what both kinds
+//! of served domain provide.
 //!
 //! The window is `elements()` when the class defines it, else the abstractions of small ints
 //! and their pairwise joins.
 
+use std::fmt;
+
 use num_bigint::BigInt;
 
-use super::domain::{self, UserElem, method_of, show};
+use super::domain::{self, UserElem, method_of};
 use crate::cancel::Cancel;
 use crate::dataflow::domains::soundness::{
     CheckError, CheckOptions, SoundnessReport, check_domain,
 };
 use crate::dataflow::domains::{AbstractDomain, BinOp, CmpOp};
-use crate::dataflow::lattice::{JoinSemiLattice, joined};
+use crate::dataflow::lattice::joined;
 
 /// Elements of a window at most (the law checks are cubic in it).
 pub const MAX_WINDOW: usize = 24;
@@ -41,6 +45,11 @@ pub struct UserCheck {
     pub soundness: Vec<String>,
     /// Hints: an infinite ascending chain without `widen`.
     pub termination: Vec<String>,
+    /// Calls into the user's code, and answers given from memory instead.
+    pub calls: u64,
+    pub memo_hits: u64,
+    /// Calls per method, when the transport counts them.
+    pub calls_by_method: Vec<(String, u64)>,
 }
 
 impl UserCheck {
@@ -49,22 +58,67 @@ impl UserCheck {
     }
 }
 
+/// A domain served by user code, as the checks need it beyond [`AbstractDomain`].
+pub trait Served: AbstractDomain + fmt::Display {
+    /// The domain's name in reports.
+    fn name() -> &'static str;
+    /// The user's `leq`, called even on `⊥`/`⊤` (the law check must not trust them).
+    fn leq_raw(a: &Self, b: &Self) -> bool;
+    /// The user's `join`, called even on `⊥`/`⊤`.
+    fn join_raw(a: &Self, b: &Self) -> Self;
+    /// Whether a call into user code has failed (later answers are stand-ins).
+    fn failed() -> bool;
+    /// Whether the domain defines its own `widen`; `None` when the transport cannot tell
+    /// (no termination hint is given).
+    fn widens() -> Option<bool>;
+    /// Calls into user code so far, and answers given from memory.
+    fn calls() -> (u64, u64);
+    /// Calls per method (empty when not counted).
+    fn calls_by_method() -> Vec<(String, u64)> {
+        Vec::new()
+    }
+}
+
+impl Served for UserElem {
+    fn name() -> &'static str {
+        domain::current().0
+    }
+    fn leq_raw(a: &Self, b: &Self) -> bool {
+        domain::truth("leq", &[a, b], true)
+    }
+    fn join_raw(a: &Self, b: &Self) -> Self {
+        domain::op("join", Vec::new(), &[a, b])
+    }
+    fn failed() -> bool {
+        domain::failed()
+    }
+    fn widens() -> Option<bool> {
+        Some(domain::current().1.widen)
+    }
+    fn calls() -> (u64, u64) {
+        (domain::calls(), domain::memo_hits())
+    }
+    fn calls_by_method() -> Vec<(String, u64)> {
+        domain::calls_by_method()
+    }
+}
+
 /// The window of the entered domain.
-fn window() -> (Vec<UserElem>, bool) {
-    if let Some(all) = UserElem::finite_elements() {
+fn window<D: Served>() -> (Vec<D>, bool) {
+    if let Some(all) = D::finite_elements() {
         let mut all = all;
         all.truncate(MAX_WINDOW);
         return (all, true);
     }
-    let mut out: Vec<UserElem> = vec![UserElem::Bottom, UserElem::Top];
-    let push = |out: &mut Vec<UserElem>, e: UserElem| {
+    let mut out: Vec<D> = vec![D::BOTTOM, D::TOP];
+    let push = |out: &mut Vec<D>, e: D| {
         if out.len() < DERIVED_WINDOW && !out.contains(&e) {
             out.push(e);
         }
     };
-    let atoms: Vec<UserElem> = [-2i64, -1, 0, 1, 2, 5]
+    let atoms: Vec<D> = [-2i64, -1, 0, 1, 2, 5]
         .iter()
-        .map(|n| UserElem::alpha(&BigInt::from(*n)))
+        .map(|n| D::alpha(&BigInt::from(*n)))
         .collect();
     for a in &atoms {
         push(&mut out, a.clone());
@@ -77,32 +131,34 @@ fn window() -> (Vec<UserElem>, bool) {
     (out, false)
 }
 
-/// Runs every check on the entered domain `name`.
-pub fn check(
+/// Runs every check on the entered domain.
+pub fn check<D: Served>(
     options: &CheckOptions,
     cancel: &Cancel,
 ) -> Result<(SoundnessReport, UserCheck), CheckError> {
-    let (elems, enumerated) = window();
+    let (elems, enumerated) = window::<D>();
     let mut out = UserCheck {
-        window: elems.iter().map(show).collect(),
+        window: elems.iter().map(ToString::to_string).collect(),
         enumerated,
         ..UserCheck::default()
     };
     laws(&elems, &mut out.laws);
     monotonicity(&elems, &mut out.monotonicity, cancel)?;
-    termination(&mut out.termination);
-    if domain::failed() {
-        return Ok((empty_report(options), out));
+    termination::<D>(&mut out.termination);
+    if D::failed() {
+        return Ok((empty_report::<D>(options), out));
     }
-    let mut report = check_domain::<UserElem>(options, cancel)?;
-    report.domain = domain::current().0;
+    let mut report = check_domain::<D>(options, cancel)?;
+    report.domain = D::name();
     out.soundness = report.failures.iter().map(in_user_terms).collect();
+    (out.calls, out.memo_hits) = D::calls();
+    out.calls_by_method = D::calls_by_method();
     Ok((report, out))
 }
 
-fn empty_report(options: &CheckOptions) -> SoundnessReport {
+fn empty_report<D: Served>(options: &CheckOptions) -> SoundnessReport {
     SoundnessReport {
-        domain: domain::current().0,
+        domain: D::name(),
         samples: crate::dataflow::domains::soundness::samples(options),
         abstract_values: 0,
         cases: 0,
@@ -141,9 +197,9 @@ fn in_user_terms(f: &crate::dataflow::domains::soundness::Failure) -> String {
 
 /// `leq` is a partial order with `bottom` least and `top` greatest, and `join` is its least
 /// upper bound, on the window.
-fn laws(elems: &[UserElem], out: &mut Vec<String>) {
-    let leq = |a: &UserElem, b: &UserElem| leq_user(a, b);
-    let (bottom, top) = (UserElem::Bottom, UserElem::Top);
+fn laws<D: Served>(elems: &[D], out: &mut Vec<String>) {
+    let leq = |a: &D, b: &D| D::leq_raw(a, b);
+    let (bottom, top) = (D::BOTTOM, D::TOP);
     for a in elems {
         if !leq(a, a) {
             out.push(format!("leq is not reflexive: leq({a}, {a}) is False"));
@@ -157,7 +213,7 @@ fn laws(elems: &[UserElem], out: &mut Vec<String>) {
     }
     for a in elems {
         for b in elems {
-            if domain::failed() || out.len() >= 20 {
+            if D::failed() || out.len() >= 20 {
                 return;
             }
             let ab = leq(a, b);
@@ -166,7 +222,7 @@ fn laws(elems: &[UserElem], out: &mut Vec<String>) {
                     "leq is not antisymmetric: {a} ⊑ {b} and {b} ⊑ {a} but they differ"
                 ));
             }
-            let j = join_user(a, b);
+            let j = D::join_raw(a, b);
             if !leq(a, &j) || !leq(b, &j) {
                 out.push(format!(
                     "join({a}, {b}) = {j} is not an upper bound of {a} and {b}"
@@ -190,35 +246,22 @@ fn laws(elems: &[UserElem], out: &mut Vec<String>) {
     }
 }
 
-/// The user's `leq`, called even on `bottom`/`top` (the law check must not trust them).
-fn leq_user(a: &UserElem, b: &UserElem) -> bool {
-    domain::call("leq", Vec::new(), &[a, b])
-        .and_then(|v| crate::interp::host::truthy(&v).ok())
-        .unwrap_or(true)
-}
-
-/// The user's `join`, called even on `bottom`/`top`.
-fn join_user(a: &UserElem, b: &UserElem) -> UserElem {
-    domain::call("join", Vec::new(), &[a, b]).map_or(UserElem::Top, domain::normalize)
-}
-
 /// `a ⊑ a'` and `b ⊑ b'` imply `op(a, b) ⊑ op(a', b')`, for every operator and refinement.
-fn monotonicity(
-    elems: &[UserElem],
+fn monotonicity<D: Served>(
+    elems: &[D],
     out: &mut Vec<String>,
     cancel: &Cancel,
 ) -> Result<(), CheckError> {
-    let pairs: Vec<(&UserElem, &UserElem)> = elems
+    let pairs: Vec<(&D, &D)> = elems
         .iter()
         .flat_map(|a| elems.iter().map(move |b| (a, b)))
         .filter(|(a, b)| a != b && a.leq(b))
         .collect();
-    type Op = (String, Box<dyn Fn(&UserElem, &UserElem) -> UserElem>);
-    let mut ops: Vec<Op> = BinOp::ALL
+    type Op<D> = (String, Box<dyn Fn(&D, &D) -> D>);
+    let mut ops: Vec<Op<D>> = BinOp::ALL
         .iter()
         .map(|&op| {
-            let f: Box<dyn Fn(&UserElem, &UserElem) -> UserElem> =
-                Box::new(move |a, b| UserElem::binary(op, a, b));
+            let f: Box<dyn Fn(&D, &D) -> D> = Box::new(move |a, b| D::binary(op, a, b));
             (method_of(op).to_string(), f)
         })
         .collect();
@@ -230,7 +273,7 @@ fn monotonicity(
     }
     for (name, f) in &ops {
         cancel.check()?;
-        let call = |a: &UserElem, b: &UserElem| {
+        let call = |a: &D, b: &D| {
             if let Some(op) = name.strip_prefix("refine ") {
                 format!("refine({op:?}, {a}, {b})")
             } else {
@@ -239,7 +282,7 @@ fn monotonicity(
         };
         'op: for (lo, hi) in &pairs {
             for other in elems.iter().take(OTHERS) {
-                if domain::failed() {
+                if D::failed() {
                     return Ok(());
                 }
                 for (a, a2, b, b2) in [(*lo, *hi, other, other), (other, other, *lo, *hi)] {
@@ -269,14 +312,14 @@ fn monotonicity(
 }
 
 /// Without `widen`, joining the abstractions of 0, 1, 2, … must stop growing.
-fn termination(out: &mut Vec<String>) {
-    if domain::current().1.widen {
+fn termination<D: Served>(out: &mut Vec<String>) {
+    if D::widens() != Some(false) {
         return;
     }
-    let mut acc = UserElem::alpha(&BigInt::ZERO);
+    let mut acc = D::alpha(&BigInt::ZERO);
     let start = acc.clone();
     for k in 1..=CHAIN {
-        if domain::failed() || !acc.join(&UserElem::alpha(&BigInt::from(k))) {
+        if D::failed() || !acc.join(&D::alpha(&BigInt::from(k))) {
             return;
         }
     }

@@ -10,6 +10,11 @@
 //! `⊥` without calling the user. The first exception (or stop) in user code is recorded with
 //! the operation and the node that called it; later calls return at once without calling the
 //! user, so the fixpoint ends quickly and the command reports the error.
+//!
+//! The user's methods are taken to be functions of their arguments: within one command, the
+//! result of an operator, `leq` and `contains` on elements that are plain data (None, bool,
+//! int, str, tuples and lists of these; keyed by their repr) is remembered and not asked
+//! again ([`memo_hits`] counts the answers given from memory).
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::fmt;
@@ -20,6 +25,7 @@ use serde_json::Value;
 
 use crate::dataflow::domains::{AbstractDomain, BinOp, CmpOp};
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use crate::fxhash::FxHashMap;
 use crate::interp::RunError;
 use crate::interp::host::{self, HostValue};
 
@@ -31,10 +37,11 @@ pub enum UserElem {
     Val(Rc<Elem>),
 }
 
-/// A value other than `bottom`/`top`, with its text once shown.
+/// A value other than `bottom`/`top`, with its text once shown and its memo key.
 pub struct Elem {
     pub value: HostValue,
     text: OnceCell<String>,
+    key: OnceCell<Option<Rc<str>>>,
 }
 
 /// An exception or stop in the user's code, with the engine step that called it.
@@ -71,7 +78,22 @@ pub struct Context {
     calls: u64,
     /// `show(bottom)` and `show(top)`, once asked for.
     shown: [OnceCell<String>; 2],
+    /// Answers of the user's methods, by [`memo_key`].
+    memo: FxHashMap<String, Memo>,
+    memo_hits: u64,
+    /// Calls per method (the profile `%check-domain` reports).
+    by_method: std::collections::BTreeMap<String, u64>,
 }
+
+/// A remembered answer.
+#[derive(Clone)]
+enum Memo {
+    Elem(UserElem),
+    Bool(bool),
+}
+
+/// Answers remembered per command at most.
+const MEMO_LIMIT: usize = 1 << 19;
 
 thread_local! {
     static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
@@ -148,6 +170,9 @@ impl Context {
                 error: None,
                 calls: 0,
                 shown: [OnceCell::new(), OnceCell::new()],
+                memo: FxHashMap::default(),
+                memo_hits: 0,
+                by_method: std::collections::BTreeMap::new(),
             })
         });
         let guard = Entered(());
@@ -203,6 +228,74 @@ pub fn calls() -> u64 {
     CONTEXT.with(|c| c.borrow().as_ref().map_or(0, |ctx| ctx.calls))
 }
 
+/// Calls into user code so far, per method.
+pub fn calls_by_method() -> Vec<(String, u64)> {
+    CONTEXT.with(|c| {
+        c.borrow()
+            .as_ref()
+            .map(|ctx| ctx.by_method.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default()
+    })
+}
+
+/// Answers given from memory so far (see the module's doc).
+pub fn memo_hits() -> u64 {
+    CONTEXT.with(|c| c.borrow().as_ref().map_or(0, |ctx| ctx.memo_hits))
+}
+
+/// The memo key of an element: `⊥`/`⊤`, or the repr of a plain-data value.
+fn elem_key(e: &UserElem) -> Option<Rc<str>> {
+    match e {
+        UserElem::Bottom => Some(Rc::from("\u{0}⊥")),
+        UserElem::Top => Some(Rc::from("\u{0}⊤")),
+        UserElem::Val(v) => v
+            .key
+            .get_or_init(|| v.value.to_py().map(|p| Rc::from(p.repr())))
+            .clone(),
+    }
+}
+
+/// The key of `method(*lead, *args)`, when every argument is plain data.
+fn memo_key(method: &str, lead: &[HostValue], args: &[&UserElem]) -> Option<String> {
+    let mut key = String::from(method);
+    for v in lead {
+        key.push('\u{1f}');
+        key.push_str(&v.to_py()?.repr());
+    }
+    for a in args {
+        key.push('\u{1f}');
+        key.push_str(&elem_key(a)?);
+    }
+    Some(key)
+}
+
+/// The remembered answer for `key`, counted as a hit.
+fn recall(key: &Option<String>) -> Option<Memo> {
+    let key = key.as_ref()?;
+    CONTEXT.with(|c| {
+        let mut c = c.borrow_mut();
+        let ctx = c.as_mut()?;
+        let found = ctx.memo.get(key).cloned();
+        if found.is_some() {
+            ctx.memo_hits += 1;
+        }
+        found
+    })
+}
+
+/// Remembers `answer` unless user code has failed (its answers are stand-ins).
+fn remember(key: Option<String>, answer: Memo) {
+    let Some(key) = key else { return };
+    CONTEXT.with(|c| {
+        if let Some(ctx) = c.borrow_mut().as_mut()
+            && ctx.error.is_none()
+            && ctx.memo.len() < MEMO_LIMIT
+        {
+            ctx.memo.insert(key, answer);
+        }
+    });
+}
+
 /// The user's value of an element.
 pub fn value_of(e: &UserElem) -> Option<HostValue> {
     match e {
@@ -221,6 +314,7 @@ pub fn call(method: &str, lead: Vec<HostValue>, args: &[&UserElem]) -> Option<Ho
             return None;
         }
         ctx.calls += 1;
+        *ctx.by_method.entry(method.to_string()).or_default() += 1;
         Some(ctx.instance.clone())
     })?;
     let mut values = lead.clone();
@@ -284,6 +378,7 @@ pub fn normalize(v: HostValue) -> UserElem {
         UserElem::Val(Rc::new(Elem {
             value: v,
             text: OnceCell::new(),
+            key: OnceCell::new(),
         }))
     }
 }
@@ -324,12 +419,29 @@ pub fn show(e: &UserElem) -> String {
     }
 }
 
-/// `method(args)` as an element (`⊤` after an error).
-fn op(method: &str, lead: Vec<HostValue>, args: &[&UserElem]) -> UserElem {
-    call(method, lead, args).map_or(UserElem::Top, normalize)
+/// `method(args)` as an element (`⊤` after an error), remembered.
+pub fn op(method: &str, lead: Vec<HostValue>, args: &[&UserElem]) -> UserElem {
+    let key = memo_key(method, &lead, args);
+    if let Some(Memo::Elem(e)) = recall(&key) {
+        return e;
+    }
+    let result = call(method, lead, args).map_or(UserElem::Top, normalize);
+    remember(key, Memo::Elem(result.clone()));
+    result
 }
 
-fn truth(method: &str, args: &[&UserElem], after_error: bool) -> bool {
+/// `bool(method(args))` (`after_error` after an error), remembered.
+pub fn truth(method: &str, args: &[&UserElem], after_error: bool) -> bool {
+    let key = memo_key(method, &[], args);
+    if let Some(Memo::Bool(b)) = recall(&key) {
+        return b;
+    }
+    let answer = truth_called(method, args, after_error);
+    remember(key, Memo::Bool(answer));
+    answer
+}
+
+fn truth_called(method: &str, args: &[&UserElem], after_error: bool) -> bool {
     call(method, Vec::new(), args)
         .and_then(|v| match host::truthy(&v) {
             Ok(b) => Some(b),
@@ -364,6 +476,7 @@ impl PartialEq for UserElem {
             (UserElem::Val(a), UserElem::Val(b)) => {
                 Rc::ptr_eq(a, b)
                     || failed()
+                    || elem_key(self).is_some_and(|k| Some(k) == elem_key(other))
                     || host::eq(&a.value, &b.value).unwrap_or_else(|error| {
                         record(UserError {
                             error,
@@ -525,8 +638,14 @@ impl AbstractDomain for UserElem {
                 .all(|n| !self.contains(&BigInt::from(*n)))
     }
 
+    /// `{"value": V, "text": show}`: `V` is the element as JSON when it is plain data (None,
+    /// bool, int, str, tuples and lists of these); only the text otherwise.
     fn to_json(&self) -> Value {
-        Value::String(show(self))
+        let text = Value::String(show(self));
+        match value_of(self).and_then(|v| v.to_py()) {
+            Some(py) => serde_json::json!({"value": py.to_json(), "text": text}),
+            None => serde_json::json!({"text": text}),
+        }
     }
 
     fn finite_elements() -> Option<Vec<Self>> {
@@ -534,8 +653,18 @@ impl AbstractDomain for UserElem {
     }
 }
 
-/// `contains(a, i)` as the user defines it.
+/// `contains(a, i)` as the user defines it (remembered).
 fn contains_int(a: &UserElem, i: &BigInt) -> bool {
+    let key = elem_key(a).map(|k| format!("contains\u{1f}{k}\u{1f}{i}"));
+    if let Some(Memo::Bool(b)) = recall(&key) {
+        return b;
+    }
+    let answer = contains_called(a, i);
+    remember(key, Memo::Bool(answer));
+    answer
+}
+
+fn contains_called(a: &UserElem, i: &BigInt) -> bool {
     let Some(value) = value_of(a) else {
         return true;
     };
@@ -549,6 +678,7 @@ fn contains_int(a: &UserElem, i: &BigInt) -> bool {
     CONTEXT.with(|c| {
         if let Some(ctx) = c.borrow_mut().as_mut() {
             ctx.calls += 1;
+            *ctx.by_method.entry("contains".into()).or_default() += 1;
         }
     });
     match host::call_method(&instance, "contains", vec![value, HostValue::int(i)])

@@ -3,8 +3,12 @@
 //! "every fact" as the start of unvisited nodes), and a node's effect is the user's
 //! `transfer(stmt, facts)` (by default `(facts - kill(stmt, facts)) | gen(stmt)`), given the
 //! node as plain data: `{"node", "kind", "text", "line", "targets", "uses", "deletes",
-//! "branch_targets"}`. Unlike the built-ins, a user analysis has no edge effects: a `for`
-//! target (`branch_targets`) is the user's to treat in the node's own transfer.
+//! "branch_targets", "locals"}` (`locals`: the function's local variables as a tuple, `None`
+//! for top-level code). Edges have effects as for the built-ins: the user's
+//! `edge(stmt, kind, facts)` (by default, a `for` target or `case` pattern, `branch_targets`,
+//! is bound on the "true" edge by `transfer(binding(stmt), facts)`); it is called only on
+//! the edges that can have one (every edge when the class defines `edge`, else the "true"
+//! edges of nodes with `branch_targets`).
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -13,6 +17,7 @@ use std::collections::BTreeSet;
 use petgraph::graph::NodeIndex;
 
 use super::UserError;
+use crate::cfg::Edge;
 use crate::dataflow::analyses::{FactReport, Program};
 use crate::dataflow::engine::{Analysis, Direction, Options, iterate_to_fixpoint};
 use crate::dataflow::lattice::{JoinSemiLattice, MeetSemiLattice, Widening};
@@ -71,12 +76,28 @@ pub struct UserFlow<'p> {
     direction: Direction,
     must: bool,
     stmts: Vec<HostValue>,
+    /// Per node: whether it binds names on its "true" edge.
+    binds: Vec<bool>,
+    /// Whether the class defines its own `edge`.
+    edges: bool,
     boundary: BTreeSet<String>,
     pub error: RefCell<Option<UserError>>,
 }
 
-/// `x@L9` before `x@L10`: digit runs compare as numbers.
+/// The order the built-ins list facts in: `NAME@REST` by the name as text, then the rest with
+/// digit runs as numbers (`n@L9`, `n@L10`, `n1@L2`); other facts with digit runs as numbers.
 pub fn natural(a: &str, b: &str) -> Ordering {
+    if let (Some((va, ra)), Some((vb, rb))) = (a.split_once('@'), b.split_once('@')) {
+        return va
+            .cmp(vb)
+            .then_with(|| digits_as_numbers(ra, rb))
+            .then_with(|| a.cmp(b));
+    }
+    digits_as_numbers(a, b)
+}
+
+/// `L9` before `L10`: digit runs compare as numbers.
+fn digits_as_numbers(a: &str, b: &str) -> Ordering {
     let key = |s: &str| -> Vec<(String, u64)> {
         let mut out = Vec::new();
         let mut text = String::new();
@@ -140,7 +161,15 @@ impl<'p> UserFlow<'p> {
         let may = host::attr(&instance, "may")
             .and_then(|v| host::truthy(&v))
             .map_err(|e| fail("may", e))?;
+        // One immutable tuple shared by every node; None for top-level code (every name is
+        // global there, so an analysis of variables tracks them all).
+        let locals = if program.is_function {
+            HostValue::tuple(program.locals().iter().map(|v| HostValue::str(v)).collect())
+        } else {
+            HostValue::none()
+        };
         let mut stmts = Vec::new();
+        let mut binds = Vec::new();
         for n in program.cfg.nodes() {
             let node = program.cfg.node(n);
             let info = program.info(n);
@@ -166,10 +195,22 @@ impl<'p> UserFlow<'p> {
                     "branch_targets",
                     strs_value(&info.branch_defs).map_err(|e| fail("stmt", e))?,
                 ),
+                ("locals", locals.clone()),
             ])
             .map_err(|e| fail("stmt", e))?;
             stmts.push(d);
+            binds.push(!info.branch_defs.is_empty());
         }
+        let edges = host::module()
+            .and_then(|m| {
+                host::call_method(
+                    &m,
+                    "overrides",
+                    vec![instance.clone(), HostValue::str("edge")],
+                )
+            })
+            .and_then(|v| host::truthy(&v))
+            .map_err(|e| fail("edge", e))?;
         let boundary = host::call_method(&instance, "boundary", Vec::new())
             .and_then(|v| strs(&v))
             .map_err(|e| fail("boundary", e))?;
@@ -179,43 +220,150 @@ impl<'p> UserFlow<'p> {
             direction,
             must: !may,
             stmts,
+            binds,
+            edges,
             boundary,
             error: RefCell::new(None),
         })
     }
 
+    /// `transfer(stmt, facts)` of `node`; `None` after an error.
     fn call_transfer(&self, node: NodeIndex, facts: &BTreeSet<String>) -> Option<BTreeSet<String>> {
+        let stmt = self.stmts.get(node.index())?.clone();
+        self.call(node, "transfer", vec![stmt], None, facts)
+            .map(Option::unwrap_or_default)
+    }
+
+    /// `edge(stmt, kind, facts)` of an edge out of `node`: `Some(None)` leaves the facts.
+    fn call_edge(
+        &self,
+        node: NodeIndex,
+        kind: &'static str,
+        facts: &BTreeSet<String>,
+    ) -> Option<Option<BTreeSet<String>>> {
+        let stmt = self.stmts.get(node.index())?.clone();
+        self.call(
+            node,
+            "edge",
+            vec![stmt, HostValue::str(kind)],
+            Some(kind),
+            facts,
+        )
+    }
+
+    /// `instance.method(*lead, facts)` as a set of facts (`None` when it returned None);
+    /// the first error is recorded with the node and the facts.
+    fn call(
+        &self,
+        node: NodeIndex,
+        method: &str,
+        lead: Vec<HostValue>,
+        kind: Option<&str>,
+        facts: &BTreeSet<String>,
+    ) -> Option<Option<BTreeSet<String>>> {
         if self.error.borrow().is_some() {
             return None;
         }
-        let stmt = self.stmts.get(node.index())?.clone();
         let result = host::str_set(facts.iter().map(String::as_str))
-            .and_then(|set| host::call_method(&self.instance, "transfer", vec![stmt, set]))
-            .and_then(|v| strs(&v));
+            .and_then(|set| {
+                let mut args = lead;
+                args.push(set);
+                host::call_method(&self.instance, method, args)
+            })
+            .and_then(|v| {
+                if v.is_none() && kind.is_some() {
+                    Ok(None)
+                } else {
+                    strs(&v).map(Some)
+                }
+            });
         match result {
             Ok(s) => Some(s),
             Err(error) => {
-                let mut shown: Vec<&String> = facts.iter().collect();
-                shown.sort_by(|a, b| natural(a, b));
+                let mut args = vec![format!("<node {}>", node.index())];
+                if let Some(k) = kind {
+                    args.push(format!("{k:?}"));
+                }
+                args.push(show_facts(facts));
                 *self.error.borrow_mut() = Some(UserError {
                     error,
-                    method: "transfer".into(),
-                    args: vec![
-                        format!("<node {}>", node.index()),
-                        format!(
-                            "{{{}}}",
-                            shown
-                                .iter()
-                                .map(|s| s.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    ],
+                    method: method.into(),
+                    args,
                     node: Some(node.index()),
                 });
                 None
             }
         }
+    }
+
+    /// Whether the edge of `kind` out of `node` can change the facts (its `edge` is called).
+    pub fn has_edge_effect(&self, node: NodeIndex, kind: &str) -> bool {
+        self.edges || (kind == "true" && self.binds.get(node.index()).copied().unwrap_or(false))
+    }
+
+    /// The user's `transfer` at `node` (`None` after an error, kept in `error`).
+    pub fn transfer_of(
+        &self,
+        node: NodeIndex,
+        facts: &BTreeSet<String>,
+    ) -> Option<BTreeSet<String>> {
+        self.call_transfer(node, facts)
+    }
+
+    /// The user's `edge` out of `node` (`Some(None)`: the facts are left as they are).
+    pub fn edge_of(
+        &self,
+        node: NodeIndex,
+        kind: &'static str,
+        facts: &BTreeSet<String>,
+    ) -> Option<Option<BTreeSet<String>>> {
+        self.call_edge(node, kind, facts)
+    }
+
+    /// The facts at the boundary (`boundary()`).
+    pub fn boundary_facts(&self) -> &BTreeSet<String> {
+        &self.boundary
+    }
+
+    /// The effect of `edge` out of `source` on `state` (see the module's doc).
+    fn effect(&self, source: NodeIndex, edge: &Edge, state: &Facts) -> Option<Facts> {
+        let kind = edge_kind(edge);
+        if !self.has_edge_effect(source, kind) {
+            return None;
+        }
+        let facts = state.set.as_ref()?;
+        let new = self.call_edge(source, kind, facts)??;
+        Some(Facts {
+            must: state.must,
+            set: Some(new),
+        })
+    }
+}
+
+/// `{a@L2, b@L3}`, in natural order.
+pub fn show_facts(facts: &BTreeSet<String>) -> String {
+    let mut shown: Vec<&String> = facts.iter().collect();
+    shown.sort_by(|a, b| natural(a, b));
+    format!(
+        "{{{}}}",
+        shown
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// An edge's kind as the user's `edge` sees it.
+pub fn edge_kind(edge: &Edge) -> &'static str {
+    match edge {
+        Edge::Normal => "normal",
+        Edge::True => "true",
+        Edge::False => "false",
+        Edge::Exception(_) => "exception",
+        Edge::Return => "return",
+        Edge::Break => "break",
+        Edge::Continue => "continue",
     }
 }
 
@@ -246,6 +394,16 @@ impl Analysis for UserFlow<'_> {
         if let Some(new) = self.call_transfer(node, facts) {
             state.set = Some(new);
         }
+    }
+
+    fn edge_effect(
+        &self,
+        source: NodeIndex,
+        edge: &Edge,
+        _: NodeIndex,
+        state: &Facts,
+    ) -> Option<Facts> {
+        self.effect(source, edge, state)
     }
 }
 
@@ -332,5 +490,15 @@ impl Analysis for Backward<'_> {
 
     fn transfer(&self, node: NodeIndex, state: &mut Facts) {
         self.0.transfer(node, state)
+    }
+
+    fn edge_effect(
+        &self,
+        source: NodeIndex,
+        edge: &Edge,
+        _: NodeIndex,
+        state: &Facts,
+    ) -> Option<Facts> {
+        self.0.effect(source, edge, state)
     }
 }

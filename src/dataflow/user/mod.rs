@@ -6,13 +6,16 @@
 //! - [`domain`]: a user domain as an [`super::domains::AbstractDomain`] ([`UserElem`]);
 //! - [`check`]: `%check-domain` for user domains (laws on the window, monotonicity,
 //!   soundness against Python's operators, a termination hint);
-//! - [`flow`]: a user's dataflow analysis (sets of str facts, `transfer` over node data);
+//! - [`flow`]: a user's dataflow analysis (sets of str facts, `transfer` over node data,
+//!   `edge` over edges);
+//! - [`flow_check`]: `%check-domain` for user analyses (monotone transfer and edge effects);
 //! - this file: the registry of the `analysis` module, and the runs of `%absint`,
 //!   `%lattice` and `%check-domain` on a user entry.
 
 pub mod check;
 pub mod domain;
 pub mod flow;
+pub mod flow_check;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -263,4 +266,40 @@ pub fn dataflow(
         )?);
     }
     Ok(out)
+}
+
+/// `%check-domain NAME [f …]` with the user's analysis `name`: monotonicity of its transfer
+/// and edge effects on each piece of code (named), `samples` pairs per step.
+pub fn check_analysis(
+    name: &str,
+    code: &[(String, Code)],
+    samples: usize,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<Result<flow_check::FlowCheck, crate::dataflow::domains::soundness::CheckError>, Failure>
+{
+    let class = class_of(Kind::Analysis, name)
+        .map_err(Failure::Host)?
+        .ok_or_else(|| Failure::Unknown(name.to_string()))?;
+    let instance = host::call(&class, Vec::new()).map_err(|error| Failure::User {
+        error: UserError {
+            error,
+            method: "__init__".into(),
+            args: Vec::new(),
+            node: None,
+        },
+        step: None,
+    })?;
+    let mut programs = Vec::new();
+    for (n, c) in code {
+        let program = c
+            .program()
+            .map_err(|e| Failure::Host(RunError::Crashed(e.to_string())))?;
+        programs.push((n.clone(), program));
+    }
+    match flow_check::check(&programs, &instance, samples, seed, cancel) {
+        Ok(Ok(found)) => Ok(Ok(found)),
+        Ok(Err((error, step))) => Err(Failure::User { error, step }),
+        Err(e) => Ok(Err(e)),
+    }
 }

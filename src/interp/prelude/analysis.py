@@ -81,7 +81,14 @@ def __analysis_setup__():
         `direction` ("forward" or "backward") and `may` (True: facts join by union; False:
         by intersection), and define `gen(stmt)` and `kill(stmt, facts)`, or
         `transfer(stmt, facts)` for anything else.  Facts are strs; `stmt` is a dict with
-        "node", "kind", "text", "line", "targets", "uses", "deletes"."""
+        "node", "kind", "text", "line", "targets", "uses", "deletes", "branch_targets" and
+        "locals" (the function's local variables, a tuple; None for top-level code).
+
+        Edges: `edge(stmt, kind, facts)` is the effect of an edge out of `stmt` (forward the
+        facts flow along it, backward against it), `kind` one of "normal", "true", "false", "exception",
+        "return", "break", "continue"; it returns the new facts, or None to leave them.  By
+        default a `for` target (a `case` pattern's names), `stmt["branch_targets"]`, is bound
+        on the "true" edge, as the built-ins do: `transfer(binding(stmt), facts)`."""
 
         name = None
         title = ""
@@ -101,8 +108,27 @@ def __analysis_setup__():
         def boundary(self):
             return set()
 
+        def binding(self, stmt):
+            return {
+                "node": stmt["node"],
+                "kind": "binding",
+                "text": stmt["text"],
+                "line": stmt["line"],
+                "targets": list(stmt["branch_targets"]),
+                "uses": [],
+                "deletes": [],
+                "branch_targets": [],
+                "locals": stmt["locals"],
+            }
+
+        def edge(self, stmt, kind, facts):
+            if kind == "true" and stmt["branch_targets"]:
+                return self.transfer(self.binding(stmt), facts)
+            return None
+
     def overrides(obj, method):
-        return getattr(type(obj), method) is not getattr(Domain, method)
+        base = Domain if isinstance(obj, Domain) else Analysis
+        return getattr(type(obj), method) is not getattr(base, method)
 
     def register(kind, name, cls):
         base = Domain if kind == "domain" else Analysis

@@ -54,7 +54,7 @@ pub const CHECK_DOMAIN_HELP: &str = "Samples concrete ints (0, ±1, ±2, …, va
 ones from a fixed seed), applies Python's + - * // % and unary - to them and the domain's abstract operators to \
 abstract values containing them, and lists every case where the abstract result misses the concrete one. \
 Comparison refinement, α, join, meet, widening and the division-by-zero tests are checked too. \
-DOMAIN is one of {domains}.";
+DOMAIN is one of {domains}.\n\nA domain defined in a cell (%domain) is also checked for the lattice laws on its window, monotone operators and a termination hint. An analysis defined in a cell (%analysis) takes FUNCTION names after it (%check-domain NAME [FUNCTION ...], by default a sample function): its transfer and edge effects must be monotone on every node, on pairs of fact sets drawn from the facts it produces (--samples pairs per step, at most 64).";
 
 /// The options of `%check-domain`.
 pub static CHECK_DOMAIN_OPTIONS: &[OptionSpec] = &[
@@ -208,18 +208,6 @@ pub fn run_check_domain(
     inv: &Invocation,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
-    let [domain] = inv.args.as_slice() else {
-        return Err(CellError::usage(format!(
-            "%check-domain takes one domain: {}",
-            registry::or_list(&registry::DOMAIN_NAMES)
-        )));
-    };
-    let user = super::user::is_user_domain(session, Some(domain));
-    let domain = match registry::find_domain(domain) {
-        Ok(d) => Some(d),
-        Err(_) if user => None,
-        Err(e) => return Err(CellError::usage(e.to_string())),
-    };
     let number = |option: &str| -> Result<Option<u64>, CellError> {
         inv.option(option)
             .map(|v| {
@@ -235,6 +223,23 @@ pub fn run_check_domain(
             n.min(usize::MAX as u64) as usize
         }),
         seed: number("--seed")?.unwrap_or(defaults.seed),
+    };
+    if super::user::is_user_analysis(session, inv.args.first())
+        && !super::user::is_user_domain(session, inv.args.first())
+    {
+        return super::user::check_analysis(session, inv, ctx, options);
+    }
+    let [domain] = inv.args.as_slice() else {
+        return Err(CellError::usage(format!(
+            "%check-domain takes one domain: {}",
+            registry::or_list(&registry::DOMAIN_NAMES)
+        )));
+    };
+    let user = super::user::is_user_domain(session, Some(domain));
+    let domain = match registry::find_domain(domain) {
+        Ok(d) => Some(d),
+        Err(_) if user => None,
+        Err(e) => return Err(CellError::usage(e.to_string())),
     };
     let Some(domain) = domain else {
         return super::user::check_domain(session, inv, ctx, options);

@@ -32,7 +32,7 @@ The protocol (from analysis import Analysis): class attributes direction (\"forw
 facts join by union; False: by intersection), title and legend (for the view); methods gen(stmt) and kill(stmt, facts) \
 returning sets of str facts, or transfer(stmt, facts) (by default (facts - kill) | gen), and boundary() (the facts \
 at the entry, or at the exit backward; empty by default). stmt is a dict: node, kind (entry, exit, statement, \
-condition, …), text, line, targets (names bound), uses (names read), deletes.";
+condition, …), text, line, targets (names bound), uses (names read), deletes, branch_targets (names a for loop or case pattern binds on its \"true\" edge), locals (the function's local variables, a tuple; None for top-level code). Edges: edge(stmt, kind, facts) is the effect of an edge out of stmt (backward, the facts flow against it), kind one of \"normal\", \"true\", \"false\", \"exception\", \"return\", \"break\", \"continue\"; it returns the new facts or None (unchanged); by default the \"true\" edge binds branch_targets by transfer(binding(stmt), facts), as the built-ins do. %check-domain NAME [FUNCTION ...] checks that transfer and edge are monotone.";
 
 /// `%help domain`.
 pub const DOMAIN_HELP: &str = "Registers the class CLASS (a subclass of analysis.Domain defined in a cell) as the \
@@ -304,13 +304,17 @@ pub fn absint(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Res
     }
     let which = req.which.clone();
     let cancel = ctx.cancel.clone();
-    let reports: Vec<AbsReport> = on_worker(session, ctx, move || {
-        user::absint(&which, &code, trace, &cancel).map(|(r, _)| r)
+    let (reports, calls): (Vec<AbsReport>, u64) = on_worker(session, ctx, move || {
+        user::absint(&which, &code, trace, &cancel)
     })?
     .map_err(|f| failure(f, "domain"))?;
     for (subject, report) in req.subjects.iter().zip(&reports) {
         let program = subject.program(req.cell_body.as_deref())?;
-        let v = view(&program, report, trace, session, ctx)?;
+        let mut v = view(&program, report, trace, session, ctx)?;
+        if let Some(data) = v.json.as_object_mut() {
+            // Calls into the user's methods for the whole command (every function).
+            data.insert("user_calls".into(), json!(calls));
+        }
         ctx.show(&v, inv)?;
     }
     Ok(())
@@ -393,7 +397,7 @@ fn user_check(
     cancel: &crate::cancel::Cancel,
 ) -> Result<Result<(SoundnessReport, UserCheck), CheckError>, Failure> {
     let _entered = user_enter(name)?;
-    let result = user::check::check(options, cancel);
+    let result = user::check::check::<UserElem>(options, cancel);
     if let Some(error) = user::domain::take_error() {
         return Err(Failure::User { error, step: None });
     }
@@ -420,8 +424,19 @@ pub fn check_domain(
             CheckError::Stopped(stop) => stop.into(),
             other => CellError::usage(format!("%check-domain: {other}")),
         })?;
-    let mut v = check_view(&report, &options);
-    let passed = found.passed(&report);
+    ctx.show(&served_check_view(&name, &report, &options, &found), inv)
+}
+
+/// The `check-domain` view of a domain served by user code (Python or Rust): the built-in
+/// soundness view, then the laws, monotonicity and termination findings.
+pub fn served_check_view(
+    name: &str,
+    report: &SoundnessReport,
+    options: &CheckOptions,
+    found: &UserCheck,
+) -> crate::notebook::output::View {
+    let mut v = check_view(report, options);
+    let passed = found.passed(report);
     let sections: [(&str, &Vec<String>); 4] = [
         ("lattice laws", &found.laws),
         ("monotonicity", &found.monotonicity),
@@ -469,16 +484,111 @@ pub fn check_domain(
                 "monotonicity": found.monotonicity,
                 "soundness": found.soundness,
                 "termination": found.termination,
+                "user_calls": found.calls,
+                "memo_hits": found.memo_hits,
+                "user_calls_by_method": found
+                    .calls_by_method
+                    .iter()
+                    .map(|(m, n)| (m.clone(), json!(n)))
+                    .collect::<serde_json::Map<String, serde_json::Value>>(),
             }),
         );
     }
+    v
+}
+
+/// Pairs of fact sets per step at most (`--samples` for an analysis).
+const MAX_PAIRS: usize = 64;
+
+/// `%check-domain NAME [FUNCTION ...]` for a user analysis: monotone transfer and edge
+/// effects on the functions (by default [`user::flow_check::SAMPLE`]).
+pub fn check_analysis(
+    session: &mut Session,
+    inv: &Invocation,
+    ctx: &mut Ctx<'_>,
+    options: CheckOptions,
+) -> Result<(), CellError> {
+    let name = inv.args.first().cloned().unwrap_or_default();
+    let mut code = Vec::new();
+    for f in inv.args.iter().skip(1) {
+        code.push((
+            f.clone(),
+            Code::Function(session.require_lowered(f)?.clone()),
+        ));
+    }
+    if code.is_empty() {
+        let module = crate::python::lower_module(user::flow_check::SAMPLE)
+            .map_err(|e| CellError::new("InterpreterError", e.to_string()))?;
+        for f in module.functions() {
+            code.push((
+                f.name.clone(),
+                Code::Function(std::sync::Arc::new(f.clone())),
+            ));
+        }
+    }
+    let samples = options.random_samples.min(MAX_PAIRS);
+    let seed = options.seed;
+    let n = name.clone();
+    let cancel = ctx.cancel.clone();
+    let found = on_worker(session, ctx, move || {
+        user::check_analysis(&n, &code, samples, seed, &cancel)
+    })?
+    .map_err(|f| failure(f, "analysis"))?
+    .map_err(|e| match e {
+        CheckError::Stopped(stop) => stop.into(),
+        other => CellError::usage(format!("%check-domain: {other}")),
+    })?;
+    let verdict = if found.passed() { "PASSED" } else { "FAILED" };
+    let headline = format!(
+        "your analysis {name}: {verdict} — transfer and edge effects checked for monotonicity on {} ({} facts, {} pairs of fact sets, seed {seed})",
+        found.functions.join(", "),
+        found.facts,
+        found.pairs
+    );
+    let mut text = headline.clone();
+    let mut html = format!("<p><b>{}</b></p>", escape(&headline));
+    if !found.monotonicity.is_empty() {
+        text.push_str("\nmonotonicity:");
+        html.push_str("<p>monotonicity:</p><ul>");
+        for m in &found.monotonicity {
+            text.push_str(&format!("\n- {m}"));
+            html.push_str(&format!("<li>{}</li>", escape(m)));
+        }
+        html.push_str("</ul>");
+    }
+    let json = crate::notebook::output::payload(
+        "check-domain",
+        json!({
+            "analysis": name,
+            "passed": found.passed(),
+            "functions": found.functions,
+            "facts": found.facts,
+            "pairs": found.pairs,
+            "seed": seed,
+            "user_calls": found.calls,
+            "monotonicity": found.monotonicity,
+        }),
+    );
+    let v = crate::notebook::output::View {
+        kind: "check-domain",
+        text,
+        html,
+        svg: None,
+        dot: None,
+        json,
+    };
     ctx.show(&v, inv)
 }
 
 /// User names a command's positional argument may take (completion).
 pub fn words<'a>(session: &'a Session, command: &str) -> Vec<&'a str> {
     match command {
-        "absint" | "check-domain" | "lattice" => session.user.names(Kind::Domain).collect(),
+        "absint" | "lattice" => session.user.names(Kind::Domain).collect(),
+        "check-domain" => session
+            .user
+            .names(Kind::Domain)
+            .chain(session.user.names(Kind::Analysis))
+            .collect(),
         "dataflow" => session.user.names(Kind::Analysis).collect(),
         _ => Vec::new(),
     }
