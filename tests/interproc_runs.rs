@@ -106,10 +106,10 @@ impl Gen {
                     let e = self.expr(2);
                     self.lines.push(format!("{pad}{var} = {e}"));
                 }
-                2 if me + 1 < FUNCTIONS && (!in_loop || self.rng.chance(40)) && self.calls < 6 => {
+                2 if me + 1 < FUNCTIONS && !in_loop && self.calls < 2 => {
                     let c = self.call(me);
-                    self.lines
-                        .push(format!("{pad}{var} = {c} + {}", self.atom()));
+                    let k = self.atom();
+                    self.lines.push(format!("{pad}{var} = {c} + {k}"));
                 }
                 2 => {
                     let e = self.expr(1);
@@ -150,7 +150,7 @@ impl Gen {
             self.lines.push("    z = 0".into());
             if self.rng.chance(40) {
                 let e = self.expr(1);
-                self.lines.push("    if 0 < a < 5:".into());
+                self.lines.push("    if 0 < a < 4:".into());
                 self.lines.push(format!("        z = f{me}(a - 1, {e})"));
             }
             self.block(me, 4, 2, false);
@@ -174,9 +174,15 @@ inputs = json.loads(sys.argv[1])
 g = {"__name__": "__main__"}
 exec(compile(source, "<cell>", "exec"), g)
 states, calls = set(), set()
+events = [0]
+class Budget(Exception):
+    pass
 def tracer(frame, event, arg):
     if frame.f_code.co_filename != "<cell>":
         return None
+    events[0] += 1
+    if events[0] > 200000:
+        raise Budget()
     name = frame.f_code.co_qualname
     if event == "call":
         back = frame.f_back
@@ -191,7 +197,7 @@ for name, a, b in inputs:
     sys.settrace(tracer)
     try:
         g[name](a, b)
-    except RecursionError:
+    except (RecursionError, Budget):
         pass
     finally:
         sys.settrace(None)

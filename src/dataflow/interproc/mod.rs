@@ -71,7 +71,7 @@ pub struct Site {
 
 impl fmt::Display for Site {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}@L{}:{}", self.caller, self.line, self.column + 1)
+        write!(f, "{}@L{}:{}", self.caller, self.line, self.column)
     }
 }
 

@@ -228,7 +228,7 @@ fn json(s: &Shown, programs: &[Program<'_>]) -> Value {
                 "to": c.to,
                 "caller": c.site.caller,
                 "line": c.site.line,
-                "column": c.site.column + 1,
+                "column": c.site.column,
             })
         })
         .collect();
