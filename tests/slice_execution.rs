@@ -23,16 +23,10 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-// Known failing (seed 7, `%slice f 6 y` on the function in the failure message): the slice is
-// wrong, not the interpreter. The loop body ends in `try: break` followed by dead code that
-// holds a `continue`; the slice drops the unconditional `break` (no branch decides it, so no
-// control dependence reaches it) but keeps the dead `continue`, so the slice loops three times
-// where the function runs its body once. The fix is Agrawal's rule for jump statements (keep a
-// jump whose nearest post-dominator in the slice differs from its nearest lexical successor in
-// the slice) and leaving unreachable statements out. Ignored until then rather than weakened:
-// run it with `cargo test --release --test slice_execution -- --ignored`.
+// Seed 7 once caught a dropped unconditional `break` before dead code holding a `continue`;
+// Agrawal's rule for jumps (`src/dataflow/slice_jumps.rs`) and leaving unreachable statements
+// out fixed it.
 #[test]
-#[ignore = "known slicing bug (an unconditional break before dead code); see the comment"]
 fn slices_compute_the_criterion_values_of_the_whole_function() {
     let mut g = Gen {
         rng: Rng::new(env("SLICE_SEED", 7)),

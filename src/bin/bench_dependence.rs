@@ -107,6 +107,7 @@ fn phases(f: &Function) -> Result<[(&'static str, Duration); 5], String> {
         .unwrap_or(0);
     let t = Instant::now();
     let _ = slice(
+        f,
         &p,
         &pdg,
         &Criterion {

@@ -19,6 +19,7 @@
 //! mistaken for the ints below it.
 
 pub mod bindings;
+pub mod calls;
 mod eval;
 pub mod frame;
 pub mod names;
@@ -73,6 +74,16 @@ pub fn analyze<D: AbstractDomain>(
 ) -> Result<AbsReport, FixpointError> {
     let results = iterate_to_fixpoint(&program.cfg, AbsInt::<D>::new(program), options)?;
     let states = results.node_states();
+    Ok(finish(program, &results, &states))
+}
+
+/// The report of a finished run: its states, and the warnings found by running every
+/// reachable node once more in its final state.
+pub fn finish<D: AbstractDomain>(
+    program: &Program<'_>,
+    results: &crate::dataflow::engine::Results<'_, AbsInt<'_, D>>,
+    states: &[crate::dataflow::engine::NodeStates<MaybeReachable<Frame<D>>>],
+) -> AbsReport {
     let mut found = Vec::new();
     for (i, s) in states.iter().enumerate() {
         let mut state = s.before.clone();
@@ -82,12 +93,7 @@ pub fn analyze<D: AbstractDomain>(
             Some(&mut found),
         );
     }
-    Ok(report::build(
-        program,
-        &results,
-        &states,
-        warnings::normalize(found),
-    ))
+    report::build(program, results, states, warnings::normalize(found))
 }
 
 #[cfg(test)]

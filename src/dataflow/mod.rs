@@ -11,6 +11,7 @@
 //! - [`analyses`]: reaching definitions, live variables, available and very busy
 //!   expressions, def-use chains;
 //! - [`absint`]: abstract interpretation over the numeric domains, with warnings;
+//! - [`interproc`]: interprocedural abstract interpretation (call strings, summaries);
 //! - [`report`]: the one result type of the analyses and of abstract interpretation;
 //! - [`registry`]: the tables of domains and analyses that the commands read;
 //! - [`user`]: domains written in cells, run in process through the interpreter.
@@ -22,11 +23,13 @@ pub mod dependence;
 pub mod domains;
 pub mod engine;
 pub mod finite;
+pub mod interproc;
 pub mod lattice;
 pub mod map;
 pub mod registry;
 pub mod report;
 pub mod slice;
+pub mod slice_jumps;
 pub mod slice_program;
 pub mod user;
 

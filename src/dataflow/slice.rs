@@ -5,7 +5,10 @@
 //! values of VARS there (all its uses, without VARS) depend on, through control and data
 //! dependences. Jumps are kept where dropping them would change whether the criterion runs
 //! (a `break`/`continue` under a kept branch, a `return`/`raise` under a
-//! branch from which the criterion can be reached, or from which it is reached; every jump before an unreachable criterion), with what they depend on. A forward slice holds
+//! branch from which the criterion can be reached, or from which it is reached; every jump
+//! before an unreachable criterion), with what they depend on, and then every jump that
+//! Agrawal's rule needs ([`super::slice_jumps`]). Statements no execution reaches are left
+//! out (unless the criterion is one). A forward slice holds
 //! the statements that depend on LINE (on VARS' values there, when given).
 
 use std::collections::BTreeSet;
@@ -16,7 +19,7 @@ use petgraph::graph::NodeIndex;
 use super::analyses::Program;
 use super::dependence::Pdg;
 use crate::cfg::{Cfg, Item, NodeKind};
-use crate::python::ir::StmtKind;
+use crate::python::ir::{Function, StmtKind};
 
 /// What a slice is taken for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,8 +65,13 @@ pub fn nodes_on(cfg: &Cfg, line: u32) -> Vec<NodeIndex> {
         .collect()
 }
 
-/// The slice of `program` for `criterion`.
-pub fn slice(program: &Program<'_>, pdg: &Pdg, criterion: &Criterion) -> Result<Slice, SliceError> {
+/// The slice of `program` (function `f`'s) for `criterion`.
+pub fn slice(
+    f: &Function,
+    program: &Program<'_>,
+    pdg: &Pdg,
+    criterion: &Criterion,
+) -> Result<Slice, SliceError> {
     let cfg = &program.cfg;
     let at = nodes_on(cfg, criterion.line);
     if at.is_empty() {
@@ -107,6 +115,14 @@ pub fn slice(program: &Program<'_>, pdg: &Pdg, criterion: &Criterion) -> Result<
                 .filter(|m| into[m.index()] && !nodes.contains(m))
                 .filter(|&m| diverts(program, m))
                 .collect();
+            if !extra.is_empty() {
+                seeds.extend(extra);
+                nodes = pdg.backward(n, &seeds);
+                continue;
+            }
+            let mut live = without_dead(cfg, &nodes, &at);
+            live.extend(at.iter().copied());
+            let extra = super::slice_jumps::needed_jumps(f, program, &live);
             if extra.is_empty() {
                 break;
             }
@@ -114,7 +130,7 @@ pub fn slice(program: &Program<'_>, pdg: &Pdg, criterion: &Criterion) -> Result<
             nodes = pdg.backward(n, &seeds);
         }
         nodes.extend(at.iter().copied());
-        nodes
+        without_dead(cfg, &nodes, &at)
     };
     let mut lines = BTreeSet::new();
     for &m in &nodes {
@@ -158,6 +174,19 @@ fn forward(cfg: &Cfg, pdg: &Pdg, at: &[NodeIndex], vars: &[String]) -> BTreeSet<
     let mut out = pdg.forward(n, &seeds[at.len()..]);
     out.extend(at.iter().copied());
     out
+}
+
+/// `nodes` without the statements no execution reaches, unless the criterion is one of them
+/// (then the jumps before it keep it unreachable in the slice too).
+fn without_dead(cfg: &Cfg, nodes: &BTreeSet<NodeIndex>, at: &[NodeIndex]) -> BTreeSet<NodeIndex> {
+    if at.iter().any(|c| cfg.node(*c).unreachable) {
+        return nodes.clone();
+    }
+    nodes
+        .iter()
+        .copied()
+        .filter(|&m| !cfg.node(m).unreachable)
+        .collect()
 }
 
 /// Whether `to` can be reached from `from` in the CFG.

@@ -5,9 +5,13 @@
 //! whenever it is evaluated (a division by zero, an index surely out of range, an unbound
 //! local).
 
+use std::any::Any;
+use std::rc::Rc;
+
 use num_bigint::BigInt;
 
 use super::bindings::Bindings;
+use super::calls::{Args, CallOracle};
 use super::refine::refine_truth;
 use super::scope::{Scope, literal_length};
 use super::warnings::{Warning, WarningKind};
@@ -23,6 +27,9 @@ pub struct Eval<'s> {
     /// Re-evaluating a condition already evaluated by its node (for branch refinement): `:=`
     /// reads its target instead of assigning it again, and nothing warns.
     pub replay: bool,
+    /// Gives calls of the session's functions their values (an `Rc<dyn CallOracle<D>>`, for
+    /// the domain evaluated in); none: calls are `⊤`.
+    pub calls: Option<&'s dyn Any>,
     /// How deep evaluation is in parts the statement may skip (`and`/`or` operands after the
     /// first, `if`/`else` branches, later links of a chained comparison): a certain error
     /// there makes the statement raise only possibly.
@@ -35,6 +42,7 @@ impl<'s> Eval<'s> {
             scope,
             warnings: collect.then(Vec::new),
             replay: false,
+            calls: None,
             conditional: 0,
         }
     }
@@ -45,6 +53,7 @@ impl<'s> Eval<'s> {
             scope,
             warnings: None,
             replay: true,
+            calls: None,
             conditional: 0,
         }
     }
@@ -160,6 +169,44 @@ impl<'s> Eval<'s> {
                 }
                 D::TOP
             }
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if self.oracle::<D>().is_some()
+                && func
+                    .as_name()
+                    .is_some_and(|f| !self.scope.locals.contains(f)) =>
+            {
+                self.expr(func, state)?;
+                let mut values = Args {
+                    positional: Vec::new(),
+                    keywords: Vec::new(),
+                    unpacked: false,
+                };
+                for a in args {
+                    let v = self.expr(a, state)?;
+                    match a.kind {
+                        ExprKind::Starred(_) => values.unpacked = true,
+                        _ => values.positional.push(v),
+                    }
+                }
+                for (name, v) in keywords {
+                    let v = self.expr(v, state)?;
+                    match name {
+                        Some(name) => values.keywords.push((name.clone(), v)),
+                        None => values.unpacked = true,
+                    }
+                }
+                for name in &self.scope.clobbered {
+                    set(state, name, D::TOP);
+                }
+                let callee = func.as_name().unwrap_or_default();
+                match self.oracle::<D>().and_then(|o| o.call(e, callee, values)) {
+                    Some(v) => v,
+                    None => self.call_value(func, args),
+                }
+            }
             ExprKind::Call { func, args, .. } => {
                 for c in e.children() {
                     self.expr(c, state)?;
@@ -192,6 +239,11 @@ impl<'s> Eval<'s> {
             }
         };
         (!value.is_bottom()).then_some(value)
+    }
+
+    /// The call oracle, when there is one for domain `D`.
+    fn oracle<D: AbstractDomain>(&self) -> Option<&Rc<dyn CallOracle<D>>> {
+        self.calls?.downcast_ref::<Rc<dyn CallOracle<D>>>()
     }
 
     /// A name's value: `⊤` for a global or builtin, `None` for an unbound local.

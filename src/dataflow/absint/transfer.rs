@@ -3,13 +3,16 @@
 //! their condition, a `for`'s True edge binds its target, an `assert` refines its normal
 //! successor.
 
+use std::any::Any;
 use std::marker::PhantomData;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use num_bigint::BigInt;
 use petgraph::graph::NodeIndex;
 
 use super::bindings::Bindings;
+use super::calls::CallOracle;
 use super::eval::{Eval, boolean, set};
 use super::frame::Frame;
 use super::names::Names;
@@ -30,6 +33,10 @@ pub struct AbsInt<'p, D, B = Frame<D>> {
     pub scope: Scope,
     /// The variables a state has a slot for.
     pub names: Arc<Names>,
+    /// Values for calls of the session's functions (interprocedural analysis); none: `⊤`.
+    pub calls: Option<Rc<dyn CallOracle<D>>>,
+    /// The parameters' starting values, in order; none: `⊤` (0..1 for `bool`).
+    pub params_in: Option<Vec<D>>,
     domain: PhantomData<(D, B)>,
 }
 
@@ -47,6 +54,8 @@ impl<'p, D: AbstractDomain, B: Bindings<D>> AbsInt<'p, D, B> {
             program,
             scope,
             names,
+            calls: None,
+            params_in: None,
             domain: PhantomData,
         }
     }
@@ -62,6 +71,7 @@ impl<'p, D: AbstractDomain, B: Bindings<D>> AbsInt<'p, D, B> {
             return;
         }
         let mut ev = Eval::new(&self.scope, warnings.is_some());
+        ev.calls = self.calls.as_ref().map(|c| c as &dyn Any);
         let completes = match self.program.item(node) {
             Some(Item::Stmt(s)) => self.stmt(&mut ev, s, state).is_some(),
             Some(Item::Handler(h)) => {
@@ -86,6 +96,15 @@ impl<'p, D: AbstractDomain, B: Bindings<D>> AbsInt<'p, D, B> {
         if let (Some(sink), Some(found)) = (warnings, ev.warnings) {
             sink.extend(found);
         }
+    }
+
+    /// The value of `e` in `state` (calls given values as in [`AbsInt::exec`]); `None` when
+    /// evaluating it always raises or the state is unreachable.
+    pub fn value_of(&self, e: &Expr, state: &MaybeReachable<B>) -> Option<D> {
+        let mut probe = state.clone();
+        let mut ev = Eval::new(&self.scope, false);
+        ev.calls = self.calls.as_ref().map(|c| c as &dyn Any);
+        ev.expr(e, &mut probe)
     }
 
     /// One statement (the header of a compound one); `None` when it always raises.
@@ -313,6 +332,12 @@ impl<'p, D: AbstractDomain, B: Bindings<D>> AbsInt<'p, D, B> {
     /// The parameters' starting values: `⊤`, or 0 and 1 for a `bool` annotation.
     fn entry_env(&self) -> B {
         let mut env = B::unbound(&self.names);
+        if let Some(values) = &self.params_in {
+            for (p, v) in self.program.params.iter().zip(values) {
+                env.bind(&p.name, v.clone());
+            }
+            return env;
+        }
         for p in self.program.params {
             let bool_like = matches!(
                 p.kind,

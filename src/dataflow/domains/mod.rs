@@ -33,7 +33,8 @@ pub use zero::Zero;
 ///
 /// `γ(a)` below is the set of ints `a` stands for; [`contains`](Self::contains) decides it.
 pub trait AbstractDomain:
-    Clone
+    'static
+    + Clone
     + Eq
     + fmt::Debug
     + fmt::Display

@@ -17,9 +17,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "also list the worklist steps: node, the edge whose facts changed it, values that changed",
     },
     super::step::STEP,
+    super::interproc::CONTEXT,
+    super::interproc::SUMMARIES,
 ];
 
-pub const USAGE: &str = "%absint DOMAIN NAME [--trace]\n%%absint DOMAIN [--trace]\n<Python code>";
+pub const USAGE: &str = "%absint DOMAIN NAME [--trace]\n%absint DOMAIN NAME --context K | --summaries\n%%absint DOMAIN [--trace]\n<Python code>";
 
 pub const SUMMARY: &str = "abstract interpretation ({domains}) with division-by-zero warnings";
 
@@ -33,10 +35,20 @@ visits, then narrowed.\n\n\
 Warnings: \"Possible division by zero in line N\" when a divisor may be 0 in a reachable state, \
 \"Division by zero in line N\" when it must be; likewise for indexing a tuple or string of known \
 length outside [-len, len-1] (constant and interval domains). Values are analysed as ints; names \
-that may hold floats, strings or call results are ⊤ and are not refined.";
+that may hold floats, strings or call results are ⊤ and are not refined.\n\n\
+Interprocedural (built-in domains): with --context K, calls of the session's functions (by name) are \
+analysed per call string of the last K call sites (K = 0: one context per function): arguments bind to \
+the callee's parameters, its return value flows back; with --summaries, one context per abstract input \
+of each callee is tabulated (up to 8, then one shared widened context). Inputs and return values are \
+widened after 3 updates, so recursion terminates. Calls of methods, builtins and other names stay ⊤ \
+and are listed. Shows a table per function and context, the calls between contexts, and NAME's CFG \
+with each call site annotated.";
 
 /// Runs `%absint` / `%%absint`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    if let Some(sensitivity) = super::interproc::requested(inv)? {
+        return super::interproc::run(session, inv, ctx, sensitivity);
+    }
     if super::user::is_user_domain(session, inv.args.first()) {
         return super::user::absint(session, inv, ctx);
     }

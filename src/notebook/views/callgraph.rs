@@ -1,7 +1,9 @@
 //! `%callgraph`: which of the session's functions and methods call which, from the calls
 //! each CFG node makes; functions on a cycle (recursion, direct or mutual) are marked.
-//! Calls are resolved by name: `f` to the session's `f`, `self.m` inside class `C` to `C.m`;
-//! other calls (builtins, modules, methods of other objects) are listed as external.
+//! Calls are resolved by name: `f` to the session's `f`, `self.m` inside class `C` to `C.m`,
+//! `C(...)` of a session class to `C.__init__`, and `obj.m` on any other object to every
+//! session method named m (the receiver's class is not known: an over-approximation); other
+//! calls (builtins, modules, functions passed as values) are listed as external.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,8 +23,48 @@ pub const USAGE: &str = "%callgraph";
 pub const SUMMARY: &str = "call graph of the session's functions and methods, recursion marked";
 pub const HELP: &str = "Draws which of the session's functions and methods call which (from the calls each \
 statement makes, as %cfg --calls lists them). `f(...)` resolves to the session's function f, `self.m(...)` \
-inside class C to C.m; other calls are external (listed, not drawn). Functions on a cycle of calls \
+inside class C to C.m, `C(...)` of a session class to C.__init__, and `obj.m(...)` to every session method \
+named m (the receiver's class is not known); other calls, and functions called through a variable, are \
+external (listed, not drawn). Functions on a cycle of calls \
 (recursion, direct or mutual) are drawn red, and a function calling itself has a loop edge.";
+
+/// The session functions a call of `call` (as `%cfg --calls` names it) may run, inside a
+/// method of `class` when given: `f` is the session's `f`; `C(...)` of a session class is
+/// `C.__init__`; `self.m` is `C.m` when class C has one; `obj.m` otherwise is every session
+/// method called m (by name: the receiver's class is not known).
+fn resolve(call: &str, class: Option<&str>, known: &BTreeSet<&str>) -> Vec<String> {
+    if known.contains(call) && !call.contains('.') {
+        return vec![call.to_string()];
+    }
+    if !call.contains('.') {
+        let init = format!("{call}.__init__");
+        return if known.contains(init.as_str()) {
+            vec![init]
+        } else {
+            Vec::new()
+        };
+    }
+    if let (Some(m), Some(c)) = (call.strip_prefix("self."), class) {
+        let own = format!("{c}.{m}");
+        if known.contains(own.as_str()) {
+            return vec![own];
+        }
+    }
+    if known.contains(call) {
+        return vec![call.to_string()];
+    }
+    let Some((_, method)) = call.rsplit_once('.') else {
+        return Vec::new();
+    };
+    known
+        .iter()
+        .filter(|k| {
+            k.rsplit_once('.')
+                .is_some_and(|(owner, m)| m == method && !owner.contains('.'))
+        })
+        .map(|k| k.to_string())
+        .collect()
+}
 
 /// Runs `%callgraph`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
@@ -49,12 +91,9 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         let entry = calls.entry(name.clone()).or_default();
         for n in cfg.nodes() {
             for call in &cfg.node(n).calls {
-                let target = match (call.strip_prefix("self."), class) {
-                    (Some(m), Some(c)) => format!("{c}.{m}"),
-                    _ => call.clone(),
-                };
-                if known.contains(target.as_str()) {
-                    entry.insert(target);
+                let targets = resolve(call, class, &known);
+                if !targets.is_empty() {
+                    entry.extend(targets);
                 } else {
                     external
                         .entry(name.clone())

@@ -375,6 +375,11 @@ fn warnings_html<F>(r: &Report<F>) -> String {
     }
 }
 
+/// The facts table as HTML.
+pub fn facts_table<F: ShownFacts>(program: &Program<'_>, r: &Report<F>) -> String {
+    table(&HEADERS, &rows(program, r))
+}
+
 /// The whole view: text, HTML with the annotated CFG, SVG, JSON.
 pub fn view<F: ShownFacts>(
     program: &Program<'_>,

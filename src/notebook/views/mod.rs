@@ -12,6 +12,7 @@ pub mod dataflow;
 pub mod dependence;
 pub mod flow;
 pub mod flowtext;
+pub mod interproc;
 pub mod lattice;
 pub mod run;
 pub mod run_on;

@@ -97,7 +97,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         ));
     }
     let graph = pdg(&program, ctx)?;
-    let s = slice(&program, &graph, &criterion)
+    let s = slice(&f, &program, &graph, &criterion)
         .map_err(|e| CellError::new("ValueError", e.to_string()))?;
     ctx.check_cancel()?;
     let first = f.span.line;
