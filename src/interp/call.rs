@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::code::Body;
 use super::dict::{Dict, key_of};
-use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error};
+use super::exc::{ExcClass, ExcKind, R, Unwind, fail, type_error};
 use super::exec::Flow;
 use super::machine::{Frame, Machine};
 use super::modules;
@@ -19,7 +19,11 @@ impl Machine {
         match callee {
             Value::Function(func) => self.call_function(func, args, kwargs),
             Value::Builtin(b) => self.call_builtin(*b, args, kwargs),
-            Value::Method(m) => self.call_method(m.receiver.clone(), &m.name, args, kwargs),
+            // A bound `BaseException` method (from `super()`), never the class body's.
+            Value::Method(m) => match &m.receiver {
+                Value::Exception(e) => self.exc_base_call(e, &m.name, args, kwargs),
+                r => self.call_method(r.clone(), &m.name, args, kwargs),
+            },
             Value::Unbound(m) => {
                 let mut args = args.into_iter();
                 let Some(receiver) = args.next() else {
@@ -43,16 +47,9 @@ impl Machine {
                 self.call_method(receiver, &m.name, args.collect(), kwargs)
             }
             Value::Type(t) => self.construct(*t, args, kwargs),
-            Value::ExcType(_) | Value::UserExcType(_) => {
-                let class = match callee {
-                    Value::ExcType(k) => ExcClass::Builtin(*k),
-                    Value::UserExcType(c) => ExcClass::User(c.clone()),
-                    _ => return type_error("not an exception class"),
-                };
-                if !kwargs.is_empty() {
-                    return type_error(format!("{}() takes no keyword arguments", class.name()));
-                }
-                Ok(Value::Exception(Rc::new(ExcObject { class, args })))
+            Value::ExcType(k) => self.construct_exception(ExcClass::Builtin(*k), args, kwargs),
+            Value::UserExcType(c) => {
+                self.construct_exception(ExcClass::User(c.clone()), args, kwargs)
             }
             Value::Unavailable(what) => Err(Unwind::unsupported(what.to_string())),
             Value::Class(c) => self.call_class(c, args, kwargs),
@@ -265,13 +262,6 @@ impl Machine {
         }
         match (o, name) {
             (Value::Native(n), _) => return modules::attr(*n, name),
-            (Value::Exception(e), "args") => return Ok(Value::tuple(e.args.clone())),
-            (Value::Exception(e), "value")
-                if e.class
-                    .is_subclass_of(&super::exc::ExcClass::Builtin(ExcKind::StopIteration)) =>
-            {
-                return Ok(e.args.first().cloned().unwrap_or(Value::None));
-            }
             (Value::Function(f), "__name__") => return Ok(Value::str(&*f.code.name)),
             (Value::Function(f), "__qualname__") => return Ok(Value::str(&*f.code.qualname)),
             (Value::Type(t), "__name__") => return Ok(Value::str(t.name())),

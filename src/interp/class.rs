@@ -65,8 +65,23 @@ pub(crate) enum Descriptor {
 
 /// `super(cls, obj)`: looks attributes up in the MRO of `obj`'s class after `after`.
 pub(crate) struct Super {
-    pub after: Rc<Class>,
+    pub after: SuperFrom,
     pub receiver: Value,
+}
+
+/// The class `super()` starts looking after: a user class, or an exception class.
+pub(crate) enum SuperFrom {
+    Class(Rc<Class>),
+    Exception(super::exc::ExcClass),
+}
+
+impl SuperFrom {
+    pub fn name(&self) -> &str {
+        match self {
+            SuperFrom::Class(c) => &c.name,
+            SuperFrom::Exception(e) => e.name(),
+        }
+    }
 }
 
 impl Descriptor {

@@ -28,17 +28,26 @@ impl Machine {
                 }
             }
         }
-        // Exception classes with a body of `pass`/docstrings.
+        // Exception classes: one exception base; the body's namespace holds their methods.
         let exc_base = match bases.as_slice() {
             [Value::ExcType(k)] => Some(ExcClass::Builtin(*k)),
             [Value::UserExcType(c)] => Some(ExcClass::User(c.clone())),
             _ => None,
         };
-        if let (Some(base), true) = (exc_base, def.trivial && def.keywords.is_empty()) {
-            let mut v = Value::UserExcType(Rc::new(UserClass {
-                name: def.name.clone(),
-                base,
-            }));
+        if let (Some(base), true) = (exc_base, def.keywords.is_empty()) {
+            let class = if def.trivial {
+                Rc::new(UserClass::plain(def.name.clone(), base))
+            } else {
+                let (namespace, frame) = self.class_namespace(f, def)?;
+                let class = Rc::new(UserClass {
+                    name: def.name.clone(),
+                    base,
+                    namespace,
+                });
+                fill_class_cell(def, &frame, Value::UserExcType(class.clone()));
+                class
+            };
+            let mut v = Value::UserExcType(class);
             for d in decorators.iter().rev() {
                 v = self.call(d, vec![v], Vec::new())?;
             }
@@ -92,7 +101,8 @@ impl Machine {
                 }
                 Value::ExcType(_) | Value::UserExcType(_) => {
                     return Ok(Err(
-                        "exception classes with methods or several bases are not supported".into(),
+                        "exception classes with several bases or class keywords are not supported"
+                            .into(),
                     ));
                 }
                 Value::Native(_) | Value::Opaque(_) => {
@@ -117,7 +127,42 @@ impl Machine {
         flavor: Flavor,
         decorators: Vec<Value>,
     ) -> R<()> {
-        // The body.
+        let (mut attrs, frame) = self.class_namespace(f, def)?;
+        // A class defining `__eq__` but not `__hash__` is unhashable, as in CPython.
+        let defines = |n: &str| attrs.iter().any(|(k, _)| **k == *n);
+        if defines("__eq__") && !defines("__hash__") {
+            attrs.push(("__hash__".into(), Value::None));
+        }
+        let class = Rc::new(Class::new(
+            def.name.clone(),
+            def.code.qualname.clone(),
+            class_bases,
+            attrs,
+            flavor,
+        )?);
+        fill_class_cell(def, &frame, Value::Class(class.clone()));
+        *class.fields.borrow_mut() = def.fields.clone();
+        if class.is_named_tuple() {
+            self.make_named_tuple(&class)?;
+        }
+        if flavor == Flavor::Enum {
+            self.make_enum_members(&class)?;
+        }
+        let mut v = Value::Class(class);
+        for d in decorators.iter().rev() {
+            v = self.call(d, vec![v], Vec::new())?;
+        }
+        self.store(f, def.target, v);
+        Ok(())
+    }
+
+    /// Runs a class body in its own frame; its bound locals, in definition order, are the
+    /// namespace. The frame is returned for its `__class__` cell.
+    fn class_namespace(
+        &mut self,
+        f: &mut Frame,
+        def: &ClassDef,
+    ) -> R<(Vec<(Rc<str>, Value)>, Frame)> {
         let closure = capture(f, &def.code.free_sources)?;
         let mut frame = Frame::new(&def.code, &closure);
         self.enter(&def.code)?;
@@ -133,35 +178,15 @@ impl Machine {
                 attrs.push((name.clone(), v.clone()));
             }
         }
-        // A class defining `__eq__` but not `__hash__` is unhashable, as in CPython.
-        let defines = |n: &str| attrs.iter().any(|(k, _)| **k == *n);
-        if defines("__eq__") && !defines("__hash__") {
-            attrs.push(("__hash__".into(), Value::None));
+        Ok((attrs, frame))
+    }
+}
+
+/// Fills the body's `__class__` cell (what zero-argument `super()` reads) with the class.
+fn fill_class_cell(def: &ClassDef, frame: &Frame, class: Value) {
+    if let Some(i) = def.class_cell {
+        if let Some(c) = frame.cells.get(i as usize) {
+            *c.borrow_mut() = Some(class);
         }
-        let class = Rc::new(Class::new(
-            def.name.clone(),
-            def.code.qualname.clone(),
-            class_bases,
-            attrs,
-            flavor,
-        )?);
-        if let Some(i) = def.class_cell {
-            if let Some(c) = frame.cells.get(i as usize) {
-                *c.borrow_mut() = Some(Value::Class(class.clone()));
-            }
-        }
-        *class.fields.borrow_mut() = def.fields.clone();
-        if class.is_named_tuple() {
-            self.make_named_tuple(&class)?;
-        }
-        if flavor == Flavor::Enum {
-            self.make_enum_members(&class)?;
-        }
-        let mut v = Value::Class(class);
-        for d in decorators.iter().rev() {
-            v = self.call(d, vec![v], Vec::new())?;
-        }
-        self.store(f, def.target, v);
-        Ok(())
     }
 }

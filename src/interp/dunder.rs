@@ -156,10 +156,14 @@ impl Machine {
         for (i, v) in args.into_iter().enumerate() {
             let conv = conversions.and_then(|c| c.get(i).copied()).unwrap_or('s');
             out.push(match &v {
-                Value::Instance(_) | Value::Bound(_) if conv == 'r' || conv == 'a' => {
+                Value::Instance(_) | Value::Bound(_) | Value::Exception(_)
+                    if conv == 'r' || conv == 'a' =>
+                {
                     Value::str(self.repr_of(&v)?)
                 }
-                Value::Instance(_) | Value::Bound(_) if conv == 's' => Value::str(self.str_of(&v)?),
+                Value::Instance(_) | Value::Bound(_) | Value::Exception(_) if conv == 's' => {
+                    Value::str(self.str_of(&v)?)
+                }
                 Value::List(_) | Value::Tuple(_) | Value::Dict(_) if repr::repr(&v).is_err() => {
                     Value::str(if conv == 's' {
                         self.str_of(&v)?
@@ -271,12 +275,9 @@ impl Machine {
                 }
                 self.repr_of(v)
             }
-            Value::Exception(e) => match repr::exc_str(e) {
-                Err(err) if is_marker(&err) => match e.args.as_slice() {
-                    [one] => self.str_of(one),
-                    _ => self.repr_of(&Value::tuple(e.args.clone())),
-                },
-                other => other,
+            Value::Exception(e) => match self.exc_dunder_text(e, "__str__") {
+                Some(r) => r,
+                None => self.base_exc_str(e),
             },
             other => match repr::to_str(other) {
                 Err(e) if is_marker(&e) => self.repr_slow(other),
@@ -345,10 +346,10 @@ impl Machine {
                 };
                 format!("<bound method {name} of {}>", self.repr_of(&b.receiver)?)
             }
-            Value::Exception(e) => {
-                let args = join(self, &e.args)?;
-                format!("{}({args})", e.class.name())
-            }
+            Value::Exception(e) => match self.exc_dunder_text(e, "__repr__") {
+                Some(r) => r?,
+                None => self.base_exc_repr(e)?,
+            },
             other => repr::repr(other)?,
         })
     }

@@ -1,6 +1,7 @@
 //! Python exceptions inside the interpreter: the builtin class hierarchy, exception objects,
 //! and `Unwind`, what every evaluation step returns on failure.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::value::Value;
@@ -102,11 +103,24 @@ impl ExcKind {
     }
 }
 
-/// An exception class defined by the user: `class E(ValueError): pass`.
+/// An exception class defined by the user: `class E(ValueError): ...`, with the namespace
+/// its body defined (methods and class attributes; empty for a body of `pass`).
 #[derive(Debug)]
 pub(crate) struct UserClass {
     pub name: Rc<str>,
     pub base: ExcClass,
+    pub namespace: Vec<(Rc<str>, Value)>,
+}
+
+impl UserClass {
+    /// A class with an empty body.
+    pub fn plain(name: Rc<str>, base: ExcClass) -> UserClass {
+        UserClass {
+            name,
+            base,
+            namespace: Vec::new(),
+        }
+    }
 }
 
 /// An exception class, builtin or user-defined.
@@ -159,6 +173,21 @@ impl ExcClass {
         }
     }
 
+    /// The attribute `name` defined in the body of this class or of a user-defined
+    /// ancestor (the builtin ancestors define no Python-level methods here).
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        let mut cur = Some(self.clone());
+        while let Some(c) = cur {
+            if let ExcClass::User(u) = &c {
+                if let Some((_, v)) = u.namespace.iter().find(|(n, _)| **n == *name) {
+                    return Some(v.clone());
+                }
+            }
+            cur = c.base();
+        }
+        None
+    }
+
     pub fn as_value(&self) -> Value {
         match self {
             ExcClass::Builtin(k) => Value::ExcType(*k),
@@ -167,11 +196,33 @@ impl ExcClass {
     }
 }
 
-/// An exception instance: its class and constructor arguments.
+/// An exception instance: its class, its `args` (the constructor's arguments until
+/// `BaseException.__init__` or an assignment sets them) and its instance attributes.
 #[derive(Debug)]
 pub(crate) struct ExcObject {
     pub class: ExcClass,
-    pub args: Vec<Value>,
+    pub args: RefCell<Vec<Value>>,
+    pub attrs: RefCell<Vec<(Rc<str>, Value)>>,
+}
+
+impl ExcObject {
+    pub fn new(class: ExcClass, args: Vec<Value>) -> ExcObject {
+        ExcObject {
+            class,
+            args: RefCell::new(args),
+            attrs: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// A copy of `args`.
+    pub fn args(&self) -> Vec<Value> {
+        self.args.borrow().clone()
+    }
+
+    /// The first of `args`.
+    pub fn first_arg(&self) -> Option<Value> {
+        self.args.borrow().first().cloned()
+    }
 }
 
 /// One frame of a traceback, innermost first in [`Raised::tb`].
@@ -221,10 +272,7 @@ impl Unwind {
         } else {
             vec![Value::str(message)]
         };
-        Unwind::from_object(ExcObject {
-            class: ExcClass::Builtin(kind),
-            args,
-        })
+        Unwind::from_object(ExcObject::new(ExcClass::Builtin(kind), args))
     }
 
     pub fn from_object(exc: ExcObject) -> Unwind {
@@ -269,10 +317,7 @@ mod tests {
         assert!(key.is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)));
         let ki = ExcClass::Builtin(ExcKind::KeyboardInterrupt);
         assert!(!ki.is_subclass_of(&ExcClass::Builtin(ExcKind::Exception)));
-        let user = ExcClass::User(Rc::new(UserClass {
-            name: "E".into(),
-            base: key,
-        }));
+        let user = ExcClass::User(Rc::new(UserClass::plain("E".into(), key)));
         assert!(user.is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)));
         assert_eq!(user.builtin_ancestor(), ExcKind::KeyError);
         for k in ExcKind::ALL {

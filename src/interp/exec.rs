@@ -117,10 +117,10 @@ impl Machine {
                         Some(m) => vec![self.eval(f, m)?],
                         None => Vec::new(),
                     };
-                    return Err(Unwind::from_object(ExcObject {
-                        class: ExcClass::Builtin(ExcKind::AssertionError),
+                    return Err(Unwind::from_object(ExcObject::new(
+                        ExcClass::Builtin(ExcKind::AssertionError),
                         args,
-                    }));
+                    )));
                 }
             }
             StmtKind::Try {
@@ -216,6 +216,16 @@ impl Machine {
                 Err(e) => return e,
             }
         }
+        // `raise E` instantiates E as `E()` does (running a class body's `__init__`).
+        let v = match v {
+            Value::UserExcType(c) if c.namespace.iter().any(|(n, _)| &**n == "__init__") => {
+                match self.construct_exception(ExcClass::User(c), Vec::new(), Vec::new()) {
+                    Ok(v) => v,
+                    Err(e) => return e,
+                }
+            }
+            v => v,
+        };
         match exception_of(v) {
             Some(obj) => Unwind::Raise(Box::new(Raised {
                 exc: obj,
@@ -579,14 +589,8 @@ pub(crate) fn capture(f: &Frame, sources: &[u32]) -> R<Vec<super::value::Cell>> 
 pub(crate) fn exception_of(v: Value) -> Option<Rc<ExcObject>> {
     match v {
         Value::Exception(e) => Some(e),
-        Value::ExcType(k) => Some(Rc::new(ExcObject {
-            class: ExcClass::Builtin(k),
-            args: Vec::new(),
-        })),
-        Value::UserExcType(c) => Some(Rc::new(ExcObject {
-            class: ExcClass::User(c),
-            args: Vec::new(),
-        })),
+        Value::ExcType(k) => Some(Rc::new(ExcObject::new(ExcClass::Builtin(k), Vec::new()))),
+        Value::UserExcType(c) => Some(Rc::new(ExcObject::new(ExcClass::User(c), Vec::new()))),
         _ => None,
     }
 }

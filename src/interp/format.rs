@@ -563,10 +563,10 @@ fn field_value(name: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering) -
         match kwargs.iter().find(|(k, _)| **k == *first) {
             Some((_, v)) => v.clone(),
             None => {
-                return Err(Unwind::from_object(ExcObject {
-                    class: ExcClass::Builtin(ExcKind::KeyError),
-                    args: vec![Value::str(first)],
-                }));
+                return Err(Unwind::from_object(ExcObject::new(
+                    ExcClass::Builtin(ExcKind::KeyError),
+                    vec![Value::str(first)],
+                )));
             }
         }
     };
@@ -835,7 +835,7 @@ mod tests {
     fn f(v: Value, spec: &str) -> String {
         match format_value(&v, spec) {
             Ok(s) => s,
-            Err(Unwind::Raise(e)) => format!("{}: {:?}", e.exc.class.name(), e.exc.args),
+            Err(Unwind::Raise(e)) => format!("{}: {:?}", e.exc.class.name(), e.exc.args()),
             Err(e) => format!("{e:?}"),
         }
     }

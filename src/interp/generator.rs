@@ -12,7 +12,7 @@ use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::code::{Body, Code};
-use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail};
+use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error};
 use super::exec::Flow;
 use super::iter::IterState;
 use super::machine::{Frame, Machine};
@@ -206,14 +206,18 @@ impl Machine {
             IterState::Shared(rc) => rc,
             other => Rc::new(std::cell::RefCell::new(other)),
         };
-        let mut sent = Value::None;
+        let mut input = Resume::Send(Value::None);
         loop {
             let step = {
                 let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
-                let r = match &mut state {
-                    IterState::Coroutine(g) => self.gen_resume(g, Resume::Send(sent)),
-                    IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
-                    other => self.next(other),
+                let r = match (&mut state, input) {
+                    (IterState::Coroutine(g), input) => self.gen_resume(g, input),
+                    (IterState::Running, _) => {
+                        fail(ExcKind::ValueError, "generator already executing")
+                    }
+                    // An exception thrown into a plain iterator is raised here.
+                    (_, Resume::Throw(e)) => Err(e),
+                    (other, Resume::Send(_)) => self.next(other),
                 };
                 let returned = match &mut state {
                     IterState::Coroutine(g) => g.returned.take(),
@@ -226,7 +230,14 @@ impl Machine {
                 }
             };
             match step {
-                Ok(v) => sent = self.yield_value(v)?,
+                // An exception thrown into this generator goes on to the inner one.
+                Ok(v) => {
+                    input = match self.yield_value(v) {
+                        Ok(sent) => Resume::Send(sent),
+                        Err(e @ Unwind::Raise(_)) => Resume::Throw(e),
+                        Err(abort) => return Err(abort),
+                    }
+                }
                 Err(result) => return Ok(result),
             }
         }
@@ -251,16 +262,81 @@ impl Machine {
         }
     }
 
+    /// `g.throw(exc)` (an exception object or class; the old `throw(type, value)` form
+    /// too): raised at the suspended `yield`; returns the next value the generator yields.
+    /// Thrown into a generator that has not started, it finishes it without running it.
+    pub fn gen_throw(
+        &mut self,
+        shared: &Rc<std::cell::RefCell<IterState>>,
+        args: Vec<Value>,
+    ) -> R<Value> {
+        let exc = self.thrown(args)?;
+        let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
+        let r = match &mut state {
+            IterState::Coroutine(g) if !g.started => {
+                if let Some(co) = g.co.take() {
+                    recycle(co);
+                }
+                Err(exc)
+            }
+            IterState::Coroutine(g) => {
+                let r = self.gen_resume(g, Resume::Throw(exc));
+                let returned = g.returned.take();
+                r.map(|x| x.ok_or(returned))
+            }
+            IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
+            _ => fail(ExcKind::AttributeError, "object has no attribute 'throw'"),
+        };
+        *shared.borrow_mut() = state;
+        match r? {
+            Ok(x) => Ok(x),
+            Err(returned) => Err(stop_iteration(returned)),
+        }
+    }
+
+    /// The exception `g.throw(...)` raises, from its arguments.
+    fn thrown(&mut self, args: Vec<Value>) -> R<Unwind> {
+        let mut args = args.into_iter();
+        let (Some(first), second) = (args.next(), args.next()) else {
+            return type_error("throw expected at least 1 argument, got 0");
+        };
+        let v = match (first, second) {
+            (v @ Value::Exception(_), None | Some(Value::None)) => v,
+            (Value::Exception(_), Some(_)) => {
+                return type_error("instance exception may not have a separate value");
+            }
+            (class @ (Value::ExcType(_) | Value::UserExcType(_)), value) => match value {
+                Some(v @ Value::Exception(_)) => v,
+                None | Some(Value::None) => self.call(&class, Vec::new(), Vec::new())?,
+                Some(Value::Tuple(items)) => self.call(&class, items.to_vec(), Vec::new())?,
+                Some(v) => self.call(&class, vec![v], Vec::new())?,
+            },
+            (other, _) => {
+                return type_error(format!(
+                    "exceptions must be classes or instances deriving from BaseException, not {}",
+                    other.type_name()
+                ));
+            }
+        };
+        match super::exec::exception_of(v) {
+            Some(exc) => Ok(Unwind::Raise(Box::new(super::exc::Raised {
+                exc,
+                tb: Vec::new(),
+            }))),
+            None => type_error("exceptions must derive from BaseException"),
+        }
+    }
+
     /// `g.close()`: a suspended generator gets `GeneratorExit` at its `yield` (its
     /// `finally` blocks run); yielding again is a `RuntimeError`.
     pub fn gen_close(&mut self, shared: &Rc<std::cell::RefCell<IterState>>) -> R<Value> {
         let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
         let r = match &mut state {
             IterState::Coroutine(g) if g.started && !g.finished() => {
-                let exit = Unwind::from_object(ExcObject {
-                    class: ExcClass::Builtin(ExcKind::GeneratorExit),
-                    args: Vec::new(),
-                });
+                let exit = Unwind::from_object(ExcObject::new(
+                    ExcClass::Builtin(ExcKind::GeneratorExit),
+                    Vec::new(),
+                ));
                 match self.gen_resume(g, Resume::Throw(exit)) {
                     Ok(Some(_)) => fail(ExcKind::RuntimeError, "generator ignored GeneratorExit"),
                     Ok(None) => Ok(Value::None),
@@ -292,10 +368,10 @@ pub(crate) fn stop_iteration(value: Option<Value>) -> Unwind {
         None | Some(Value::None) => Vec::new(),
         Some(v) => vec![v],
     };
-    Unwind::from_object(ExcObject {
-        class: ExcClass::Builtin(ExcKind::StopIteration),
+    Unwind::from_object(ExcObject::new(
+        ExcClass::Builtin(ExcKind::StopIteration),
         args,
-    })
+    ))
 }
 
 #[cfg(test)]

@@ -114,7 +114,7 @@ impl HostValue {
 }
 
 fn run<T>(f: impl FnOnce(&mut Machine) -> super::exc::R<T>) -> Result<T, RunError> {
-    with(|m| f(m).map_err(super::worker::run_error))?
+    with(|m| f(m).map_err(|e| super::worker::run_error_in(m, e)))?
 }
 
 /// The global `name`, when the cells bound it.

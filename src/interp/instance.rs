@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::call::Kwargs;
-use super::class::{self, Bound, Class, Descriptor, Instance, Super};
+use super::class::{self, Bound, Class, Descriptor, Instance, Super, SuperFrom};
 use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::machine::Machine;
 use super::value::Value;
@@ -46,6 +46,11 @@ impl Machine {
                 )),
             },
             Value::Super(s) => self.super_getattr(s, name),
+            Value::Exception(e) => return self.exc_getattr(e, o, name),
+            Value::UserExcType(c) => {
+                let class = super::exc::ExcClass::User(c.clone());
+                return self.exc_class_getattr(&class, name).map(Ok);
+            }
             Value::Descriptor(d) => match (&**d, name) {
                 (Descriptor::Property { fget, .. }, "fget") => Ok(fget.clone()),
                 (Descriptor::Static(f) | Descriptor::ClassMethod(f), "__func__") => Ok(f.clone()),
@@ -155,6 +160,10 @@ impl Machine {
     }
 
     fn super_getattr(&mut self, s: &Super, name: &str) -> R<Value> {
+        let after = match &s.after {
+            SuperFrom::Class(c) => c,
+            SuperFrom::Exception(e) => return self.exc_super_getattr(s, e, name),
+        };
         let class = match &s.receiver {
             Value::Instance(i) => i.class.clone(),
             Value::Class(c) => c.clone(),
@@ -164,7 +173,7 @@ impl Machine {
         order.extend(class.mro.iter().cloned());
         let start = order
             .iter()
-            .position(|c| Rc::ptr_eq(c, &s.after))
+            .position(|c| Rc::ptr_eq(c, after))
             .map_or(order.len(), |i| i + 1);
         for c in &order[start..] {
             if let Some(v) = c.own(name) {
@@ -194,6 +203,7 @@ impl Machine {
     pub fn class_setattr(&mut self, o: &Value, name: &str, value: Value) -> Option<R<()>> {
         Some(match o {
             Value::Instance(inst) => self.instance_setattr(inst, o, name, value),
+            Value::Exception(e) => self.exc_setattr(e, o, name, value),
             Value::Class(c) => {
                 c.set(name, value);
                 Ok(())
@@ -265,6 +275,9 @@ impl Machine {
     /// `format(v, spec)` and f-string fields: `__format__`, or `str()` for an empty spec.
     pub fn format_of(&mut self, v: &Value, spec: &str) -> R<String> {
         let Value::Instance(i) = v else {
+            if let (Value::Exception(_), "") = (v, spec) {
+                return self.str_of(v);
+            }
             return super::format::format_value(v, spec);
         };
         if let Some(r) = self.dunder(v, "__format__", vec![Value::str(spec)])? {
@@ -468,10 +481,14 @@ impl Machine {
                     );
                 }
                 Ok(Value::Super(Rc::new(Super {
-                    after: c.clone(),
+                    after: SuperFrom::Class(c.clone()),
                     receiver: obj.clone(),
                 })))
             }
+            [Value::UserExcType(c), obj] => {
+                self.make_exc_super(super::exc::ExcClass::User(c.clone()), obj)
+            }
+            [Value::ExcType(k), obj] => self.make_exc_super(super::exc::ExcClass::Builtin(*k), obj),
             [other, _] => type_error(format!(
                 "super() argument 1 must be a type, not {}",
                 other.type_name()

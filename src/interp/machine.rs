@@ -95,6 +95,9 @@ pub(crate) struct Machine {
     pub(crate) yielder: *const super::generator::Y,
     /// The line trace of `%run`, when on (`trace.rs`).
     pub(crate) trace: Option<super::trace::Trace>,
+    /// The last three cell results, newest first, as IPython's `_`, `__`, `___` hold them
+    /// (kept here, so a user's own `_ = ...` does not shift the history).
+    pub(crate) results: [Option<Value>; 3],
 }
 
 /// An address on the current stack (its distance from a base measures stack use).
@@ -122,6 +125,7 @@ impl Machine {
             stack_base: stack_address(),
             stack_room: 1 << 20,
             yielder: std::ptr::null(),
+            results: [None, None, None],
         }
     }
 

@@ -38,8 +38,9 @@ pub(crate) fn has_method(o: &Value, name: &str) -> bool {
     match o {
         Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
         Value::Native(_) => false,
+        Value::Exception(e) => super::exc_object::has_base_method(e, name),
         Value::Iter(it) => {
-            matches!(name, "send" | "close")
+            matches!(name, "send" | "close" | "throw")
                 && it.try_borrow().map_or(true, |s| {
                     matches!(&*s, super::iter::IterState::Coroutine(_))
                 })
@@ -122,12 +123,16 @@ impl Machine {
             }
             Value::Dict(d) => self.dict_method(d, name, args, kwargs),
             Value::Set(s) => self.set_method(s, name, args, kwargs),
+            Value::Exception(e) => self.exc_base_call(e, name, args, kwargs),
             Value::Iter(it) => {
                 no_kwargs(name, &kwargs)?;
                 if name == "send" {
                     arity("send", &args, 1, 1)?;
                     let v = args.into_iter().next().unwrap_or(Value::None);
                     self.gen_send(it, v)
+                } else if name == "throw" {
+                    arity("throw", &args, 1, 3)?;
+                    self.gen_throw(it, args)
                 } else {
                     arity("close", &args, 0, 0)?;
                     self.gen_close(it)
@@ -396,10 +401,10 @@ impl Machine {
                     (Some((_, v)), _) => v,
                     (None, Some(default)) => default.clone(),
                     (None, None) => {
-                        return Err(Unwind::from_object(ExcObject {
-                            class: ExcClass::Builtin(ExcKind::KeyError),
-                            args: vec![args[0].clone()],
-                        }));
+                        return Err(Unwind::from_object(ExcObject::new(
+                            ExcClass::Builtin(ExcKind::KeyError),
+                            vec![args[0].clone()],
+                        )));
                     }
                 }
             }

@@ -5,8 +5,9 @@
 //! # Supported subset
 //! - Values: unbounded `int`, `bool`, `float`, `str`, `None`, tuples, lists and dicts
 //!   (insertion-ordered; keys that compare equal, like `1`, `1.0`, `True`, are one key), plus
-//!   `range`, functions, lambdas, exception classes and instances, and the iterators of
-//!   `enumerate`, `zip`, `map`, `filter`, `reversed`, `iter` and generator expressions.
+//!   `range`, functions, lambdas, exception classes (with methods, `__init__`, `super()`:
+//!   `exc_object.rs`) and instances, and the iterators of `enumerate`, `zip`, `map`,
+//!   `filter`, `reversed`, `iter` and generator expressions.
 //! - `set` and `frozenset` (`set.rs`, `set_ops.rs`): every operator, in-place operator and
 //!   method, displays and comprehensions, frozensets as keys, `hash()`. The table follows
 //!   CPython's `setobject.c` (sizes, probing, dummies, resizes, each operation's algorithm,
@@ -14,9 +15,9 @@
 //!   them iterate and `pop` in CPython's order; `str` hashes are randomized per process in
 //!   CPython, so sets of strs iterate in an order of their own.
 //! - Generator functions (`generator.rs`): `yield`, `yield from` (with the inner return
-//!   value), `next(g[, default])`, `send`, `close`, `StopIteration.value`, `RuntimeError:
-//!   generator raised StopIteration`; each generator runs as a stackful coroutine on its own
-//!   lazily committed stack.
+//!   value), `next(g[, default])`, `send`, `throw` (forwarded through `yield from`),
+//!   `close`, `StopIteration.value`, `RuntimeError: generator raised StopIteration`; each
+//!   generator runs as a stackful coroutine on its own lazily committed stack.
 //! - `match` (`pattern.rs`): literal, capture, wildcard, value, singleton, sequence (with
 //!   `*rest`), mapping (with `**rest`), class (builtins that match themselves, keyword
 //!   attributes, `__match_args__` through `match_class`), or and `as` patterns, guards.
@@ -64,13 +65,13 @@
 //! # Refused (a clear `UnsupportedError` with the construct and line)
 //! bytes, complex results, `await`, in `re` what needs a backtracking engine (backreferences,
 //! lookaround, atomic groups, possessive repeats, conditionals: named in the error), type aliases, `eval`/`exec` inside functions or with
-//! globals/locals dicts, `gen.throw`, and builtins such as `open`, `input`, `id`. In a cell's top-level
+//! globals/locals dicts, and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
 //! run when reached. `async def` only defines its name as unavailable, so a cell can still
 //! define it next to functions for the analyses: using such a name stops the run. Importing
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
-//! `object` (and exception classes with a body other than `pass`), metaclasses and class
+//! `object` (and exception classes with several bases), metaclasses and class
 //! keywords stop the run when the class statement runs.
 //!
 //! # Where it differs from CPython on purpose
@@ -109,6 +110,7 @@ mod dict;
 mod dunder;
 mod eval;
 mod exc;
+mod exc_object;
 mod exec;
 mod format;
 mod generator;

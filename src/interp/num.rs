@@ -700,7 +700,7 @@ mod tests {
     fn op(o: BinOp, a: i64, b: i64) -> String {
         match arith(o, Num::Small(a), Num::Small(b)) {
             Ok(v) => int(&v),
-            Err(Unwind::Raise(r)) => format!("{:?}", r.exc.args),
+            Err(Unwind::Raise(r)) => format!("{:?}", r.exc.args()),
             Err(e) => format!("{e:?}"),
         }
     }

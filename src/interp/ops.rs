@@ -516,7 +516,7 @@ mod tests {
 
     fn message(r: R<Value>) -> String {
         match r {
-            Err(Unwind::Raise(e)) => match e.exc.args.first() {
+            Err(Unwind::Raise(e)) => match e.exc.first_arg() {
                 Some(Value::Str(m)) => format!("{}: {}", e.exc.class.name(), m.as_str()),
                 _ => e.exc.class.name().to_string(),
             },

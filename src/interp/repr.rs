@@ -28,9 +28,18 @@ pub(crate) fn to_str(v: &Value) -> R<String> {
     }
 }
 
-/// `str(exception)`: empty, the single argument, or the tuple of arguments.
+/// `str(exception)`: empty, the single argument, or the tuple of arguments; a class
+/// body's `__str__` needs the machine.
 pub(crate) fn exc_str(e: &ExcObject) -> R<String> {
-    match e.args.as_slice() {
+    if e.class.lookup("__str__").is_some() {
+        return Err(super::dunder::needs_machine());
+    }
+    exc_str_base(e)
+}
+
+/// `BaseException.__str__` where it needs no machine.
+pub(crate) fn exc_str_base(e: &ExcObject) -> R<String> {
+    match e.args().as_slice() {
         [] => Ok(String::new()),
         [one]
             if e.class
@@ -105,7 +114,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Descriptor(d) => out.push_str(&format!("<{} object>", d.type_name())),
         Value::Super(s) => out.push_str(&format!(
             "<super: <class '{}'>, <{} object>>",
-            s.after.name,
+            s.after.name(),
             s.receiver.type_name()
         )),
         Value::NotImplemented => out.push_str("NotImplemented"),
@@ -199,10 +208,13 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Type(t) => out.push_str(&format!("<class '{}'>", t.name())),
         Value::ExcType(k) => out.push_str(&format!("<class '{}'>", k.name())),
         Value::UserExcType(c) => out.push_str(&format!("<class '__main__.{}'>", c.name)),
+        Value::Exception(e) if e.class.lookup("__repr__").is_some() => {
+            return Err(super::dunder::needs_machine());
+        }
         Value::Exception(e) => {
             out.push_str(e.class.name());
             out.push('(');
-            write_items(&e.args, out, seen)?;
+            write_items(&e.args(), out, seen)?;
             out.push(')');
         }
         Value::Iter(it) => out.push_str(&it.borrow().repr()),
@@ -383,15 +395,12 @@ mod tests {
 
     #[test]
     fn exceptions_print_their_arguments() {
-        let e = ExcObject {
-            class: ExcClass::Builtin(ExcKind::KeyError),
-            args: vec![Value::str("k")],
-        };
+        let e = ExcObject::new(ExcClass::Builtin(ExcKind::KeyError), vec![Value::str("k")]);
         assert_eq!(exc_str(&e).unwrap(), "'k'");
-        let e = ExcObject {
-            class: ExcClass::Builtin(ExcKind::ValueError),
-            args: vec![Value::Int(1), Value::Int(2)],
-        };
+        let e = ExcObject::new(
+            ExcClass::Builtin(ExcKind::ValueError),
+            vec![Value::Int(1), Value::Int(2)],
+        );
         assert_eq!(exc_str(&e).unwrap(), "(1, 2)");
         assert_eq!(
             repr(&Value::Exception(std::rc::Rc::new(e))).unwrap(),

@@ -52,10 +52,10 @@ fn position(i: &Value, len: usize, out_of_range: &str) -> R<Option<usize>> {
 }
 
 fn key_error(key: &Value) -> Unwind {
-    Unwind::from_object(ExcObject {
-        class: ExcClass::Builtin(ExcKind::KeyError),
-        args: vec![key.clone()],
-    })
+    Unwind::from_object(ExcObject::new(
+        ExcClass::Builtin(ExcKind::KeyError),
+        vec![key.clone()],
+    ))
 }
 
 /// `o[i]` for a non-slice index.
@@ -440,7 +440,7 @@ mod tests {
             matches!(getitem(&s, &Value::Int(-1)).unwrap(), Value::Str(c) if c.as_str() == "c")
         );
         let err = |r: R<Value>| match r {
-            Err(Unwind::Raise(e)) => format!("{:?}", e.exc.args),
+            Err(Unwind::Raise(e)) => format!("{:?}", e.exc.args()),
             other => format!("{other:?}"),
         };
         assert!(err(getitem(&s, &Value::Int(3))).contains("string index out of range"));

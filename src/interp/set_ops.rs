@@ -345,10 +345,10 @@ impl Machine {
                 let key = self.element_key(v)?;
                 let found = set.borrow_mut().discard_entry(py_hash(&key), &key);
                 if !found && name == "remove" {
-                    let exc = super::exc::ExcObject {
-                        class: super::exc::ExcClass::Builtin(ExcKind::KeyError),
-                        args: vec![v.clone()],
-                    };
+                    let exc = super::exc::ExcObject::new(
+                        super::exc::ExcClass::Builtin(ExcKind::KeyError),
+                        vec![v.clone()],
+                    );
                     return Err(Unwind::from_object(exc));
                 }
                 Ok(Value::None)

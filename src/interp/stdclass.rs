@@ -162,10 +162,10 @@ impl Library {
             named_tuple: class("NamedTuple", Flavor::NamedTuple, "typing"),
             field: class("Field", Flavor::Plain, "dataclasses"),
             object: class("object", Flavor::Plain, "builtins"),
-            frozen_error: Rc::new(UserClass {
-                name: "FrozenInstanceError".into(),
-                base: ExcClass::Builtin(ExcKind::AttributeError),
-            }),
+            frozen_error: Rc::new(UserClass::plain(
+                "FrozenInstanceError".into(),
+                ExcClass::Builtin(ExcKind::AttributeError),
+            )),
         }
     }
 }
@@ -208,10 +208,10 @@ pub(crate) fn frozen_delete_error(name: &str) -> Unwind {
 
 fn frozen(message: String) -> Unwind {
     let class = LIBRARY.with(|l| l.frozen_error.clone());
-    Unwind::from_object(super::exc::ExcObject {
-        class: ExcClass::User(class),
-        args: vec![Value::str(message)],
-    })
+    Unwind::from_object(super::exc::ExcObject::new(
+        ExcClass::User(class),
+        vec![Value::str(message)],
+    ))
 }
 
 /// The class-based library modules (`functools` and `collections` only with
@@ -922,10 +922,10 @@ impl Machine {
                 return Ok(m);
             }
         }
-        Err(Unwind::from_object(super::exc::ExcObject {
-            class: ExcClass::Builtin(ExcKind::KeyError),
-            args: vec![key.clone()],
-        }))
+        Err(Unwind::from_object(super::exc::ExcObject::new(
+            ExcClass::Builtin(ExcKind::KeyError),
+            vec![key.clone()],
+        )))
     }
 
     pub fn enum_repr(&mut self, i: &Instance) -> R<String> {

@@ -166,7 +166,8 @@ pub(super) fn run_module(
         }
         _ => (None, body.as_slice()),
     };
-    m.exec_block(&mut frame, init).map_err(run_error)?;
+    m.exec_block(&mut frame, init)
+        .map_err(|e| run_error_in(m, e))?;
     let Some(last) = last else { return Ok(None) };
     let super::code::StmtKind::Expr(e) = &last.kind else {
         return Ok(None);
@@ -176,13 +177,35 @@ pub(super) fn run_module(
         .and_then(|_| m.eval(&mut frame, e))
         .and_then(|v| match v {
             Value::None => Ok(None),
-            v => Ok(Some(CellValue {
-                repr: m.repr_of(&v)?,
-                value: v.to_py(),
-            })),
+            v => {
+                let cell = CellValue {
+                    repr: m.repr_of(&v)?,
+                    value: v.to_py(),
+                };
+                remember_result(m, v);
+                Ok(Some(cell))
+            }
         })
-        .map_err(|err| run_error(m.annotate(err, last.line, &last.text, &last.function)))?;
+        .map_err(|err| {
+            let err = m.annotate(err, last.line, &last.text, &last.function);
+            run_error_in(m, err)
+        })?;
     Ok(value)
+}
+
+/// The names IPython binds to the last three cell results.
+pub(super) const RESULT_NAMES: [&str; 3] = ["_", "__", "___"];
+
+/// Shifts the result history and binds `_`, `__`, `___` as IPython's display hook does.
+fn remember_result(m: &mut Machine, v: Value) {
+    m.results.rotate_right(1);
+    m.results[0] = Some(v);
+    for (name, value) in RESULT_NAMES.iter().zip(m.results.clone()) {
+        if let Some(value) = value {
+            let slot = m.globals.intern(name);
+            m.globals.set(slot, value);
+        }
+    }
 }
 
 fn call(m: &mut Machine, function: &str, args: Vec<PyValue>) -> Result<Outcome, RunError> {
@@ -200,7 +223,7 @@ fn call(m: &mut Machine, function: &str, args: Vec<PyValue>) -> Result<Outcome, 
             }),
         },
         Err(Unwind::Raise(r)) => Ok(Outcome::Raised(public_exception(&r))),
-        Err(e) => Err(run_error(e)),
+        Err(e) => Err(run_error_in(m, e)),
     }
 }
 
@@ -212,7 +235,7 @@ const SHORT_REPR: usize = 60;
 fn variables(m: &Machine) -> Vec<Variable> {
     m.globals
         .bound()
-        .filter(|(name, _)| *name != super::host::GLOBAL)
+        .filter(|(name, _)| *name != super::host::GLOBAL && !RESULT_NAMES.contains(name))
         .map(|(name, v)| {
             let type_name = v.type_name();
             let mut text = repr(v).unwrap_or_else(|_| format!("<{type_name} object>"));
@@ -226,6 +249,26 @@ fn variables(m: &Machine) -> Vec<Variable> {
             }
         })
         .collect()
+}
+
+/// [`run_error`], with the message of an exception whose class defines `__str__` computed
+/// by running it (as CPython's traceback printer does); if that raises, the message says so.
+pub(super) fn run_error_in(m: &mut Machine, e: Unwind) -> RunError {
+    let user_str = match &e {
+        Unwind::Raise(r) if r.exc.class.lookup("__str__").is_some() => {
+            let v = Value::Exception(r.exc.clone());
+            Some(
+                m.str_of(&v)
+                    .unwrap_or_else(|_| "<exception str() failed>".to_string()),
+            )
+        }
+        _ => None,
+    };
+    let mut out = run_error(e);
+    if let (RunError::Exception(p), Some(text)) = (&mut out, user_str) {
+        p.message = text;
+    }
+    out
 }
 
 pub(super) fn run_error(e: Unwind) -> RunError {

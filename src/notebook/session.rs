@@ -689,6 +689,27 @@ mod tests {
     }
 
     #[test]
+    fn underscores_hold_the_last_three_results_as_in_ipython() {
+        let mut s = Session::default();
+        let text = |s: &mut Session, src: &str| match run(s, src) {
+            (Ok(()), out) => out,
+            (Err(e), _) => panic!("{src}: {e:?}"),
+        };
+        text(&mut s, "6 * 7\n");
+        text(&mut s, "x = 1\n");
+        text(&mut s, "None\n");
+        text(&mut s, "[1, 2]\n");
+        let out = text(&mut s, "(_, __)\n");
+        assert_eq!(out, [Output::Result(Bundle::text("([1, 2], 42)"))]);
+        // A user's own `_` does not shift the history; the next result rebinds it.
+        text(&mut s, "_ = 'mine'\n");
+        let out = text(&mut s, "(_, __, ___)\n");
+        assert_eq!(out, [Output::Result(Bundle::text("('mine', [1, 2], 42)"))]);
+        let out = text(&mut s, "%who\n");
+        assert!(!format!("{out:?}").contains("'_'"), "{out:?}");
+    }
+
+    #[test]
     fn big_int_growth_stops_by_the_step_budget() {
         let mut s = Session::default();
         let e = run(&mut s, "x = 1\nwhile True:\n    x = x * 3\n")

@@ -319,10 +319,10 @@ impl Machine {
                 let last = args.get(1).or(last_kw.as_ref()).is_none_or(truthy);
                 let key = key_of(&args[0])?;
                 let Some((k, v)) = d.borrow_mut().remove(&key) else {
-                    return Err(Unwind::from_object(ExcObject {
-                        class: ExcClass::Builtin(ExcKind::KeyError),
-                        args: vec![args[0].clone()],
-                    }));
+                    return Err(Unwind::from_object(ExcObject::new(
+                        ExcClass::Builtin(ExcKind::KeyError),
+                        vec![args[0].clone()],
+                    )));
                 };
                 if last {
                     d.borrow_mut().insert(key, k, v);

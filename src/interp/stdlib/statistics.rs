@@ -21,10 +21,7 @@ use crate::interp::value::Value;
 use crate::python::ir::BinOp;
 
 thread_local! {
-    static ERROR: Rc<UserClass> = Rc::new(UserClass {
-        name: "StatisticsError".into(),
-        base: ExcClass::Builtin(ExcKind::ValueError),
-    });
+    static ERROR: Rc<UserClass> = Rc::new(UserClass::plain("StatisticsError".into(), ExcClass::Builtin(ExcKind::ValueError)));
 }
 
 /// The class `statistics.StatisticsError`.
@@ -33,10 +30,10 @@ pub(crate) fn error_class() -> Value {
 }
 
 fn stat_error<T>(message: &str) -> R<T> {
-    Err(Unwind::from_object(ExcObject {
-        class: ExcClass::User(ERROR.with(Rc::clone)),
-        args: vec![Value::str(message)],
-    }))
+    Err(Unwind::from_object(ExcObject::new(
+        ExcClass::User(ERROR.with(Rc::clone)),
+        vec![Value::str(message)],
+    )))
 }
 
 /// An exact fraction `n/d`, `d > 0`.

@@ -23,10 +23,7 @@ use engine::{Hay, Mode, Spans};
 use syntax::*;
 
 thread_local! {
-    static ERROR: Rc<UserClass> = Rc::new(UserClass {
-        name: "error".into(),
-        base: ExcClass::Builtin(ExcKind::Exception),
-    });
+    static ERROR: Rc<UserClass> = Rc::new(UserClass::plain("error".into(), ExcClass::Builtin(ExcKind::Exception)));
     /// Patterns compiled by the module functions, like CPython's `re._cache`.
     static CACHE: RefCell<Vec<(String, i64, Rc<StdObj>)>> = const { RefCell::new(Vec::new()) };
 }
@@ -44,10 +41,10 @@ pub(crate) fn re_error(msg: &str, pos: Option<usize>) -> Unwind {
         Some(p) => format!("{msg} at position {p}"),
         None => msg.to_string(),
     };
-    Unwind::from_object(ExcObject {
-        class: ExcClass::User(ERROR.with(Rc::clone)),
-        args: vec![Value::str(text)],
-    })
+    Unwind::from_object(ExcObject::new(
+        ExcClass::User(ERROR.with(Rc::clone)),
+        vec![Value::str(text)],
+    ))
 }
 
 /// `re.NAME` for the flags and `re.error`.
