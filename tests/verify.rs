@@ -694,3 +694,22 @@ fn returning_none_is_exact() {
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_refutation_replays(&bug, &p);
 }
+
+/// A postcondition on a list the function mutates is refused by name (the value model
+/// does not pass the mutation back); one that does not read it is judged.
+#[test]
+fn list_mutation_seen_by_a_postcondition_is_refused() {
+    let mut s = session();
+    run(
+        &mut s,
+        "def push(t: list[int], x: int) -> int:\n    \"\"\"Postcondition: len(t) > 0\"\"\"\n    t.append(x)\n    return x\n\ndef put(t: list[int], x: int) -> int:\n    \"\"\"Postcondition: $return_value == x\"\"\"\n    if len(t) > 0:\n        t[0] = x\n    return x\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify push").unwrap_err();
+    assert!(
+        e.contains("UnsupportedError") && e.contains("t.append()"),
+        "{e}"
+    );
+    let p = payload(&mut s, "%verify put --leaves");
+    assert_ne!(p["verdict"], "refuted", "{p:#}");
+}

@@ -12,6 +12,7 @@
 pub mod contract;
 pub mod invariant;
 pub mod judge;
+pub mod mutation;
 pub mod replay;
 pub mod summary;
 
@@ -271,6 +272,7 @@ enum Expect<'c> {
 /// `%verify f`.
 pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
     let f = find(setup, name)?;
+    mutation::refuse(f)?;
     let rewritten = rewrite(setup, f)?;
     let mut harness = contract::verify(f, rewritten.as_ref())?;
     let summaries = if setup.summaries {
