@@ -6,8 +6,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use analysis_kernel::cancel::Cancel;
-use analysis_kernel::notebook::{Ctx, Output, Session};
+#[path = "common/cells.rs"]
+mod cells;
+
+use analysis_kernel::notebook::{Output, Session};
 use serde_json::Value as Json;
 
 fn fixture(name: &str) -> String {
@@ -31,18 +33,12 @@ fn session() -> Session {
     s
 }
 
+/// Runs a cell: its outputs, or its error as `Name: message`.
 fn run(s: &mut Session, code: &str) -> Result<Vec<Output>, String> {
-    let mut out: Vec<Output> = Vec::new();
-    let cancel = Cancel::new();
-    s.execute(
-        code,
-        &mut Ctx {
-            sink: &mut out,
-            cancel: &cancel,
-        },
-    )
-    .map(|()| out)
-    .map_err(|e| format!("{}: {}", e.ename, e.evalue))
+    let (result, out) = cells::run(s, code);
+    result
+        .map(|()| out)
+        .map_err(|e| format!("{}: {}", e.ename, e.evalue))
 }
 
 /// The payload of `command` (a `%verify` or `%equiv` line).
@@ -511,4 +507,209 @@ def sign_reference(x: int) -> int:
         "{:?}",
         r.criteria[0]
     );
+}
+
+/// The status of obligation `label` in payload `p`.
+fn obligation<'p>(p: &'p Json, label: &str) -> &'p Json {
+    p["obligations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["label"] == label)
+        .unwrap_or_else(|| panic!("no obligation {label} in {p:#}"))
+}
+
+/// Loops with invariants run without unrolling: with invariants on every loop and
+/// quantifier-free clauses, the verdict is "verified" (no bound leaf), whatever `--unroll`.
+#[test]
+fn invariants_verify_loops_without_a_bound() {
+    for (name, unroll) in [
+        ("count_up", "1"),
+        ("find_inv", "0"),
+        ("insertion_point_inv", "1"),
+        ("total", "1"),
+        ("skip_odd", "0"),
+    ] {
+        let p = verify(&fixture(name), &format!("--unroll {unroll}"));
+        assert_eq!(p["verdict"], "verified", "{name}: {p:#}");
+        assert_eq!(p["bound_leaves"], 0, "{name}: {p:#}");
+        let o = obligation(&p, "I1.init");
+        assert_eq!(o["kind"], "invariant initiation", "{name}");
+        assert_eq!(o["status"], "proved", "{name}: {p:#}");
+        assert_eq!(
+            obligation(&p, "I1.pres")["status"],
+            "proved",
+            "{name}: {p:#}"
+        );
+        // The states the invariants exclude, and the checked iterations, are excluded.
+        assert!(
+            p["leaves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l["status"] == "excluded"),
+            "{name}: {p:#}"
+        );
+    }
+    // The docstring form: both invariants are obligations.
+    let p = verify(&fixture("total"), "");
+    assert_eq!(obligation(&p, "I2.pres")["text"], "s == 2 * i");
+    // Unrolled, the same loop is only verified up to the bound.
+    let plain = fixture("count_up").replace("  # invariant: 0 <= i <= n", "");
+    let p = verify(&plain, "--unroll 2");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+}
+
+/// Runs `script` in CPython; it prints one line.
+fn cpython_says(script: &str) -> String {
+    python(script)
+}
+
+/// A wrong invariant is refuted where it breaks: at initiation (an input of the function,
+/// replayed), or at preservation (a state of the loop, replayed from that state); a
+/// too-weak one proves nothing about the result.
+#[test]
+fn wrong_invariants_are_refuted_and_weak_ones_prove_nothing() {
+    let p = verify(&fixture("bad_initiation"), "");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "I1.init", "{p:#}");
+    let n = p["counterexample"]["input"]["n"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Independently: on entry (i = 0) the invariant is false for this n.
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = 0\nprint(n >= 0 and not (1 <= i <= n))"
+        )),
+        "True"
+    );
+    let p = verify(&fixture("bad_preservation"), "");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "I1.pres", "{p:#}");
+    assert_eq!(obligation(&p, "I1.init")["status"], "proved", "{p:#}");
+    let input = &p["counterexample"]["input"];
+    let (n, i) = (
+        input["n"].as_str().unwrap().to_string(),
+        input["__i_1__"].as_str().unwrap().to_string(),
+    );
+    // Independently: from this state, the invariant and guard hold, one iteration breaks it.
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = {i}\nok = n >= 0 and 0 <= i <= 3 and i < n\ni = i + 1\nprint(ok and not (0 <= i <= 3))"
+        )),
+        "True"
+    );
+    assert!(
+        p["counterexample"]["replay"]
+            .as_str()
+            .unwrap()
+            .contains("AssertionError")
+    );
+    // Too weak: nothing refuted, nothing verified.
+    let p = verify(&fixture("too_weak"), "");
+    assert_eq!(p["verdict"], "unknown", "{p:#}");
+    assert_eq!(obligation(&p, "I1.init")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "I1.pres")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "P1")["status"], "unknown", "{p:#}");
+}
+
+/// Seeded bugs in loops with invariants are refuted, never verified.
+#[test]
+fn seeded_bugs_under_invariants_are_refuted() {
+    for (name, from, to) in [
+        ("count_up", "i = i + 1", "i = i + 2"),
+        ("find_inv", "return -1", "return 0"),
+        ("total", "s = s + 2", "s = s + 3"),
+    ] {
+        let source = fixture(name).replace(from, to);
+        let p = verify(&source, "");
+        assert_eq!(p["verdict"], "refuted", "{name} with {to:?}: {p:#}");
+    }
+}
+
+#[test]
+fn invariants_that_cannot_be_used_are_refused_by_name() {
+    let mut s = session();
+    run(
+        &mut s,
+        "def f(t: list[int]) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n    for x in t:  # invariant: c >= 0\n        c = c + 1\n    return c\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify f").unwrap_err();
+    assert!(e.contains("for loop"), "{e}");
+    run(
+        &mut s,
+        "def g(n: int) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    i = 0\n    while i < n:  # invariant: i >=\n        i = i + 1\n    return i\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify g").unwrap_err();
+    assert!(e.contains("not an expression"), "{e}");
+}
+
+/// `--summaries`: a caller verified only through its callee's contract (inlined, the
+/// callee's loop leaves bound leaves), and a caller breaking the callee's precondition.
+#[test]
+fn summaries_run_calls_by_their_contracts() {
+    let mut s = session();
+    run(&mut s, &fixture("summaries")).unwrap();
+    let p = payload(&mut s, "%verify twice --leaves --unroll 2");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+    let p = payload(&mut s, "%verify twice --leaves --unroll 2 --summaries");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert_eq!(obligation(&p, "count_to.pre1")["status"], "proved", "{p:#}");
+    let p = payload(&mut s, "%verify below --leaves --summaries");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "count_to.pre1", "{p:#}");
+    let n: i64 = p["counterexample"]["input"]["n"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n - 1 < 0, "{p:#}");
+    assert!(
+        p["counterexample"]["replay"]
+            .as_str()
+            .unwrap()
+            .contains("precondition 1 of count_to"),
+        "{p:#}"
+    );
+    // A summary needs the callee's return type.
+    run(
+        &mut s,
+        "def h(x: int):\n    \"\"\"Postcondition: $return_value == x\"\"\"\n    return x\n\ndef k(x: int) -> int:\n    return h(x)\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify k --summaries").unwrap_err();
+    assert!(e.contains("return annotation"), "{e}");
+}
+
+/// `return None` (bare or explicit) and tests of None are exact, not approximate.
+#[test]
+fn returning_none_is_exact() {
+    let p = verify(&fixture("returns_none"), "--unroll 2");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+    let bug = fixture("returns_none").replace("return t[i]", "return t[i] + 1");
+    let p = verify(&bug, "--unroll 2");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_refutation_replays(&bug, &p);
+}
+
+/// A postcondition on a list the function mutates is refused by name (the value model
+/// does not pass the mutation back); one that does not read it is judged.
+#[test]
+fn list_mutation_seen_by_a_postcondition_is_refused() {
+    let mut s = session();
+    run(
+        &mut s,
+        "def push(t: list[int], x: int) -> int:\n    \"\"\"Postcondition: len(t) > 0\"\"\"\n    t.append(x)\n    return x\n\ndef put(t: list[int], x: int) -> int:\n    \"\"\"Postcondition: $return_value == x\"\"\"\n    if len(t) > 0:\n        t[0] = x\n    return x\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify push").unwrap_err();
+    assert!(
+        e.contains("UnsupportedError") && e.contains("t.append()"),
+        "{e}"
+    );
+    let p = payload(&mut s, "%verify put --leaves");
+    assert_ne!(p["verdict"], "refuted", "{p:#}");
 }

@@ -28,6 +28,16 @@ pub fn postconditions(docstring: &str) -> Vec<Written> {
     section(docstring, "postcondition")
 }
 
+/// The loop invariants of a docstring (`Loop invariants:` / `Loop invariant:`), in order.
+pub fn loop_invariants(docstring: &str) -> Vec<Written> {
+    section(docstring, "loop invariant")
+}
+
+/// One condition written outside a docstring (a `# invariant:` comment).
+pub fn condition(text: &str) -> Written {
+    written(text)
+}
+
 /// The Python name `$return_value` stands for in a postcondition's expression.
 pub const RETURN_VALUE: &str = "__return_value__";
 

@@ -77,7 +77,8 @@ pub fn summary(r: &Report) -> String {
 fn obligation_rows(r: &Report) -> Vec<Vec<String>> {
     r.obligations
         .iter()
-        .map(|o| {
+        .enumerate()
+        .map(|(i, o)| {
             vec![
                 o.label.clone(),
                 o.kind.to_string(),
@@ -88,9 +89,44 @@ fn obligation_rows(r: &Report) -> Vec<Vec<String>> {
                     (None, Form::Unreadable(why)) => format!("not checked: {why}"),
                     (None, Form::Plain) => String::new(),
                 },
+                obligation_status(r, i).to_string(),
             ]
         })
         .collect()
+}
+
+/// What the leaves showed of obligation `i`: `refuted` (a leaf fails it, confirmed by the
+/// replay), `unknown` (a leaf that checks it says nothing), `not reached`, or `proved`.
+pub fn obligation_status(r: &Report, i: usize) -> &'static str {
+    if r.rows
+        .iter()
+        .any(|row| row.status == LeafStatus::Refuted(i))
+    {
+        return "refuted";
+    }
+    let on = |row: &Row| row.checks.contains_key(&i);
+    // Unknown: a leaf failing it that the replay did not confirm, or an inexact leaf on
+    // which it was checked.
+    if r.rows.iter().any(|row| match &row.status {
+        LeafStatus::Unknown(why) => {
+            row.checks.get(&i) == Some(&Check::Refuted)
+                || (on(row) && (why.starts_with("approximate") || why.starts_with("the solver")))
+        }
+        _ => false,
+    }) {
+        return "unknown";
+    }
+    if !r.rows.iter().any(on) {
+        return "not reached";
+    }
+    if r.rows
+        .iter()
+        .any(|row| matches!(row.status, LeafStatus::Bound(_)))
+    {
+        "proved up to bound"
+    } else {
+        "proved"
+    }
 }
 
 fn status_text(r: &Report, s: &LeafStatus) -> String {
@@ -99,7 +135,9 @@ fn status_text(r: &Report, s: &LeafStatus) -> String {
         LeafStatus::Refuted(o) => format!("refuted {}", r.obligations[*o].label),
         LeafStatus::Raises(e) => format!("raises {e}"),
         LeafStatus::Bound(_) => "bound".into(),
-        LeafStatus::Excluded => "excluded by a precondition".into(),
+        LeafStatus::Excluded => {
+            "excluded (a precondition, or a state the invariants exclude)".into()
+        }
         LeafStatus::Unknown(why) => format!("unknown: {why}"),
     }
 }
@@ -161,7 +199,7 @@ pub fn text(r: &Report) -> String {
     }
     out.push('\n');
     out.push_str(&text_table(
-        &["", "obligation", "clause", "where"],
+        &["", "obligation", "clause", "where", "shown"],
         &obligation_rows(r),
     ));
     out.push_str("\n\n");
@@ -231,7 +269,7 @@ pub fn html(r: &Report) -> String {
         out.push_str(&format!("<pre>{}</pre>", escape(&c)));
     }
     out.push_str(&table(
-        &["", "obligation", "clause", "where"],
+        &["", "obligation", "clause", "where", "shown"],
         &obligation_rows(r),
     ));
     let h = headers(r);
@@ -292,8 +330,10 @@ pub fn json(r: &Report) -> Json {
     let obligations: Vec<Json> = r
         .obligations
         .iter()
-        .map(|o| {
+        .enumerate()
+        .map(|(i, o)| {
             json!({
+                "status": obligation_status(r, i),
                 "label": o.label,
                 "kind": o.kind,
                 "text": o.text,

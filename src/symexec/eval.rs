@@ -47,6 +47,8 @@ pub fn evaluate(
     condition: bool,
 ) -> Result<Eval, SymexecError> {
     let env = state.env(program)?;
+    let folded = super::none::fold(e, &|n| state.holds_none(program, n));
+    let e = folded.as_ref().unwrap_or(e);
     let translated = if condition {
         translate_condition(e, &env)
     } else {

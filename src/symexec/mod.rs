@@ -24,6 +24,7 @@ mod havoc;
 mod hoist;
 mod infer;
 mod inputs;
+mod none;
 mod path;
 mod program;
 mod state;

@@ -264,6 +264,22 @@ impl<'p> State<'p> {
         Ok(env)
     }
 
+    /// Whether `name` holds `None` (`Some(true)`), a term (`Some(false)`), or neither.
+    pub fn holds_none(&self, program: &Program, name: &str) -> Option<bool> {
+        let frame = self.frames.last()?;
+        let local = frame.function.is_some_and(|f| f.locals.contains(name));
+        let v = get(&frame.store, name).or_else(|| {
+            self.globals(program)
+                .filter(|_| !local)
+                .and_then(|g| get(g, name))
+        })?;
+        match v {
+            Value::None => Some(true),
+            Value::Term(_) => Some(false),
+            _ => None,
+        }
+    }
+
     /// What reading the unbound (or not term-valued) `name` does.
     pub fn missing_name(
         &self,

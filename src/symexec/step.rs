@@ -153,6 +153,15 @@ impl<'p> Machine<'p> {
         e: &Expr,
         f: impl FnOnce(State<'p>, Value) -> Result<Branch<'p>>,
     ) -> Result<Branch<'p>> {
+        // `None`, or a name holding it, is a value (not a term).
+        let none = match &e.kind {
+            ExprKind::Constant(Constant::None) => true,
+            ExprKind::Name(n) => s.holds_none(self.program, n) == Some(true),
+            _ => false,
+        };
+        if none {
+            return f(s, Value::None);
+        }
         match evaluate(&s, self.program, e, false)? {
             Eval::Havoc(note) => {
                 let mut s = s;
@@ -730,6 +739,9 @@ impl<'p> Machine<'p> {
     fn call(&self, s: State<'p>, e: &Expr, target: CallTarget) -> Result<Branch<'p>> {
         let line = e.span.line;
         let call = user_call(e).ok_or_else(|| internal("not a call"))?;
+        if call.name == super::verify::summary::FRESH {
+            return fresh(s, &call, target, line);
+        }
         let f: &'p Prepared = match s.callee(self.program, call.name)? {
             Callee::Function(f) => f,
             Callee::NotCallable(t) => {
@@ -939,4 +951,39 @@ fn bind(
         )));
     }
     Ok(Ok((store, notes)))
+}
+
+/// `__fresh__("T")` (only in `%verify`'s generated stubs): a fresh value of type `T`, with
+/// no note and no approximation (the stub constrains it by a contract).
+fn fresh<'p>(
+    mut s: State<'p>,
+    call: &super::hoist::UserCall<'_>,
+    target: CallTarget,
+    line: u32,
+) -> Result<Branch<'p>> {
+    let sort = match call.args {
+        [a] => match &a.kind {
+            ExprKind::Constant(crate::python::ir::Constant::Str(t)) => {
+                super::parse_specs(&[format!("r:{t}")])?
+                    .pop()
+                    .map(|(_, s)| s)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+    .ok_or_else(|| unsupported("__fresh__ without a type name", line))?;
+    s.havoc.fresh += 1;
+    let var = crate::symbolic::Var {
+        name: "$fresh".to_string(),
+        version: s.havoc.fresh,
+        path: Vec::new(),
+    };
+    let value = Value::Term(crate::symbolic::Term::var(var, sort).map_err(sort_err)?);
+    match target {
+        CallTarget::Name(n) => s.assign(&n, value)?,
+        CallTarget::Return => s.completion = Some(Completion::Return(value)),
+        CallTarget::Discard | CallTarget::Top => {}
+    }
+    Ok(Branch::Go(s))
 }

@@ -18,17 +18,23 @@ use crate::render::set::{
 };
 use crate::symexec::{Options, Program, SymexecError, Tree, execute, parse_specs};
 
+/// `--unroll N` (shared with `%verify`/`%equiv`).
+pub const UNROLL: OptionSpec = OptionSpec {
+    name: "--unroll",
+    values: 1,
+    help: "iterations of each loop before the path is cut (default: %config unroll)",
+};
+
+/// `--depth N` (shared with `%verify`/`%equiv`).
+pub const DEPTH: OptionSpec = OptionSpec {
+    name: "--depth",
+    values: 1,
+    help: "calls of a function inside itself before the path is cut (default: %config depth)",
+};
+
 pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "--unroll",
-        values: 1,
-        help: "iterations of each loop before the path is cut (default: %config unroll)",
-    },
-    OptionSpec {
-        name: "--depth",
-        values: 1,
-        help: "calls of a function inside itself before the path is cut (default: %config depth)",
-    },
+    UNROLL,
+    DEPTH,
     OptionSpec {
         name: "--no-pre",
         values: 0,

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::set::{error, session_functions};
+use super::set::{DEPTH, UNROLL, error, session_functions};
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, View};
@@ -15,31 +15,28 @@ use crate::symexec::verify::replay::Replayer;
 use crate::symexec::verify::{Report, Setup, equiv, verify};
 use crate::symexec::{Options, parse_specs};
 
-macro_rules! bounds {
-    () => {
-        [
+/// `--leaves`, as `%verify` and `%equiv` word it.
+const LEAVES: OptionSpec = OptionSpec {
+    name: "--leaves",
+    values: 0,
+    help: "only the tables (no figure): for large trees",
+};
+
+pub const VERIFY_OPTIONS: &[OptionSpec] = &[
+    UNROLL,
+    DEPTH,
+    LEAVES,
     OptionSpec {
-        name: "--unroll",
-        values: 1,
-        help: "iterations of each loop before the path is cut (default: %config unroll)",
-    },
-    OptionSpec {
-        name: "--depth",
-        values: 1,
-        help: "calls of a function inside itself before the path is cut (default: %config depth)",
-    },
-    OptionSpec {
-        name: "--leaves",
+        name: "--summaries",
         values: 0,
-        help: "only the tables (no figure): for large trees",
+        help: "run calls of other functions that have postconditions by their contracts (preconditions checked at the call, result assumed to satisfy the postconditions) instead of inlining them",
     },
-        ]
-    };
-}
+];
 
-pub const VERIFY_OPTIONS: &[OptionSpec] = &bounds!();
-
-const EQUIV_ONLY: [OptionSpec; 2] = [
+pub const EQUIV_OPTIONS: &[OptionSpec] = &[
+    UNROLL,
+    DEPTH,
+    LEAVES,
     OptionSpec {
         name: "--returns-only",
         values: 0,
@@ -52,13 +49,8 @@ const EQUIV_ONLY: [OptionSpec; 2] = [
     },
 ];
 
-pub const EQUIV_OPTIONS: &[OptionSpec] = &{
-    let [a, b, c] = bounds!();
-    let [d, e] = EQUIV_ONLY;
-    [a, b, c, d, e]
-};
-
-pub const VERIFY_USAGE: &str = "%verify NAME [--unroll N] [--depth N] [--leaves] [ARG:TYPE ...]";
+pub const VERIFY_USAGE: &str =
+    "%verify NAME [--unroll N] [--depth N] [--leaves] [--summaries] [ARG:TYPE ...]";
 pub const EQUIV_USAGE: &str =
     "%equiv F G [--returns-only] [--pre] [--unroll N] [--depth N] [--leaves] [ARG:TYPE ...]";
 
@@ -80,7 +72,18 @@ leaves), refuted (the input, the failing clause and the replayed run), or unknow
 what is not modelled, undecided solver queries, the node limit, a replay that disagreed). Leaves where the \
 function raises are listed, not judged (postconditions speak of returns). The table has a row per leaf and a \
 column per obligation (✓ proved, ✓* holds on this leaf, ✗ refuted); the tree marks refuted leaves red and \
-proved ones with a green border.";
+proved ones with a green border.\n\n\
+Loop invariants: `# invariant: EXPR` on a while loop's header line (or on comment lines right after it), or a \
+`Loop invariants:` list in the docstring of a function with one while loop. Such a loop is not unrolled: the \
+invariants must hold on entry (obligation In.init), be preserved by one iteration from any state where they and \
+the guard hold (In.pres: what the loop assigns is havocked, as extra inputs of the harness, so a broken \
+obligation comes with the state that breaks it, replayed in CPython), and are assumed with the guard false after \
+the loop. With invariants on every loop the verdict can be verified with no bound. A postcondition that fails \
+only from a state the invariants allow is refuted only if the function itself fails it on the same arguments; \
+otherwise it is unknown (the invariants may be too weak).\n\n\
+--summaries: calls of other functions that have docstring postconditions run by their contracts: each \
+precondition is an obligation at the call (g.pre1), the result is any value of the return annotation's type \
+satisfying the postconditions. The replay runs the real function behind a wrapper that checks the preconditions.";
 
 pub const EQUIV_HELP: &str = "Bounded equivalence of two functions with the same number of parameters (G is \
 called with F's parameters, F's annotations give the types): a generated harness calls both, compares the \
@@ -153,6 +156,7 @@ pub fn run_verify(
         given: parse_specs(specs).map_err(|e| error(e, inv))?,
         options: bounds(session, inv)?,
         replayer: replayer(session),
+        summaries: inv.flag("--summaries"),
     };
     let report = verify(&setup, name, ctx.cancel).map_err(|e| error(e, inv))?;
     show(session, inv, ctx, &report, "verify")
@@ -178,6 +182,7 @@ pub fn run_equiv(
         given: parse_specs(specs).map_err(|e| error(e, inv))?,
         options: bounds(session, inv)?,
         replayer: replayer(session),
+        summaries: false,
     };
     let report = equiv(
         &setup,

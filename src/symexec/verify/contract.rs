@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::super::SymexecError;
+use super::invariant::Rewritten;
 use crate::constraints::docstring::{RETURN_VALUE, postconditions};
 use crate::python::ir::{ComprehensionKind, Expr, ExprKind, Function, ParamKind};
 
@@ -53,6 +54,68 @@ pub struct Harness {
     /// Lines of the guards of preconditions the solver cannot take (a return there is an
     /// input excluded by a precondition).
     pub pre_lines: Vec<u32>,
+    /// The harness's parameters: the function's, then the loop state of `inner`.
+    pub parameters: Vec<String>,
+    /// The loop state's inputs and their sorts (havocked by loop invariants).
+    pub state: Vec<(String, crate::symbolic::Sort)>,
+    /// The function rewritten by its loop invariants, called instead of it.
+    pub inner: Option<Inner>,
+    /// Callees replaced by their contracts' stubs (`--summaries`).
+    pub stubs: Stubs,
+}
+
+/// The stubs of `--summaries` inside a harness (see [`super::summary`]).
+#[derive(Clone, Debug, Default)]
+pub struct Stubs {
+    pub replaced: Vec<String>,
+    /// Harness line → index into the obligations (the callees' preconditions).
+    pub lines: BTreeMap<u32, usize>,
+    /// Harness lines whose `raise` ends a path the callee's postconditions exclude.
+    pub excluded: Vec<u32>,
+    /// Definitions the replay adds (the real callees renamed, and checking wrappers).
+    pub replay: Vec<String>,
+    /// The harness's own lines (the stubs come after them).
+    pub offset: u32,
+}
+
+impl Harness {
+    /// Adds the stubs of `s` after the harness.
+    pub fn add_stubs(&mut self, s: &super::summary::Summaries) {
+        if s.replaced.is_empty() {
+            return;
+        }
+        let offset = self.source.lines().count() as u32;
+        let shift = self.obligations.len();
+        self.source.push_str(&s.source);
+        self.obligations.extend(s.obligations.iter().cloned());
+        self.stubs = Stubs {
+            replaced: s.replaced.clone(),
+            lines: s
+                .lines
+                .iter()
+                .map(|(l, o)| (l + offset, o + shift))
+                .collect(),
+            excluded: s.excluded.iter().map(|l| l + offset).collect(),
+            replay: s.replay.clone(),
+            offset,
+        };
+    }
+}
+
+/// The rewritten function a harness calls (see [`super::invariant`]), its lines read back.
+#[derive(Clone, Debug)]
+pub struct Inner {
+    pub name: String,
+    /// The function it stands for.
+    pub function: String,
+    /// Its line → index into the harness's obligations.
+    pub lines: BTreeMap<u32, usize>,
+    /// Lines whose `raise` ends an excluded path.
+    pub excluded: Vec<u32>,
+    /// Its line → the function's own line.
+    pub original: BTreeMap<u32, u32>,
+    /// Lines where a path starts running from a havocked loop state.
+    pub assumed: Vec<u32>,
 }
 
 /// Builds lines of Python, remembering which obligation each line serves.
@@ -95,17 +158,31 @@ fn header(name: &str, f: &Function) -> String {
 
 /// The harness of `%verify f`: calls `f`, binds `$return_value`, asserts each
 /// postcondition (one `assert`, or a loop for `all`/`any` over a generator).
-pub fn verify(f: &Function) -> Result<Harness, SymexecError> {
+///
+/// With `inner` (`f` rewritten by its loop invariants), the harness calls it instead, with
+/// the loop state as extra inputs, and its obligations come after the postconditions.
+pub fn verify(f: &Function, inner: Option<&Rewritten>) -> Result<Harness, SymexecError> {
     let name = verify_name(&f.name);
     let mut w = Writer {
         lines: Vec::new(),
         owner: BTreeMap::new(),
     };
-    w.line(0, &header(&name, f), None);
-    let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+    let state: Vec<(String, crate::symbolic::Sort)> =
+        inner.map(|r| r.state.clone()).unwrap_or_default();
+    if let Some(r) = inner {
+        w.lines.extend(r.source.lines().map(str::to_string));
+    }
+    let mut parameters: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
+    parameters.extend(state.iter().map(|(n, _)| n.clone()));
+    w.line(0, &format!("def {name}({}):", parameters.join(", ")), None);
+    let params: Vec<&str> = parameters.iter().map(String::as_str).collect();
     let mut pre_lines = Vec::new();
     guards(&mut w, f, &params, &mut pre_lines);
-    w.line(1, &format!("{RETURN_VALUE} = {}", call(f, &f.name)?), None);
+    let called = match inner {
+        Some(r) => format!("{}({})", r.name, parameters.join(", ")),
+        None => call(f, &f.name)?,
+    };
+    w.line(1, &format!("{RETURN_VALUE} = {called}"), None);
     let mut obligations = Vec::new();
     for (i, written) in postconditions(f.docstring.as_deref().unwrap_or(""))
         .into_iter()
@@ -133,20 +210,38 @@ pub fn verify(f: &Function) -> Result<Harness, SymexecError> {
         });
     }
     w.line(1, &format!("return {RETURN_VALUE}"), None);
+    let inner = inner.map(|r| {
+        let shift = obligations.len();
+        obligations.extend(r.obligations.iter().cloned());
+        Inner {
+            name: r.name.clone(),
+            function: f.name.clone(),
+            lines: r.lines.iter().map(|(l, o)| (*l, o + shift)).collect(),
+            excluded: r.excluded.clone(),
+            original: r.original.clone(),
+            assumed: r.assumed.clone(),
+        }
+    });
     Ok(Harness {
         name,
         source: w.lines.join("\n") + "\n",
         lines: w.owner,
         obligations,
         pre_lines,
+        parameters,
+        state,
+        inner,
+        stubs: Stubs::default(),
     })
 }
 
 /// What a failed check does: an `assert` with this message (an obligation), or `return`
 /// (an assumed precondition: the input is excluded).
-enum Fail<'m> {
+pub(super) enum Fail<'m> {
     Assert(&'m str),
     Assume,
+    /// `raise AssertionError(message)`: the path is excluded (see [`super::invariant`]).
+    Exclude(&'m str),
 }
 
 impl Writer {
@@ -156,6 +251,14 @@ impl Writer {
             Fail::Assume => {
                 self.line(depth, &format!("if not ({test}):"), owner);
                 self.line(depth + 1, "return", owner);
+            }
+            Fail::Exclude(message) => {
+                self.line(depth, &format!("if not ({test}):"), owner);
+                self.line(
+                    depth + 1,
+                    &format!("raise AssertionError({message:?})"),
+                    owner,
+                );
             }
         }
     }
@@ -255,6 +358,26 @@ fn check(
     }
     w.fail(depth, &elt.to_string(), fail, owner);
     Form::Bounded("all")
+}
+
+/// The lines checking `e` (without the harness's indentation) and its form.
+pub(super) fn check_block(
+    e: &Expr,
+    fail: &Fail<'_>,
+    params: &[&str],
+    flag: &str,
+) -> (Vec<String>, Form) {
+    let mut w = Writer {
+        lines: Vec::new(),
+        owner: BTreeMap::new(),
+    };
+    let form = check(&mut w, e, fail, None, params, flag);
+    let lines = w
+        .lines
+        .into_iter()
+        .map(|l| l.strip_prefix("    ").map_or(l.clone(), str::to_string))
+        .collect();
+    (lines, form)
 }
 
 /// Preconditions the solver cannot take (`all`/`any` over generators) become guards of
@@ -394,6 +517,10 @@ pub fn equiv(
         lines: w.owner,
         obligations,
         pre_lines,
+        parameters: fp.iter().map(|p| p.to_string()).collect(),
+        state: Vec::new(),
+        inner: None,
+        stubs: Stubs::default(),
     })
 }
 
@@ -412,7 +539,7 @@ mod tests {
         let f = function(
             "def f(t: list[int], n: int) -> int:\n    \"\"\"Preconditions:\n      - all(t[k] <= t[k + 1] for k in range(len(t) - 1))\n      - n > 0\n\n    Postconditions:\n      - $return_value >= n\n      - $return_value == -1 or any(v == n for v in t)\n      - all(t bad\n    \"\"\"\n    return n\n",
         );
-        let h = verify(&f).unwrap();
+        let h = verify(&f, None).unwrap();
         let expected = "def __verify_f__(t, n):\n    for k in range(len(t) - 1):\n        if not (t[k] <= t[k + 1]):\n            return\n    __return_value__ = f(t, n)\n    assert __return_value__ >= n, \"postcondition 1\"\n    if not ((__return_value__ == -1)):\n        __any_2__ = False\n        for v in t:\n            if v == n:\n                __any_2__ = True\n                break\n        assert __any_2__, \"postcondition 2\"\n    return __return_value__\n";
         assert_eq!(h.source, expected);
         // The guard's lines, and which obligation each checking line serves.
@@ -430,7 +557,7 @@ mod tests {
         let f = function(
             "def f(k: int) -> int:\n    \"\"\"Postcondition: all(k >= 0 for k in range($return_value))\"\"\"\n    return k\n",
         );
-        let h = verify(&f).unwrap();
+        let h = verify(&f, None).unwrap();
         assert_eq!(h.obligations[0].form, Form::Plain);
         assert!(
             h.source.contains("assert all(")

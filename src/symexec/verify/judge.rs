@@ -72,11 +72,33 @@ fn obligation_of(
     body_asserts: bool,
 ) -> Option<usize> {
     let n = &tree.nodes[node];
+    // The function rewritten by its loop invariants: its own checks, and its lines read
+    // back as the function's.
+    let inner = harness
+        .inner
+        .as_ref()
+        .filter(|i| n.frame.as_deref() == Some(i.name.as_str()));
+    if let Some(i) = inner
+        && let Some(o) = n.line.and_then(|l| i.lines.get(&l))
+    {
+        return Some(*o);
+    }
+    if let Some(frame) = &n.frame
+        && harness.stubs.replaced.iter().any(|r| **r == **frame)
+    {
+        return n.line.and_then(|l| harness.stubs.lines.get(&l).copied());
+    }
     match &n.frame {
         None => n.line.and_then(|l| harness.lines.get(&l).copied()),
         Some(frame) if body_asserts && n.statement.starts_with("assert") => {
             let line = n.line.unwrap_or(0);
-            let place = Some((frame.to_string(), line));
+            let place = Some(match inner {
+                Some(i) => (
+                    i.function.clone(),
+                    i.original.get(&line).copied().unwrap_or(line),
+                ),
+                None => (frame.to_string(), line),
+            });
             if let Some(i) = obligations.iter().position(|o| o.place == place) {
                 return Some(i);
             }
@@ -188,6 +210,7 @@ pub fn rows(
                 }
                 LeafStatus::Passed
             }
+            Outcome::Exception(_) if excluded(tree, harness, last) => LeafStatus::Excluded,
             Outcome::Exception(e) => {
                 let at = last.and_then(|p| owner[p]);
                 match at {
@@ -233,6 +256,42 @@ pub fn rows(
         });
     }
     (rows, candidates)
+}
+
+/// Whether `last` is a line of the invariant-rewritten function that excludes its path.
+fn excluded(tree: &Tree, harness: &Harness, last: Option<NodeId>) -> bool {
+    let Some(last) = last else {
+        return false;
+    };
+    let n = &tree.nodes[last];
+    let (Some(frame), Some(line)) = (n.frame.as_deref(), n.line) else {
+        return false;
+    };
+    if harness.stubs.replaced.iter().any(|r| r == frame) {
+        return harness.stubs.excluded.contains(&line);
+    }
+    harness
+        .inner
+        .as_ref()
+        .is_some_and(|i| frame == i.name && i.excluded.contains(&line))
+}
+
+/// Whether the path to `node` ran from a havocked loop state (see [`super::invariant`]).
+pub fn from_loop_state(tree: &Tree, harness: &Harness, node: NodeId) -> bool {
+    let Some(inner) = &harness.inner else {
+        return false;
+    };
+    let mut up = Some(node);
+    while let Some(id) = up {
+        let n = &tree.nodes[id];
+        if n.frame.as_deref() == Some(inner.name.as_str())
+            && n.line.is_some_and(|l| inner.assumed.contains(&l))
+        {
+            return true;
+        }
+        up = n.parent;
+    }
+    false
 }
 
 /// The havoc notes on the path to `node`.

@@ -10,8 +10,11 @@
 //! undecided paths, a truncated tree, a replay that disagreed).
 
 pub mod contract;
+pub mod invariant;
 pub mod judge;
+pub mod mutation;
 pub mod replay;
+pub mod summary;
 
 use crate::cancel::Cancel;
 use crate::python::PyValue;
@@ -32,6 +35,21 @@ pub struct Setup<'a> {
     pub given: Vec<(String, Sort)>,
     pub options: Options,
     pub replayer: Replayer,
+    /// `--summaries`: calls of other functions with contracts run by their contracts.
+    pub summaries: bool,
+}
+
+impl Setup<'_> {
+    fn clone_shallow(&self) -> Self {
+        Setup {
+            functions: self.functions.clone(),
+            definitions: self.definitions.clone(),
+            given: self.given.clone(),
+            options: self.options.clone(),
+            replayer: self.replayer.clone(),
+            summaries: self.summaries,
+        }
+    }
 }
 
 /// What was shown.
@@ -127,8 +145,15 @@ fn harness_program(
     let module = lower_module(&harness.source)
         .map_err(|e| SymexecError::Internal(format!("the generated harness: {e}")))?;
     let own: Vec<&Function> = module.functions().collect();
-    let all = setup.functions.iter().copied().chain(own);
-    let mut program = Program::function(&harness.name, all, &base.inputs.0)?;
+    let all = setup
+        .functions
+        .iter()
+        .copied()
+        .filter(|g| !harness.stubs.replaced.contains(&g.name) || g.qualname.contains('.'))
+        .chain(own);
+    let mut inputs = base.inputs.0.clone();
+    inputs.extend(harness.state.iter().cloned());
+    let mut program = Program::function(&harness.name, all, &inputs)?;
     let mut notes: Vec<String> = base.inferred.clone();
     let mut preconditions = Vec::new();
     if pre {
@@ -155,6 +180,79 @@ fn harness_program(
     Ok((program, notes, replay_pre))
 }
 
+/// `f` rewritten by its loop invariants (`None`: it has none, or its source is not known).
+fn rewrite(setup: &Setup<'_>, f: &Function) -> Result<Option<invariant::Rewritten>, SymexecError> {
+    let def = format!("def {}(", f.name);
+    let Some(source) = setup
+        .definitions
+        .iter()
+        .find(|d| d.lines().any(|l| l.trim_start().starts_with(&def)))
+    else {
+        return Ok(None);
+    };
+    let base = Program::function(&f.qualname, setup.functions.iter().copied(), &setup.given)?;
+    invariant::rewrite(f, source, &base.inputs.0)
+}
+
+/// The harness as the replay runs it: without the stubs (the replay's wrappers call the real
+/// functions instead).
+fn replayed_source(harness: &Harness) -> String {
+    if harness.stubs.replaced.is_empty() {
+        return harness.source.clone();
+    }
+    let own: Vec<&str> = harness
+        .source
+        .lines()
+        .take(harness.stubs.offset as usize)
+        .collect();
+    own.join("\n") + "\n"
+}
+
+/// A harness's tree, read: what both commands start from.
+struct HarnessRun {
+    tree: Tree,
+    /// The harness's obligations and (for `%verify`) the body asserts met.
+    obligations: Vec<Obligation>,
+    rows: Vec<Row>,
+    /// Leaves failing an obligation, to replay (their rows say "no input to replay" until
+    /// the replay confirms them).
+    candidates: Vec<judge::Candidate>,
+    notes: Vec<String>,
+    /// Preconditions the replay checks its inputs against.
+    replay_pre: Vec<String>,
+    /// The harness's inputs, in order.
+    parameters: Vec<String>,
+}
+
+/// Executes `harness` (over `f`'s inputs; `f`'s preconditions assumed when `pre`) and reads
+/// its tree (`body_asserts`: asserts met in the functions called are obligations too).
+fn run_harness(
+    setup: &Setup<'_>,
+    f: &Function,
+    harness: &Harness,
+    pre: bool,
+    body_asserts: bool,
+    cancel: &Cancel,
+) -> Result<HarnessRun, SymexecError> {
+    let (program, notes, replay_pre) = harness_program(setup, f, harness, pre)?;
+    let tree = execute(&program, &setup.options, cancel)?;
+    let mut obligations = harness.obligations.clone();
+    let (mut rows, candidates) = judge::rows(&tree, harness, &mut obligations, body_asserts);
+    for c in &candidates {
+        rows[c.row].status = LeafStatus::Unknown("no input to replay".into());
+    }
+    let parameters = harness.parameters.clone();
+    Ok(HarnessRun {
+        tree,
+        obligations,
+        rows,
+        candidates,
+        notes,
+        replay_pre,
+        parameters,
+    })
+}
+
 /// The arguments of a row's witness, in parameter order.
 fn arguments(row: &Row, parameters: &[String]) -> Option<Vec<PyValue>> {
     let w = row.witness.as_ref()?;
@@ -174,22 +272,59 @@ enum Expect<'c> {
 /// `%verify f`.
 pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
     let f = find(setup, name)?;
-    let harness = contract::verify(f)?;
-    let (program, mut notes, replay_pre) = harness_program(setup, f, &harness, true)?;
-    let tree = execute(&program, &setup.options, cancel)?;
-    let mut obligations = harness.obligations.clone();
-    let (mut rows, candidates) = judge::rows(&tree, &harness, &mut obligations, true);
+    mutation::refuse(f)?;
+    let rewritten = rewrite(setup, f)?;
+    let mut harness = contract::verify(f, rewritten.as_ref())?;
+    let summaries = if setup.summaries {
+        summary::summarize(&setup.functions, &setup.definitions, &f.name)?
+    } else {
+        summary::Summaries::default()
+    };
+    harness.add_stubs(&summaries);
+    let mut raised = None;
+    let setup = &if rewritten.as_ref().is_some_and(|r| r.wrapped) && setup.options.unroll == 0 {
+        raised = Some(
+            "--unroll 0 is run as --unroll 1: a loop with an invariant and a break runs its one iteration inside `while True:`".to_string(),
+        );
+        Setup {
+            functions: setup.functions.clone(),
+            definitions: setup.definitions.clone(),
+            given: setup.given.clone(),
+            options: Options {
+                unroll: 1,
+                ..setup.options.clone()
+            },
+            replayer: setup.replayer.clone(),
+            summaries: setup.summaries,
+        }
+    } else {
+        setup.clone_shallow()
+    };
+    let HarnessRun {
+        tree,
+        obligations,
+        mut rows,
+        candidates,
+        mut notes,
+        replay_pre,
+        parameters,
+    } = run_harness(setup, f, &harness, true, true, cancel)?;
+    if let Some(r) = &rewritten {
+        notes.extend(r.notes.iter().cloned());
+    }
+    notes.extend(summaries.notes.iter().cloned());
+    notes.extend(raised);
     if obligations.is_empty() {
         return Err(SymexecError::Input(format!(
             "{name}() has no contract to verify: no Postconditions: in its docstring and no assert reached in its body"
         )));
     }
-    let parameters: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
     // Replay every candidate, and every other leaf with an input: a passed leaf must
     // return in the replay, a raising one raise the same exception (else the tree and
     // the replay disagree, and the leaf says nothing).
     let mut definitions = setup.definitions.clone();
-    definitions.push(harness.source.clone());
+    definitions.extend(harness.stubs.replay.iter().cloned());
+    definitions.push(replayed_source(&harness));
     let mut expected: Vec<(usize, Expect)> = candidates
         .iter()
         .map(|c| (c.row, Expect::Fails(c)))
@@ -206,9 +341,6 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
             }
             _ => {}
         }
-    }
-    for c in &candidates {
-        rows[c.row].status = LeafStatus::Unknown("no input to replay".into());
     }
     expected.retain(|(row, _)| arguments(&rows[*row], &parameters).is_some());
     let inputs: Vec<Vec<PyValue>> = expected
@@ -279,6 +411,72 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
                     r.outcome
                 ));
                 r.replay = Some(shown);
+            }
+        }
+    }
+    // A clause other than an invariant's own, failing from a havocked loop state: the state
+    // satisfies the invariants but need not be reachable. The function's own inputs are
+    // replayed through the plain harness (no invariants): refuted only if it fails there too.
+    let suspect: Vec<usize> = (0..rows.len())
+        .filter(|&i| match rows[i].status {
+            LeafStatus::Refuted(o) => {
+                !obligations[o].kind.starts_with("invariant")
+                    && judge::from_loop_state(&tree, &harness, rows[i].node)
+            }
+            _ => false,
+        })
+        .collect();
+    if !suspect.is_empty() {
+        let plain = contract::verify(f, None)?;
+        let own: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
+        let mut definitions = setup.definitions.clone();
+        definitions.extend(harness.stubs.replay.iter().cloned());
+        definitions.push(plain.source.clone());
+        let inputs: Vec<Vec<PyValue>> = suspect
+            .iter()
+            .map(|&i| arguments(&rows[i], &own).unwrap_or_default())
+            .collect();
+        let program_r = replay::Program {
+            definitions: &definitions,
+            functions: std::slice::from_ref(&plain.name),
+            parameters: &own,
+            preconditions: &replay_pre,
+        };
+        let results = replay::run(
+            &setup.replayer,
+            &program_r,
+            &inputs,
+            u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
+            cancel,
+        )?;
+        for (&i, (runs, _)) in suspect.iter().zip(results) {
+            let LeafStatus::Refuted(o) = rows[i].status else {
+                continue;
+            };
+            let run = runs.into_iter().next();
+            let shown = run.as_ref().map_or("no result".into(), Run::describe);
+            let expected = rows[i].replay.clone().unwrap_or_default();
+            let candidate = candidates.iter().find(|c| c.row == i);
+            let fails = match (&run, candidate) {
+                (
+                    Some(Run::Raised {
+                        type_name, message, ..
+                    }),
+                    Some(c),
+                ) => *type_name == c.type_name && c.message.as_ref().is_none_or(|m| m == message),
+                _ => false,
+            };
+            let r = &mut rows[i];
+            if fails {
+                r.replay = Some(format!(
+                    "{}: {name}() itself, on these arguments: {shown}",
+                    setup.replayer.name()
+                ));
+            } else {
+                r.status = LeafStatus::Unknown(format!(
+                    "{} fails from a loop state the invariants allow ({}), but not when {name}() runs on these arguments ({shown}): the invariants may be too weak to prove it",
+                    obligations[o].label, expected
+                ));
             }
         }
     }
@@ -371,18 +569,19 @@ pub fn equiv(
     let f = find(setup, f_name)?;
     let g = find(setup, g_name)?;
     let harness = contract::equiv(f, g, returns_only, pre)?;
-    let (program, mut notes, replay_pre) = harness_program(setup, f, &harness, pre)?;
-    let tree = execute(&program, &setup.options, cancel)?;
-    let mut obligations = harness.obligations.clone();
-    let (mut rows, candidates) = judge::rows(&tree, &harness, &mut obligations, false);
-    let parameters: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
+    let HarnessRun {
+        tree,
+        obligations,
+        mut rows,
+        candidates,
+        mut notes,
+        replay_pre,
+        parameters,
+    } = run_harness(setup, f, &harness, pre, false, cancel)?;
     let functions = [f_name.to_string(), g_name.to_string()];
     // Every candidate and every passed leaf with an input is replayed: a candidate counts
     // only if the replay tells the functions apart; a passed leaf the replay tells apart
     // is a distinguishing input all the same (the tree was wrong there, the replay is not).
-    for c in &candidates {
-        rows[c.row].status = LeafStatus::Unknown("no input to replay".into());
-    }
     let mut replayed: Vec<(usize, Option<usize>)> = candidates
         .iter()
         .map(|c| (c.row, Some(c.obligation)))
