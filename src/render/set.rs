@@ -58,10 +58,31 @@ pub fn outcome(o: &Outcome) -> String {
 }
 
 /// `L3: x = -x` for an inner node (`in f(): ` first inside a call), the outcome for a leaf.
+/// Marks a leaf whose path the solver could not decide (a timeout, the solver time budget,
+/// nonlinear arithmetic): its outcome holds only if the path is feasible.
+pub const UNKNOWN: &str = "[unknown] ";
+
+/// [`UNKNOWN`] for an undecided node, else nothing.
+fn unknown_mark(node: &Node) -> &'static str {
+    if node.undecided { UNKNOWN } else { "" }
+}
+
+/// A leaf's JSON `feasible`: `true`, `false` (an `--unsat` leaf) or `"unknown"`.
+fn feasible_json(node: &Node) -> Json {
+    match (node.status, node.undecided) {
+        (Status::Unsat, _) => json!(false),
+        (_, true) => json!("unknown"),
+        _ => json!(true),
+    }
+}
+
 fn what(tree: &Tree, node: &Node, leaf: Option<&Leaf>) -> String {
+    let u = unknown_mark(node);
     let head = match leaf {
-        Some(l) if tree.is_approximate(l.node) => format!("⇒ {APPROX}{}", outcome(&l.outcome)),
-        Some(l) => format!("⇒ {}", outcome(&l.outcome)),
+        Some(l) if tree.is_approximate(l.node) => {
+            format!("⇒ {u}{APPROX}{}", outcome(&l.outcome))
+        }
+        Some(l) => format!("⇒ {u}{}", outcome(&l.outcome)),
         None => match node.line {
             Some(line) => format!("L{line}: {}", node.statement),
             None => node.statement.to_string(),
@@ -166,7 +187,23 @@ pub fn notes(tree: &Tree) -> Vec<String> {
         ));
     }
     if tree.nodes.iter().any(|n| n.undecided) {
-        out.push("The solver could not decide some branches (timeout or nonlinear arithmetic): they are kept, with a dashed border.".into());
+        let unknown = tree
+            .leaves
+            .iter()
+            .filter(|l| tree.nodes[l.node].undecided)
+            .count();
+        let budget = if tree.stats.past_budget > 0 {
+            format!(
+                " {} questions came after the solver time budget was spent (%config solver_budget_ms) and were answered unknown without a check.",
+                tree.stats.past_budget
+            )
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "The solver could not decide some branches (a timeout: %config z3_timeout_ms; the solver time budget; or nonlinear arithmetic): they are kept, with a dashed border, and {unknown} leaves below them are marked {} (feasibility unknown, no witness).{budget}",
+            UNKNOWN.trim()
+        ));
     }
     out
 }
@@ -236,7 +273,7 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
             vec![
                 l.node.to_string(),
                 l.path_condition.to_string(),
-                format!("{approx}{}", outcome(&l.outcome)),
+                format!("{}{approx}{}", unknown_mark(node), outcome(&l.outcome)),
                 store(&node.store),
                 witness(tree, l),
             ]
@@ -345,7 +382,8 @@ fn label(node: &Node, leaf: Option<&Leaf>, havoc: &[String], approximate: bool) 
     rows.push(html_lines(&st));
     match leaf {
         Some(l) => rows.push(format!(
-            "<B>{}{}</B>",
+            "<B>{}{}{}</B>",
+            unknown_mark(node),
             if approximate { APPROX } else { "" },
             escape(&outcome(&l.outcome))
         )),
@@ -503,6 +541,7 @@ fn payload(tree: &Tree, limit: usize) -> Json {
                 "outcome": outcome_json(&l.outcome),
                 "witness": witness,
                 "approximate": tree.is_approximate(l.node),
+                "feasible": feasible_json(&tree.nodes[l.node]),
             })
         })
         .collect();
