@@ -12,6 +12,7 @@
 mod cells;
 
 use analysis_kernel::cfg::function_cfg;
+use analysis_kernel::notebook::Output;
 use analysis_kernel::notebook::Session;
 use analysis_kernel::notebook::config::{
     BATCH_Z3_TIMEOUT_MS, Config, INTERACTIVE_SOLVER_BUDGET_MS, INTERACTIVE_Z3_TIMEOUT_MS,
@@ -21,6 +22,16 @@ use analysis_kernel::render::cfg::dot;
 use analysis_kernel::render::cfg_summary::{Drawn, FIGURE_NODES};
 use cells::{display, run};
 use serde_json::Value;
+
+/// The contents of the file a `--save` wrote, as text.
+fn saved(out: &[Output]) -> String {
+    out.iter()
+        .find_map(|o| match o {
+            Output::File { contents, .. } => Some(String::from_utf8_lossy(contents).into_owned()),
+            _ => None,
+        })
+        .expect("a saved file")
+}
 
 /// A function of `n` simple statements, an `if` every tenth.
 fn long_function(n: usize) -> String {
@@ -132,16 +143,11 @@ fn constraints_figure_of_a_long_function_is_summarised() {
     let mut s = session();
     let (r, _) = run(&mut s, &long_function(1_000));
     r.expect("defines big");
-    let (r, out) = run(
-        &mut s,
-        "%constraints big --save big_constraints.dot --force",
-    );
-    let saved = std::fs::read_to_string("big_constraints.dot");
-    let _ = std::fs::remove_file("big_constraints.dot");
+    let (r, out) = run(&mut s, "%constraints big --save big_constraints.dot");
     r.expect("%constraints");
     let html = display(&out)["text/html"].as_str().expect("html");
     assert!(html.contains("the figure draws the first 299"), "no note");
-    let dot = saved.expect("saved DOT");
+    let dot = saved(&out);
     assert!(
         dot_nodes(&dot) <= FIGURE_NODES + 1,
         "{} nodes",
@@ -186,8 +192,9 @@ fn a_query_past_the_timeout_is_shown_unknown() {
         outcomes.iter().any(|o| o.contains('1')) && outcomes.iter().any(|o| o.contains('0')),
         "{outcomes:?}"
     );
-    for l in &unknown {
-        assert!(l["witness"].is_null(), "{l}");
+    // Unknown means no witness: a leaf with one is feasible, however its branches went.
+    for l in leaves {
+        assert_eq!(l["feasible"] == "unknown", l["witness"].is_null(), "{l}");
     }
     let text = data["text/plain"].as_str().expect("text");
     assert!(text.contains("⇒ [unknown] "), "{text}");
@@ -198,11 +205,9 @@ fn a_query_past_the_timeout_is_shown_unknown() {
         "table: {html}"
     );
     // The figure's DOT says it on the leaf.
-    let (r, _) = run(&mut s, "%set cubes --save cubes_set.dot --force");
-    let saved = std::fs::read_to_string("cubes_set.dot");
-    let _ = std::fs::remove_file("cubes_set.dot");
+    let (r, out) = run(&mut s, "%set cubes --save cubes_set.dot");
     r.expect("%set --save");
-    assert!(saved.expect("saved DOT").contains("<B>[unknown] "));
+    assert!(saved(&out).contains("<B>[unknown] "));
 }
 
 #[test]

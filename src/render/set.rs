@@ -62,22 +62,30 @@ pub fn outcome(o: &Outcome) -> String {
 /// nonlinear arithmetic): its outcome holds only if the path is feasible.
 pub const UNKNOWN: &str = "[unknown] ";
 
-/// [`UNKNOWN`] for an undecided node, else nothing.
-fn unknown_mark(node: &Node) -> &'static str {
-    if node.undecided { UNKNOWN } else { "" }
+/// Whether `leaf`'s feasibility is unknown: a branch on its path was undecided and no model
+/// of the whole path was found (a witness shows the path feasible).
+fn is_unknown(node: &Node, leaf: &Leaf) -> bool {
+    node.undecided && leaf.witness.is_none() && node.status != Status::Unsat
+}
+
+/// [`UNKNOWN`] for a leaf whose feasibility is unknown, else nothing.
+fn unknown_mark(node: &Node, leaf: &Leaf) -> &'static str {
+    if is_unknown(node, leaf) { UNKNOWN } else { "" }
 }
 
 /// A leaf's JSON `feasible`: `true`, `false` (an `--unsat` leaf) or `"unknown"`.
-fn feasible_json(node: &Node) -> Json {
-    match (node.status, node.undecided) {
-        (Status::Unsat, _) => json!(false),
-        (_, true) => json!("unknown"),
-        _ => json!(true),
+fn feasible_json(node: &Node, leaf: &Leaf) -> Json {
+    if node.status == Status::Unsat {
+        json!(false)
+    } else if is_unknown(node, leaf) {
+        json!("unknown")
+    } else {
+        json!(true)
     }
 }
 
 fn what(tree: &Tree, node: &Node, leaf: Option<&Leaf>) -> String {
-    let u = unknown_mark(node);
+    let u = leaf.map_or("", |l| unknown_mark(node, l));
     let head = match leaf {
         Some(l) if tree.is_approximate(l.node) => {
             format!("⇒ {u}{APPROX}{}", outcome(&l.outcome))
@@ -190,7 +198,7 @@ pub fn notes(tree: &Tree) -> Vec<String> {
         let unknown = tree
             .leaves
             .iter()
-            .filter(|l| tree.nodes[l.node].undecided)
+            .filter(|l| is_unknown(&tree.nodes[l.node], l))
             .count();
         let budget = if tree.stats.past_budget > 0 {
             format!(
@@ -201,7 +209,7 @@ pub fn notes(tree: &Tree) -> Vec<String> {
             String::new()
         };
         out.push(format!(
-            "The solver could not decide some branches (a timeout: %config z3_timeout_ms; the solver time budget; or nonlinear arithmetic): they are kept, with a dashed border, and {unknown} leaves below them are marked {} (feasibility unknown, no witness).{budget}",
+            "The solver could not decide some branches (a timeout: %config z3_timeout_ms; the solver time budget; or nonlinear arithmetic): they are kept, with a dashed border, and the {unknown} leaves below them without a witness are marked {} (feasibility unknown).{budget}",
             UNKNOWN.trim()
         ));
     }
@@ -273,7 +281,7 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
             vec![
                 l.node.to_string(),
                 l.path_condition.to_string(),
-                format!("{}{approx}{}", unknown_mark(node), outcome(&l.outcome)),
+                format!("{}{approx}{}", unknown_mark(node, l), outcome(&l.outcome)),
                 store(&node.store),
                 witness(tree, l),
             ]
@@ -383,7 +391,7 @@ fn label(node: &Node, leaf: Option<&Leaf>, havoc: &[String], approximate: bool) 
     match leaf {
         Some(l) => rows.push(format!(
             "<B>{}{}{}</B>",
-            unknown_mark(node),
+            unknown_mark(node, l),
             if approximate { APPROX } else { "" },
             escape(&outcome(&l.outcome))
         )),
@@ -541,7 +549,7 @@ fn payload(tree: &Tree, limit: usize) -> Json {
                 "outcome": outcome_json(&l.outcome),
                 "witness": witness,
                 "approximate": tree.is_approximate(l.node),
-                "feasible": feasible_json(&tree.nodes[l.node]),
+                "feasible": feasible_json(&tree.nodes[l.node], l),
             })
         })
         .collect();
