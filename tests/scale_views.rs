@@ -242,3 +242,42 @@ fn interactive_defaults_are_short_and_batch_settings_pinned() {
     let listed: Vec<&str> = Config::keys().collect();
     assert!(listed.contains(&"solver_budget_ms"));
 }
+
+/// `x in "literal"` is lowered as equalities with the literal's substrings (issue 16's
+/// `count_vowels`): the same answers as Python's `in` for every candidate, the empty string
+/// and repeated letters included.
+#[test]
+fn membership_in_a_short_literal_agrees_with_python() {
+    use analysis_kernel::python::lower_expression;
+    use analysis_kernel::symbolic::solver::Solver;
+    use analysis_kernel::symbolic::{Env, translate};
+    let module = lower_module("def f(s: str):\n    pass\n").expect("parses");
+    let (env, _) = Env::from_params(&module.function("f").expect("f").params);
+    let mut solver = Solver::new(10_000);
+    let hay = "abca";
+    let candidates = [
+        "", "a", "b", "c", "ab", "bc", "ca", "abc", "bca", "abca", "ac", "aa", "cb", "d", "abcab",
+        "A",
+    ];
+    for c in candidates {
+        // Python's `c in "abca"` (substring test), as str::contains is.
+        for (op, expect) in [("in", hay.contains(c)), ("not in", !hay.contains(c))] {
+            let src = format!("s {op} {hay:?} and s == {c:?}");
+            let t = translate(&lower_expression(&src).expect("parses"), &env).expect("translates");
+            assert_eq!(solver.is_satisfiable(&t).expect("decided"), expect, "{src}");
+        }
+    }
+    // A symbolic needle that is one character of a symbolic string.
+    let t = translate(
+        &lower_expression("len(s) == 3 and s[1] in 'aeiou' and s[1] not in 'aei'").unwrap(),
+        &env,
+    )
+    .unwrap();
+    assert!(solver.is_satisfiable(&t).unwrap());
+    let t = translate(
+        &lower_expression("len(s) == 3 and s[1] in 'xy' and s[1] in 'aeiou'").unwrap(),
+        &env,
+    )
+    .unwrap();
+    assert!(!solver.is_satisfiable(&t).unwrap());
+}
