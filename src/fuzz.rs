@@ -34,6 +34,7 @@ pub fn budgets() -> Config {
         pinned: Vec::new(),
         depth: 2,
         step_delay_ms: 0,
+        solver_budget_ms: 1_000,
     }
 }
 

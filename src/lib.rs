@@ -26,6 +26,7 @@ pub mod rustcell;
 pub mod splitmix;
 pub mod symbolic;
 pub mod symexec;
+pub mod work;
 
 /// Every binary and test of the crate allocates through mimalloc: the analyses build and
 /// drop many small terms, maps and vectors, and glibc's malloc spent a quarter of the

@@ -15,7 +15,14 @@ use crate::notebook::{CellError, Output, Session};
 use crate::python::{PyValue, lower_module};
 
 /// The settings a submission may not change.
-const PINNED: &[&str] = &["step_budget", "memory_mb", "time_limit_s", "cpython_oracle"];
+const PINNED: &[&str] = &[
+    "step_budget",
+    "memory_mb",
+    "time_limit_s",
+    "cpython_oracle",
+    "z3_timeout_ms",
+    "solver_budget_ms",
+];
 
 /// Steps an `expect` expression may take (it runs over the payload, not the submission).
 const EXPECT_STEPS: u64 = 10_000_000;
@@ -87,6 +94,9 @@ fn session(spec: &Spec) -> Session {
     s.config.step_budget = spec.limits.step_budget;
     s.config.memory_mb = spec.limits.memory_mb;
     s.config.cpython_oracle = 0;
+    // Batch settings: the long timeout and no solver time budget (see `Config`).
+    s.config.z3_timeout_ms = crate::notebook::config::BATCH_Z3_TIMEOUT_MS;
+    s.config.solver_budget_ms = 0;
     s.config.pinned = PINNED.to_vec();
     s
 }

@@ -5,6 +5,10 @@
 //! `display_data`, as tests and graders do, never misses a slow command's figure); if it shows
 //! none, a last update says how it ended.
 //!
+//! The line says what the command has done so far when it counts its work (`crate::work`:
+//! nodes explored, leaves, solver calls for `%set`/`%check`, concrete runs for `%check`),
+//! else only the time.
+//!
 //! Every publication of the line happens under one lock, so the channel to iopub always
 //! carries the line's `display_data` before any update of it.
 
@@ -47,6 +51,7 @@ fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
 impl Progress {
     /// Starts the ticker for a command labelled `label`.
     pub fn start(label: &str, publish: Publish) -> Progress {
+        crate::work::reset();
         let state = Arc::new((
             Mutex::new(State {
                 label: label.to_string(),
@@ -95,7 +100,10 @@ impl Progress {
                 if let Some(id) = &st.shown {
                     let secs = st.started.elapsed().as_secs_f64();
                     let how = if ok { "finished" } else { "stopped" };
-                    let text = format!("{}: {how} after {secs:.1} s", st.label);
+                    let work = crate::work::describe()
+                        .map(|w| format!(" ({w})"))
+                        .unwrap_or_default();
+                    let text = format!("{}: {how} after {secs:.1} s{work}", st.label);
                     (self.publish)("update_display_data", content(&line(&text), id));
                 }
             }
@@ -133,7 +141,10 @@ fn tick(state: &(Mutex<State>, Condvar), publish: &Publish) {
             return;
         }
         let secs = st.started.elapsed().as_secs();
-        let text = format!("{}: running ({secs} s)…", st.label);
+        let text = match crate::work::describe() {
+            Some(work) => format!("{}: running ({secs} s)… {work}", st.label),
+            None => format!("{}: running ({secs} s)…", st.label),
+        };
         match &st.shown {
             None => {
                 let id = format!("analysis-kernel-progress-{}", uuid::Uuid::new_v4());

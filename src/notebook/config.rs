@@ -46,13 +46,15 @@ pub struct Config {
     pub depth: u64,
     /// Milliseconds between the steps `--step` shows.
     pub step_delay_ms: u64,
+    /// Milliseconds of Z3 time one `%set`/`%check` exploration may spend (0: no bound).
+    pub solver_budget_ms: u64,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             unroll: 4,
-            z3_timeout_ms: 5_000,
+            z3_timeout_ms: INTERACTIVE_Z3_TIMEOUT_MS,
             path_limit: 64,
             node_limit: 400,
             step_budget: 100_000_000,
@@ -65,9 +67,20 @@ impl Default for Config {
             pinned: Vec::new(),
             depth: 4,
             step_delay_ms: 300,
+            solver_budget_ms: INTERACTIVE_SOLVER_BUDGET_MS,
         }
     }
 }
+
+/// The Z3 timeout per query of an interactive session: short, so a cell answers in seconds;
+/// a query past it is "unknown" (shown as such). Batch runs use [`BATCH_Z3_TIMEOUT_MS`].
+pub const INTERACTIVE_Z3_TIMEOUT_MS: u64 = 1_000;
+/// The solver time one exploration of an interactive session may spend.
+pub const INTERACTIVE_SOLVER_BUDGET_MS: u64 = 3_000;
+/// The Z3 timeout of batch runs (`analysis-kernel grade`, pinned): the old default, long
+/// enough that a query's answer does not hang on the machine's load, with no solver time
+/// budget, so a submission's trees do not depend on how busy the grader is.
+pub const BATCH_Z3_TIMEOUT_MS: u64 = 5_000;
 
 const SETTINGS: &[Setting] = &[
     Setting {
@@ -173,6 +186,14 @@ const SETTINGS: &[Setting] = &[
         set: |c, v| c.step_delay_ms = v,
         min: 0,
         max: 10_000,
+    },
+    Setting {
+        key: "solver_budget_ms",
+        help: "Z3 time (ms) one %set/%check/%verify exploration may spend (0: no limit); past it, branches are \"unknown\"",
+        get: |c| c.solver_budget_ms,
+        set: |c, v| c.solver_budget_ms = v,
+        min: 0,
+        max: 3_600_000,
     },
 ];
 

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use petgraph::graph::NodeIndex;
 
 use crate::cfg::{Cfg, Edge, Granularity, Node, NodeKind};
+use crate::render::cfg_summary::Drawn;
 
 const CODE_FONT: &str = "Menlo,Consolas,DejaVu Sans Mono,monospace";
 const TEXT_FONT: &str = "Helvetica,Arial,sans-serif";
@@ -364,7 +365,12 @@ pub fn styled_dot(cfg: &Cfg, style: &dyn Style) -> String {
     style.graph(&mut graph);
     let mut out = header(&graph);
     write_graph(&mut out, 0, cfg, "  ", false, style);
-    for (n, attrs) in style.restyle(cfg) {
+    let drawn = Drawn::of(cfg);
+    for (n, attrs) in style
+        .restyle(cfg)
+        .into_iter()
+        .filter(|(n, _)| drawn.shows(*n))
+    {
         out.push_str(&format!("  c0_{} [{}];\n", n.index(), attrs.render()));
     }
     out.push_str("}\n");
@@ -392,7 +398,8 @@ fn header(graph: &Attrs) -> String {
     out
 }
 
-/// The nodes and edges of `cfg`, ids `c{i}_{node}`.
+/// The nodes and edges of `cfg`, ids `c{i}_{node}`; a large graph summarised as
+/// [`Drawn`] says (its left-out nodes are one box, `c{i}_more`).
 fn write_graph(
     out: &mut String,
     i: usize,
@@ -401,7 +408,8 @@ fn write_graph(
     calls: bool,
     style: &dyn Style,
 ) {
-    for n in cfg.nodes() {
+    let drawn = Drawn::of(cfg);
+    for n in cfg.nodes().filter(|&n| drawn.shows(n)) {
         let mut attrs = node_attrs(cfg.node(n), calls);
         style.node(cfg, n, &mut attrs);
         out.push_str(&format!(
@@ -410,7 +418,35 @@ fn write_graph(
             attrs.render()
         ));
     }
+    if drawn.is_summarised() {
+        let mut a = Attrs::default();
+        a.text("label", &drawn.box_label())
+            .raw("shape", "box")
+            .text("style", "filled,rounded")
+            .text("fillcolor", GREY_FILL)
+            .colours(GREY_TEXT);
+        out.push_str(&format!("{indent}c{i}_more [{}];\n", a.render()));
+    }
+    // Edges into (out of) the box: one per drawn source (target), in edge order.
+    let (mut into, mut from) = (Vec::new(), Vec::new());
     for (k, (s, t, e)) in cfg.edges().into_iter().enumerate() {
+        let (src, dst) = (drawn.shows(s), drawn.shows(t));
+        if !(src && dst) {
+            let (end, seen) = if src { (s, &mut into) } else { (t, &mut from) };
+            if (src || dst) && !seen.contains(&end) {
+                seen.push(end);
+                let (a, b) = if src {
+                    (format!("c{i}_{}", s.index()), format!("c{i}_more"))
+                } else {
+                    (format!("c{i}_more"), format!("c{i}_{}", t.index()))
+                };
+                out.push_str(&format!(
+                    "{indent}{a} -> {b} [style=dashed color={}];\n",
+                    quote(GREY_TEXT)
+                ));
+            }
+            continue;
+        }
         let mut attrs = edge_attrs(e);
         if !style.edge(cfg, k, (s, t, e), &mut attrs) {
             continue;

@@ -317,7 +317,11 @@ pub fn html(a: &Analysis, selected: Option<usize>) -> String {
             .iter()
             .map(|c| vec![c.line.to_string(), c.test.clone(), verdict_text(&c.verdict)])
             .collect();
-        out.push_str(&table(&["line", "condition", "verdict"], &rows));
+        out.push_str(&crate::render::html::paged_table(
+            &["line", "condition", "verdict"],
+            &rows,
+            "conditions",
+        ));
     }
     out
 }

@@ -52,6 +52,30 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     html
 }
 
+/// Rows per page of [`paged_table`].
+pub const PAGE_ROWS: usize = 200;
+
+/// [`table`] up to [`PAGE_ROWS`] rows; longer, one page per [`PAGE_ROWS`] rows, the first open
+/// and the others folded (`<details>`, which needs no script), each headed `{what} 1–200 of N`.
+pub fn paged_table(headers: &[&str], rows: &[Vec<String>], what: &str) -> String {
+    if rows.len() <= PAGE_ROWS {
+        return table(headers, rows);
+    }
+    rows.chunks(PAGE_ROWS)
+        .enumerate()
+        .map(|(i, page)| {
+            let (first, last) = (i * PAGE_ROWS + 1, i * PAGE_ROWS + page.len());
+            let open = if i == 0 { " open" } else { "" };
+            format!(
+                "<details class=\"analysis-kernel-page\"{open}><summary>{} {first}\u{2013}{last} of {}</summary>{}</details>",
+                escape(what),
+                rows.len(),
+                table(headers, page)
+            )
+        })
+        .collect()
+}
+
 /// A plain-text table with aligned columns.
 pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
@@ -99,5 +123,19 @@ mod tests {
         assert!(
             table(&["a"], &[vec!["<".into()]]).contains("<td style=\"text-align:left\">&lt;</td>")
         );
+    }
+
+    #[test]
+    fn long_tables_are_paged() {
+        let rows: Vec<Vec<String>> = (0..450).map(|i| vec![i.to_string()]).collect();
+        assert_eq!(
+            paged_table(&["n"], &rows[..PAGE_ROWS], "rows"),
+            table(&["n"], &rows[..PAGE_ROWS])
+        );
+        let paged = paged_table(&["n"], &rows, "rows");
+        assert_eq!(paged.matches("<details").count(), 3);
+        assert_eq!(paged.matches(" open>").count(), 1);
+        assert!(paged.contains("<summary>rows 401\u{2013}450 of 450</summary>"));
+        assert_eq!(paged.matches("<tr><td").count(), 450);
     }
 }

@@ -1,6 +1,7 @@
 //! Rendering: text, DOT, HTML tables, and DOT → SVG through Graphviz.
 
 pub mod cfg;
+pub mod cfg_summary;
 pub mod constraints;
 pub mod dependence;
 pub mod facts;

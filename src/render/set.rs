@@ -58,10 +58,39 @@ pub fn outcome(o: &Outcome) -> String {
 }
 
 /// `L3: x = -x` for an inner node (`in f(): ` first inside a call), the outcome for a leaf.
+/// Marks a leaf whose path the solver could not decide (a timeout, the solver time budget,
+/// nonlinear arithmetic): its outcome holds only if the path is feasible.
+pub const UNKNOWN: &str = "[unknown] ";
+
+/// Whether `leaf`'s feasibility is unknown: a branch on its path was undecided and no model
+/// of the whole path was found (a witness shows the path feasible).
+fn is_unknown(node: &Node, leaf: &Leaf) -> bool {
+    node.undecided && leaf.witness.is_none() && node.status != Status::Unsat
+}
+
+/// [`UNKNOWN`] for a leaf whose feasibility is unknown, else nothing.
+fn unknown_mark(node: &Node, leaf: &Leaf) -> &'static str {
+    if is_unknown(node, leaf) { UNKNOWN } else { "" }
+}
+
+/// A leaf's JSON `feasible`: `true`, `false` (an `--unsat` leaf) or `"unknown"`.
+fn feasible_json(node: &Node, leaf: &Leaf) -> Json {
+    if node.status == Status::Unsat {
+        json!(false)
+    } else if is_unknown(node, leaf) {
+        json!("unknown")
+    } else {
+        json!(true)
+    }
+}
+
 fn what(tree: &Tree, node: &Node, leaf: Option<&Leaf>) -> String {
+    let u = leaf.map_or("", |l| unknown_mark(node, l));
     let head = match leaf {
-        Some(l) if tree.is_approximate(l.node) => format!("⇒ {APPROX}{}", outcome(&l.outcome)),
-        Some(l) => format!("⇒ {}", outcome(&l.outcome)),
+        Some(l) if tree.is_approximate(l.node) => {
+            format!("⇒ {u}{APPROX}{}", outcome(&l.outcome))
+        }
+        Some(l) => format!("⇒ {u}{}", outcome(&l.outcome)),
         None => match node.line {
             Some(line) => format!("L{line}: {}", node.statement),
             None => node.statement.to_string(),
@@ -166,7 +195,23 @@ pub fn notes(tree: &Tree) -> Vec<String> {
         ));
     }
     if tree.nodes.iter().any(|n| n.undecided) {
-        out.push("The solver could not decide some branches (timeout or nonlinear arithmetic): they are kept, with a dashed border.".into());
+        let unknown = tree
+            .leaves
+            .iter()
+            .filter(|l| is_unknown(&tree.nodes[l.node], l))
+            .count();
+        let budget = if tree.stats.past_budget > 0 {
+            format!(
+                " {} questions came after the solver time budget was spent (%config solver_budget_ms) and were answered unknown without a check.",
+                tree.stats.past_budget
+            )
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "The solver could not decide some branches (a timeout: %config z3_timeout_ms; the solver time budget; or nonlinear arithmetic): they are kept, with a dashed border, and the {unknown} leaves below them without a witness are marked {} (feasibility unknown).{budget}",
+            UNKNOWN.trim()
+        ));
     }
     out
 }
@@ -236,7 +281,7 @@ pub fn leaf_rows(tree: &Tree) -> Vec<Vec<String>> {
             vec![
                 l.node.to_string(),
                 l.path_condition.to_string(),
-                format!("{approx}{}", outcome(&l.outcome)),
+                format!("{}{approx}{}", unknown_mark(node, l), outcome(&l.outcome)),
                 store(&node.store),
                 witness(tree, l),
             ]
@@ -345,7 +390,8 @@ fn label(node: &Node, leaf: Option<&Leaf>, havoc: &[String], approximate: bool) 
     rows.push(html_lines(&st));
     match leaf {
         Some(l) => rows.push(format!(
-            "<B>{}{}</B>",
+            "<B>{}{}{}</B>",
+            unknown_mark(node, l),
             if approximate { APPROX } else { "" },
             escape(&outcome(&l.outcome))
         )),
@@ -503,6 +549,7 @@ fn payload(tree: &Tree, limit: usize) -> Json {
                 "outcome": outcome_json(&l.outcome),
                 "witness": witness,
                 "approximate": tree.is_approximate(l.node),
+                "feasible": feasible_json(&tree.nodes[l.node], l),
             })
         })
         .collect();

@@ -34,6 +34,9 @@ pub struct Options {
     pub shortcuts: bool,
     /// Calls of a function inside itself before the path is cut (a `bound` leaf).
     pub depth: u64,
+    /// Milliseconds of solver time the whole exploration may spend (0: no bound); past it,
+    /// branches are "unknown" (kept, marked undecided).
+    pub solver_budget_ms: u64,
 }
 
 impl Default for Options {
@@ -46,6 +49,7 @@ impl Default for Options {
             keep_unsat: false,
             shortcuts: true,
             depth: 4,
+            solver_budget_ms: 0,
         }
     }
 }
@@ -90,7 +94,7 @@ pub fn execute(
             depth: options.depth,
         },
         oracle: if options.shortcuts {
-            Oracle::new(options.timeout_ms, cancel)
+            Oracle::new(options.timeout_ms, cancel).with_budget(options.solver_budget_ms)
         } else {
             Oracle::new(options.timeout_ms, cancel).plain()
         },
@@ -155,6 +159,12 @@ impl<'p> Explorer<'p> {
         let mut stack: Vec<(Child<'p>, Option<NodeId>)> = vec![(Child::State(initial), None)];
         while let Some((child, parent)) = stack.pop() {
             cancel.check()?;
+            let st = &self.oracle.stats;
+            crate::work::explored(
+                self.nodes.len(),
+                self.leaves.len(),
+                st.branch_checks + st.implication_checks + st.witness_checks,
+            );
             if self.nodes.len() >= self.options.node_limit {
                 return Ok((true, stack.len() + 1));
             }

@@ -108,6 +108,9 @@ pub struct Oracle {
     table: Vec<PyValue>,
     read_models: Vec<Rc<Model>>,
     pub stats: Stats,
+    /// Microseconds of solver time the exploration may spend (`None`: no bound); past it,
+    /// every question the shortcuts cannot answer is "unknown" without a check.
+    budget_us: Option<u64>,
 }
 
 impl Path {
@@ -211,7 +214,26 @@ impl Oracle {
             table: Vec::new(),
             read_models: Vec::new(),
             stats: Stats::default(),
+            budget_us: None,
         }
+    }
+
+    /// Bounds the solver time of the whole exploration to `ms` milliseconds (0: no bound):
+    /// once spent, checks answer "unknown" at once (shown, never dropped).
+    pub fn with_budget(mut self, ms: u64) -> Oracle {
+        self.budget_us = (ms > 0).then(|| ms.saturating_mul(1000));
+        self
+    }
+
+    /// Whether the solver time budget is spent; counts the question answered "unknown".
+    fn spent(&mut self) -> bool {
+        let spent = self
+            .budget_us
+            .is_some_and(|b| self.stats.check_us + self.stats.implication_us >= b);
+        if spent {
+            self.stats.past_budget += 1;
+        }
+        spent
     }
 
     /// Without the shortcuts: every branch is a check of the whole path.
@@ -310,6 +332,9 @@ impl Oracle {
 
     /// A check of the whole path and `extra` on the incremental solver.
     fn check_whole(&mut self, path: &Path, extra: Option<&Term>) -> Result<Cached, SymexecError> {
+        if self.spent() {
+            return Ok(Cached::Unknown);
+        }
         let started = std::time::Instant::now();
         let answer = self.check_whole_timed(path, extra);
         self.stats.check_us += started.elapsed().as_micros() as u64;
@@ -336,6 +361,9 @@ impl Oracle {
 
     /// A check of `terms` alone on the solver of parts.
     fn check_terms(&mut self, terms: &[&Term]) -> Result<Cached, SymexecError> {
+        if self.spent() {
+            return Ok(Cached::Unknown);
+        }
         let started = std::time::Instant::now();
         if terms.iter().any(|t| self.has_sequence(t)) {
             let mut fresh = Solver::new(self.parts.timeout_ms());
@@ -602,7 +630,11 @@ impl Oracle {
             return Ok(m.clone());
         }
         self.stats.witness_checks += 1;
-        match self.check_terms(&[])? {
+        // No constraint: a check that always answers, outside the solver time budget.
+        let budget = self.budget_us.take();
+        let answer = self.check_terms(&[]);
+        self.budget_us = budget;
+        match answer? {
             Cached::Sat(m) => {
                 self.empty = Some(m.clone());
                 Ok(m)
@@ -664,6 +696,9 @@ impl Oracle {
         if let Some(&yes) = self.implications.get(&pair) {
             self.stats.cache_hits += 1;
             return Ok(yes);
+        }
+        if self.spent() {
+            return Ok(false);
         }
         self.stats.implication_checks += 1;
         let started = std::time::Instant::now();

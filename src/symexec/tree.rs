@@ -124,6 +124,9 @@ pub struct Stats {
     pub check_us: u64,
     /// Microseconds in the solver's implication checks.
     pub implication_us: u64,
+    /// Questions answered "unknown" (or "not implied") without a check because the
+    /// exploration's solver time budget was spent.
+    pub past_budget: u64,
 }
 
 /// A symbolic execution tree.

@@ -42,8 +42,9 @@ pub fn facts_view(
         ctx,
     )?;
     let mut html = format!(
-        "{}{}{}{}",
+        "{}{}{}{}{}",
         fig.note_html,
+        crate::render::cfg_summary::notes_html(&[cfg]),
         legend_html(&facts.legend),
         facts.middle_html,
         facts.table_html

@@ -113,7 +113,11 @@ fn view(graphs: &[Cfg], calls: bool, session: &Session, ctx: &Ctx<'_>) -> Result
     Ok(View {
         kind: "cfg",
         text: text_many(&refs, calls).trim_end().to_string(),
-        html: format!("{note}{}", legend_html()),
+        html: format!(
+            "{note}{}{}",
+            crate::render::cfg_summary::notes_html(&refs),
+            legend_html()
+        ),
         svg,
         dot: Some(source),
         json,

@@ -109,7 +109,11 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let view = View {
         kind: "constraints",
         text: text(&analysis, selected),
-        html: format!("{note}{}", html(&analysis, selected)),
+        html: format!(
+            "{note}{}{}",
+            crate::render::cfg_summary::notes_html(&[&analysis.cfg]),
+            html(&analysis, selected)
+        ),
         svg,
         dot: Some(source),
         json: json(&analysis),

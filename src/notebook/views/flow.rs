@@ -410,7 +410,7 @@ pub fn view<F: ShownFacts>(
         title: title(r),
         legend,
         middle_html,
-        table_html: table(&HEADERS, &rows(program, r)),
+        table_html: crate::render::html::paged_table(&HEADERS, &rows(program, r), "nodes"),
         trace_html: trace.then(|| table(&TRACE_HEADERS, &trace_rows(program, r))),
         json: json(program, r, trace),
         text,

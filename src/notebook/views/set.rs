@@ -154,6 +154,7 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         keep_unsat: inv.flag("--unsat"),
         shortcuts: true,
         depth,
+        solver_budget_ms: session.config.solver_budget_ms,
     };
     let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
     Ok(Built {

@@ -115,6 +115,7 @@ fn bounds(session: &Session, inv: &Invocation) -> Result<Options, CellError> {
         keep_unsat: false,
         shortcuts: true,
         depth,
+        solver_budget_ms: session.config.solver_budget_ms,
     })
 }
 

@@ -548,6 +548,11 @@ impl<'a> Lowerer<'a> {
 
     fn contains(&mut self, needle: &Term, hay: &Term) -> Result<ast::Bool> {
         let x = self.lower(needle)?;
+        if let Some(Literal::Str(text)) = hay.literal()
+            && text.chars().count() <= SMALL_HAYSTACK
+        {
+            return in_literal(&x.into_str()?, text);
+        }
         match (self.lower(hay)?, hay.sort()) {
             (Z::Str(h), _) => Ok(h.contains(&x.into_str()?)),
             (Z::Fixed(items), Sort::Fixed(_, sorts)) => {
@@ -562,6 +567,30 @@ impl<'a> Lowerer<'a> {
             (other, _) => Err(internal(format!("membership in {other:?}"))),
         }
     }
+}
+
+/// Longest string literal whose `in` is lowered as equalities with its substrings.
+const SMALL_HAYSTACK: usize = 16;
+
+/// `x in "aeiou"`: `x` equals one of the literal's substrings (the empty one included). The
+/// same set of strings as `str.contains("aeiou", x)`, as equalities with constants, which Z3
+/// decides at once where its string theory's search for a symbolic needle took seconds per
+/// query (`count_vowels`).
+fn in_literal(x: &ast::String, text: &str) -> Result<ast::Bool> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut subs: Vec<String> = vec![String::new()];
+    for i in 0..chars.len() {
+        for j in i + 1..=chars.len() {
+            subs.push(chars[i..j].iter().collect());
+        }
+    }
+    subs.sort();
+    subs.dedup();
+    let eqs = subs
+        .iter()
+        .map(|u| safe_eq(x, &str_const(u)?))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(ast::Bool::or(&eqs.iter().collect::<Vec<_>>()))
 }
 
 /// `a < b` (`is_min`) or `a > b` at a common sort.

@@ -175,6 +175,7 @@ pub fn interpret(
             Err(other) => Concrete::NoResult(other.to_string()),
         };
         out.push((concrete, interp.last_steps()));
+        crate::work::ran();
     }
     Ok(out)
 }
