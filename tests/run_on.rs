@@ -114,6 +114,7 @@ fn tree(name: &str) -> analysis_kernel::symexec::Tree {
         keep_unsat: false,
         shortcuts: true,
         depth: config.depth,
+        solver_budget_ms: config.solver_budget_ms,
     };
     execute(&program, &options, &Cancel::new()).unwrap()
 }

@@ -31,7 +31,7 @@ use crate::render::html::{escape, text_table};
 use crate::render::run::{legend_html, run_dot_flagged};
 use crate::render::set as set_render;
 use crate::symexec::check::{Prediction, Predictor};
-use crate::symexec::{Inputs, NodeId, Options, Program, Tree, execute};
+use crate::symexec::{Inputs, NodeId, Program, Tree, execute};
 
 /// What a run is drawn on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,15 +202,7 @@ fn tree_of(session: &Session, ctx: &Ctx<'_>, function: &str) -> Result<Tree, Cel
     let functions = super::set::session_functions(session);
     let program = Program::function(function, functions.iter().map(|f| f.as_ref()), &[])
         .map_err(|e| CellError::new("UnsupportedError", e.to_string()))?;
-    let options = Options {
-        unroll: session.config.unroll,
-        node_limit: usize::try_from(session.config.node_limit).unwrap_or(usize::MAX),
-        recursion_limit: session.config.recursion_limit,
-        timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
-        keep_unsat: false,
-        shortcuts: true,
-        depth: session.config.depth,
-    };
+    let options = super::set::session_options(session, session.config.unroll, session.config.depth);
     execute(&program, &options, ctx.cancel).map_err(|e| match e {
         crate::symexec::SymexecError::Stopped(s) => s.into(),
         other => CellError::new("UnsupportedError", other.to_string()),

@@ -147,14 +147,8 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         program
     };
     let options = Options {
-        unroll,
-        node_limit: usize::try_from(session.config.node_limit).unwrap_or(usize::MAX),
-        recursion_limit: session.config.recursion_limit,
-        timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
         keep_unsat: inv.flag("--unsat"),
-        shortcuts: true,
-        depth,
-        solver_budget_ms: session.config.solver_budget_ms,
+        ..session_options(session, unroll, depth)
     };
     let tree = execute(&program, &options, ctx.cancel).map_err(|e| error(e, inv))?;
     Ok(Built {
@@ -162,6 +156,21 @@ pub fn build(session: &Session, inv: &Invocation, ctx: &Ctx<'_>) -> Result<Built
         tree,
         module,
     })
+}
+
+/// The exploration options of `%set` and the views built on its tree: the session's
+/// settings with the command's `unroll` and `depth`.
+pub fn session_options(session: &Session, unroll: u64, depth: u64) -> Options {
+    Options {
+        unroll,
+        node_limit: usize::try_from(session.config.node_limit).unwrap_or(usize::MAX),
+        recursion_limit: session.config.recursion_limit,
+        timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
+        keep_unsat: false,
+        shortcuts: true,
+        depth,
+        solver_budget_ms: session.config.solver_budget_ms,
+    }
 }
 
 /// A symbolic-execution failure as a cell error (pointing at the cell line for `%%`).

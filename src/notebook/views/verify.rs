@@ -107,16 +107,7 @@ fn bounds(session: &Session, inv: &Invocation) -> Result<Options, CellError> {
         })?,
         None => session.config.depth,
     };
-    Ok(Options {
-        unroll,
-        node_limit: usize::try_from(session.config.node_limit).unwrap_or(usize::MAX),
-        recursion_limit: session.config.recursion_limit,
-        timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
-        keep_unsat: false,
-        shortcuts: true,
-        depth,
-        solver_budget_ms: session.config.solver_budget_ms,
-    })
+    Ok(super::set::session_options(session, unroll, depth))
 }
 
 fn replayer(session: &Session) -> Replayer {
