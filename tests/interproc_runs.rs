@@ -13,12 +13,12 @@
 
 #[path = "common/cells.rs"]
 mod cells;
+#[path = "common/python3.rs"]
+mod python3;
 #[path = "common/rng.rs"]
 mod rng;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use analysis_kernel::dataflow::absint;
 use analysis_kernel::dataflow::analyses::Program;
@@ -29,6 +29,7 @@ use analysis_kernel::python::ir::Function;
 use analysis_kernel::python::lower_module;
 use cells::{displays, run};
 use num_bigint::BigInt;
+use python3::python3;
 use rng::Rng;
 use serde_json::Value;
 
@@ -216,21 +217,8 @@ type Observed = (
 );
 
 fn observe(source: &str, inputs: &[(&str, i64, i64)]) -> Observed {
-    let mut child = Command::new("python3")
-        .args(["-c", TRACER, &serde_json::to_string(inputs).unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(source.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "CPython failed on\n{source}");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let arg = serde_json::to_string(inputs).unwrap();
+    let v: Value = serde_json::from_str(&python3(&["-c", TRACER, &arg], source)).unwrap();
     let states = v["states"]
         .as_array()
         .unwrap()

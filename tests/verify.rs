@@ -3,13 +3,13 @@
 //! verified), every counterexample checked again here in CPython against the clause it is
 //! said to fail, equivalence verdicts, options, payloads and the `equiv` grading criterion.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 #[path = "common/cells.rs"]
 mod cells;
+#[path = "common/python3.rs"]
+mod python3;
 
 use analysis_kernel::notebook::{Output, Session};
+use python3::python3;
 use serde_json::Value as Json;
 
 fn fixture(name: &str) -> String {
@@ -61,26 +61,7 @@ fn payload(s: &mut Session, command: &str) -> Json {
 
 /// Runs `script` in python3; its stdout, trimmed.
 fn python(script: &str) -> String {
-    let mut child = Command::new("python3")
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{script}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    python3(&["-"], script).trim().to_string()
 }
 
 /// The counterexample's arguments as Python source, in parameter order.

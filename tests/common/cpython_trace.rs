@@ -1,9 +1,10 @@
 //! CPython 3.11's view of calls: each call's activations (function, `line` events in order,
 //! whether it ended by an exception) from `sys.settrace`, its result's repr or exception type.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "python3.rs"]
+mod python3;
 
+use python3::python3;
 use serde_json::Value;
 
 pub const CPYTHON_TRACER: &str = r#"
@@ -47,19 +48,6 @@ real_stdout.write(json.dumps(out))
 /// Runs `source` as a cell in CPython, then each call traced: one JSON object per call
 /// (`activations`, `result`, `exception`).
 pub fn trace(source: &str, calls: &[String]) -> Vec<Value> {
-    let mut child = Command::new("python3")
-        .args(["-c", CPYTHON_TRACER, &serde_json::to_string(calls).unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(source.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "the CPython tracer failed");
-    serde_json::from_slice(&out.stdout).unwrap()
+    let arg = serde_json::to_string(calls).unwrap();
+    serde_json::from_str(&python3(&["-c", CPYTHON_TRACER, &arg], source)).unwrap()
 }

@@ -7,13 +7,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use crate::notebook::commands::OptionSpec;
-use crate::notebook::output::{Bundle, CellError, Output, View};
+use crate::notebook::output::{CellError, Output, View};
 use crate::notebook::session::{Ctx, Session};
 use crate::render::graphviz::inline_svg;
-use crate::render::html::escape;
 use crate::symexec::Tree;
 
 /// `--step` for `%set`.
@@ -87,7 +84,7 @@ pub fn play(
             node.id,
             step.svg.as_deref().map(inline_svg).unwrap_or("")
         ));
-        wait(delay, ctx)?;
+        super::step::wait(delay, ctx)?;
     }
     ctx.sink.emit(if sizes.is_empty() {
         Output::DisplayId {
@@ -105,23 +102,7 @@ pub fn play(
         sizes.len(),
         tree.nodes.len()
     );
-    let html = format!(
-        "<details class=\"analysis-kernel-steps\"><summary>{}</summary>{strip}</details>",
-        escape(&summary)
-    );
-    ctx.sink.emit(Output::Display(
-        Bundle::text(format!("{summary}: open them in the HTML.")).with("text/html", json!(html)),
-    ));
-    Ok(())
-}
-
-/// Sleeps `delay`, polling the stop signal.
-fn wait(delay: Duration, ctx: &Ctx<'_>) -> Result<(), CellError> {
-    let end = std::time::Instant::now() + delay;
-    while std::time::Instant::now() < end {
-        ctx.check_cancel()?;
-        std::thread::sleep(Duration::from_millis(10).min(delay));
-    }
+    super::step::emit_strip(ctx, &summary, &strip);
     Ok(())
 }
 

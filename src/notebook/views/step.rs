@@ -111,18 +111,24 @@ pub fn play<F: ShownFacts + Clone>(
         String::new()
     };
     let summary = format!("The {} worklist steps{more}", traced.trace.len());
+    emit_strip(ctx, &summary, &strip);
+    Ok(())
+}
+
+/// The static strip of a stepped view (one SVG per step in a `<details>`), which exported
+/// HTML keeps; the text says where to look.
+pub(super) fn emit_strip(ctx: &mut Ctx<'_>, summary: &str, strip: &str) {
     let html = format!(
         "<details class=\"analysis-kernel-steps\"><summary>{}</summary>{strip}</details>",
-        escape(&summary)
+        escape(summary)
     );
     ctx.sink.emit(Output::Display(
         Bundle::text(format!("{summary}: open them in the HTML.")).with("text/html", json!(html)),
     ));
-    Ok(())
 }
 
 /// Sleeps `delay`, polling the stop signal.
-fn wait(delay: Duration, ctx: &Ctx<'_>) -> Result<(), CellError> {
+pub(super) fn wait(delay: Duration, ctx: &Ctx<'_>) -> Result<(), CellError> {
     let end = std::time::Instant::now() + delay;
     while std::time::Instant::now() < end {
         ctx.check_cancel()?;

@@ -124,6 +124,19 @@ impl Report {
     }
 }
 
+impl Setup<'_> {
+    /// Runs `program` on each input with the session's replayer and recursion limit.
+    fn replay(
+        &self,
+        program: &replay::Program<'_>,
+        inputs: &[Vec<PyValue>],
+        cancel: &Cancel,
+    ) -> Result<Vec<(Vec<Run>, Option<bool>)>, SymexecError> {
+        let limit = u32::try_from(self.options.recursion_limit).unwrap_or(u32::MAX);
+        replay::run(&self.replayer, program, inputs, limit, cancel)
+    }
+}
+
 fn find<'a>(setup: &Setup<'a>, name: &str) -> Result<&'a Function, SymexecError> {
     setup
         .functions
@@ -353,13 +366,7 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
         parameters: &parameters,
         preconditions: &replay_pre,
     };
-    let results = replay::run(
-        &setup.replayer,
-        &program_r,
-        &inputs,
-        u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
-        cancel,
-    )?;
+    let results = setup.replay(&program_r, &inputs, cancel)?;
     for ((row, expect), (runs, _)) in expected.iter().zip(results) {
         let run = runs.into_iter().next();
         let shown = run.as_ref().map_or("no result".into(), Run::describe);
@@ -442,13 +449,7 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
             parameters: &own,
             preconditions: &replay_pre,
         };
-        let results = replay::run(
-            &setup.replayer,
-            &program_r,
-            &inputs,
-            u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
-            cancel,
-        )?;
+        let results = setup.replay(&program_r, &inputs, cancel)?;
         for (&i, (runs, _)) in suspect.iter().zip(results) {
             let LeafStatus::Refuted(o) = rows[i].status else {
                 continue;
@@ -602,13 +603,7 @@ pub fn equiv(
         parameters: &parameters,
         preconditions: &replay_pre,
     };
-    let results = replay::run(
-        &setup.replayer,
-        &program_r,
-        &inputs,
-        u32::try_from(setup.options.recursion_limit).unwrap_or(u32::MAX),
-        cancel,
-    )?;
+    let results = setup.replay(&program_r, &inputs, cancel)?;
     let outcome_obligation = obligations.iter().position(|o| o.kind == "same outcome");
     let result_obligation = obligations.iter().position(|o| o.kind == "same result");
     for ((row, obligation), (runs, equal)) in replayed.iter().zip(results) {
