@@ -5,12 +5,10 @@
 //! `%set` view. A second output keeps the steps as a static `<details>` strip for exported
 //! HTML, as `--step` on `%dataflow` does.
 
-use std::time::Duration;
-
+use super::step::{MAX_STEPS, Stepper};
 use crate::notebook::commands::OptionSpec;
-use crate::notebook::output::{CellError, Output, View};
+use crate::notebook::output::{CellError, View};
 use crate::notebook::session::{Ctx, Session};
-use crate::render::graphviz::inline_svg;
 use crate::symexec::Tree;
 
 /// `--step` for `%set`.
@@ -19,9 +17,6 @@ pub const STEP: OptionSpec = OptionSpec {
     values: 0,
     help: "show the exploration node by node in one output updated in place (%config step_delay_ms), ending with the final tree; the HTML keeps every step's figure",
 };
-
-/// Steps drawn at most (each is a Graphviz layout); a larger tree adds several nodes a step.
-pub const MAX_STEPS: usize = 60;
 
 /// The tree as it stood when its first `k` nodes had been added.
 pub fn prefix(tree: &Tree, k: usize) -> Tree {
@@ -35,7 +30,8 @@ pub fn prefix(tree: &Tree, k: usize) -> Tree {
     t
 }
 
-/// The node counts of the steps: every count up to [`MAX_STEPS`] nodes, else evenly spaced.
+/// The node counts of the steps: every count up to [`MAX_STEPS`] nodes, else evenly spaced
+/// (a larger tree adds several nodes a step).
 pub fn step_sizes(nodes: usize) -> Vec<usize> {
     if nodes <= MAX_STEPS {
         return (1..=nodes).collect();
@@ -55,54 +51,28 @@ pub fn play(
     ctx: &mut Ctx<'_>,
     draw: &dyn Fn(&Tree, &Ctx<'_>) -> Result<View, CellError>,
 ) -> Result<(), CellError> {
-    let id = format!("analysis-kernel-step-{}", uuid::Uuid::new_v4());
-    let delay = Duration::from_millis(session.config.step_delay_ms);
     let sizes = step_sizes(tree.nodes.len());
-    let mut strip = String::new();
+    let mut stepper = Stepper::new(session);
     for (i, &k) in sizes.iter().enumerate() {
         ctx.check_cancel()?;
         let step = draw(&prefix(tree, k), &*ctx)?;
-        let bundle = step.bundle();
-        ctx.sink.emit(if i == 0 {
-            Output::DisplayId {
-                id: id.clone(),
-                bundle,
-            }
-        } else {
-            Output::Update {
-                id: id.clone(),
-                bundle,
-            }
-        });
         let node = &tree.nodes[k - 1];
         let at = node.line.map(|l| format!(", line {l}")).unwrap_or_default();
-        strip.push_str(&format!(
-            "<div class=\"analysis-kernel-step\"><p>step {} of {}: {k} of {} nodes (node {}{at})</p>{}</div>",
+        let caption = format!(
+            "step {} of {}: {k} of {} nodes (node {}{at})",
             i + 1,
             sizes.len(),
             tree.nodes.len(),
-            node.id,
-            step.svg.as_deref().map(inline_svg).unwrap_or("")
-        ));
-        super::step::wait(delay, ctx)?;
+            node.id
+        );
+        stepper.step(&step, &caption, ctx)?;
     }
-    ctx.sink.emit(if sizes.is_empty() {
-        Output::DisplayId {
-            id,
-            bundle: last.bundle(),
-        }
-    } else {
-        Output::Update {
-            id,
-            bundle: last.bundle(),
-        }
-    });
     let summary = format!(
         "The exploration in {} steps ({} nodes)",
         sizes.len(),
         tree.nodes.len()
     );
-    super::step::emit_strip(ctx, &summary, &strip);
+    stepper.finish(last, &summary, ctx);
     Ok(())
 }
 

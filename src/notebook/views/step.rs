@@ -63,72 +63,91 @@ pub fn play<F: ShownFacts + Clone>(
     session: &Session,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
-    let id = format!("analysis-kernel-step-{}", uuid::Uuid::new_v4());
-    let delay = Duration::from_millis(session.config.step_delay_ms);
     let shown = traced.trace.len().min(MAX_STEPS);
-    let mut strip = String::new();
+    let mut stepper = Stepper::new(session);
     for k in 0..shown {
         ctx.check_cancel()?;
         let step = view(program, &snapshot(traced, k), false, session, ctx)?;
-        let bundle = step.bundle();
-        ctx.sink.emit(if k == 0 {
-            Output::DisplayId {
-                id: id.clone(),
-                bundle,
-            }
-        } else {
-            Output::Update {
-                id: id.clone(),
-                bundle,
-            }
-        });
         let t = &traced.trace[k];
         let line = program.cfg.node(t.node).lines.0;
-        strip.push_str(&format!(
-            "<div class=\"analysis-kernel-step\"><p>step {} of {}: node {} (line {line})</p>{}</div>",
+        let caption = format!(
+            "step {} of {}: node {} (line {line})",
             k + 1,
             traced.trace.len(),
-            t.node.index(),
-            step.svg.as_deref().map(inline_svg).unwrap_or("")
-        ));
-        wait(delay, ctx)?;
+            t.node.index()
+        );
+        stepper.step(&step, &caption, ctx)?;
     }
-    let end = if shown == 0 {
-        Output::DisplayId {
-            id,
-            bundle: last.bundle(),
-        }
-    } else {
-        Output::Update {
-            id,
-            bundle: last.bundle(),
-        }
-    };
-    ctx.sink.emit(end);
     let more = if traced.trace.len() > shown {
         format!(" (the first {shown} are drawn)")
     } else {
         String::new()
     };
     let summary = format!("The {} worklist steps{more}", traced.trace.len());
-    emit_strip(ctx, &summary, &strip);
+    stepper.finish(last, &summary, ctx);
     Ok(())
 }
 
-/// The static strip of a stepped view (one SVG per step in a `<details>`), which exported
-/// HTML keeps; the text says where to look.
-pub(super) fn emit_strip(ctx: &mut Ctx<'_>, summary: &str, strip: &str) {
-    let html = format!(
-        "<details class=\"analysis-kernel-steps\"><summary>{}</summary>{strip}</details>",
-        escape(summary)
-    );
-    ctx.sink.emit(Output::Display(
-        Bundle::text(format!("{summary}: open them in the HTML.")).with("text/html", json!(html)),
-    ));
+/// A stepped view's output: each step replaces the previous one under one display id,
+/// `%config step_delay_ms` apart, and goes into the static strip exported HTML keeps.
+pub(super) struct Stepper {
+    id: String,
+    delay: Duration,
+    steps: usize,
+    strip: String,
+}
+
+impl Stepper {
+    pub fn new(session: &Session) -> Stepper {
+        Stepper {
+            id: format!("analysis-kernel-step-{}", uuid::Uuid::new_v4()),
+            delay: Duration::from_millis(session.config.step_delay_ms),
+            steps: 0,
+            strip: String::new(),
+        }
+    }
+
+    /// Shows `view` in place of the last step, adds it to the strip under `caption`, and
+    /// waits the pace.
+    pub fn step(&mut self, view: &View, caption: &str, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+        ctx.check_cancel()?;
+        self.show(view, ctx);
+        self.strip.push_str(&format!(
+            "<div class=\"analysis-kernel-step\"><p>{}</p>{}</div>",
+            escape(caption),
+            view.svg.as_deref().map(inline_svg).unwrap_or("")
+        ));
+        wait(self.delay, ctx)
+    }
+
+    /// Shows the command's own view as the last update, then the strip (a `<details>` list
+    /// with one SVG per step) under `summary`.
+    pub fn finish(mut self, last: &View, summary: &str, ctx: &mut Ctx<'_>) {
+        self.show(last, ctx);
+        let html = format!(
+            "<details class=\"analysis-kernel-steps\"><summary>{}</summary>{}</details>",
+            escape(summary),
+            self.strip
+        );
+        ctx.sink.emit(Output::Display(
+            Bundle::text(format!("{summary}: open them in the HTML."))
+                .with("text/html", json!(html)),
+        ));
+    }
+
+    fn show(&mut self, view: &View, ctx: &mut Ctx<'_>) {
+        let (id, bundle) = (self.id.clone(), view.bundle());
+        ctx.sink.emit(if self.steps == 0 {
+            Output::DisplayId { id, bundle }
+        } else {
+            Output::Update { id, bundle }
+        });
+        self.steps += 1;
+    }
 }
 
 /// Sleeps `delay`, polling the stop signal.
-pub(super) fn wait(delay: Duration, ctx: &Ctx<'_>) -> Result<(), CellError> {
+fn wait(delay: Duration, ctx: &Ctx<'_>) -> Result<(), CellError> {
     let end = std::time::Instant::now() + delay;
     while std::time::Instant::now() < end {
         ctx.check_cancel()?;
