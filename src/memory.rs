@@ -122,3 +122,11 @@ mod tests {
         assert!(counted_until_freed(1 << 20));
     }
 }
+
+/// The process's peak resident set size in KiB (`VmHWM` in /proc/self/status), where Linux
+/// gives it; for the bench binaries.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -120,16 +120,9 @@ fn report<A: analysis_kernel::dataflow::engine::Analysis>(
             "chain_visits": r.stats.chain_visits,
             "widenings": r.stats.widenings,
             "narrowing_rounds": r.stats.narrowing_rounds,
-            "peak_rss_mib_so_far": peak_rss_kib().map(|k| k / 1024),
+            "peak_rss_mib_so_far": analysis_kernel::memory::peak_rss_kib().map(|k| k / 1024),
         })
     );
-}
-
-/// The peak resident set size in KiB (`VmHWM` in /proc/self/status), where Linux gives it.
-fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn arg(args: &[String], name: &str) -> Result<Option<u64>, String> {
@@ -192,7 +185,7 @@ fn main() -> ExitCode {
             "lines": source.lines().count(),
             "parse_seconds": parse.as_secs_f64(),
             "cfg_and_facts_seconds": build.as_secs_f64(),
-            "peak_rss_mib_so_far": peak_rss_kib().map(|k| k / 1024),
+            "peak_rss_mib_so_far": analysis_kernel::memory::peak_rss_kib().map(|k| k / 1024),
         })
     );
     let options = Options::default();
@@ -238,7 +231,7 @@ fn main() -> ExitCode {
             "phase": "total",
             "reaching_plus_interval_seconds": total.as_secs_f64(),
             "target_seconds": 1.0,
-            "peak_rss_mib": peak_rss_kib().map(|k| k / 1024),
+            "peak_rss_mib": analysis_kernel::memory::peak_rss_kib().map(|k| k / 1024),
         })
     );
     ExitCode::SUCCESS

@@ -72,16 +72,6 @@ fn program(nodes: usize) -> String {
     out
 }
 
-fn peak_rss_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace()
-        .nth(1)?
-        .parse::<u64>()
-        .ok()
-        .map(|k| k / 1024)
-}
-
 /// Times of each phase on `f`: dom, pdom, cdg, pdg (data included), slice.
 fn phases(f: &Function) -> Result<[(&'static str, Duration); 5], String> {
     let p = Program::function(f).map_err(|e| e.to_string())?;
@@ -152,7 +142,7 @@ fn main() -> ExitCode {
             for (name, took) in ph {
                 println!(
                     "{}",
-                    json!({"input": "generated", "cfg_nodes": statements, "phase": name, "seconds": took.as_secs_f64(), "peak_rss_mib_so_far": peak_rss_mib()})
+                    json!({"input": "generated", "cfg_nodes": statements, "phase": name, "seconds": took.as_secs_f64(), "peak_rss_mib_so_far": analysis_kernel::memory::peak_rss_kib().map(|k| k / 1024)})
                 );
             }
         }
@@ -196,7 +186,7 @@ fn main() -> ExitCode {
         json!({"input": "stdlib corpus", "functions": functions, "not_analysed": failed,
                "seconds": {"dom": totals[0], "pdom": totals[1], "cdg": totals[2], "pdg": totals[3], "slice": totals[4]},
                "slowest_function": slowest.1, "slowest_seconds": slowest.0,
-               "peak_rss_mib_so_far": peak_rss_mib()})
+               "peak_rss_mib_so_far": analysis_kernel::memory::peak_rss_kib().map(|k| k / 1024)})
     );
     ExitCode::SUCCESS
 }

@@ -43,16 +43,6 @@ fn program(n: usize) -> String {
     out
 }
 
-fn peak_rss_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace()
-        .nth(1)?
-        .parse::<u64>()
-        .ok()
-        .map(|k| k / 1024)
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let arg = |name: &str| {
@@ -101,7 +91,7 @@ fn main() -> ExitCode {
                        "seconds": took.as_secs_f64(), "contexts": shown.contexts.len(),
                        "context_runs": shown.runs, "calls_between_contexts": shown.calls.len(),
                        "entry_returns": shown.contexts[0].returns,
-                       "peak_rss_mib": peak_rss_mib()})
+                       "peak_rss_mib": analysis_kernel::memory::peak_rss_kib().map(|k| k / 1024)})
             );
             ExitCode::SUCCESS
         }

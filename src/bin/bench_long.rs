@@ -139,14 +139,6 @@ fn workloads(n: Option<usize>) -> Vec<Workload> {
     ]
 }
 
-/// The peak resident memory of this process so far, in MB (Linux's `VmHWM`).
-fn peak_rss_mb() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 /// Child: defines the workload, runs the command once and prints its measurement.
 fn child(workload: &str, n: Option<usize>, command: &str) -> Result<(), String> {
     let w = workloads(n)
@@ -181,7 +173,7 @@ fn child(workload: &str, n: Option<usize>, command: &str) -> Result<(), String> 
         "{}",
         json!({
             "seconds": seconds,
-            "peak_rss_mb": peak_rss_mb(),
+            "peak_rss_mb": analysis_kernel::memory::peak_rss_kib().map(|k| k as f64 / 1024.0),
             "outcome": outcome,
             "output_bytes": bytes,
         })
