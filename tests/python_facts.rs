@@ -1,9 +1,11 @@
 //! Python's facts (`src/python/`) against CPython (`python3`): the builtin exception
-//! hierarchy (`issubclass` for every pair of classes), and `//` and `%` on ints and floats.
+//! hierarchy (`issubclass` for every pair of classes), the other builtin names with their kinds
+//! and docs, and `//` and `%` on ints and floats.
 
 use std::process::Command;
 
-use analysis_kernel::python::{arith, exceptions};
+use analysis_kernel::interp;
+use analysis_kernel::python::{arith, builtins, exceptions};
 use num_bigint::BigInt;
 
 fn python(script: &str) -> String {
@@ -43,6 +45,39 @@ fn exception_bases_are_cpythons() {
         assert_eq!(same.trim(), "True");
         assert!(exceptions::is_subclass(alias, "OSError") && exceptions::is_builtin(alias));
     }
+    let all = python(
+        "import builtins\nfor n in dir(builtins):\n    v = getattr(builtins, n)\n    if isinstance(v, type) and issubclass(v, BaseException):\n        print(n)\n",
+    );
+    let missing: Vec<&str> = all.lines().filter(|n| !exceptions::is_builtin(n)).collect();
+    assert!(missing.is_empty(), "not in the hierarchy: {missing:?}");
+}
+
+/// Each builtin that is not an exception class, as `name kind doc`, the way CPython lists them.
+const LIST_BUILTINS: &str = r#"
+import builtins
+SITE = {"copyright", "credits", "license", "exit", "quit", "help"}
+CONSTANTS = {"True", "False", "None", "Ellipsis", "NotImplemented"}
+for name in dir(builtins):
+    value = getattr(builtins, name)
+    if name.startswith("_") or isinstance(value, type) and issubclass(value, BaseException):
+        continue
+    if name in SITE:
+        kind, doc = "Site", ""
+    elif name in CONSTANTS:
+        kind, doc = "Constant", ""
+    else:
+        kind = "Type" if isinstance(value, type) else "Function"
+        doc = (value.__doc__ or "").strip().split("\n")[0]
+    print(name, kind, doc)
+"#;
+
+#[test]
+fn builtin_names_kinds_and_docs_are_cpythons() {
+    let ours: Vec<String> = builtins::BUILTINS
+        .iter()
+        .map(|b| format!("{} {:?} {}", b.name, b.kind, b.doc))
+        .collect();
+    assert_eq!(python(LIST_BUILTINS).lines().collect::<Vec<_>>(), ours);
 }
 
 #[test]
@@ -152,4 +187,16 @@ fn py_float(x: f64) -> String {
     } else {
         s
     }
+}
+
+#[test]
+fn every_builtin_name_is_implemented_or_refused_by_name_in_cells() {
+    // `True`, `False` and `None` are keywords, never looked up.
+    let unknown: Vec<&str> = builtins::BUILTINS
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| !matches!(*n, "True" | "False" | "None"))
+        .filter(|n| interp::builtin_support(n).is_none())
+        .collect();
+    assert!(unknown.is_empty(), "NameError for builtins: {unknown:?}");
 }

@@ -1,40 +1,9 @@
 //! What evaluating a statement's expressions does besides producing values: when it raises
 //! (from the translatable parts), and which list variables it may change in place.
 
+use crate::python::builtins;
 use crate::python::ir::{Expr, ExprKind, Stmt, StmtKind};
 use crate::symbolic::{Env, ExceptionKind, SortError, Term, Translated, translate};
-
-/// Builtins that neither mutate their arguments nor call back into user code.
-const PURE_FUNCTIONS: &[&str] = &[
-    "abs",
-    "all",
-    "any",
-    "bool",
-    "chr",
-    "enumerate",
-    "float",
-    "format",
-    "frozenset",
-    "int",
-    "isinstance",
-    "len",
-    "list",
-    "max",
-    "min",
-    "ord",
-    "print",
-    "range",
-    "repr",
-    "reversed",
-    "round",
-    "set",
-    "sorted",
-    "str",
-    "sum",
-    "tuple",
-    "type",
-    "zip",
-];
 
 /// List and str methods that leave their receiver unchanged.
 const PURE_METHODS: &[&str] = &[
@@ -151,7 +120,7 @@ pub fn mutated_names(s: &Stmt) -> Vec<String> {
             } = &x.kind
             {
                 let pure = match &func.kind {
-                    ExprKind::Name(n) => PURE_FUNCTIONS.contains(&n.as_str()),
+                    ExprKind::Name(n) => builtins::is_pure(n),
                     ExprKind::Attribute { value, attr } => {
                         if !PURE_METHODS.contains(&attr.as_str()) {
                             push_base(value, &mut out);

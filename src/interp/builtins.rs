@@ -115,6 +115,9 @@ const REFUSED: &[&str] = &[
     "__import__",
     "aiter",
     "anext",
+    "copyright",
+    "credits",
+    "license",
 ];
 
 /// The builtin value of a global name, if Python has one the interpreter knows.

@@ -145,6 +145,13 @@ use crate::cancel::Cancel;
 use crate::python::{PyValue, ir};
 use worker::{Reply, Request, Worker};
 
+/// How the interpreter treats the builtin `name`: `Some(true)` implemented, `Some(false)`
+/// refused by name (`UnsupportedError`), `None` unknown to it (a `NameError`).
+pub fn builtin_support(name: &str) -> Option<bool> {
+    builtins::lookup(name)
+        .map(|v| !matches!(v, value::Value::Builtin(builtins::Builtin::Refused(_))))
+}
+
 /// The stream a program writes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stream {

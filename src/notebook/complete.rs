@@ -5,41 +5,9 @@ use serde_json::json;
 use super::commands::{self, Form};
 use super::output::Bundle;
 use super::session::Session;
+use crate::interp;
+use crate::python::builtins;
 use crate::render::html::escape;
-
-/// The builtins of the supported subset, with one line of documentation each.
-pub const BUILTINS: &[(&str, &str)] = &[
-    ("abs", "abs(x): the absolute value of a number"),
-    ("bool", "bool(x): the truth value of x"),
-    (
-        "int",
-        "int(x): x as an integer (truncates floats, parses strings)",
-    ),
-    (
-        "isinstance",
-        "isinstance(x, T): whether x is of type T (int, bool, float, str, tuple, list)",
-    ),
-    ("len", "len(s): the length of a string, tuple or list"),
-    (
-        "max",
-        "max(a, b, ...) or max(xs): the largest argument or element",
-    ),
-    (
-        "min",
-        "min(a, b, ...) or min(xs): the smallest argument or element",
-    ),
-    (
-        "print",
-        "print(*values, sep=' ', end='\\n', file=sys.stdout): write values to the cell's output",
-    ),
-    (
-        "range",
-        "range(stop) / range(start, stop[, step]): a sequence of integers",
-    ),
-    ("sorted", "sorted(xs): a new sorted list"),
-    ("str", "str(x): x as a string"),
-    ("sum", "sum(xs[, start]): the sum of the elements"),
-];
 
 const KEYWORDS: &[&str] = &[
     "and", "assert", "break", "class", "continue", "def", "elif", "else", "except", "False",
@@ -143,7 +111,12 @@ pub fn complete(session: &Session, code: &str, cursor: usize) -> Completion {
                     .functions()
                     .flat_map(|f| f.params.iter().map(|p| p.name.clone())),
             );
-            names.extend(BUILTINS.iter().map(|(n, _)| n.to_string()));
+            names.extend(
+                builtins::BUILTINS
+                    .iter()
+                    .filter(|b| interp::builtin_support(b.name) == Some(true))
+                    .map(|b| b.name.to_string()),
+            );
             names.extend(KEYWORDS.iter().map(|k| k.to_string()));
             matches.extend(
                 names
@@ -219,11 +192,29 @@ pub fn inspect(session: &Session, code: &str, cursor: usize, detail_level: u8) -
         }
         text
     } else {
-        let (_, doc) = BUILTINS.iter().find(|(n, _)| *n == word)?;
-        format!("Builtin: {doc}\n")
+        let b = builtins::get(word).filter(|b| b.kind != builtins::Kind::Constant)?;
+        let support = match interp::builtin_support(b.name) {
+            Some(true) => "",
+            _ => " (not available in cells)",
+        };
+        format!(
+            "Builtin {}{support}: {}\n{}\n",
+            kind_word(b.kind),
+            b.name,
+            b.doc
+        )
     };
     let html = format!("<pre>{}</pre>", escape(&text));
     Some(Bundle::text(text).with("text/html", json!(html)))
+}
+
+/// How the inspect reply names a builtin's kind.
+fn kind_word(kind: builtins::Kind) -> &'static str {
+    match kind {
+        builtins::Kind::Function | builtins::Kind::Site => "function",
+        builtins::Kind::Type => "class",
+        builtins::Kind::Constant => "constant",
+    }
 }
 
 #[cfg(test)]
@@ -257,7 +248,9 @@ mod tests {
         assert_eq!(complete(&s, "%who --s", 8).matches, ["--save"]);
         assert_eq!(complete(&s, "%help lsm", 9).matches, ["lsmagic"]);
         assert_eq!(complete(&s, "x = ab", 6).matches, ["abs", "absolute"]);
-        assert_eq!(complete(&s, "va", 2).matches, ["value"]);
+        assert_eq!(complete(&s, "va", 2).matches, ["value", "vars"]);
+        // Builtins a cell refuses are not offered.
+        assert_eq!(complete(&s, "ope", 3).matches, Vec::<String>::new());
         assert_eq!(complete(&s, "y = 1 + ", 8).matches, Vec::<String>::new());
     }
 
@@ -286,12 +279,17 @@ mod tests {
                 .unwrap()
                 .starts_with("%config")
         );
+        let len = inspect(&s, "len", 1, 0).unwrap();
+        assert_eq!(
+            len.plain_text().unwrap(),
+            "Builtin function: len\nReturn the number of items in a container.\n"
+        );
+        let open = inspect(&s, "open", 1, 0).unwrap();
         assert!(
-            inspect(&s, "len", 1, 0)
+            open.plain_text()
                 .unwrap()
-                .plain_text()
-                .unwrap()
-                .contains("length")
+                .starts_with("Builtin function (not available in cells): open"),
+            "{open:?}"
         );
         assert!(inspect(&s, "nothing_here", 3, 0).is_none());
     }

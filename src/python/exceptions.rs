@@ -59,6 +59,17 @@ pub const HIERARCHY: &[(&str, &str)] = &[
     ("UnicodeEncodeError", "UnicodeError"),
     ("UnicodeTranslateError", "UnicodeError"),
     ("Warning", "Exception"),
+    ("BytesWarning", "Warning"),
+    ("DeprecationWarning", "Warning"),
+    ("EncodingWarning", "Warning"),
+    ("FutureWarning", "Warning"),
+    ("ImportWarning", "Warning"),
+    ("PendingDeprecationWarning", "Warning"),
+    ("ResourceWarning", "Warning"),
+    ("RuntimeWarning", "Warning"),
+    ("SyntaxWarning", "Warning"),
+    ("UnicodeWarning", "Warning"),
+    ("UserWarning", "Warning"),
 ];
 
 /// The second bases of classes that have two (`class ExceptionGroup(BaseExceptionGroup,

@@ -4,6 +4,7 @@
 //! Nothing outside this module names a `ruff_*` type.
 
 pub mod arith;
+pub mod builtins;
 pub mod depth;
 pub mod exceptions;
 pub mod ir;

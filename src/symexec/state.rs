@@ -8,6 +8,7 @@ use super::SymexecError;
 use super::path::Path;
 use super::program::{Prepared, Program};
 use super::tree::{Exc, Message, Value};
+use crate::python::builtins;
 use crate::python::ir::Stmt;
 use crate::symbolic::{Env, Sort, Term};
 
@@ -118,52 +119,6 @@ pub enum Callee<'p> {
     Builtin,
     Missing(Exc),
 }
-
-/// Python builtins that may be called or named but are not modelled.
-const BUILTINS: &[&str] = &[
-    "all",
-    "any",
-    "ascii",
-    "bin",
-    "callable",
-    "chr",
-    "dict",
-    "divmod",
-    "enumerate",
-    "filter",
-    "format",
-    "hex",
-    "isinstance",
-    "issubclass",
-    "iter",
-    "map",
-    "next",
-    "oct",
-    "ord",
-    "pow",
-    "repr",
-    "reversed",
-    "round",
-    "sorted",
-    "str",
-    "sum",
-    "type",
-    "zip",
-    "print",
-    "range",
-    "len",
-    "abs",
-    "min",
-    "max",
-    "int",
-    "float",
-    "bool",
-    "list",
-    "tuple",
-    "set",
-    "frozenset",
-    "None",
-];
 
 impl<'p> State<'p> {
     /// The start of `program`: its inputs bound in the entry frame.
@@ -308,7 +263,7 @@ impl<'p> State<'p> {
         if let Some(v) = self.globals(program).and_then(|g| get(g, name)) {
             return Err(not_term(v));
         }
-        if program.functions.contains_key(name) || BUILTINS.contains(&name) {
+        if program.functions.contains_key(name) || builtins::is_builtin(name) {
             return Err(SymexecError::Unsupported {
                 construct: format!("the function {name} used as a value"),
                 line,
@@ -345,7 +300,7 @@ impl<'p> State<'p> {
         if program.functions.contains_key(name) {
             return function(program, name);
         }
-        if BUILTINS.contains(&name) {
+        if builtins::is_builtin(name) {
             return Ok(Callee::Builtin);
         }
         Ok(Callee::Missing(exc(

@@ -36,6 +36,7 @@ use super::domains::{AbstractDomain, Constant, Interval, Parity, Sign, Zero};
 use super::engine::{FixpointError, NodeStates, Options, Results, iterate_to_fixpoint};
 use super::lattice::MaybeReachable;
 use crate::cfg::{CfgError, Edge, Item};
+use crate::python::builtins;
 use crate::python::ir::{ExprKind, Function, StmtKind};
 use table::{Oracle, Table};
 
@@ -358,43 +359,6 @@ fn is_generator(f: &Function) -> bool {
     found
 }
 
-/// Builtins named in the list of calls not followed.
-const BUILTINS: &[&str] = &[
-    "abs",
-    "all",
-    "any",
-    "bool",
-    "chr",
-    "divmod",
-    "enumerate",
-    "filter",
-    "float",
-    "hash",
-    "int",
-    "isinstance",
-    "iter",
-    "len",
-    "list",
-    "map",
-    "max",
-    "min",
-    "next",
-    "ord",
-    "pow",
-    "print",
-    "range",
-    "repr",
-    "reversed",
-    "round",
-    "set",
-    "sorted",
-    "str",
-    "sum",
-    "tuple",
-    "dict",
-    "zip",
-];
-
 /// The calls in `program` the analysis gives `⊤`: methods, builtins, other names.
 fn unfollowed_calls(
     caller: &str,
@@ -410,7 +374,7 @@ fn unfollowed_calls(
             }
             let why = if callee.contains('.') {
                 "method or attribute call: result ⊤, not followed"
-            } else if BUILTINS.contains(&callee.as_str()) {
+            } else if builtins::is_builtin(callee) {
                 "builtin: result ⊤ (len: ≥ 0)"
             } else {
                 "not a session function: result ⊤"
