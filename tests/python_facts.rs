@@ -4,8 +4,12 @@
 
 use std::process::Command;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 use analysis_kernel::interp;
-use analysis_kernel::python::{arith, builtins, exceptions};
+use analysis_kernel::python::{arith, builtins, exceptions, repr};
 use num_bigint::BigInt;
 
 fn python(script: &str) -> String {
@@ -199,4 +203,64 @@ fn every_builtin_name_is_implemented_or_refused_by_name_in_cells() {
         .filter(|n| interp::builtin_support(n).is_none())
         .collect();
     assert!(unknown.is_empty(), "NameError for builtins: {unknown:?}");
+}
+
+/// `repr` of random floats (any bit pattern, and short decimals) and of strings mixing quotes,
+/// escapes, Latin-1, other scripts, separators and private-use characters, against `python3`.
+#[test]
+fn float_str_and_bytes_reprs_are_cpythons() {
+    let mut rng = Rng::new(14);
+    let mut floats: Vec<f64> = (0..400).map(|_| f64::from_bits(rng.next())).collect();
+    floats.extend((0..200).map(|_| rng.range(-100_000, 100_000) as f64 / 1000.0));
+    floats.extend([0.1, 1e16, 1e-4, 9.999e-5, 1e22, 5e-324, f64::MAX, -0.0]);
+    let floats: Vec<f64> = floats.into_iter().filter(|f| f.is_finite()).collect();
+    let alphabet: Vec<char> = "ab'\"\\\n\r\t\0\x07\x7f é\u{a0}\u{ad}ÿĀλЖ中\u{200b}\u{2028}\u{3000}\u{e000}\u{feff}😀\u{10ffff}"
+        .chars()
+        .collect();
+    let strings: Vec<String> = (0..300)
+        .map(|_| (0..rng.below(6)).map(|_| *rng.pick(&alphabet)).collect())
+        .collect();
+    let bytes: Vec<Vec<u8>> = (0..200)
+        .map(|_| (0..rng.below(6)).map(|_| rng.next() as u8).collect())
+        .collect();
+    let floats_py: Vec<String> = floats
+        .iter()
+        .map(|f| format!("float.fromhex('{}')", hex(*f)))
+        .collect();
+    let strings_py: Vec<Vec<u32>> = strings
+        .iter()
+        .map(|s| s.chars().map(|c| c as u32).collect())
+        .collect();
+    let script = format!(
+        "import sys\nsys.stdout.reconfigure(encoding='utf-8')\n\
+         for x in [{}]:\n    print(repr(x))\n\
+         for c in {strings_py:?}:\n    print(repr(''.join(map(chr, c))))\n\
+         for b in {bytes:?}:\n    print(repr(bytes(b)))\n",
+        floats_py.join(", "),
+    );
+    let ours: Vec<String> = floats
+        .iter()
+        .map(|f| repr::float_repr(*f))
+        .chain(strings.iter().map(|s| repr::str_repr(s)))
+        .chain(bytes.iter().map(|b| repr::bytes_repr(b)))
+        .collect();
+    let theirs = python(&script);
+    let theirs: Vec<&str> = theirs.lines().collect();
+    assert_eq!(theirs.len(), ours.len());
+    for (t, o) in theirs.iter().zip(&ours) {
+        assert_eq!(t, o);
+    }
+}
+
+/// `f` as `float.hex` writes it, so that `python3` reads the exact same bits.
+fn hex(f: f64) -> String {
+    let bits = f.to_bits();
+    let sign = if bits >> 63 == 1 { "-" } else { "" };
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let mantissa = bits & ((1 << 52) - 1);
+    if exp == 0 {
+        format!("{sign}0x0.{mantissa:013x}p-1022")
+    } else {
+        format!("{sign}0x1.{mantissa:013x}p{}", exp - 1023)
+    }
 }

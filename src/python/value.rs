@@ -4,6 +4,8 @@
 use num_bigint::BigInt;
 use serde_json::{Value as Json, json};
 
+pub use super::repr::{float_repr, str_repr};
+
 /// An immutable snapshot of a Python value of the supported data types.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PyValue {
@@ -66,64 +68,6 @@ fn join_reprs(items: &[PyValue]) -> String {
         .map(PyValue::repr)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// CPython's float repr: shortest round-trip digits, `.0` for integral values, exponent
-/// form outside 1e-4 ≤ |x| < 1e16.
-pub fn float_repr(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0.0" } else { "0.0" }.into();
-    }
-    let abs = f.abs();
-    if (1e-4..1e16).contains(&abs) {
-        let s = format!("{f}");
-        if s.contains('.') { s } else { format!("{s}.0") }
-    } else {
-        // Rust's `{:e}` gives the shortest digits, e.g. "1e16", "1.5e-5".
-        let s = format!("{f:e}");
-        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        format!(
-            "{mantissa}e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        )
-    }
-}
-
-/// CPython's str repr: single quotes unless the text has a single quote and no double quote.
-pub fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 #[cfg(test)]

@@ -380,7 +380,8 @@ fn fstring_body(parts: &[FStringPart], quote: char) -> String {
     for part in parts {
         match part {
             FStringPart::Literal(text) => {
-                let escaped = escape_str(text, quote);
+                let mut escaped = String::new();
+                crate::python::repr::escape(text, quote, &mut escaped);
                 s.push_str(&escaped.replace('{', "{{").replace('}', "}}"));
             }
             FStringPart::Expr {
@@ -408,125 +409,16 @@ fn fstring_body(parts: &[FStringPart], quote: char) -> String {
     s
 }
 
-/// Python's `repr` of a float (`1.0`, `1e+100`, `1e-05`); infinity prints as `1e309`.
+/// Python's `repr` of a float (`1.0`, `1e+100`, `1e-05`), except that infinity prints as
+/// `1e309`: source text that evaluates to it.
 pub(crate) fn float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".to_string();
-    }
     if x.is_infinite() {
         return if x > 0.0 { "1e309" } else { "-1e309" }.to_string();
     }
-    let sci = format!("{x:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    if !(-4..16).contains(&exp) {
-        let (first, rest) = digits.split_at(1.min(digits.len()));
-        let dot = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
-        let esign = if exp < 0 { '-' } else { '+' };
-        format!("{sign}{first}{dot}e{esign}{:02}", exp.abs())
-    } else if exp < 0 {
-        format!("{sign}0.{}{digits}", "0".repeat((-exp - 1) as usize))
-    } else {
-        let point = exp as usize + 1;
-        if digits.len() <= point {
-            format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
-        } else {
-            format!("{sign}{}.{}", &digits[..point], &digits[point..])
-        }
-    }
+    crate::python::repr::float_repr(x)
 }
 
-/// Python's `repr` of a string: single quotes unless it holds `'` and no `"`.
-pub(crate) fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    format!("{quote}{}{quote}", escape_str(s, quote))
-}
-
-fn escape_str(s: &str, quote: char) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if !is_printable(c) => out.push_str(&escape_code(c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn escape_code(code: u32) -> String {
-    if code < 0x100 {
-        format!("\\x{code:02x}")
-    } else if code < 0x10000 {
-        format!("\\u{code:04x}")
-    } else {
-        format!("\\U{code:08x}")
-    }
-}
-
-/// An approximation of `str.isprintable` for one character.
-fn is_printable(c: char) -> bool {
-    !(c.is_control()
-        || matches!(
-            c,
-            '\u{a0}'
-                | '\u{ad}'
-                | '\u{1680}'
-                | '\u{2000}'..='\u{200f}'
-                | '\u{2028}'..='\u{202f}'
-                | '\u{205f}'..='\u{2064}'
-                | '\u{3000}'
-                | '\u{e000}'..='\u{f8ff}'
-                | '\u{feff}'
-                | '\u{fff9}'..='\u{fffb}'
-        ))
-}
-
-/// Python's `repr` of a bytes value.
-pub(crate) fn bytes_repr(b: &[u8]) -> String {
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = format!("b{quote}");
-    for &byte in b {
-        match byte {
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            c if c as char == quote => {
-                out.push('\\');
-                out.push(quote);
-            }
-            0x20..=0x7e => out.push(byte as char),
-            _ => out.push_str(&format!("\\x{byte:02x}")),
-        }
-    }
-    out.push(quote);
-    out
-}
+pub(crate) use crate::python::repr::{bytes_repr, str_repr};
 
 /// A pattern; `nested` when inside `|` or `as`, where `|` and `as` need parentheses.
 fn pattern(p: &Pattern, nested: bool) -> String {
