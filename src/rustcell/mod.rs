@@ -2,6 +2,8 @@
 //! `analysis-prelude` crate (`crates/analysis-prelude`), and the domains and analyses those
 //! cells register, run by the kernel's own engine and views.
 //!
+//! - [`prelude_crate`]: the prelude's sources, carried in the binary and written once to a
+//!   directory cells depend on by path;
 //! - [`worker`]: the evcxr context (one per session, made by the first Rust cell, dropped by
 //!   `%rust-reset`), on its own thread; compile errors, panics and interrupts;
 //! - [`registry`]: the Unix socket a cell's `register_domain`/`register_analysis` connects
@@ -13,6 +15,7 @@
 
 pub mod domain;
 pub mod flow;
+mod prelude_crate;
 pub mod registry;
 pub mod views;
 pub mod worker;

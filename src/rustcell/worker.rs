@@ -14,11 +14,6 @@ use analysis_prelude::wire;
 
 use crate::cancel::Cancel;
 
-/// The prelude crate's directory, compiled in (cells depend on it by path).
-pub fn prelude_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/analysis-prelude")
-}
-
 /// What a finished eval gave.
 pub enum Outcome {
     /// evcxr's content blocks by MIME type.
@@ -58,10 +53,11 @@ fn configure(ctx: &mut evcxr::EvalContext) -> Result<(), StartError> {
         .set_opt_level("0")
         .map_err(|e| StartError(e.to_string()))?;
     state.set_offline_mode(true);
+    let prelude = super::prelude_crate::dir().map_err(|e| StartError(e.to_string()))?;
     state
         .add_dep(
             "analysis-prelude",
-            &format!("{{ path = {:?} }}", prelude_dir().display().to_string()),
+            &format!("{{ path = {:?} }}", prelude.display().to_string()),
         )
         .map_err(|e| StartError(e.to_string()))?;
     ctx.eval_with_state(SETUP, state)
