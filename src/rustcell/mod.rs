@@ -4,6 +4,7 @@
 //!
 //! - [`prelude_crate`]: the prelude's sources, carried in the binary and written once to a
 //!   directory cells depend on by path;
+//! - [`builds`]: stopping a running compilation on interrupt;
 //! - [`worker`]: the evcxr context (one per session, made by the first Rust cell, dropped by
 //!   `%rust-reset`), on its own thread; compile errors, panics and interrupts;
 //! - [`registry`]: the Unix socket a cell's `register_domain`/`register_analysis` connects
@@ -13,6 +14,7 @@
 //! - [`views`]: the commands, and `%absint`/`%dataflow`/`%lattice`/`%check-domain` on a
 //!   registered name.
 
+mod builds;
 pub mod domain;
 pub mod flow;
 mod prelude_crate;

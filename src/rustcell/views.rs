@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::domain::{self, RustElem};
 use super::registry::{CallError, Registry, RustEntry};
-use super::worker::{Outcome, Worker, child_env};
+use super::worker::{Outcome, Stopped, Worker, child_env};
 use crate::dataflow::absint;
 use crate::dataflow::domains::soundness::{CheckError, CheckOptions};
 use crate::dataflow::finite::{FiniteOrder, laws};
@@ -151,15 +151,24 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         )
     })?;
     if session.rust.worker.is_none() {
-        let w = Worker::start(child_env(&registry.socket, &functions), ctx.cancel)
-            .map_err(|e| CellError::new("RustError", e.to_string()))?;
+        let w =
+            Worker::start(child_env(&registry.socket, &functions), ctx.cancel).map_err(|e| {
+                if ctx.cancel.is_cancelled() {
+                    CellError::new(
+                        "KeyboardInterrupt",
+                        "interrupted by the user while the Rust context started",
+                    )
+                } else {
+                    CellError::new("RustError", e.to_string())
+                }
+            })?;
         session.rust.worker = Some(w);
     }
     let Some(worker) = session.rust.worker.as_mut() else {
         return Err(CellError::new("RustError", "no Rust context"));
     };
     let sink = &mut *ctx.sink;
-    let (outcome, killed) = worker.eval(&code, ctx.cancel, &mut |err, line| {
+    let (outcome, stopped) = worker.eval(&code, ctx.cancel, &mut |err, line| {
         sink.emit(if err {
             Output::Stderr(format!("{line}\n"))
         } else {
@@ -175,13 +184,21 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     }
     let result = match outcome {
         Outcome::Done(content) => show_content(session, inv, ctx, content),
+        Outcome::Failed(_) if stopped == Some(Stopped::Build) => Err(CellError::new(
+            "KeyboardInterrupt",
+            "interrupted by the user while the cell compiled: nothing of it ran",
+        )),
         Outcome::Failed(evcxr::Error::CompilationErrors(errors)) => {
             Err(compile_error(&errors, &code, inv.line))
         }
-        Outcome::Failed(evcxr::Error::SubprocessTerminated(_)) if killed => Err(CellError::new(
-            "KeyboardInterrupt",
-            "interrupted by the user: the Rust process was stopped (its variables are lost; items and uses stay)",
-        )),
+        Outcome::Failed(evcxr::Error::SubprocessTerminated(_))
+            if stopped == Some(Stopped::Process) =>
+        {
+            Err(CellError::new(
+                "KeyboardInterrupt",
+                "interrupted by the user: the Rust process was stopped (its variables are lost; items and uses stay)",
+            ))
+        }
         Outcome::Failed(e) => Err(CellError::new("RustError", e.to_string())),
     };
     super::sync_entries(session);

@@ -22,6 +22,15 @@ pub enum Outcome {
     Failed(evcxr::Error),
 }
 
+/// What an interrupt stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The compilation of the cell (nothing of it ran).
+    Build,
+    /// The cell's process, while the cell ran (evcxr starts a new one).
+    Process,
+}
+
 enum Job {
     Eval(String, Sender<Outcome>),
 }
@@ -186,6 +195,7 @@ impl Worker {
                 }
             })
             .map_err(|e| StartError(e.to_string()))?;
+        let mut interrupted = false;
         loop {
             match ready_rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(Ok((out_rx, err_rx, child))) => {
@@ -199,27 +209,34 @@ impl Worker {
                         thread: Some(thread),
                     });
                 }
+                Ok(Err(_)) if interrupted => {
+                    return Err(StartError("interrupted by the user while starting".into()));
+                }
                 Ok(Err(e)) => return Err(e),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(StartError("the evcxr thread ended".into()));
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    // Starting cannot be stopped half-way (cargo runs); it is short once the
-                    // cache is warm. The interrupt is honoured by the next cell.
-                    let _ = cancel;
+                    // Starting compiles (evcxr's first cell, the prelude): an interrupt stops
+                    // those builds, and evcxr then fails to start.
+                    if cancel.is_cancelled() && !interrupted {
+                        interrupted = true;
+                        super::builds::kill_running();
+                    }
                 }
             }
         }
     }
 
-    /// Evaluates `code`, passing output lines to `line` as they come, killing the process on
-    /// interrupt. Returns the outcome and whether it was interrupted.
+    /// Evaluates `code`, passing output lines to `line` as they come. An interrupt stops the
+    /// compilation if one is running, else kills the cell's process. Returns the outcome and
+    /// what the interrupt stopped.
     pub fn eval(
         &mut self,
         code: &str,
         cancel: &Cancel,
         line: &mut dyn FnMut(bool, String),
-    ) -> (Outcome, bool) {
+    ) -> (Outcome, Option<Stopped>) {
         let (tx, rx) = mpsc::channel();
         let sent = self
             .jobs
@@ -229,30 +246,34 @@ impl Worker {
         if !sent {
             return (
                 Outcome::Failed(evcxr::Error::Message("the Rust context has stopped".into())),
-                false,
+                None,
             );
         }
-        let mut killed = false;
+        let mut stopped = None;
         loop {
             self.drain(line);
             match rx.recv_timeout(Duration::from_millis(20)) {
                 Ok(outcome) => {
                     std::thread::sleep(Duration::from_millis(5));
                     self.drain(line);
-                    return (outcome, killed);
+                    return (outcome, stopped);
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return (
                         Outcome::Failed(evcxr::Error::Message("the Rust context stopped".into())),
-                        killed,
+                        stopped,
                     );
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    if cancel.is_cancelled() && !killed {
-                        killed = true;
-                        if let Ok(mut child) = self.child.lock() {
-                            let _ = child.kill();
-                        }
+                    if cancel.is_cancelled() && stopped.is_none() {
+                        stopped = Some(if super::builds::kill_running() > 0 {
+                            Stopped::Build
+                        } else {
+                            if let Ok(mut child) = self.child.lock() {
+                                let _ = child.kill();
+                            }
+                            Stopped::Process
+                        });
                     }
                 }
             }

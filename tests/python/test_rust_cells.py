@@ -197,6 +197,33 @@ def test_interrupt_stops_an_endless_loop(kernel):
     assert result_text(msgs) == "5"
 
 
+def test_interrupt_stops_a_long_compilation(kernel):
+    km, kc = kernel
+    run(kc, "%%rust\nfn compiled_before() -> u8 { 7 }\n")
+    # Const evaluation of 10^8 steps keeps rustc busy for minutes.
+    slow = (
+        "%%rust\n#[allow(long_running_const_eval)]\n"
+        "const SLOW: u64 = { let mut i = 0u64; let mut x = 0u64; "
+        "while i < 100_000_000 { x = x.wrapping_add(i); i += 1; } x };\nSLOW\n"
+    )
+    msg_id = kc.execute(slow)
+    import time
+    time.sleep(6)
+    km.interrupt_kernel()
+    started = time.monotonic()
+    reply = kc.get_shell_msg(timeout=120)
+    assert time.monotonic() - started < 30, "the compilation was not stopped"
+    assert reply["parent_header"]["msg_id"] == msg_id
+    assert reply["content"]["status"] == "error"
+    assert reply["content"]["ename"] == "KeyboardInterrupt"
+    assert "compiled" in reply["content"]["evalue"]
+    iopub_until_idle(kc, msg_id)
+    # Nothing was lost: the process was not replaced, and the next cell runs.
+    reply, msgs = run(kc, "%%rust\ncompiled_before()")
+    assert reply["status"] == "ok", reply
+    assert result_text(msgs) == "7"
+
+
 def test_reset_drops_the_context_and_the_registrations(kernel):
     _, kc = kernel
     run(kc, F)
