@@ -3,8 +3,11 @@
 //! "every fact" as the start of unvisited nodes), and a node's effect is the user's
 //! `transfer(stmt, facts)` (by default `(facts - kill(stmt, facts)) | gen(stmt)`), given the
 //! node as plain data: `{"node", "kind", "text", "line", "targets", "uses", "deletes",
-//! "branch_targets", "locals"}` (`locals`: the function's local variables as a tuple, `None`
-//! for top-level code). Edges have effects as for the built-ins: the user's
+//! "branch_targets", "locals", "exprs"}` (`locals`: the function's local variables as a tuple,
+//! `None` for top-level code; `exprs`: the candidate expressions the node evaluates, as
+//! available and very busy expressions see them, `{"text", "names"}` each). A must-analysis
+//! may name every fact with `universe(function)` (`function["exprs"]`: every candidate of the
+//! program); unvisited nodes then start from it, as the built-ins' do. Edges have effects as for the built-ins: the user's
 //! `edge(stmt, kind, facts)` (by default, a `for` target or `case` pattern, `branch_targets`,
 //! is bound on the "true" edge by `transfer(binding(stmt), facts)`); it is called only on
 //! the edges that can have one (every edge when the class defines `edge`, else the "true"
@@ -18,6 +21,7 @@ use petgraph::graph::NodeIndex;
 
 use super::UserError;
 use crate::cfg::Edge;
+use crate::dataflow::analyses::expressions::Candidate;
 use crate::dataflow::analyses::{FactReport, Program};
 use crate::dataflow::engine::{Analysis, Direction, Options, iterate_to_fixpoint};
 use crate::dataflow::lattice::{JoinSemiLattice, MeetSemiLattice, Widening};
@@ -81,11 +85,14 @@ pub struct UserFlow<'p> {
     /// Whether the class defines its own `edge`.
     edges: bool,
     boundary: BTreeSet<String>,
+    /// `universe(function)`: every fact, when the class names them (a must-analysis'
+    /// unvisited state); `None`: "every fact" stays symbolic.
+    universe: Option<BTreeSet<String>>,
     pub error: RefCell<Option<UserError>>,
 }
 
 /// The order the built-ins list facts in: `NAME@REST` by the name as text, then the rest with
-/// digit runs as numbers (`n@L9`, `n@L10`, `n1@L2`); other facts with digit runs as numbers.
+/// digit runs as numbers (`n@L9`, `n@L10`, `n1@L2`); other facts (expressions) as text.
 pub fn natural(a: &str, b: &str) -> Ordering {
     if let (Some((va, ra)), Some((vb, rb))) = (a.split_once('@'), b.split_once('@')) {
         return va
@@ -93,7 +100,7 @@ pub fn natural(a: &str, b: &str) -> Ordering {
             .then_with(|| digits_as_numbers(ra, rb))
             .then_with(|| a.cmp(b));
     }
-    digits_as_numbers(a, b)
+    a.cmp(b)
 }
 
 /// `L9` before `L10`: digit runs compare as numbers.
@@ -125,6 +132,59 @@ fn strs(v: &HostValue) -> Result<BTreeSet<String>, RunError> {
         .iter()
         .map(|x| x.as_str().map_or_else(|| host::str_of(x), Ok))
         .collect()
+}
+
+/// A node's candidate expressions as `[{"text": "a + b", "names": ["a", "b"]}, …]`.
+fn exprs_value(exprs: &[Candidate]) -> Result<HostValue, RunError> {
+    let items = exprs
+        .iter()
+        .map(|c| {
+            host::str_dict(vec![
+                ("text", HostValue::str(&c.text)),
+                ("names", strs_value(&c.names)?),
+            ])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(HostValue::list(items))
+}
+
+/// The user's `universe(function)` with `function = {"exprs": [...], "locals": ...}` (every
+/// distinct candidate expression of the program, first occurrence first), when the class
+/// defines it and it returns a set.
+fn universe_of(
+    program: &Program<'_>,
+    instance: &HostValue,
+    locals: &HostValue,
+) -> Result<Option<BTreeSet<String>>, RunError> {
+    let overridden = host::module()
+        .and_then(|m| {
+            host::call_method(
+                &m,
+                "overrides",
+                vec![instance.clone(), HostValue::str("universe")],
+            )
+        })
+        .and_then(|v| host::truthy(&v))?;
+    if !overridden {
+        return Ok(None);
+    }
+    let mut all: Vec<Candidate> = Vec::new();
+    for info in &program.nodes {
+        for c in &info.exprs {
+            if all.iter().all(|seen| seen.text != c.text) {
+                all.push(c.clone());
+            }
+        }
+    }
+    let function = host::str_dict(vec![
+        ("exprs", exprs_value(&all)?),
+        ("locals", locals.clone()),
+    ])?;
+    let v = host::call_method(instance, "universe", vec![function])?;
+    if v.is_none() {
+        return Ok(None);
+    }
+    strs(&v).map(Some)
 }
 
 fn strs_value(items: &[String]) -> Result<HostValue, RunError> {
@@ -196,6 +256,10 @@ impl<'p> UserFlow<'p> {
                     strs_value(&info.branch_defs).map_err(|e| fail("stmt", e))?,
                 ),
                 ("locals", locals.clone()),
+                (
+                    "exprs",
+                    exprs_value(&info.exprs).map_err(|e| fail("stmt", e))?,
+                ),
             ])
             .map_err(|e| fail("stmt", e))?;
             stmts.push(d);
@@ -214,6 +278,7 @@ impl<'p> UserFlow<'p> {
         let boundary = host::call_method(&instance, "boundary", Vec::new())
             .and_then(|v| strs(&v))
             .map_err(|e| fail("boundary", e))?;
+        let universe = universe_of(program, &instance, &locals).map_err(|e| fail("universe", e))?;
         Ok(UserFlow {
             program: std::marker::PhantomData,
             instance,
@@ -223,6 +288,7 @@ impl<'p> UserFlow<'p> {
             binds,
             edges,
             boundary,
+            universe,
             error: RefCell::new(None),
         })
     }
@@ -375,7 +441,7 @@ impl Analysis for UserFlow<'_> {
         Facts {
             must: self.must,
             set: if self.must {
-                None
+                self.universe.clone()
             } else {
                 Some(BTreeSet::new())
             },
