@@ -20,12 +20,13 @@ use std::collections::BTreeSet;
 use petgraph::graph::NodeIndex;
 
 use super::UserError;
-use crate::cfg::Edge;
+pub use super::served_flow::edge_kind;
+use super::served_flow::{self, FactSource};
 use crate::dataflow::analyses::expressions::Candidate;
 use crate::dataflow::analyses::{FactReport, Program};
-use crate::dataflow::engine::{Analysis, Direction, Options, iterate_to_fixpoint};
+use crate::dataflow::engine::{Direction, Options};
 use crate::dataflow::lattice::{JoinSemiLattice, MeetSemiLattice, Widening};
-use crate::dataflow::report::{Report, Source};
+use crate::dataflow::report::Source;
 use crate::interp::RunError;
 use crate::interp::host::{self, HostValue};
 
@@ -390,20 +391,6 @@ impl<'p> UserFlow<'p> {
     pub fn boundary_facts(&self) -> &BTreeSet<String> {
         &self.boundary
     }
-
-    /// The effect of `edge` out of `source` on `state` (see the module's doc).
-    fn effect(&self, source: NodeIndex, edge: &Edge, state: &Facts) -> Option<Facts> {
-        let kind = edge_kind(edge);
-        if !self.has_edge_effect(source, kind) {
-            return None;
-        }
-        let facts = state.set.as_ref()?;
-        let new = self.call_edge(source, kind, facts)??;
-        Some(Facts {
-            must: state.must,
-            set: Some(new),
-        })
-    }
 }
 
 /// `{a@L2, b@L3}`, in natural order.
@@ -420,61 +407,47 @@ pub fn show_facts(facts: &BTreeSet<String>) -> String {
     )
 }
 
-/// An edge's kind as the user's `edge` sees it.
-pub fn edge_kind(edge: &Edge) -> &'static str {
-    match edge {
-        Edge::Normal => "normal",
-        Edge::True => "true",
-        Edge::False => "false",
-        Edge::Exception(_) => "exception",
-        Edge::Return => "return",
-        Edge::Break => "break",
-        Edge::Continue => "continue",
-    }
-}
+impl FactSource for UserFlow<'_> {
+    type Error = UserError;
 
-impl Analysis for UserFlow<'_> {
-    type Domain = Facts;
-    const DIRECTION: Direction = Direction::Forward;
-
-    fn bottom(&self) -> Facts {
-        Facts {
-            must: self.must,
-            set: if self.must {
-                self.universe.clone()
-            } else {
-                Some(BTreeSet::new())
-            },
-        }
+    fn must(&self) -> bool {
+        self.must
     }
 
-    fn boundary(&self) -> Facts {
-        Facts {
-            must: self.must,
-            set: Some(self.boundary.clone()),
-        }
+    fn direction(&self) -> Direction {
+        self.direction
     }
 
-    fn transfer(&self, node: NodeIndex, state: &mut Facts) {
-        let Some(facts) = &state.set else { return };
-        if let Some(new) = self.call_transfer(node, facts) {
-            state.set = Some(new);
-        }
+    fn boundary_facts(&self) -> BTreeSet<String> {
+        self.boundary.clone()
     }
 
-    fn edge_effect(
+    fn universe(&self) -> Option<BTreeSet<String>> {
+        self.universe.clone()
+    }
+
+    fn transfer(&self, node: NodeIndex, facts: &BTreeSet<String>) -> Option<BTreeSet<String>> {
+        self.call_transfer(node, facts)
+    }
+
+    fn edge(
         &self,
-        source: NodeIndex,
-        edge: &Edge,
-        _: NodeIndex,
-        state: &Facts,
-    ) -> Option<Facts> {
-        self.effect(source, edge, state)
+        node: NodeIndex,
+        kind: &'static str,
+        facts: &BTreeSet<String>,
+    ) -> Option<BTreeSet<String>> {
+        if !self.has_edge_effect(node, kind) {
+            return None;
+        }
+        self.call_edge(node, kind, facts)?
+    }
+
+    fn take_error(&self) -> Option<UserError> {
+        self.error.borrow_mut().take()
     }
 }
 
-/// Runs the user's analysis `name` on `program`. The engine's direction is a constant of the
-/// `Analysis` trait, so a backward analysis runs on [`Backward`].
+/// Runs the user's analysis `name` on `program` (through [`served_flow::run`]).
 pub fn run(
     name: &'static str,
     title: &'static str,
@@ -485,86 +458,17 @@ pub fn run(
 ) -> Result<FactReport, super::Failure> {
     let flow = UserFlow::new(program, instance)
         .map_err(|error| super::Failure::User { error, step: None })?;
-    let must = flow.must;
     let source = Source::Dataflow {
         title,
         legend,
-        quantifier: if must { "must" } else { "may" },
+        quantifier: if flow.must { "must" } else { "may" },
     };
-    let show = |f: &Facts| -> Vec<String> {
-        let mut v: Vec<String> = f.set.clone().unwrap_or_default().into_iter().collect();
-        v.sort_by(|a, b| natural(a, b));
-        v
-    };
-    let finish = |error: Option<UserError>| match error {
-        Some(error) => {
+    match served_flow::run(name, source, program, flow, options) {
+        Ok(Ok(report)) => Ok(report),
+        Ok(Err(e)) => Err(super::Failure::Fixpoint(e)),
+        Err(error) => {
             let step = error.node.map(|n| super::describe_node(program, n));
             Err(super::Failure::User { error, step })
         }
-        None => Ok(()),
-    };
-    match flow.direction {
-        Direction::Forward => {
-            let r = iterate_to_fixpoint(&program.cfg, flow, options);
-            let r = match r {
-                Ok(r) => r,
-                Err(e) => return Err(super::Failure::Fixpoint(e)),
-            };
-            finish(r.analysis.error.borrow_mut().take())?;
-            Ok(Report::new(
-                name,
-                source,
-                program,
-                &r,
-                &r.node_states(),
-                show,
-            ))
-        }
-        Direction::Backward => {
-            let r = iterate_to_fixpoint(&program.cfg, Backward(flow), options);
-            let r = match r {
-                Ok(r) => r,
-                Err(e) => return Err(super::Failure::Fixpoint(e)),
-            };
-            finish(r.analysis.0.error.borrow_mut().take())?;
-            Ok(Report::new(
-                name,
-                source,
-                program,
-                &r,
-                &r.node_states(),
-                show,
-            ))
-        }
-    }
-}
-
-/// A backward user analysis.
-pub struct Backward<'p>(pub UserFlow<'p>);
-
-impl Analysis for Backward<'_> {
-    type Domain = Facts;
-    const DIRECTION: Direction = Direction::Backward;
-
-    fn bottom(&self) -> Facts {
-        self.0.bottom()
-    }
-
-    fn boundary(&self) -> Facts {
-        self.0.boundary()
-    }
-
-    fn transfer(&self, node: NodeIndex, state: &mut Facts) {
-        self.0.transfer(node, state)
-    }
-
-    fn edge_effect(
-        &self,
-        source: NodeIndex,
-        edge: &Edge,
-        _: NodeIndex,
-        state: &Facts,
-    ) -> Option<Facts> {
-        self.0.effect(source, edge, state)
     }
 }
