@@ -351,13 +351,15 @@ fn the_notebook_runs_and_finds_its_bug() {
             checks.push(payload(&out, "check-domain").clone());
         }
     }
+    // Domains' checks carry `domain` and `user.passed`; analyses' `analysis` and `passed`.
     let verdicts: Vec<(String, bool)> = checks
         .iter()
-        .map(|p| {
-            (
-                p["domain"].as_str().unwrap().to_string(),
-                p["user"]["passed"] == true,
-            )
+        .map(|p| match p["domain"].as_str() {
+            Some(d) => (d.to_string(), p["user"]["passed"] == true),
+            None => (
+                p["analysis"].as_str().unwrap().to_string(),
+                p["passed"] == true,
+            ),
         })
         .collect();
     assert_eq!(
@@ -366,6 +368,7 @@ fn the_notebook_runs_and_finds_its_bug() {
             ("myparity".to_string(), true),
             ("myconst".to_string(), false),
             ("myconst".to_string(), true),
+            ("myavail".to_string(), true),
             ("student_sign".to_string(), true),
         ]
     );
@@ -380,6 +383,14 @@ fn the_notebook_runs_and_finds_its_bug() {
     let (_, a) = run(&mut s, "%absint myparity steps");
     let (_, b) = run(&mut s, "%absint parity steps");
     assert_eq!(text(&a).replace("myparity", "parity"), text(&b));
+    let (_, a) = run(&mut s, "%dataflow myavail prices");
+    let (_, b) = run(&mut s, "%dataflow available prices");
+    assert_eq!(facts(&a), facts(&b));
+    assert!(
+        facts(&b)
+            .iter()
+            .any(|(_, i, _)| i.to_string().contains("base // 4"))
+    );
 }
 
 /// The facts of every node of a `%%dataflow` payload: (id, IN, OUT). Where one line has
