@@ -90,8 +90,9 @@ pub struct Context {
     ids: FxHashMap<Rc<str>, u32>,
     /// Answers of the user's methods, by [`memo_key`].
     memo: FxHashMap<Key, Memo>,
-    /// Answers of `contains`, by element id and int.
-    contains_memo: FxHashMap<(u32, BigInt), bool>,
+    /// Answers of `contains`, by element id and int (as `i128` when it fits: no allocation).
+    contains_memo: FxHashMap<(u32, i128), bool>,
+    contains_memo_big: FxHashMap<(u32, BigInt), bool>,
     memo_hits: u64,
     /// Calls per method (the profile `%check-domain` reports).
     by_method: std::collections::BTreeMap<String, u64>,
@@ -191,6 +192,7 @@ impl Context {
                 ids: FxHashMap::default(),
                 memo: FxHashMap::default(),
                 contains_memo: FxHashMap::default(),
+                contains_memo_big: FxHashMap::default(),
                 memo_hits: 0,
                 by_method: std::collections::BTreeMap::new(),
             })
@@ -709,10 +711,14 @@ fn contains_int(a: &UserElem, i: &BigInt) -> bool {
     let Some(id) = elem_id(a) else {
         return contains_called(a, i);
     };
+    let small = i128::try_from(i).ok();
     let known = CONTEXT.with(|c| {
         let mut c = c.borrow_mut();
         let ctx = c.as_mut()?;
-        let found = ctx.contains_memo.get(&(id, i.clone())).copied();
+        let found = match small {
+            Some(n) => ctx.contains_memo.get(&(id, n)).copied(),
+            None => ctx.contains_memo_big.get(&(id, i.clone())).copied(),
+        };
         if found.is_some() {
             ctx.memo_hits += 1;
         }
@@ -725,9 +731,12 @@ fn contains_int(a: &UserElem, i: &BigInt) -> bool {
     CONTEXT.with(|c| {
         if let Some(ctx) = c.borrow_mut().as_mut()
             && ctx.error.is_none()
-            && ctx.contains_memo.len() < MEMO_LIMIT
+            && ctx.contains_memo.len() + ctx.contains_memo_big.len() < MEMO_LIMIT
         {
-            ctx.contains_memo.insert((id, i.clone()), answer);
+            match small {
+                Some(n) => ctx.contains_memo.insert((id, n), answer),
+                None => ctx.contains_memo_big.insert((id, i.clone()), answer),
+            };
         }
     });
     answer
