@@ -11,7 +11,9 @@ use petgraph::graph::NodeIndex;
 use super::flow::{Facts, natural};
 use crate::cfg::Edge;
 use crate::dataflow::analyses::{FactReport, Program};
-use crate::dataflow::engine::{Analysis, Direction, FixpointError, Options, iterate_to_fixpoint};
+use crate::dataflow::engine::{
+    Analysis, Direction, FixpointError, Options, Results, iterate_to_fixpoint,
+};
 use crate::dataflow::report::{Report, Source};
 
 /// A dataflow analysis of sets of str facts whose effects are computed by user code.
@@ -142,6 +144,46 @@ fn shown(f: &Facts) -> Vec<String> {
     v
 }
 
+/// The analysis an engine wrapper ([`Forward`], [`Backward`]) serves.
+trait Serving {
+    type Source: FactSource;
+    fn served(&self) -> &Self::Source;
+}
+
+impl<S: FactSource> Serving for Forward<S> {
+    type Source = S;
+    fn served(&self) -> &S {
+        &self.0
+    }
+}
+
+impl<S: FactSource> Serving for Backward<S> {
+    type Source = S;
+    fn served(&self) -> &S {
+        &self.0
+    }
+}
+
+type Outcome<S> = Result<Result<FactReport, FixpointError>, <S as FactSource>::Error>;
+
+/// The report of a finished run, or the first failure in user code.
+fn finish<A: Analysis<Domain = Facts> + Serving>(
+    name: &'static str,
+    source: Source,
+    program: &Program<'_>,
+    run: Result<Results<'_, A>, FixpointError>,
+) -> Outcome<A::Source> {
+    let r = match run {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(e)),
+    };
+    if let Some(e) = r.analysis.served().take_error() {
+        return Err(e);
+    }
+    let states = r.node_states();
+    Ok(Ok(Report::new(name, source, program, &r, &states, shown)))
+}
+
 /// Runs `served` on `program` to its fixpoint and reports it as `name` (`source`: title,
 /// legend, quantifier). The outer error is the first failure in user code.
 pub fn run<S: FactSource>(
@@ -150,29 +192,20 @@ pub fn run<S: FactSource>(
     program: &Program<'_>,
     served: S,
     options: &Options<'_>,
-) -> Result<Result<FactReport, FixpointError>, S::Error> {
+) -> Outcome<S> {
+    let cfg = &program.cfg;
     match served.direction() {
-        Direction::Forward => {
-            let r = match iterate_to_fixpoint(&program.cfg, Forward(served), options) {
-                Ok(r) => r,
-                Err(e) => return Ok(Err(e)),
-            };
-            if let Some(e) = r.analysis.0.take_error() {
-                return Err(e);
-            }
-            let states = r.node_states();
-            Ok(Ok(Report::new(name, source, program, &r, &states, shown)))
-        }
-        Direction::Backward => {
-            let r = match iterate_to_fixpoint(&program.cfg, Backward(served), options) {
-                Ok(r) => r,
-                Err(e) => return Ok(Err(e)),
-            };
-            if let Some(e) = r.analysis.0.take_error() {
-                return Err(e);
-            }
-            let states = r.node_states();
-            Ok(Ok(Report::new(name, source, program, &r, &states, shown)))
-        }
+        Direction::Forward => finish(
+            name,
+            source,
+            program,
+            iterate_to_fixpoint(cfg, Forward(served), options),
+        ),
+        Direction::Backward => finish(
+            name,
+            source,
+            program,
+            iterate_to_fixpoint(cfg, Backward(served), options),
+        ),
     }
 }
