@@ -86,9 +86,11 @@ fn main() {
     };
     let user_time = time_of("%absint uinterval work");
     let builtin_time = time_of("%absint interval work");
+    let mut profile = serde_json::Value::Null;
     let check_user = best(1, || {
-        let (r, _) = s.run_cell("%check-domain uinterval", &cancel);
+        let (r, out) = s.run_cell("%check-domain uinterval", &cancel);
         assert!(r.is_ok(), "{r:?}");
+        profile = check_profile(&out);
     });
     let check_builtin = best(1, || {
         let (r, _) = s.run_cell("%check-domain interval", &cancel);
@@ -137,6 +139,23 @@ fn main() {
     );
     println!(
         "{}",
+        json!({"measure": "%check-domain uinterval calls", "profile": profile})
+    );
+    println!(
+        "{}",
         json!({"measure": "engine with the user domain", "ms": ms(engine_time), "user_calls": calls, "us_per_call": if calls > 0 { (engine_time.as_secs_f64() * 1e6 / calls as f64 * 100.0).round() / 100.0 } else { 0.0 }})
     );
+}
+
+/// The user calls of a `%check-domain` payload: total, from memory, per method.
+fn check_profile(out: &[analysis_kernel::notebook::Output]) -> serde_json::Value {
+    let mime = "application/vnd.analysis-kernel.check-domain+json";
+    let found = out.iter().rev().find_map(|o| match o {
+        analysis_kernel::notebook::Output::Display(b) => b.data.get(mime),
+        _ => None,
+    });
+    let Some(user) = found.map(|f| &f["user"]) else {
+        return serde_json::Value::Null;
+    };
+    json!({"user_calls": user["user_calls"], "memo_hits": user["memo_hits"], "by_method": user["user_calls_by_method"]})
 }

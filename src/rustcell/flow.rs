@@ -1,6 +1,7 @@
 //! A dataflow analysis registered by a Rust cell, run by the kernel's engine: the engine
 //! keeps the facts (sets of strings, joined by union or intersection) and asks the cell's
-//! `transfer` for each node over the registration's connection.
+//! `transfer` for each node over the registration's connection. The engine's side is
+//! [`served_flow`], shared with analyses written in Python.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -10,10 +11,10 @@ use petgraph::graph::NodeIndex;
 use super::registry::{CallError, RustEntry};
 use crate::cancel::Cancel;
 use crate::dataflow::analyses::{FactReport, Program};
-use crate::dataflow::engine::{Analysis, Direction, FixpointError, Options, iterate_to_fixpoint};
-use crate::dataflow::report::{Report, Source};
-use crate::dataflow::user::flow::{Facts, natural};
+use crate::dataflow::engine::{Direction, FixpointError, Options};
+use crate::dataflow::report::Source;
 use crate::dataflow::user::intern;
+use crate::dataflow::user::served_flow::{self, FactSource};
 
 /// The engine's view of a Rust analysis.
 pub struct RustFlow<'p> {
@@ -51,19 +52,8 @@ impl RustFlow<'_> {
         }
     }
 
-    fn bottom_facts(&self) -> Facts {
-        Facts {
-            must: self.entry.must,
-            set: if self.entry.must {
-                None
-            } else {
-                Some(BTreeSet::new())
-            },
-        }
-    }
-
-    fn apply(&self, node: NodeIndex, state: &mut Facts) {
-        let Some(facts) = &state.set else { return };
+    /// `transfer` of `node` on `facts`, asked over the connection.
+    fn apply(&self, node: NodeIndex, facts: &BTreeSet<String>) -> Option<BTreeSet<String>> {
         let n = self.program.cfg.node(node);
         let info = self.program.info(node);
         let mut fields = vec![
@@ -77,49 +67,35 @@ impl RustFlow<'_> {
             info.deletes.join(","),
         ];
         fields.extend(facts.iter().cloned());
-        if let Some(out) = self.call(fields) {
-            state.set = Some(out.into_iter().collect());
-        }
+        self.call(fields).map(|out| out.into_iter().collect())
     }
 }
 
-impl Analysis for RustFlow<'_> {
-    type Domain = Facts;
-    const DIRECTION: Direction = Direction::Forward;
+impl FactSource for RustFlow<'_> {
+    type Error = Failed;
 
-    fn bottom(&self) -> Facts {
-        self.bottom_facts()
+    fn must(&self) -> bool {
+        self.entry.must
     }
 
-    fn boundary(&self) -> Facts {
-        Facts {
-            must: self.entry.must,
-            set: Some(self.boundary.clone()),
+    fn direction(&self) -> Direction {
+        if self.entry.backward {
+            Direction::Backward
+        } else {
+            Direction::Forward
         }
     }
 
-    fn transfer(&self, node: NodeIndex, state: &mut Facts) {
-        self.apply(node, state)
-    }
-}
-
-/// A backward Rust analysis (the engine's direction is a constant of the trait).
-pub struct Backward<'p>(pub RustFlow<'p>);
-
-impl Analysis for Backward<'_> {
-    type Domain = Facts;
-    const DIRECTION: Direction = Direction::Backward;
-
-    fn bottom(&self) -> Facts {
-        self.0.bottom_facts()
+    fn boundary_facts(&self) -> BTreeSet<String> {
+        self.boundary.clone()
     }
 
-    fn boundary(&self) -> Facts {
-        self.0.boundary()
+    fn transfer(&self, node: NodeIndex, facts: &BTreeSet<String>) -> Option<BTreeSet<String>> {
+        self.apply(node, facts)
     }
 
-    fn transfer(&self, node: NodeIndex, state: &mut Facts) {
-        self.0.apply(node, state)
+    fn take_error(&self) -> Option<Failed> {
+        self.error.borrow_mut().take()
     }
 }
 
@@ -162,42 +138,5 @@ pub fn run(
         legend: intern(&entry.legend),
         quantifier: if entry.must { "must" } else { "may" },
     };
-    let show = |f: &Facts| -> Vec<String> {
-        let mut v: Vec<String> = f.set.clone().unwrap_or_default().into_iter().collect();
-        v.sort_by(|a, b| natural(a, b));
-        v
-    };
-    if entry.backward {
-        let r = match iterate_to_fixpoint(&program.cfg, Backward(flow), &options) {
-            Ok(r) => r,
-            Err(e) => return Ok(Err(e)),
-        };
-        if let Some(e) = r.analysis.0.error.borrow_mut().take() {
-            return Err(e);
-        }
-        Ok(Ok(Report::new(
-            name,
-            source,
-            program,
-            &r,
-            &r.node_states(),
-            show,
-        )))
-    } else {
-        let r = match iterate_to_fixpoint(&program.cfg, flow, &options) {
-            Ok(r) => r,
-            Err(e) => return Ok(Err(e)),
-        };
-        if let Some(e) = r.analysis.error.borrow_mut().take() {
-            return Err(e);
-        }
-        Ok(Ok(Report::new(
-            name,
-            source,
-            program,
-            &r,
-            &r.node_states(),
-            show,
-        )))
-    }
+    served_flow::run(name, source, program, flow, &options)
 }

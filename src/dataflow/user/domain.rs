@@ -37,12 +37,20 @@ pub enum UserElem {
     Val(Rc<Elem>),
 }
 
-/// A value other than `bottom`/`top`, with its text once shown and its memo key.
+/// A value other than `bottom`/`top`, with its text once shown and its memo id.
 pub struct Elem {
     pub value: HostValue,
     text: OnceCell<String>,
-    key: OnceCell<Option<Rc<str>>>,
+    /// `(generation, id)`: its id in the context of that generation ([`NO_ID`]: not plain
+    /// data; generation 0: not asked yet).
+    id: Cell<(u64, u32)>,
 }
+
+/// The id of a value that is not plain data (it is never remembered).
+const NO_ID: u32 = u32::MAX;
+/// The ids of `⊥` and `⊤`.
+const BOTTOM_ID: u32 = 0;
+const TOP_ID: u32 = 1;
 
 /// An exception or stop in the user's code, with the engine step that called it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,8 +86,13 @@ pub struct Context {
     calls: u64,
     /// `show(bottom)` and `show(top)`, once asked for.
     shown: [OnceCell<String>; 2],
+    /// Ids of plain-data values and method names, by their repr (`⊥`/`⊤` are 0 and 1).
+    ids: FxHashMap<Rc<str>, u32>,
     /// Answers of the user's methods, by [`memo_key`].
-    memo: FxHashMap<String, Memo>,
+    memo: FxHashMap<Key, Memo>,
+    /// Answers of `contains`, by element id and int (as `i128` when it fits: no allocation).
+    contains_memo: FxHashMap<(u32, i128), bool>,
+    contains_memo_big: FxHashMap<(u32, BigInt), bool>,
     memo_hits: u64,
     /// Calls per method (the profile `%check-domain` reports).
     by_method: std::collections::BTreeMap<String, u64>,
@@ -95,7 +108,11 @@ enum Memo {
 /// Answers remembered per command at most.
 const MEMO_LIMIT: usize = 1 << 19;
 
+/// A memo key: the method's id, then its arguments' ids ([`NO_ID`] past the last).
+type Key = [u32; 5];
+
 thread_local! {
+    static GENERATION: Cell<u64> = const { Cell::new(0) };
     static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
     static NODE: Cell<Option<usize>> = const { Cell::new(None) };
 }
@@ -159,6 +176,8 @@ impl Context {
             refine: overrides_of("refine")?,
             elements: overrides_of("elements")?,
         };
+        // Elements' cached ids are valid within one entry only.
+        GENERATION.with(|g| g.set(g.get() + 1));
         CONTEXT.with(|c| {
             *c.borrow_mut() = Some(Context {
                 name,
@@ -170,7 +189,10 @@ impl Context {
                 error: None,
                 calls: 0,
                 shown: [OnceCell::new(), OnceCell::new()],
+                ids: FxHashMap::default(),
                 memo: FxHashMap::default(),
+                contains_memo: FxHashMap::default(),
+                contains_memo_big: FxHashMap::default(),
                 memo_hits: 0,
                 by_method: std::collections::BTreeMap::new(),
             })
@@ -243,34 +265,65 @@ pub fn memo_hits() -> u64 {
     CONTEXT.with(|c| c.borrow().as_ref().map_or(0, |ctx| ctx.memo_hits))
 }
 
-/// The memo key of an element: `⊥`/`⊤`, or the repr of a plain-data value.
-fn elem_key(e: &UserElem) -> Option<Rc<str>> {
-    match e {
-        UserElem::Bottom => Some(Rc::from("\u{0}⊥")),
-        UserElem::Top => Some(Rc::from("\u{0}⊤")),
-        UserElem::Val(v) => v
-            .key
-            .get_or_init(|| v.value.to_py().map(|p| Rc::from(p.repr())))
-            .clone(),
+/// The id of `text` (a repr or a method's name) in the context, made on first use.
+fn id_of(ctx: &mut Context, text: &str) -> u32 {
+    if let Some(&id) = ctx.ids.get(text) {
+        return id;
     }
+    let id = u32::try_from(ctx.ids.len() + 2).unwrap_or(NO_ID - 1);
+    ctx.ids.insert(Rc::from(text), id);
+    id
+}
+
+/// The memo id of an element: `⊥`/`⊤`, or the id of a plain-data value's repr (equal ids,
+/// equal values); `None` for other values or when no domain is entered.
+fn elem_id(e: &UserElem) -> Option<u32> {
+    let v = match e {
+        UserElem::Bottom => return Some(BOTTOM_ID),
+        UserElem::Top => return Some(TOP_ID),
+        UserElem::Val(v) => v,
+    };
+    let generation = GENERATION.with(Cell::get);
+    let (g, id) = v.id.get();
+    if g == generation && g != 0 {
+        return (id != NO_ID).then_some(id);
+    }
+    let repr = v.value.to_py().map(|p| p.repr());
+    let id = CONTEXT.with(|c| {
+        let mut c = c.borrow_mut();
+        let ctx = c.as_mut()?;
+        Some(repr.as_deref().map_or(NO_ID, |r| id_of(ctx, r)))
+    })?;
+    v.id.set((generation, id));
+    (id != NO_ID).then_some(id)
 }
 
 /// The key of `method(*lead, *args)`, when every argument is plain data.
-fn memo_key(method: &str, lead: &[HostValue], args: &[&UserElem]) -> Option<String> {
-    let mut key = String::from(method);
-    for v in lead {
-        key.push('\u{1f}');
-        key.push_str(&v.to_py()?.repr());
+fn memo_key(method: &str, lead: &[HostValue], args: &[&UserElem]) -> Option<Key> {
+    let mut key = [NO_ID; 5];
+    if lead.len() + args.len() >= key.len() {
+        return None;
     }
-    for a in args {
-        key.push('\u{1f}');
-        key.push_str(&elem_key(a)?);
+    let leads: Vec<String> = lead
+        .iter()
+        .map(|v| v.to_py().map(|p| p.repr()))
+        .collect::<Option<_>>()?;
+    for (slot, a) in key[1 + leads.len()..].iter_mut().zip(args) {
+        *slot = elem_id(a)?;
     }
-    Some(key)
+    CONTEXT.with(|c| {
+        let mut c = c.borrow_mut();
+        let ctx = c.as_mut()?;
+        key[0] = id_of(ctx, method);
+        for (slot, text) in key[1..].iter_mut().zip(&leads) {
+            *slot = id_of(ctx, text);
+        }
+        Some(key)
+    })
 }
 
 /// The remembered answer for `key`, counted as a hit.
-fn recall(key: &Option<String>) -> Option<Memo> {
+fn recall(key: &Option<Key>) -> Option<Memo> {
     let key = key.as_ref()?;
     CONTEXT.with(|c| {
         let mut c = c.borrow_mut();
@@ -284,7 +337,7 @@ fn recall(key: &Option<String>) -> Option<Memo> {
 }
 
 /// Remembers `answer` unless user code has failed (its answers are stand-ins).
-fn remember(key: Option<String>, answer: Memo) {
+fn remember(key: Option<Key>, answer: Memo) {
     let Some(key) = key else { return };
     CONTEXT.with(|c| {
         if let Some(ctx) = c.borrow_mut().as_mut()
@@ -378,7 +431,7 @@ pub fn normalize(v: HostValue) -> UserElem {
         UserElem::Val(Rc::new(Elem {
             value: v,
             text: OnceCell::new(),
-            key: OnceCell::new(),
+            id: Cell::new((0, NO_ID)),
         }))
     }
 }
@@ -476,7 +529,7 @@ impl PartialEq for UserElem {
             (UserElem::Val(a), UserElem::Val(b)) => {
                 Rc::ptr_eq(a, b)
                     || failed()
-                    || elem_key(self).is_some_and(|k| Some(k) == elem_key(other))
+                    || elem_id(self).is_some_and(|k| Some(k) == elem_id(other))
                     || host::eq(&a.value, &b.value).unwrap_or_else(|error| {
                         record(UserError {
                             error,
@@ -655,12 +708,37 @@ impl AbstractDomain for UserElem {
 
 /// `contains(a, i)` as the user defines it (remembered).
 fn contains_int(a: &UserElem, i: &BigInt) -> bool {
-    let key = elem_key(a).map(|k| format!("contains\u{1f}{k}\u{1f}{i}"));
-    if let Some(Memo::Bool(b)) = recall(&key) {
+    let Some(id) = elem_id(a) else {
+        return contains_called(a, i);
+    };
+    let small = i128::try_from(i).ok();
+    let known = CONTEXT.with(|c| {
+        let mut c = c.borrow_mut();
+        let ctx = c.as_mut()?;
+        let found = match small {
+            Some(n) => ctx.contains_memo.get(&(id, n)).copied(),
+            None => ctx.contains_memo_big.get(&(id, i.clone())).copied(),
+        };
+        if found.is_some() {
+            ctx.memo_hits += 1;
+        }
+        found
+    });
+    if let Some(b) = known {
         return b;
     }
     let answer = contains_called(a, i);
-    remember(key, Memo::Bool(answer));
+    CONTEXT.with(|c| {
+        if let Some(ctx) = c.borrow_mut().as_mut()
+            && ctx.error.is_none()
+            && ctx.contains_memo.len() + ctx.contains_memo_big.len() < MEMO_LIMIT
+        {
+            match small {
+                Some(n) => ctx.contains_memo.insert((id, n), answer),
+                None => ctx.contains_memo_big.insert((id, i.clone()), answer),
+            };
+        }
+    });
     answer
 }
 

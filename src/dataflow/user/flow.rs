@@ -3,8 +3,11 @@
 //! "every fact" as the start of unvisited nodes), and a node's effect is the user's
 //! `transfer(stmt, facts)` (by default `(facts - kill(stmt, facts)) | gen(stmt)`), given the
 //! node as plain data: `{"node", "kind", "text", "line", "targets", "uses", "deletes",
-//! "branch_targets", "locals"}` (`locals`: the function's local variables as a tuple, `None`
-//! for top-level code). Edges have effects as for the built-ins: the user's
+//! "branch_targets", "locals", "exprs"}` (`locals`: the function's local variables as a tuple,
+//! `None` for top-level code; `exprs`: the candidate expressions the node evaluates, as
+//! available and very busy expressions see them, `{"text", "names"}` each). A must-analysis
+//! may name every fact with `universe(function)` (`function["exprs"]`: every candidate of the
+//! program); unvisited nodes then start from it, as the built-ins' do. Edges have effects as for the built-ins: the user's
 //! `edge(stmt, kind, facts)` (by default, a `for` target or `case` pattern, `branch_targets`,
 //! is bound on the "true" edge by `transfer(binding(stmt), facts)`); it is called only on
 //! the edges that can have one (every edge when the class defines `edge`, else the "true"
@@ -17,11 +20,13 @@ use std::collections::BTreeSet;
 use petgraph::graph::NodeIndex;
 
 use super::UserError;
-use crate::cfg::Edge;
+pub use super::served_flow::edge_kind;
+use super::served_flow::{self, FactSource};
+use crate::dataflow::analyses::expressions::Candidate;
 use crate::dataflow::analyses::{FactReport, Program};
-use crate::dataflow::engine::{Analysis, Direction, Options, iterate_to_fixpoint};
+use crate::dataflow::engine::{Direction, Options};
 use crate::dataflow::lattice::{JoinSemiLattice, MeetSemiLattice, Widening};
-use crate::dataflow::report::{Report, Source};
+use crate::dataflow::report::Source;
 use crate::interp::RunError;
 use crate::interp::host::{self, HostValue};
 
@@ -81,11 +86,14 @@ pub struct UserFlow<'p> {
     /// Whether the class defines its own `edge`.
     edges: bool,
     boundary: BTreeSet<String>,
+    /// `universe(function)`: every fact, when the class names them (a must-analysis'
+    /// unvisited state); `None`: "every fact" stays symbolic.
+    universe: Option<BTreeSet<String>>,
     pub error: RefCell<Option<UserError>>,
 }
 
 /// The order the built-ins list facts in: `NAME@REST` by the name as text, then the rest with
-/// digit runs as numbers (`n@L9`, `n@L10`, `n1@L2`); other facts with digit runs as numbers.
+/// digit runs as numbers (`n@L9`, `n@L10`, `n1@L2`); other facts (expressions) as text.
 pub fn natural(a: &str, b: &str) -> Ordering {
     if let (Some((va, ra)), Some((vb, rb))) = (a.split_once('@'), b.split_once('@')) {
         return va
@@ -93,7 +101,7 @@ pub fn natural(a: &str, b: &str) -> Ordering {
             .then_with(|| digits_as_numbers(ra, rb))
             .then_with(|| a.cmp(b));
     }
-    digits_as_numbers(a, b)
+    a.cmp(b)
 }
 
 /// `L9` before `L10`: digit runs compare as numbers.
@@ -125,6 +133,59 @@ fn strs(v: &HostValue) -> Result<BTreeSet<String>, RunError> {
         .iter()
         .map(|x| x.as_str().map_or_else(|| host::str_of(x), Ok))
         .collect()
+}
+
+/// A node's candidate expressions as `[{"text": "a + b", "names": ["a", "b"]}, …]`.
+fn exprs_value(exprs: &[Candidate]) -> Result<HostValue, RunError> {
+    let items = exprs
+        .iter()
+        .map(|c| {
+            host::str_dict(vec![
+                ("text", HostValue::str(&c.text)),
+                ("names", strs_value(&c.names)?),
+            ])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(HostValue::list(items))
+}
+
+/// The user's `universe(function)` with `function = {"exprs": [...], "locals": ...}` (every
+/// distinct candidate expression of the program, first occurrence first), when the class
+/// defines it and it returns a set.
+fn universe_of(
+    program: &Program<'_>,
+    instance: &HostValue,
+    locals: &HostValue,
+) -> Result<Option<BTreeSet<String>>, RunError> {
+    let overridden = host::module()
+        .and_then(|m| {
+            host::call_method(
+                &m,
+                "overrides",
+                vec![instance.clone(), HostValue::str("universe")],
+            )
+        })
+        .and_then(|v| host::truthy(&v))?;
+    if !overridden {
+        return Ok(None);
+    }
+    let mut all: Vec<Candidate> = Vec::new();
+    for info in &program.nodes {
+        for c in &info.exprs {
+            if all.iter().all(|seen| seen.text != c.text) {
+                all.push(c.clone());
+            }
+        }
+    }
+    let function = host::str_dict(vec![
+        ("exprs", exprs_value(&all)?),
+        ("locals", locals.clone()),
+    ])?;
+    let v = host::call_method(instance, "universe", vec![function])?;
+    if v.is_none() {
+        return Ok(None);
+    }
+    strs(&v).map(Some)
 }
 
 fn strs_value(items: &[String]) -> Result<HostValue, RunError> {
@@ -196,6 +257,10 @@ impl<'p> UserFlow<'p> {
                     strs_value(&info.branch_defs).map_err(|e| fail("stmt", e))?,
                 ),
                 ("locals", locals.clone()),
+                (
+                    "exprs",
+                    exprs_value(&info.exprs).map_err(|e| fail("stmt", e))?,
+                ),
             ])
             .map_err(|e| fail("stmt", e))?;
             stmts.push(d);
@@ -214,6 +279,7 @@ impl<'p> UserFlow<'p> {
         let boundary = host::call_method(&instance, "boundary", Vec::new())
             .and_then(|v| strs(&v))
             .map_err(|e| fail("boundary", e))?;
+        let universe = universe_of(program, &instance, &locals).map_err(|e| fail("universe", e))?;
         Ok(UserFlow {
             program: std::marker::PhantomData,
             instance,
@@ -223,6 +289,7 @@ impl<'p> UserFlow<'p> {
             binds,
             edges,
             boundary,
+            universe,
             error: RefCell::new(None),
         })
     }
@@ -324,20 +391,6 @@ impl<'p> UserFlow<'p> {
     pub fn boundary_facts(&self) -> &BTreeSet<String> {
         &self.boundary
     }
-
-    /// The effect of `edge` out of `source` on `state` (see the module's doc).
-    fn effect(&self, source: NodeIndex, edge: &Edge, state: &Facts) -> Option<Facts> {
-        let kind = edge_kind(edge);
-        if !self.has_edge_effect(source, kind) {
-            return None;
-        }
-        let facts = state.set.as_ref()?;
-        let new = self.call_edge(source, kind, facts)??;
-        Some(Facts {
-            must: state.must,
-            set: Some(new),
-        })
-    }
 }
 
 /// `{a@L2, b@L3}`, in natural order.
@@ -354,61 +407,47 @@ pub fn show_facts(facts: &BTreeSet<String>) -> String {
     )
 }
 
-/// An edge's kind as the user's `edge` sees it.
-pub fn edge_kind(edge: &Edge) -> &'static str {
-    match edge {
-        Edge::Normal => "normal",
-        Edge::True => "true",
-        Edge::False => "false",
-        Edge::Exception(_) => "exception",
-        Edge::Return => "return",
-        Edge::Break => "break",
-        Edge::Continue => "continue",
-    }
-}
+impl FactSource for UserFlow<'_> {
+    type Error = UserError;
 
-impl Analysis for UserFlow<'_> {
-    type Domain = Facts;
-    const DIRECTION: Direction = Direction::Forward;
-
-    fn bottom(&self) -> Facts {
-        Facts {
-            must: self.must,
-            set: if self.must {
-                None
-            } else {
-                Some(BTreeSet::new())
-            },
-        }
+    fn must(&self) -> bool {
+        self.must
     }
 
-    fn boundary(&self) -> Facts {
-        Facts {
-            must: self.must,
-            set: Some(self.boundary.clone()),
-        }
+    fn direction(&self) -> Direction {
+        self.direction
     }
 
-    fn transfer(&self, node: NodeIndex, state: &mut Facts) {
-        let Some(facts) = &state.set else { return };
-        if let Some(new) = self.call_transfer(node, facts) {
-            state.set = Some(new);
-        }
+    fn boundary_facts(&self) -> BTreeSet<String> {
+        self.boundary.clone()
     }
 
-    fn edge_effect(
+    fn universe(&self) -> Option<BTreeSet<String>> {
+        self.universe.clone()
+    }
+
+    fn transfer(&self, node: NodeIndex, facts: &BTreeSet<String>) -> Option<BTreeSet<String>> {
+        self.call_transfer(node, facts)
+    }
+
+    fn edge(
         &self,
-        source: NodeIndex,
-        edge: &Edge,
-        _: NodeIndex,
-        state: &Facts,
-    ) -> Option<Facts> {
-        self.effect(source, edge, state)
+        node: NodeIndex,
+        kind: &'static str,
+        facts: &BTreeSet<String>,
+    ) -> Option<BTreeSet<String>> {
+        if !self.has_edge_effect(node, kind) {
+            return None;
+        }
+        self.call_edge(node, kind, facts)?
+    }
+
+    fn take_error(&self) -> Option<UserError> {
+        self.error.borrow_mut().take()
     }
 }
 
-/// Runs the user's analysis `name` on `program`. The engine's direction is a constant of the
-/// `Analysis` trait, so a backward analysis runs on [`Backward`].
+/// Runs the user's analysis `name` on `program` (through [`served_flow::run`]).
 pub fn run(
     name: &'static str,
     title: &'static str,
@@ -419,86 +458,17 @@ pub fn run(
 ) -> Result<FactReport, super::Failure> {
     let flow = UserFlow::new(program, instance)
         .map_err(|error| super::Failure::User { error, step: None })?;
-    let must = flow.must;
     let source = Source::Dataflow {
         title,
         legend,
-        quantifier: if must { "must" } else { "may" },
+        quantifier: if flow.must { "must" } else { "may" },
     };
-    let show = |f: &Facts| -> Vec<String> {
-        let mut v: Vec<String> = f.set.clone().unwrap_or_default().into_iter().collect();
-        v.sort_by(|a, b| natural(a, b));
-        v
-    };
-    let finish = |error: Option<UserError>| match error {
-        Some(error) => {
+    match served_flow::run(name, source, program, flow, options) {
+        Ok(Ok(report)) => Ok(report),
+        Ok(Err(e)) => Err(super::Failure::Fixpoint(e)),
+        Err(error) => {
             let step = error.node.map(|n| super::describe_node(program, n));
             Err(super::Failure::User { error, step })
         }
-        None => Ok(()),
-    };
-    match flow.direction {
-        Direction::Forward => {
-            let r = iterate_to_fixpoint(&program.cfg, flow, options);
-            let r = match r {
-                Ok(r) => r,
-                Err(e) => return Err(super::Failure::Fixpoint(e)),
-            };
-            finish(r.analysis.error.borrow_mut().take())?;
-            Ok(Report::new(
-                name,
-                source,
-                program,
-                &r,
-                &r.node_states(),
-                show,
-            ))
-        }
-        Direction::Backward => {
-            let r = iterate_to_fixpoint(&program.cfg, Backward(flow), options);
-            let r = match r {
-                Ok(r) => r,
-                Err(e) => return Err(super::Failure::Fixpoint(e)),
-            };
-            finish(r.analysis.0.error.borrow_mut().take())?;
-            Ok(Report::new(
-                name,
-                source,
-                program,
-                &r,
-                &r.node_states(),
-                show,
-            ))
-        }
-    }
-}
-
-/// A backward user analysis.
-pub struct Backward<'p>(pub UserFlow<'p>);
-
-impl Analysis for Backward<'_> {
-    type Domain = Facts;
-    const DIRECTION: Direction = Direction::Backward;
-
-    fn bottom(&self) -> Facts {
-        self.0.bottom()
-    }
-
-    fn boundary(&self) -> Facts {
-        self.0.boundary()
-    }
-
-    fn transfer(&self, node: NodeIndex, state: &mut Facts) {
-        self.0.transfer(node, state)
-    }
-
-    fn edge_effect(
-        &self,
-        source: NodeIndex,
-        edge: &Edge,
-        _: NodeIndex,
-        state: &Facts,
-    ) -> Option<Facts> {
-        self.0.effect(source, edge, state)
     }
 }

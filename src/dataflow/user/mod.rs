@@ -9,6 +9,8 @@
 //! - [`flow`]: a user's dataflow analysis (sets of str facts, `transfer` over node data,
 //!   `edge` over edges);
 //! - [`flow_check`]: `%check-domain` for user analyses (monotone transfer and edge effects);
+//! - [`served_flow`]: the engine's side of a served analysis, one for Python classes and
+//!   Rust cells ([`served_flow::FactSource`]);
 //! - this file: the registry of the `analysis` module, and the runs of `%absint`,
 //!   `%lattice` and `%check-domain` on a user entry.
 
@@ -16,6 +18,7 @@ pub mod check;
 pub mod domain;
 pub mod flow;
 pub mod flow_check;
+pub mod served_flow;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};

@@ -81,8 +81,15 @@ def __analysis_setup__():
         `direction` ("forward" or "backward") and `may` (True: facts join by union; False:
         by intersection), and define `gen(stmt)` and `kill(stmt, facts)`, or
         `transfer(stmt, facts)` for anything else.  Facts are strs; `stmt` is a dict with
-        "node", "kind", "text", "line", "targets", "uses", "deletes", "branch_targets" and
-        "locals" (the function's local variables, a tuple; None for top-level code).
+        "node", "kind", "text", "line", "targets", "uses", "deletes", "branch_targets",
+        "locals" (the function's local variables, a tuple; None for top-level code) and
+        "exprs" (the non-trivial expressions the node evaluates, as available and very busy
+        expressions see them: a list of {"text": "a + b", "names": ["a", "b"]}).
+
+        A must-analysis (may = False) starts unvisited nodes from "every fact"; to name them,
+        define `universe(function)`, called once per function before the analysis runs with
+        {"exprs": every expression of the function (as above), "locals": ...}, returning the
+        set of all facts (or None).
 
         Edges: `edge(stmt, kind, facts)` is the effect of an edge out of `stmt` (forward the
         facts flow along it, backward against it), `kind` one of "normal", "true", "false", "exception",
@@ -108,6 +115,9 @@ def __analysis_setup__():
         def boundary(self):
             return set()
 
+        def universe(self, function):
+            return None
+
         def binding(self, stmt):
             return {
                 "node": stmt["node"],
@@ -119,6 +129,7 @@ def __analysis_setup__():
                 "deletes": [],
                 "branch_targets": [],
                 "locals": stmt["locals"],
+                "exprs": [],
             }
 
         def edge(self, stmt, kind, facts):
