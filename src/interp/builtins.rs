@@ -98,7 +98,6 @@ const FUNCTIONS: &[(&str, Builtin)] = &[
 const REFUSED: &[&str] = &[
     "open",
     "input",
-    "bytes",
     "bytearray",
     "memoryview",
     "complex",
@@ -125,7 +124,7 @@ pub(crate) fn lookup(name: &str) -> Option<Value> {
     if let Some(t) = TypeKind::from_builtin_name(name) {
         return Some(Value::Type(t));
     }
-    if let Some(k) = ExcKind::from_name(name) {
+    if let Some(k) = ExcKind::from_name(crate::python::exceptions::canonical(name)) {
         return Some(Value::ExcType(k));
     }
     if let Some(v) = super::stdclass::builtin_named(name) {
@@ -660,14 +659,11 @@ impl Machine {
                     Some(v) => float_of(v).map(Value::Float),
                 }
             }
-            TypeKind::Str => {
-                no_kwargs("str", &kwargs)?;
-                match args.as_slice() {
-                    [] => Ok(Value::str("")),
-                    [v] => self.str_of(v).map(Value::str),
-                    _ => Err(Unwind::unsupported("str() with an encoding (bytes)")),
-                }
-            }
+            TypeKind::Str if args.len() > 1 || !kwargs.is_empty() => self.str_decode(args, kwargs),
+            TypeKind::Str => match args.first() {
+                None => Ok(Value::str("")),
+                Some(v) => self.str_of(v).map(Value::str),
+            },
             TypeKind::Bool => {
                 no_kwargs("bool", &kwargs)?;
                 if args.len() > 1 {
@@ -786,6 +782,7 @@ impl Machine {
                 Ok(IterState::Filter { func, inner }.into_value())
             }
             TypeKind::Set | TypeKind::FrozenSet => self.construct_set(t, args, kwargs),
+            TypeKind::Bytes => self.construct_bytes(args, kwargs),
             TypeKind::Reversed => {
                 no_kwargs("reversed", &kwargs)?;
                 arity("reversed", &args, 1, 1)?;
@@ -874,6 +871,7 @@ pub(crate) fn len(v: &Value) -> R<Value> {
         Value::Dict(d) => d.borrow().len(),
         Value::View(view) => view.dict.borrow().len(),
         Value::Set(s) => s.borrow().len(),
+        Value::Bytes(b) => b.len(),
         Value::Std(o) if o.len().is_some() => o.len().unwrap_or(0),
         Value::Range(r) => {
             return i64::try_from(r.len()).map(Value::Int).or_else(|_| {
@@ -913,6 +911,11 @@ fn reversed(v: Value) -> R<Value> {
         }
         Value::Tuple(t) => IterState::Items {
             items: t.iter().rev().cloned().collect(),
+            index: 0,
+            kind: TypeKind::Reversed,
+        },
+        Value::Bytes(b) => IterState::Items {
+            items: b.iter().rev().map(|x| Value::Int(*x as i64)).collect(),
             index: 0,
             kind: TypeKind::Reversed,
         },

@@ -101,10 +101,12 @@
 
 mod budget;
 mod builtins;
+mod bytes;
 mod call;
 mod class;
 mod classdef;
 mod code;
+mod codec;
 mod compile;
 mod dict;
 mod dunder;
