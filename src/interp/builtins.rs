@@ -135,6 +135,10 @@ pub(crate) fn lookup(name: &str) -> Option<Value> {
     }
     match name {
         "Ellipsis" => Some(Value::Ellipsis),
+        // Builtin exception classes with behaviour of their own (exit codes, groups).
+        "SystemExit" | "BaseExceptionGroup" | "ExceptionGroup" => Some(Value::Unavailable(
+            format!("the exception class {name}").into(),
+        )),
         "NotImplemented" => Some(Value::Builtin(Builtin::Refused("NotImplemented"))),
         _ => None,
     }
