@@ -985,6 +985,9 @@ fn int_of(x: Option<Value>, base: Option<Value>) -> R<Value> {
             None => Ok(Value::Int(0)),
         };
     };
+    if let Value::Bytes(_) = x {
+        return Err(Unwind::unsupported("int() of bytes"));
+    }
     if let Some(b) = base {
         let Value::Str(s) = &x else {
             return type_error("int() can't convert non-string with explicit base");
@@ -1071,6 +1074,7 @@ pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
 pub(crate) fn float_of(v: &Value) -> R<f64> {
     match v {
         Value::Str(s) => parse_float(s.as_str()),
+        Value::Bytes(_) => Err(Unwind::unsupported("float() of bytes")),
         other => match num(other) {
             Some(n) => n.to_f64(),
             None => type_error(format!(

@@ -769,6 +769,8 @@ fn what_bytes_and_exception_classes_leave_out_is_refused_by_name() {
         ),
         ("print(b'%d' % 1)", "bytes % formatting"),
         ("print(bytearray(b'a'))", "bytearray"),
+        ("print(int(b'12'))", "int() of bytes"),
+        ("print(float(b'1.5'))", "float() of bytes"),
         (
             "raise OSError(2, 'No such file')",
             "OSError() with errno arguments",
