@@ -2,6 +2,7 @@
 //!
 //! `cargo run --release --bin bench_interp` prints, per workload, the best of three runs of
 //! each (CPython timed inside the process, without its start-up) and the ratio.
+//! `BENCH_ONLY=<text>` keeps the workloads whose name contains the text.
 
 use std::process::Command;
 use std::time::Instant;
@@ -108,7 +109,9 @@ fn main() {
         "workload", "ours (s)", "CPython", "ratio"
     );
     let (mut total_ours, mut total_py) = (0.0, 0.0);
-    for (name, src) in WORKLOADS {
+    // `BENCH_ONLY=classes` runs the workloads whose name contains the text (for profiling).
+    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    for (name, src) in WORKLOADS.iter().filter(|(n, _)| n.contains(only.as_str())) {
         let ours = match ours_seconds(src) {
             Ok((t, _)) => t,
             Err(e) => {

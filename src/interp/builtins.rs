@@ -98,7 +98,6 @@ const FUNCTIONS: &[(&str, Builtin)] = &[
 const REFUSED: &[&str] = &[
     "open",
     "input",
-    "bytes",
     "bytearray",
     "memoryview",
     "complex",
@@ -128,7 +127,7 @@ pub(crate) fn lookup(name: &str) -> Option<Value> {
     if let Some(t) = TypeKind::from_builtin_name(name) {
         return Some(Value::Type(t));
     }
-    if let Some(k) = ExcKind::from_name(name) {
+    if let Some(k) = ExcKind::from_name(crate::python::exceptions::canonical(name)) {
         return Some(Value::ExcType(k));
     }
     if let Some(v) = super::stdclass::builtin_named(name) {
@@ -139,6 +138,10 @@ pub(crate) fn lookup(name: &str) -> Option<Value> {
     }
     match name {
         "Ellipsis" => Some(Value::Ellipsis),
+        // Builtin exception classes with behaviour of their own (exit codes, groups).
+        "SystemExit" | "BaseExceptionGroup" | "ExceptionGroup" => Some(Value::Unavailable(
+            format!("the exception class {name}").into(),
+        )),
         "NotImplemented" => Some(Value::Builtin(Builtin::Refused("NotImplemented"))),
         _ => None,
     }
@@ -663,14 +666,11 @@ impl Machine {
                     Some(v) => float_of(v).map(Value::Float),
                 }
             }
-            TypeKind::Str => {
-                no_kwargs("str", &kwargs)?;
-                match args.as_slice() {
-                    [] => Ok(Value::str("")),
-                    [v] => self.str_of(v).map(Value::str),
-                    _ => Err(Unwind::unsupported("str() with an encoding (bytes)")),
-                }
-            }
+            TypeKind::Str if args.len() > 1 || !kwargs.is_empty() => self.str_decode(args, kwargs),
+            TypeKind::Str => match args.first() {
+                None => Ok(Value::str("")),
+                Some(v) => self.str_of(v).map(Value::str),
+            },
             TypeKind::Bool => {
                 no_kwargs("bool", &kwargs)?;
                 if args.len() > 1 {
@@ -789,6 +789,7 @@ impl Machine {
                 Ok(IterState::Filter { func, inner }.into_value())
             }
             TypeKind::Set | TypeKind::FrozenSet => self.construct_set(t, args, kwargs),
+            TypeKind::Bytes => self.construct_bytes(args, kwargs),
             TypeKind::Reversed => {
                 no_kwargs("reversed", &kwargs)?;
                 arity("reversed", &args, 1, 1)?;
@@ -877,6 +878,7 @@ pub(crate) fn len(v: &Value) -> R<Value> {
         Value::Dict(d) => d.borrow().len(),
         Value::View(view) => view.dict.borrow().len(),
         Value::Set(s) => s.borrow().len(),
+        Value::Bytes(b) => b.len(),
         Value::Std(o) if o.len().is_some() => o.len().unwrap_or(0),
         Value::Range(r) => {
             return i64::try_from(r.len()).map(Value::Int).or_else(|_| {
@@ -916,6 +918,11 @@ fn reversed(v: Value) -> R<Value> {
         }
         Value::Tuple(t) => IterState::Items {
             items: t.iter().rev().cloned().collect(),
+            index: 0,
+            kind: TypeKind::Reversed,
+        },
+        Value::Bytes(b) => IterState::Items {
+            items: b.iter().rev().map(|x| Value::Int(*x as i64)).collect(),
             index: 0,
             kind: TypeKind::Reversed,
         },
@@ -981,6 +988,9 @@ fn int_of(x: Option<Value>, base: Option<Value>) -> R<Value> {
             None => Ok(Value::Int(0)),
         };
     };
+    if let Value::Bytes(_) = x {
+        return Err(Unwind::unsupported("int() of bytes"));
+    }
     if let Some(b) = base {
         let Value::Str(s) = &x else {
             return type_error("int() can't convert non-string with explicit base");
@@ -1067,6 +1077,7 @@ pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
 pub(crate) fn float_of(v: &Value) -> R<f64> {
     match v {
         Value::Str(s) => parse_float(s.as_str()),
+        Value::Bytes(_) => Err(Unwind::unsupported("float() of bytes")),
         other => match num(other) {
             Some(n) => n.to_f64(),
             None => type_error(format!(

@@ -517,7 +517,7 @@ impl<'a> Compiler<'a> {
                 Constant::Bool(b) => Expr::Const(Value::Bool(*b)),
                 Constant::None => Expr::Const(Value::None),
                 Constant::Ellipsis => Expr::Const(Value::Ellipsis),
-                Constant::Bytes(_) => Expr::Unsupported(self.unsupported("bytes")?),
+                Constant::Bytes(b) => Expr::Const(super::bytes::new(b.clone())),
             },
             ExprKind::BinOp { op, left, right } => {
                 Expr::Binary(*op, self.boxed(left)?, self.boxed(right)?)

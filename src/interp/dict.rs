@@ -32,6 +32,7 @@ pub(crate) enum Key {
     Hashed(i64, u32),
     /// A frozenset, equal to another with the same elements.
     FrozenSet(Rc<super::set::FrozenKey>),
+    Bytes(Rc<Vec<u8>>),
 }
 
 impl std::fmt::Debug for Str {
@@ -50,6 +51,7 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
         Value::Big(b) => Key::Big((**b).clone()),
         Value::Float(f) => float_key(*f),
         Value::Str(s) => Key::Str(s.clone()),
+        Value::Bytes(b) => Key::Bytes(b.clone()),
         Value::Tuple(items) => Key::Tuple(items.iter().map(key_of).collect::<R<_>>()?),
         Value::Range(r) => {
             let len = r.len();

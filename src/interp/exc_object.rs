@@ -41,6 +41,16 @@ impl Machine {
         kwargs: Kwargs,
     ) -> R<Value> {
         let init = class.lookup("__init__");
+        if init.is_none()
+            && args.len() >= 2
+            && class.is_subclass_of(&ExcClass::Builtin(ExcKind::OSError))
+        {
+            // CPython maps `OSError(errno, strerror, ...)` to a subclass by errno.
+            return Err(super::exc::Unwind::unsupported(format!(
+                "{}() with errno arguments",
+                class.name()
+            )));
+        }
         if init.is_none() && !kwargs.is_empty() {
             return type_error(format!("{}() takes no keyword arguments", class.name()));
         }
@@ -71,6 +81,9 @@ impl Machine {
         }
         match name {
             "args" => Some(Ok(Value::tuple(e.args()))),
+            _ if super::codec::unicode_error_attr(e, name).is_some() => {
+                super::codec::unicode_error_attr(e, name).map(Ok)
+            }
             "value"
                 if e.class
                     .is_subclass_of(&ExcClass::Builtin(ExcKind::StopIteration)) =>

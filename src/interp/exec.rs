@@ -199,6 +199,7 @@ impl Machine {
             };
         };
         let v = match self.eval(f, exc) {
+            Ok(Value::Unavailable(what)) => return Unwind::unsupported(what.to_string()),
             Ok(v) => v,
             Err(e) => return e,
         };
@@ -608,6 +609,7 @@ fn exc_matches(exc: &ExcObject, class: &Value) -> R<bool> {
             }
             Ok(false)
         }
+        Value::Unavailable(what) => Err(Unwind::unsupported(what.to_string())),
         _ => type_error("catching classes that do not inherit from BaseException is not allowed"),
     }
 }

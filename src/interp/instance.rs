@@ -407,6 +407,16 @@ impl Machine {
     ) -> R<Value> {
         match func {
             Value::Function(f) => {
+                let (code, p) = (&f.code, &f.code.params);
+                if kwargs.is_empty() && p.direct && args.len() + 1 == p.n_positional {
+                    // The receiver and arguments go straight into the new frame's slots.
+                    let mut locals = self.pool.pop().unwrap_or_default();
+                    locals.reserve(code.nlocals);
+                    locals.push(Some(receiver));
+                    locals.extend(args.into_iter().map(Some));
+                    locals.resize(code.nlocals, None);
+                    return self.call_with_locals(f, locals);
+                }
                 let mut all = Vec::with_capacity(args.len() + 1);
                 all.push(receiver);
                 all.extend(args);

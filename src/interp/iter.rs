@@ -161,6 +161,7 @@ impl Machine {
                 | Value::View(_)
                 | Value::Iter(_)
                 | Value::Set(_)
+                | Value::Bytes(_)
         ) || matches!(v, Value::Std(o) if o.len().is_some())
     }
 
@@ -172,6 +173,11 @@ impl Machine {
                 index: 0,
             },
             Value::Tuple(items) => IterState::Tuple { items, index: 0 },
+            Value::Bytes(b) => IterState::Items {
+                items: b.iter().map(|x| Value::Int(*x as i64)).collect(),
+                index: 0,
+                kind: TypeKind::BytesIterator,
+            },
             Value::Str(text) => IterState::Str { text, byte: 0 },
             Value::Range(r) => IterState::Range {
                 next: r.start as i128,

@@ -38,6 +38,7 @@ pub(crate) fn has_method(o: &Value, name: &str) -> bool {
     match o {
         Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
         Value::Native(_) => false,
+        Value::Type(TypeKind::Bytes) => name == "fromhex",
         Value::Exception(e) => super::exc_object::has_base_method(e, name),
         Value::Iter(it) => {
             matches!(name, "send" | "close" | "throw")
@@ -59,6 +60,7 @@ pub(crate) fn type_has_method(t: TypeKind, name: &str) -> bool {
         TypeKind::Int | TypeKind::Bool => matches!(name, "bit_length" | "bit_count" | "conjugate"),
         TypeKind::Float => matches!(name, "is_integer" | "conjugate"),
         TypeKind::Set | TypeKind::FrozenSet => super::set_ops::type_has_method(t, name),
+        TypeKind::Bytes => super::bytes::METHODS.contains(&name),
         _ => false,
     }
 }
@@ -103,6 +105,11 @@ impl Machine {
     pub fn method(&mut self, o: &Value, name: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         match o {
             Value::Str(s) => self.str_method(s, name, args, kwargs),
+            Value::Bytes(b) => self.bytes_method(b, name, args, kwargs),
+            Value::Type(TypeKind::Bytes) => {
+                no_kwargs(name, &kwargs)?;
+                self.bytes_method(&Rc::new(Vec::new()), name, args, Kwargs::new())
+            }
             Value::List(l) => self.list_method(l, name, args, kwargs),
             Value::Tuple(t) => {
                 no_kwargs(name, &kwargs)?;

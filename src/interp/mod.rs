@@ -22,6 +22,15 @@
 //!   `*rest`), mapping (with `**rest`), class (builtins that match themselves, keyword
 //!   attributes, `__match_args__` through `match_class`), or and `as` patterns, guards.
 //! - `eval(str)` / `exec(str)` at a cell's top level (`eval.rs`), against the globals.
+//! - `bytes` (`bytes.rs`): literals, repr, indexing (ints), slicing, iteration, `in`, `+`,
+//!   `*`, comparisons, hashing, `bytes(n | iterable | str, encoding)`, `fromhex`/`hex`, the
+//!   common methods; `str.encode`/`bytes.decode`/`str(b, encoding)` (`codec.rs`) for utf-8,
+//!   ascii and latin-1 with `strict`/`ignore`/`replace` and CPython's
+//!   `UnicodeEncodeError`/`UnicodeDecodeError` (messages and `encoding object start end
+//!   reason`).
+//! - Exception classes: every builtin one of CPython's hierarchy except `SystemExit`,
+//!   `BaseExceptionGroup` and `ExceptionGroup`, usable as bases of user exception classes;
+//!   `IOError`/`EnvironmentError` are `OSError`.
 //! - Operators: `+ - * / // % **` with Python's rules (true division, floor division and
 //!   modulo taking the divisor's sign, int/float mixing, exact big-int true division and
 //!   int/float comparison), `<< >> & | ^ ~`, unary `- +`, comparisons (chained), `is`,
@@ -63,7 +72,10 @@
 //!   `collections.namedtuple`, `functools.total_ordering`.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
-//! bytes, complex results, `await`, in `re` what needs a backtracking engine (backreferences,
+//! `bytearray`, `memoryview`, `bytes % args`, encodings other than utf-8/ascii/latin-1 and
+//! error handlers other than strict/ignore/replace (when an error needs one), `SystemExit`,
+//! `ExceptionGroup`, `BaseExceptionGroup` (in `raise`, `except` or a call), `OSError(errno,
+//! strerror, ...)` (CPython picks a subclass by errno), complex results, `await`, in `re` what needs a backtracking engine (backreferences,
 //! lookaround, atomic groups, possessive repeats, conditionals: named in the error), type aliases, `eval`/`exec` inside functions or with
 //! globals/locals dicts, and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
@@ -81,8 +93,9 @@
 //! traceback; `vars(obj)` and `obj.__dict__` are copies; an instance with `__hash__` is compared by
 //! `__eq__` with the first instance met with the same hash (kept for the session), not with
 //! each colliding element in turn as CPython does (same result for a consistent `__eq__`);
-//! sets of strs iterate in their own
-//! order; `hash(None)` and hashes of functions are fixed values, not addresses; `range` bounds
+//! sets of strs (and of bytes) iterate in their own
+//! order; `UnicodeDecodeError`/`UnicodeEncodeError` accept any arguments (CPython requires
+//! five); `hash(None)` and hashes of functions are fixed values, not addresses; `range` bounds
 //! must fit in 64 bits;
 //! lists of 64 items or more are sorted by a stable merge sort (same result; a failing
 //! comparison may be a different pair than CPython's); single results over
@@ -101,10 +114,12 @@
 
 mod budget;
 mod builtins;
+mod bytes;
 mod call;
 mod class;
 mod classdef;
 mod code;
+mod codec;
 mod compile;
 mod dict;
 mod dunder;

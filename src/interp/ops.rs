@@ -54,6 +54,9 @@ fn binary_slow(op: BinOp, a: &Value, b: &Value) -> R<Value> {
     if let Some(r) = super::stdlib::counter_op(op, a, b) {
         return r;
     }
+    if let Some(r) = super::bytes::binary(op, a, b) {
+        return r;
+    }
     match op {
         BinOp::Add => concat(a, b),
         BinOp::Mult => repeat(a, b),
@@ -240,6 +243,7 @@ pub(crate) fn truthy(v: &Value) -> bool {
         Value::Range(r) => r.len() > 0,
         Value::Set(s) => s.borrow().len() > 0,
         Value::Std(o) => o.truthy(),
+        Value::Bytes(b) => !b.is_empty(),
         _ => true,
     }
 }
@@ -279,6 +283,7 @@ pub(crate) fn is(a: &Value, b: &Value) -> bool {
         (Value::NotImplemented, Value::NotImplemented) => true,
         (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
         (Value::Std(x), Value::Std(y)) => Rc::ptr_eq(x, y),
+        (Value::Bytes(x), Value::Bytes(y)) => x == y,
         _ => false,
     }
 }
@@ -382,6 +387,7 @@ fn compare_at(op: CmpOp, a: &Value, b: &Value, depth: u32) -> R<bool> {
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(holds(op, x.as_str().cmp(y.as_str()))),
         (Value::Tuple(x), Value::Tuple(y)) => seq_compare(op, x, y, depth),
+        (Value::Bytes(x), Value::Bytes(y)) => super::bytes::compare(op, x, y),
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow().clone(), y.borrow().clone());
             seq_compare(op, &x, &y, depth)
@@ -443,6 +449,7 @@ pub(crate) fn contains(container: &Value, item: &Value) -> R<Option<bool>> {
             seq_contains(items, item)?
         }
         Value::Set(s) => super::set_ops::contains(&s.borrow(), item)?,
+        Value::Bytes(b) => super::bytes::contains(b, item)?,
         Value::Dict(d) => {
             let key = key_of(item)?;
             d.borrow().get(&key).is_some()

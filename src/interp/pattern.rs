@@ -20,6 +20,7 @@ type Bindings = Vec<(Var, Value)>;
 /// the subject itself (CPython's `_Py_TPFLAGS_MATCH_SELF`).
 const MATCH_SELF: &[TypeKind] = &[
     TypeKind::Bool,
+    TypeKind::Bytes,
     TypeKind::Dict,
     TypeKind::Float,
     TypeKind::FrozenSet,

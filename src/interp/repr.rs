@@ -40,6 +40,9 @@ pub(crate) fn exc_str(e: &ExcObject) -> R<String> {
 
 /// `BaseException.__str__` where it needs no machine.
 pub(crate) fn exc_str_base(e: &ExcObject) -> R<String> {
+    if let Some(text) = super::codec::unicode_error_str(e) {
+        return Ok(text);
+    }
     match e.args().as_slice() {
         [] => Ok(String::new()),
         [one]
@@ -109,6 +112,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Big(b) => out.push_str(&int_str(b)?),
         Value::Float(f) => out.push_str(&float_repr(*f)),
         Value::Str(s) => out.push_str(&str_repr(s.as_str())),
+        Value::Bytes(b) => out.push_str(&super::bytes::repr(b)),
         Value::Instance(_) | Value::Bound(_) => return Err(super::dunder::needs_machine()),
         Value::Class(c) if c.is_enum() => out.push_str(&format!("<enum '{}'>", c.name)),
         Value::Class(c) => out.push_str(&format!("<class '{}.{}'>", c.module, c.qualname)),

@@ -87,6 +87,13 @@ pub(crate) fn getitem(o: &Value, i: &Value) -> R<Value> {
                 i.type_name()
             )),
         },
+        Value::Bytes(b) => match position(i, b.len(), "index out of range")? {
+            Some(k) => Ok(Value::Int(b[k] as i64)),
+            None => type_error(format!(
+                "byte indices must be integers or slices, not {}",
+                i.type_name()
+            )),
+        },
         Value::Range(r) => {
             let len = usize::try_from(r.len()).unwrap_or(usize::MAX);
             match position(i, len, "range object index out of range")? {
@@ -189,6 +196,14 @@ pub(crate) fn get_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
             }
             budget::produce(count, ops::ITEM_BYTES)?;
             Ok(Value::tuple(select(items, start, st, count)))
+        }
+        Value::Bytes(b) => {
+            let (start, st, count) = adjust(b.len(), lower, upper, step)?;
+            if start == 0 && st == 1 && count == b.len() {
+                return Ok(o.clone());
+            }
+            budget::produce(count, 1)?;
+            Ok(super::bytes::new(select(b, start, st, count)))
         }
         Value::Str(s) => {
             let (start, st, count) = adjust(s.len(), lower, upper, step)?;

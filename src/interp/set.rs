@@ -461,9 +461,14 @@ fn frexp(v: f64) -> (f64, i32) {
 }
 
 fn text_hash(text: &str) -> i64 {
+    data_hash(text.as_bytes())
+}
+
+/// The hash of a str's UTF-8 or of bytes (equal for ASCII, as CPython's are).
+fn data_hash(data: &[u8]) -> i64 {
     use std::hash::Hasher;
     let mut h = FxHasher::default();
-    h.write(text.as_bytes());
+    h.write(data);
     let v = h.finish() as i64;
     if v == -1 { -2 } else { v }
 }
@@ -476,6 +481,7 @@ pub(crate) fn py_hash(key: &Key) -> i64 {
         Key::Big(b) => big_hash(b),
         Key::Float(bits) => float_hash(f64::from_bits(*bits)),
         Key::Str(s) => text_hash(s.as_str()),
+        Key::Bytes(b) => data_hash(b),
         Key::Tuple(items) => tuple_hash(items.iter().map(py_hash)),
         Key::None => 0x_fc_a8_6c_7e,
         Key::Ellipsis => 0x_fc_a8_6c_9e,

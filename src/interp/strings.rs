@@ -14,6 +14,7 @@ pub(crate) const METHODS: &[&str] = &[
     "casefold",
     "center",
     "count",
+    "encode",
     "endswith",
     "expandtabs",
     "find",
@@ -362,7 +363,10 @@ impl Machine {
                 ))
             }
         };
-        if !matches!(name, "split" | "rsplit" | "splitlines" | "format") {
+        if !matches!(
+            name,
+            "split" | "rsplit" | "splitlines" | "format" | "encode"
+        ) {
             no_kwargs(name, &kwargs)?;
         }
         Ok(match name {
@@ -545,6 +549,17 @@ impl Machine {
                     _ => marg / 2 + (marg & width as usize & 1),
                 };
                 Value::str(pad(s, width, left, fill))
+            }
+            "encode" => {
+                arity("encode", &args, 0, 2)?;
+                let [enc, err] = take_kwargs("encode", kwargs, ["encoding", "errors"])?;
+                let (codec, errors) = super::bytes::codec_args(
+                    "encode",
+                    args.first().or(enc.as_ref()),
+                    args.get(1).or(err.as_ref()),
+                )?;
+                super::budget::produce(text.len(), 1)?;
+                super::bytes::new(super::codec::encode(text, codec, &errors)?)
             }
             "zfill" => {
                 arity("zfill", &args, 1, 1)?;

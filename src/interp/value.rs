@@ -68,6 +68,8 @@ pub(crate) enum Value {
     Set(Rc<RefCell<SetObj>>),
     /// An object made by a standard-library module function (`functools.partial`, ...).
     Std(Rc<super::stdlib::StdObj>),
+    /// A `bytes` object, see `bytes.rs`.
+    Bytes(Rc<Vec<u8>>),
 }
 
 /// A str with its length in characters (strings index by character, stored as UTF-8).
@@ -176,6 +178,8 @@ pub(crate) enum TypeKind {
     Set,
     FrozenSet,
     SetIterator,
+    Bytes,
+    BytesIterator,
 }
 
 impl TypeKind {
@@ -220,6 +224,8 @@ impl TypeKind {
             Set => "set",
             FrozenSet => "frozenset",
             SetIterator => "set_iterator",
+            Bytes => "bytes",
+            BytesIterator => "bytes_iterator",
         }
     }
 
@@ -244,6 +250,7 @@ impl TypeKind {
             "reversed" => Reversed,
             "set" => Set,
             "frozenset" => FrozenSet,
+            "bytes" => Bytes,
             _ => return None,
         })
     }
@@ -394,6 +401,7 @@ impl Value {
             Value::Descriptor(_) | Value::Super(_) | Value::NotImplemented => TypeKind::Object,
             Value::Set(s) if s.borrow().frozen => TypeKind::FrozenSet,
             Value::Set(_) => TypeKind::Set,
+            Value::Bytes(_) => TypeKind::Bytes,
             Value::Exception(_) => return None,
         })
     }

@@ -643,9 +643,7 @@ mod tests {
                 "ZeroDivisionError: integer division or modulo by zero"
             ]
         );
-        let e = run(&mut s, "def h():\n    pass\nraw = b'bytes'\n")
-            .0
-            .unwrap_err();
+        let e = run(&mut s, "def h():\n    pass\nz = 2j\n").0.unwrap_err();
         assert_eq!(e.ename, "UnsupportedError");
         assert!(e.traceback[0].contains("Cell line 3"), "{:?}", e.traceback);
         assert!(s.function("h").is_none(), "a refused cell defines nothing");
