@@ -51,33 +51,7 @@ pub(crate) fn new(data: Vec<u8>) -> Value {
     Value::Bytes(Rc::new(data))
 }
 
-/// `repr(b)` as CPython writes it (`'` quotes unless the data has `'` and no `"`).
-pub(crate) fn repr(b: &[u8]) -> String {
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
-        b'"'
-    } else {
-        b'\''
-    };
-    let mut out = String::with_capacity(b.len() + 3);
-    out.push('b');
-    out.push(quote as char);
-    for &byte in b {
-        match byte {
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(quote as char);
-            }
-            0x20..=0x7e => out.push(byte as char),
-            _ => out.push_str(&format!("\\x{byte:02x}")),
-        }
-    }
-    out.push(quote as char);
-    out
-}
+pub(crate) use crate::python::repr::bytes_repr as repr;
 
 /// `a op b` when the left operand (or, for `*`, either) is bytes; `None` otherwise.
 pub(crate) fn binary(op: BinOp, a: &Value, b: &Value) -> Option<R<Value>> {
