@@ -16,6 +16,7 @@ pub mod check;
 pub mod domain;
 pub mod flow;
 pub mod flow_check;
+pub mod interproc;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
