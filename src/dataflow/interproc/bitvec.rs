@@ -389,7 +389,14 @@ pub fn analyze<'f>(
     }
     let mut dirty = vec![true; count];
     let mut runs = 0;
-    while let Some(f) = dirty.iter().position(|d| *d) {
+    // Round robin in call order (callers mostly first), so that a caller waits for a sweep
+    // over its callees before it runs again.
+    let mut cursor = 0;
+    let next = |dirty: &[bool], cursor: usize| {
+        (0..count).map(|i| (cursor + i) % count).find(|&f| dirty[f])
+    };
+    while let Some(f) = next(&dirty, cursor) {
+        cursor = f + 1;
         dirty[f] = false;
         runs += 1;
         if runs > RUNS_PER_CONTEXT * count {
