@@ -216,3 +216,35 @@ pub fn surely_calls(s: &Stmt) -> bool {
     }
     sure
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::lower_module;
+
+    #[test]
+    fn surely_calls_only_without_short_circuits() {
+        let m = lower_module(
+            "def f(a):\n    x = g(a)\n    y = a and g(a)\n    z = g(a) if a else 0\n    for i in g(a):\n        pass\n    if g(a):\n        pass\n    w = 0 < g(a) < 5\n    return g(a)\n\ndef g(a):\n    return a\n",
+        )
+        .unwrap();
+        let f = m.function("f").unwrap();
+        let sure: Vec<bool> = f.body.iter().map(surely_calls).collect();
+        assert_eq!(sure, [true, false, false, false, true, false, true]);
+    }
+
+    #[test]
+    fn the_scene_tracks_globals_not_functions_or_builtins() {
+        let m = lower_module(
+            "def f(a):\n    global g\n    g = len([a]) + h\n    return k(a)\n\ndef k(b):\n    return b + g\n\ndef unused():\n    return 0\n",
+        )
+        .unwrap();
+        let fns: Vec<&Function> = m.functions().collect();
+        let s = Scene::new(&fns, "f").unwrap();
+        assert_eq!(s.names, ["f", "k"], "unused is not reached");
+        let globals: Vec<&str> = s.globals.iter().map(String::as_str).collect();
+        assert_eq!(globals, ["g", "h"]);
+        assert_eq!(s.callers(1).len(), 1);
+        assert!(s.unfollowed.iter().any(|u| u.callee == "len"));
+    }
+}
