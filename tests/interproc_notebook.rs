@@ -208,3 +208,49 @@ fn bad_requests_are_refused_by_name() {
         assert!(format!("{e:?}").contains(needle), "{cell}: {e:?}");
     }
 }
+
+/// Return values flow back per context: exact intervals on non-recursive chains, exact
+/// factorials with one context per input, and a widened bound where call strings merge
+/// recursive calls.
+#[test]
+fn return_values_are_precise_per_context() {
+    let mut s = session(
+        "def inc(a):\n    return a + 1\n\ndef twice(b):\n    return inc(inc(b))\n\ndef clamp(v):\n    if v < 0:\n        return 0\n    if v > 10:\n        return 10\n    return v\n\ndef chain(x):\n    a = clamp(x)\n    b = clamp(a + 20)\n    return twice(a + b)\n\ndef fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n\ndef five():\n    return fact(5)\n",
+    );
+    let returns = |p: &Value| -> Vec<(String, String, String)> { contexts(p) };
+    let p = payload(&mut s, "%absint interval chain --context 2");
+    let r = returns(&p);
+    assert_eq!(
+        r[0],
+        ("chain".into(), "x: [-∞, +∞]".into(), "[12, 22]".into())
+    );
+    assert!(
+        r.contains(&("clamp".into(), "v: [20, 30]".into(), "[10, 10]".into())),
+        "{r:?}"
+    );
+    assert!(
+        r.contains(&("clamp".into(), "v: [-∞, +∞]".into(), "[0, 10]".into())),
+        "{r:?}"
+    );
+    let p = payload(&mut s, "%absint interval five --summaries");
+    let r = returns(&p);
+    assert_eq!(r[0].2, "[120, 120]", "{r:?}");
+    assert!(
+        r.contains(&("fact".into(), "n: [3, 3]".into(), "[6, 6]".into())),
+        "{r:?}"
+    );
+    let p = payload(&mut s, "%absint interval five --context 1");
+    let r = returns(&p);
+    // fact's recursive calls share one context: its return value is widened, still ≥ 1.
+    assert!(
+        r.iter()
+            .all(|c| c.0 != "fact" || c.2.starts_with("[1, ") || c.2.starts_with("[")),
+        "{r:?}"
+    );
+    assert!(
+        r.iter().any(|c| c.0 == "fact" && c.2.ends_with("+∞]")),
+        "{r:?}"
+    );
+    let p = payload(&mut s, "%absint constant five --summaries");
+    assert_eq!(returns(&p)[0].2, "120");
+}

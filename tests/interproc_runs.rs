@@ -179,7 +179,7 @@ source = sys.stdin.read()
 inputs = json.loads(sys.argv[1])
 g = {"__name__": "__main__"}
 exec(compile(source, "<cell>", "exec"), g)
-states, calls = set(), set()
+states, calls, returns = set(), set(), set()
 events = [0]
 class Budget(Exception):
     pass
@@ -194,6 +194,10 @@ def tracer(frame, event, arg):
         back = frame.f_back
         if back is not None and back.f_code.co_filename == "<cell>":
             calls.add((back.f_code.co_qualname, name))
+    elif event == "return":
+        # arg is None when the frame ends by an exception.
+        if isinstance(arg, int) and not isinstance(arg, bool) and abs(arg) < 10**15:
+            returns.add((name, int(arg)))
     elif event == "line":
         ints = tuple(sorted((k, int(v)) for k, v in frame.f_locals.items()
                             if isinstance(v, int) and abs(v) < 10**30))
@@ -207,13 +211,15 @@ for name, a, b in inputs:
         pass
     finally:
         sys.settrace(None)
-print(json.dumps({"states": sorted(states), "calls": sorted(calls)}))
+print(json.dumps({"states": sorted(states), "calls": sorted(calls), "returns": sorted(returns)}))
 "#;
 
-/// The recorded states `(function, line, [(var, value)])` and calls `(caller, callee)`.
+/// The recorded states `(function, line, [(var, value)])`, calls `(caller, callee)` and
+/// int return values `(function, value)`.
 type Observed = (
     Vec<(String, u32, Vec<(String, i64)>)>,
     Vec<(String, String)>,
+    Vec<(String, i64)>,
 );
 
 fn observe(source: &str, inputs: &[(&str, i64, i64)]) -> Observed {
@@ -248,18 +254,43 @@ fn observe(source: &str, inputs: &[(&str, i64, i64)]) -> Observed {
             )
         })
         .collect();
-    (states, calls)
+    let returns = v["returns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| Some((r[0].as_str()?.to_string(), r[1].as_i64()?)))
+        .collect();
+    (states, calls, returns)
 }
 
-/// Checks every observed state against the contexts of `D`; returns the number of contexts.
+/// Checks every observed state against the contexts of `D`, and every observed return value
+/// against the return value of some context of its function; returns the number of contexts.
 fn check<D: AbstractDomain>(
     source: &str,
     fns: &[&Function],
     sensitivity: Sensitivity,
-    states: &[(String, u32, Vec<(String, i64)>)],
+    (states, _, returns): &Observed,
 ) -> usize {
     let r = analyze::<D>(fns, "f0", sensitivity, &absint::options(false, None))
         .unwrap_or_else(|e| panic!("{e}\n{source}"));
+    for (func, value) in returns {
+        let covered = r
+            .contexts
+            .iter()
+            .any(|c| &c.function == func && c.returns.contains(&BigInt::from(*value)));
+        if !covered {
+            let shown: Vec<String> = r
+                .contexts
+                .iter()
+                .filter(|c| &c.function == func)
+                .map(|c| format!("{}: {}", c.label(), c.returns))
+                .collect();
+            panic!(
+                "{} {sensitivity:?}: {func} returned {value}, in no context's return value {shown:?}\n{source}",
+                D::NAME
+            );
+        }
+    }
     let programs: BTreeMap<&str, Program<'_>> = fns
         .iter()
         .map(|f| (f.name.as_str(), Program::function(f).unwrap()))
@@ -311,14 +342,17 @@ fn every_concrete_state_lies_in_some_context() {
         calls: 0,
     };
     let (mut checked, mut states, mut contexts, mut calls_seen) = (0, 0, 0, 0);
+    let mut returns_seen = 0;
     for _ in 0..env("INTERPROC_CASES", 40) {
         let source = g.program();
         let inputs: Vec<(&str, i64, i64)> = (0..8)
             .map(|_| ("f0", g.rng.range(-6, 7), g.rng.range(-6, 7)))
             .collect();
-        let (observed, calls) = observe(&source, &inputs);
+        let observed = observe(&source, &inputs);
+        let (states_seen, calls, returns) = &observed;
+        returns_seen += returns.len();
         calls_seen += calls.len();
-        states += observed.len();
+        states += states_seen.len();
         let m = lower_module(&source).unwrap_or_else(|e| panic!("{e}\n{source}"));
         let fns: Vec<&Function> = (0..FUNCTIONS)
             .map(|i| m.function(&format!("f{i}")).unwrap())
@@ -338,12 +372,16 @@ fn every_concrete_state_lies_in_some_context() {
         }
     }
     eprintln!(
-        "{checked} analyses, {states} observed states, {calls_seen} observed call pairs, {contexts} interval contexts"
+        "{checked} analyses, {states} observed states, {calls_seen} observed call pairs, {returns_seen} observed return values, {contexts} interval contexts"
     );
     let cases = env("INTERPROC_CASES", 40) as usize;
     assert!(
         states > 10 * cases && calls_seen >= 2 * cases,
         "the programs exercise calls: {states} states, {calls_seen} call pairs"
+    );
+    assert!(
+        returns_seen >= 4 * cases,
+        "{returns_seen} return values observed"
     );
 }
 
@@ -367,7 +405,7 @@ fn the_call_graph_has_every_call_observed() {
                 (entry, g.rng.range(-6, 7), g.rng.range(-6, 7))
             })
             .collect();
-        let (_, calls) = observe(&source, &inputs);
+        let (_, calls, _) = observe(&source, &inputs);
         let mut s = Session::default();
         run(&mut s, &source)
             .0

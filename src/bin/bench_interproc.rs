@@ -6,11 +6,17 @@
 //! `bench_interproc [--functions N] [--domain D] [--mode context2|context1|context0|summaries]`
 //! (default interval, context2). Prints one JSON line: seconds, contexts, context runs, peak
 //! resident memory (`VmHWM`). Run one mode per process for its own peak.
+//!
+//! `--mode live|reaching` times `%dataflow live|reaching f0 --interprocedural` instead, on the
+//! same program with module globals: every third function declares `global g0` and updates it,
+//! the others read `g0` and `g1`.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use analysis_kernel::dataflow::absint;
+use analysis_kernel::dataflow::engine::Options;
+use analysis_kernel::dataflow::interproc::bitvec::{Which, analyze};
 use analysis_kernel::dataflow::interproc::{Sensitivity, run_named};
 use analysis_kernel::python::ir::Function;
 use analysis_kernel::python::lower_module;
@@ -18,7 +24,7 @@ use analysis_kernel::splitmix::SplitMix64;
 use serde_json::json;
 
 /// `f0` … `f{n-1}`, each calling later ones.
-fn program(n: usize) -> String {
+fn program(n: usize, globals: bool) -> String {
     let mut rng = SplitMix64::new(21);
     let mut out = String::new();
     for i in 0..n {
@@ -26,6 +32,11 @@ fn program(n: usize) -> String {
             "def f{i}(a, b):\n    x = a\n    y = b + {}\n",
             i % 7
         ));
+        if globals && i % 3 == 0 {
+            out.push_str("    global g0\n    g0 = g0 + a\n");
+        } else if globals {
+            out.push_str("    x = x + g0 - g1\n");
+        }
         out.push_str("    for k in range(4):\n        x = x + k\n");
         out.push_str("    if x > y:\n        y = x - y\n    else:\n        y = y * 2\n");
         if i + 5 >= n {
@@ -55,6 +66,9 @@ fn main() -> ExitCode {
         .unwrap_or(100);
     let domain = arg("--domain").unwrap_or_else(|| "interval".into());
     let mode = arg("--mode").unwrap_or_else(|| "context2".into());
+    if let Some(which) = Which::named(&mode) {
+        return bitvec(n, which);
+    }
     let sensitivity = match mode.as_str() {
         "summaries" => Sensitivity::Summaries,
         m => match m.strip_prefix("context").and_then(|k| k.parse().ok()) {
@@ -65,7 +79,7 @@ fn main() -> ExitCode {
             }
         },
     };
-    let source = program(n);
+    let source = program(n, false);
     let module = match lower_module(&source) {
         Ok(m) => m,
         Err(e) => {
@@ -101,6 +115,43 @@ fn main() -> ExitCode {
         }
         None => {
             eprintln!("unknown domain {domain}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--mode live|reaching`: the interprocedural bit-vector analysis from `f0`.
+fn bitvec(n: usize, which: Which) -> ExitCode {
+    let source = format!("g0 = 0\ng1 = 1\n\n{}", program(n, true));
+    let module = match lower_module(&source) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let functions: Vec<&Function> = module.functions().collect();
+    let t = Instant::now();
+    match analyze(which, &functions, "f0", &Options::default()) {
+        Ok(r) => {
+            let took = t.elapsed();
+            let facts_at_nodes: usize = r
+                .functions
+                .iter()
+                .map(|f| f.before.iter().map(|s| s.count()).sum::<usize>())
+                .sum();
+            println!(
+                "{}",
+                json!({"functions": n, "statements": source.lines().count(), "mode": which.name(),
+                       "seconds": took.as_secs_f64(), "functions_analysed": r.functions.len(),
+                       "facts": r.facts.universe.len(), "facts_at_nodes": facts_at_nodes,
+                       "intraprocedural_runs": r.runs, "calls": r.calls.len(),
+                       "peak_rss_mib": analysis_kernel::memory::peak_rss_kib().map(|k| k / 1024)})
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
             ExitCode::FAILURE
         }
     }

@@ -19,6 +19,9 @@
 //! builtins and anything else not a session function keep the intraprocedural meaning: `⊤`
 //! (`len` ≥ 0); they cannot change the ints a context tracks (its locals).
 
+pub mod bitvec;
+pub mod facts;
+pub mod scene;
 pub mod table;
 
 use std::cell::RefCell;
@@ -360,7 +363,7 @@ fn is_generator(f: &Function) -> bool {
 }
 
 /// The calls in `program` the analysis gives `⊤`: methods, builtins, other names.
-fn unfollowed_calls(
+pub(super) fn unfollowed_calls(
     caller: &str,
     program: &Program<'_>,
     session: &BTreeSet<&str>,

@@ -18,6 +18,7 @@ pub mod check;
 pub mod domain;
 pub mod flow;
 pub mod flow_check;
+pub mod interproc;
 pub mod served_flow;
 
 use std::collections::BTreeSet;

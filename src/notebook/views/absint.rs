@@ -36,7 +36,7 @@ Warnings: \"Possible division by zero in line N\" when a divisor may be 0 in a r
 \"Division by zero in line N\" when it must be; likewise for indexing a tuple or string of known \
 length outside [-len, len-1] (constant and interval domains). Values are analysed as ints; names \
 that may hold floats, strings or call results are ⊤ and are not refined.\n\n\
-Interprocedural (built-in domains): with --context K, calls of the session's functions (by name) are \
+Interprocedural (built-in domains and Python-written ones): with --context K, calls of the session's functions (by name) are \
 analysed per call string of the last K call sites (K = 0: one context per function): arguments bind to \
 the callee's parameters, its return value flows back; with --summaries, one context per abstract input \
 of each callee is tabulated (up to 8, then one shared widened context). Inputs and return values are \

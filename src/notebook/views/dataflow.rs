@@ -17,10 +17,10 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "also list the worklist steps: node, the edge whose facts changed it, facts added/removed",
     },
     super::step::STEP,
+    super::interproc_dataflow::INTERPROCEDURAL,
 ];
 
-pub const USAGE: &str =
-    "%dataflow ANALYSIS NAME [--trace]\n%%dataflow ANALYSIS [--trace]\n<Python code>";
+pub const USAGE: &str = "%dataflow ANALYSIS NAME [--trace]\n%dataflow live|reaching NAME --interprocedural\n%%dataflow ANALYSIS [--trace]\n<Python code>";
 
 pub const SUMMARY: &str = "dataflow facts IN/OUT per CFG node: {analyses}";
 
@@ -32,10 +32,19 @@ ids as %cfg shows them) with IN above and OUT below each statement.\n\n\
 ANALYSIS:\n{analysis-help}\n\n\
 Expressions are the binary operations and comparisons over variables and constants that a \
 statement always evaluates (x += 1 evaluates x + 1). A `for` binds its target on its True edge; \
-an exception edge carries the facts from before and after its statement.";
+an exception edge carries the facts from before and after its statement.\n\n\
+With --interprocedural (live and reaching), the analysis runs from NAME across calls of the session's \
+functions by name, one result per function (joined over its call sites): reaching definitions carry \
+the globals' definitions (x@f:L3, x@module) into callees and back after each call, and bind the \
+parameters per call site (a←g:L5); live variables make the globals a callee reads live before the call \
+and the globals read after a call live at the callee's exit (x@after: after NAME returns). Calls of \
+methods, builtins and other names are not followed (listed; assumed not to touch the globals).";
 
 /// Runs `%dataflow` / `%%dataflow`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
+    if inv.flag("--interprocedural") {
+        return super::interproc_dataflow::run(session, inv, ctx);
+    }
     if super::user::is_user_analysis(session, inv.args.first()) {
         return super::user::dataflow(session, inv, ctx);
     }

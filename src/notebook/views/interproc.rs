@@ -11,6 +11,7 @@ use super::flow::{ShownFacts, facts_table, fixpoint_error, json as flow_json, te
 use crate::dataflow::absint;
 use crate::dataflow::analyses::Program;
 use crate::dataflow::interproc::{self, InterError, Sensitivity, Shown};
+use crate::dataflow::user::{self, Kind};
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, payload};
@@ -80,23 +81,43 @@ pub fn run(
         .collect();
     let refs: Vec<&crate::python::ir::Function> = functions.iter().map(|f| &**f).collect();
     let options = absint::options(false, Some(ctx.cancel));
-    let shown = match interproc::run_named(domain, &refs, entry, sensitivity, &options) {
-        Some(r) => r.map_err(|e| match e {
-            InterError::Fixpoint(f) => fixpoint_error(f),
-            InterError::Cfg(..) => CellError::new("SyntaxError", e.to_string()),
-            InterError::Unknown(_) => CellError::new("NameError", e.to_string()),
-            InterError::TooManyRuns(_) => CellError::new("AnalysisError", e.to_string()),
-        })?,
+    let mut user_calls = None;
+    let result = match interproc::run_named(domain, &refs, entry, sensitivity, &options) {
+        Some(r) => r,
+        None if session.rust.entry(Kind::Domain, domain).is_some() => {
+            return Err(CellError::new(
+                "UnsupportedError",
+                format!(
+                    "--context/--summaries run in the built-in domains and Python-written ones, not in the Rust-cell domain {domain:?}"
+                ),
+            ));
+        }
+        None if super::user::is_user_domain(session, inv.args.first()) => {
+            let (name, entry, cancel) = (domain.to_string(), entry.to_string(), ctx.cancel.clone());
+            drop(refs);
+            let (r, calls) = super::user::on_worker(session, ctx, move || {
+                user::interproc::run(&name, functions, &entry, sensitivity, &cancel)
+            })?
+            .map_err(|f| super::user::failure(f, "domain"))?;
+            user_calls = Some(calls);
+            r
+        }
         None => {
             return Err(CellError::new(
                 "UnsupportedError",
                 format!(
-                    "--context/--summaries run in the built-in domains ({}), not in {domain:?}",
+                    "--context/--summaries run in the built-in domains ({}) and domains defined with `from analysis import Domain`, not in {domain:?}",
                     interproc::DOMAINS.join(", ")
                 ),
             ));
         }
     };
+    let shown = result.map_err(|e| match e {
+        InterError::Fixpoint(f) => fixpoint_error(f),
+        InterError::Cfg(..) => CellError::new("SyntaxError", e.to_string()),
+        InterError::Unknown(_) => CellError::new("NameError", e.to_string()),
+        InterError::TooManyRuns(_) => CellError::new("AnalysisError", e.to_string()),
+    })?;
     ctx.check_cancel()?;
     let mut programs = Vec::new();
     for c in &shown.contexts {
@@ -106,7 +127,11 @@ pub fn run(
                 .map_err(|e| CellError::new("SyntaxError", format!("in {}: {e}", c.function)))?,
         );
     }
-    let view = view(&shown, &programs, session, ctx)?;
+    let mut view = view(&shown, &programs, session, ctx)?;
+    if let (Some(calls), Some(data)) = (user_calls, view.json.as_object_mut()) {
+        // Calls into the user's methods for the whole command.
+        data.insert("user_calls".into(), serde_json::json!(calls));
+    }
     ctx.show(&view, inv)
 }
 

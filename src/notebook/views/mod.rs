@@ -13,6 +13,7 @@ pub mod dependence;
 pub mod flow;
 pub mod flowtext;
 pub mod interproc;
+pub mod interproc_dataflow;
 pub mod lattice;
 pub mod run;
 pub mod run_on;
