@@ -500,6 +500,15 @@ fn cfg_all_covered(cfg: &Cfg, walk: &Walk) -> bool {
     covered == all
 }
 
+/// The line and label of a branch id `[g@]L7:True`.
+fn split_id(id: &str) -> (Option<u32>, &str) {
+    let own = id.rsplit_once('@').map_or(id, |(_, rest)| rest);
+    match own.strip_prefix('L').and_then(|r| r.split_once(':')) {
+        Some((line, label)) => (line.parse().ok(), label),
+        None => (None, own),
+    }
+}
+
 /// `f(1, 'a')`: a call of `name` with `values` as positional arguments.
 fn call_of(name: &str, values: &[(String, PyValue)]) -> String {
     let args: Vec<String> = values.iter().map(|(_, v)| v.repr()).collect();
@@ -708,8 +717,10 @@ fn view(
     );
     let rounds_json: Vec<Value> = rounds
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let taken = r.attempts.last().filter(|a| matches!(a.answer, Answer::Sat(_)));
+            let target_path = rounds.get(i + 1).and_then(|n| n.path);
             json!({
                 "input": r.call,
                 "outcome": r.outcome,
@@ -720,7 +731,10 @@ fn view(
                 "note": r.note,
                 "solved_for": r.solved_for.as_ref().map(|(from, target)| json!({"round": from, "branches": target})),
                 "as_solved": r.as_solved,
-                "negated": taken.map(|a| json!({"branch": a.branch, "round": a.from_round, "depth": a.depth, "target": a.target})),
+                "negated": taken.map(|a| {
+                    let (line, label) = split_id(&a.branch);
+                    json!({"branch": a.branch, "line": line, "label": label, "round": a.from_round, "depth": a.depth, "target": a.target, "target_path": target_path})
+                }),
                 "attempts": r.attempts.iter().map(|a| json!({
                     "branch": a.branch,
                     "round": a.from_round,
