@@ -322,8 +322,14 @@ pub fn solve(
     let answer = match asserted {
         Err(e) => Err(SymexecError::Solver(e)),
         Ok(()) => match solver.check() {
+            // The model is read back and checked against the query before it is used.
             Check::Sat(m) => match m.inputs(&program.input_env) {
-                Ok(values) => Ok(Solved::Sat(values)),
+                Ok(values) if satisfies(program, &m, prefix, alternative) => {
+                    Ok(Solved::Sat(values))
+                }
+                Ok(_) => Ok(Solved::Unknown(
+                    "Z3's model does not satisfy the query when read back".into(),
+                )),
                 Err(e) => Ok(Solved::Unknown(format!(
                     "the model has no input value: {e}"
                 ))),
@@ -337,6 +343,17 @@ pub fn solve(
     };
     solver.pop().map_err(SymexecError::Solver)?;
     answer
+}
+
+/// Whether `model` satisfies the preconditions, `prefix` and `alternative`.
+fn satisfies(program: &Program, model: &Model, prefix: &[Term], alternative: &Term) -> bool {
+    program
+        .preconditions
+        .iter()
+        .map(|(_, t)| t)
+        .chain(prefix)
+        .chain([alternative])
+        .all(|t| model.holds(t).unwrap_or(false))
 }
 
 /// The value each input starts from when no seed is given: 0, 0.0, False, "", empty

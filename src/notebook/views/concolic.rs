@@ -67,21 +67,31 @@ const DEFAULT_ROUNDS: usize = 20;
 /// Statements one symbolic following may run.
 const MAX_STEPS: usize = 20_000;
 
+/// Branches of one run that become candidates for negation (the first ones).
+const MAX_FORKS: usize = 2_000;
+
 /// One negation to try: a prefix of a run's forks, then another alternative of the next.
 #[derive(Clone)]
 struct Candidate {
-    /// The round whose run it comes from, and the fork's depth in that run.
+    /// The round whose run it comes from, and the fork's depth in that run: the prefix is
+    /// that run's first `depth` branches.
     round: usize,
     depth: usize,
-    prefix: Vec<Term>,
     condition: Term,
-    /// Branch ids of the prefix, then of the negated alternative.
-    target: Vec<String>,
+    /// The negated alternative's branch id.
+    branch: String,
 }
 
 impl Candidate {
     fn branch(&self) -> &str {
-        self.target.last().map_or("", |s| s.as_str())
+        &self.branch
+    }
+
+    /// Branch ids of the prefix, then of the negated alternative.
+    fn target(&self, runs: &[Vec<String>]) -> Vec<String> {
+        let mut t = runs[self.round][..self.depth].to_vec();
+        t.push(self.branch.clone());
+        t
     }
 }
 
@@ -200,7 +210,6 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let timeout_ms = u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX);
     let deadline = (session.config.solver_budget_ms > 0)
         .then(|| Instant::now() + Duration::from_millis(session.config.solver_budget_ms));
-    let mut solver = Solver::new(timeout_ms).with_cancel(ctx.cancel.clone());
     let first = match given {
         Some(call) => call,
         None => call_of(&name, &concolic::zero_inputs(&program)),
@@ -220,6 +229,8 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let mut seen: Vec<String> = Vec::new();
     let mut covered: BTreeMap<String, usize> = BTreeMap::new();
     let mut runs: Vec<Vec<String>> = Vec::new();
+    // The taken conditions of each run's claimed branches: the prefixes.
+    let mut conds: Vec<Vec<Term>> = Vec::new();
     // How often runs took each branch (for the order of the search for new paths).
     let mut hits: BTreeMap<String, usize> = BTreeMap::new();
     let mut pending: Vec<Candidate> = Vec::new();
@@ -264,7 +275,13 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             .copied()
             .filter(|l| !handler_lines.contains(l))
             .collect();
-        let (claimed, agrees, note) = claim(&followed, &compared);
+        let (claimed, agrees, mut note) = claim(&followed, &compared);
+        if claimed > MAX_FORKS {
+            note = Some(format!(
+                "{claimed} branches: only the first {MAX_FORKS} are negated{}",
+                note.map(|n| format!("; {n}")).unwrap_or_default()
+            ));
+        }
         exhaustive &= note.is_none();
         let branches: Vec<String> = followed.forks[..claimed]
             .iter()
@@ -285,27 +302,25 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             branches.len() >= target.len() && branches[..target.len()] == target[..]
         });
         // New candidates: each fork of this run, each alternative not taken.
-        for (depth, fork) in followed.forks[..claimed].iter().enumerate() {
-            let prefix: Vec<Term> = followed.forks[..depth]
-                .iter()
-                .map(|f| f.alternatives[f.taken].1.clone())
-                .collect();
+        for (depth, fork) in followed.forks[..claimed.min(MAX_FORKS)].iter().enumerate() {
             for (k, (_, condition)) in fork.alternatives.iter().enumerate() {
-                if k == fork.taken {
-                    continue;
+                if k != fork.taken {
+                    pending.push(Candidate {
+                        round: index,
+                        depth,
+                        condition: condition.clone(),
+                        branch: fork.id(k),
+                    });
                 }
-                let mut target = branches[..depth].to_vec();
-                target.push(fork.id(k));
-                pending.push(Candidate {
-                    round: index,
-                    depth,
-                    prefix: prefix.clone(),
-                    condition: condition.clone(),
-                    target,
-                });
             }
         }
         runs.push(branches.clone());
+        conds.push(
+            followed.forks[..claimed]
+                .iter()
+                .map(|f| f.alternatives[f.taken].1.clone())
+                .collect(),
+        );
         let expected = match &traced.exception {
             Some((ty, _)) => Expected::Raises(ty.clone()),
             None => Expected::Returns(traced.result.clone().unwrap_or_else(|| "None".into())),
@@ -327,9 +342,6 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         // Negate: the newest run first, its deepest fork first, towards uncovered branches;
         // when none is left but a branch is still uncovered, towards new paths.
         pending.sort_by_key(|c| (c.round, c.depth));
-        pending.retain(|c| {
-            !runs.iter().any(|r| r.starts_with(&c.target)) && !tried.contains(&c.target)
-        });
         for id in &round.branches {
             *hits.entry(id.clone()).or_default() += 1;
         }
@@ -345,11 +357,15 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             let Some(c) = pick.map(|i| pending.remove(i)) else {
                 break;
             };
-            if runs.iter().any(|r| r.starts_with(&c.target)) || !tried.insert(c.target.clone()) {
+            let target = c.target(&runs);
+            if runs.iter().any(|r| r.starts_with(&target)) || !tried.insert(target.clone()) {
                 continue;
             }
             ctx.check_cancel()?;
-            let solved = concolic::solve(&program, &mut solver, &c.prefix, &c.condition, deadline)
+            let prefix = &conds[c.round][..c.depth];
+            // A fresh solver per query: nothing of an earlier query can show in its model.
+            let mut solver = Solver::new(timeout_ms).with_cancel(ctx.cancel.clone());
+            let solved = concolic::solve(&program, &mut solver, prefix, &c.condition, deadline)
                 .map_err(|e| symexec_error(&name, e))?;
             let answer = match solved {
                 Solved::Sat(values) => Answer::Sat(call_of(&name, &values)),
@@ -370,12 +386,12 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
                 from_round: c.round,
                 depth: c.depth,
                 branch: c.branch().to_string(),
-                target: c.target.clone(),
+                target: target.clone(),
                 answer,
             });
             if let Some(call) = found {
                 round.next = Some(call.clone());
-                next = Some((call, Some((c.round, c.target))));
+                next = Some((call, Some((c.round, target))));
                 break;
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
