@@ -142,48 +142,10 @@ impl<'f> Scene<'f> {
     }
 }
 
-/// Builtins beyond those [`super::BUILTINS`] lists (which names the calls not followed).
-const MORE_BUILTINS: &[&str] = &[
-    "ascii",
-    "bin",
-    "bytearray",
-    "bytes",
-    "callable",
-    "complex",
-    "delattr",
-    "dir",
-    "format",
-    "frozenset",
-    "getattr",
-    "globals",
-    "hasattr",
-    "hex",
-    "id",
-    "input",
-    "issubclass",
-    "locals",
-    "object",
-    "oct",
-    "open",
-    "property",
-    "setattr",
-    "slice",
-    "staticmethod",
-    "classmethod",
-    "super",
-    "type",
-    "vars",
-    "Ellipsis",
-    "NotImplemented",
-];
-
-/// A Python builtin (function, type or exception) or a dunder the interpreter provides.
+/// A Python builtin (function, type, constant or exception) or a dunder the interpreter
+/// provides.
 fn is_builtin(name: &str) -> bool {
-    super::BUILTINS.contains(&name)
-        || MORE_BUILTINS.contains(&name)
-        || crate::python::exceptions::is_builtin(name)
-        || (name.starts_with("__") && name.ends_with("__"))
-        || matches!(name, "True" | "False" | "None")
+    crate::python::builtins::is_builtin(name) || (name.starts_with("__") && name.ends_with("__"))
 }
 
 /// Whether each call in `s`'s own expressions runs whenever `s` completes: a simple statement
