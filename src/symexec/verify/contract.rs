@@ -609,7 +609,13 @@ mod tests {
         let f = function(
             "def f(t: list[int], n: int) -> int:\n    \"\"\"Preconditions:\n      - all(t[k] <= t[k + 1] for k in range(len(t) - 1))\n      - n > 0\n\n    Postconditions:\n      - $return_value >= n\n      - $return_value == -1 or any(v == n for v in t)\n      - all(t bad\n    \"\"\"\n    return n\n",
         );
-        let h = verify(&f, None).unwrap();
+        // Quantified: one assert each, the precondition left to the solver.
+        let q = verify(&f, None).unwrap();
+        assert!(q.pre_lines.is_empty(), "{}", q.source);
+        assert_eq!(q.obligations[1].form, Form::Quantified("any"));
+        assert!(q.source.contains("or any(("), "{}", q.source);
+        // Bounded (the fallback): loops and guards.
+        let h = with_bounded_forms(|| verify(&f, None)).unwrap();
         let expected = "def __verify_f__(t, n):\n    for k in range(len(t) - 1):\n        if not (t[k] <= t[k + 1]):\n            return\n    __return_value__ = f(t, n)\n    assert __return_value__ >= n, \"postcondition 1\"\n    if not ((__return_value__ == -1)):\n        __any_2__ = False\n        for v in t:\n            if v == n:\n                __any_2__ = True\n                break\n        assert __any_2__, \"postcondition 2\"\n    return __return_value__\n";
         assert_eq!(h.source, expected);
         // The guard's lines, and which obligation each checking line serves.
