@@ -83,11 +83,18 @@ fn obligation_rows(r: &Report) -> Vec<Vec<String>> {
                 o.label.clone(),
                 o.kind.to_string(),
                 o.text.clone(),
-                match (&o.place, &o.form) {
-                    (Some((f, line)), _) => format!("in {f}(), line {line}"),
-                    (None, Form::Bounded(q)) => format!("{q}: bounded (loop, --unroll)"),
-                    (None, Form::Unreadable(why)) => format!("not checked: {why}"),
-                    (None, Form::Plain) => String::new(),
+                {
+                    let form = match &o.form {
+                        Form::Bounded(q) => format!("{q}: bounded (loop, --unroll)"),
+                        Form::Quantified(q) => format!("{q}: quantified (Z3, no bound)"),
+                        Form::Unreadable(why) => format!("not checked: {why}"),
+                        Form::Plain => String::new(),
+                    };
+                    match (&o.place, form.is_empty()) {
+                        (Some((f, line)), true) => format!("in {f}(), line {line}"),
+                        (Some((f, line)), false) => format!("in {f}(), line {line}; {form}"),
+                        (None, _) => form,
+                    }
                 },
                 obligation_status(r, i).to_string(),
             ]
@@ -342,6 +349,7 @@ pub fn json(r: &Report) -> Json {
                 "form": match &o.form {
                     Form::Plain => "plain".to_string(),
                     Form::Bounded(q) => format!("bounded {q}"),
+                    Form::Quantified(q) => format!("quantified {q}"),
                     Form::Unreadable(_) => "unreadable".to_string(),
                 },
             })

@@ -180,6 +180,25 @@ fn bare(t: &Term) -> String {
                 SeqKind::Tuple => format!("({body})"),
             }
         }
+        TermKind::Quantified {
+            forall,
+            var,
+            lo,
+            hi,
+            body,
+        } => {
+            let range = if lo.int_literal().is_some_and(|l| l == 0.into()) {
+                call("range", &[hi])
+            } else {
+                call("range", &[lo, hi])
+            };
+            format!(
+                "{}({} for {} in {range})",
+                if *forall { "all" } else { "any" },
+                at(body, prec::OR),
+                var.display_name()
+            )
+        }
     }
 }
 

@@ -90,6 +90,20 @@ impl Folder {
             K::Concat(parts) => concat(self.all(parts))?,
             K::Repeat(a, n) => Term::repeat(self.fold(a), *n).ok()?,
             K::Items(kind, xs) => Term::items(*kind, self.all(xs)).ok()?,
+            K::Quantified {
+                forall,
+                var,
+                lo,
+                hi,
+                body,
+            } => Term::quantified(
+                *forall,
+                var.clone(),
+                self.fold(lo),
+                self.fold(hi),
+                self.fold(body),
+            )
+            .ok()?,
         })
     }
 }

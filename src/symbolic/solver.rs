@@ -647,8 +647,26 @@ fn lower_condition(t: &Term) -> Result<Lowered, SolverError> {
     Ok(Lowered {
         definitions: low.definitions,
         condition,
-        simplify: !propositional(t),
+        // Z3's simplifier rewrites `seq.nth` under a quantifier into bounds cases that its
+        // quantifier instantiation then cannot decide (`find`'s invariant timed out).
+        simplify: !propositional(t) && !quantified(t),
     })
+}
+
+/// Whether `t` holds a quantifier (`all`/`any` of a comprehension).
+fn quantified(t: &Term) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x.id()) {
+            continue;
+        }
+        if matches!(x.kind(), super::term::TermKind::Quantified { .. }) {
+            return true;
+        }
+        stack.extend(x.children());
+    }
+    false
 }
 
 fn outcome_check(outcome: Outcome) -> Check {

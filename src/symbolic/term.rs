@@ -23,6 +23,9 @@ pub const MAX_UNROLLED: i64 = 256;
 /// Highest code point a string constant may hold: Z3's strings stop at U+2FFFF (4.8 and 5.4 alike).
 pub const MAX_CHAR: u32 = 0x2FFFF;
 
+/// The first version of a quantifier's bound variable ([`Var::bound`]).
+pub const BOUND_VERSION: u32 = u32::MAX - 1024;
+
 /// A constant.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
@@ -112,6 +115,15 @@ pub enum TermKind {
     Repeat(Term, i64),
     /// A list or tuple display, `[a, b]` / `(a, b)`: a fixed-length sequence.
     Items(SeqKind, Vec<Term>),
+    /// `all(body for var in range(lo, hi))` (`forall`: ∀var. lo ≤ var < hi → body) or
+    /// `any(...)` (∃var. lo ≤ var < hi ∧ body), `var` a bound variable ([`Var::bound`]).
+    Quantified {
+        forall: bool,
+        var: Var,
+        lo: Term,
+        hi: Term,
+        body: Term,
+    },
 }
 
 /// Results of work on terms, by term identity ([`Term::id`]), for callers that meet the
@@ -184,10 +196,25 @@ impl Var {
         }
     }
 
+    /// The variable bound by a quantifier ([`TermKind::Quantified`]) written `name`, at
+    /// nesting `depth` (its version is past every SSA version; it prints as `name`).
+    pub fn bound(name: impl Into<String>, depth: u32) -> Var {
+        Var {
+            name: name.into(),
+            version: BOUND_VERSION.saturating_add(depth),
+            path: Vec::new(),
+        }
+    }
+
+    /// Whether a quantifier binds this variable (it is not free: no input, no witness).
+    pub fn is_bound(&self) -> bool {
+        self.version >= BOUND_VERSION
+    }
+
     /// The Python text: `x`, `x_2` for version 2, `t[0]` for an item of a tuple `t`.
     pub fn display_name(&self) -> String {
         let mut s = self.name.clone();
-        if self.version > 0 {
+        if self.version > 0 && !self.is_bound() {
             s.push_str(&format!("_{}", self.version));
         }
         for i in &self.path {
@@ -306,7 +333,9 @@ impl Term {
         if !seen.insert(self.id()) {
             return;
         }
-        if let TermKind::Var(v) = self.kind() {
+        if let TermKind::Var(v) = self.kind()
+            && !v.is_bound()
+        {
             found.insert(v.clone(), self.sort().clone());
         }
         for child in self.children() {
@@ -370,6 +399,7 @@ impl Term {
                 .chain(lower.iter())
                 .chain(upper.iter())
                 .collect(),
+            Quantified { lo, hi, body, .. } => vec![lo, hi, body],
         }
     }
 
@@ -794,6 +824,32 @@ impl Term {
             }
         };
         Ok(Term::make(TermKind::Repeat(seq, n), sort))
+    }
+
+    /// `all(body for var in range(lo, hi))` (`forall`) or `any(...)`: `var` must be a
+    /// bound variable ([`Var::bound`]) of sort `int`, `body` a condition.
+    pub fn quantified(forall: bool, var: Var, lo: Term, hi: Term, body: Term) -> Built {
+        if !var.is_bound() {
+            return err(format!("{} is not a bound variable", var.display_name()));
+        }
+        expect_index(&lo, "a quantifier's lower bound")?;
+        expect_index(&hi, "a quantifier's upper bound")?;
+        expect_bool(&body, "a quantifier's body")?;
+        if let Some(b) = body.bool_literal()
+            && b == forall
+        {
+            return Ok(Term::bool(forall));
+        }
+        Ok(Term::make(
+            TermKind::Quantified {
+                forall,
+                var,
+                lo,
+                hi,
+                body,
+            },
+            Sort::Bool,
+        ))
     }
 
     /// A list or tuple display.

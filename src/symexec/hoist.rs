@@ -27,6 +27,8 @@ const NOT_USER: &[&str] = &[
     "frozenset",
     "print",
     "range",
+    "all",
+    "any",
 ];
 
 /// A call of a user function: `name(args, key=value)`.

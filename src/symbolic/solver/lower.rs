@@ -25,6 +25,17 @@ use crate::symbolic::term::{ArithOp, CompareOp, Literal, Term, TermKind, Var, fl
 
 pub(super) type Result<T> = std::result::Result<T, SolverError>;
 
+/// Whether `t` mentions a quantifier's bound variable.
+fn has_bound(t: &Term) -> bool {
+    match t.kind() {
+        TermKind::Var(v) => v.is_bound(),
+        _ => t.children().into_iter().any(has_bound),
+    }
+}
+
+/// Most values a quantifier is expanded over when it is evaluated in a model.
+const MAX_EXPANDED: i64 = 100_000;
+
 /// A lowered term: one Z3 term, or one per item of a fixed-length sequence.
 #[derive(Clone, Debug)]
 pub(super) enum Z {
@@ -371,7 +382,83 @@ impl<'a> Lowerer<'a> {
             TermKind::Items(_, items) => {
                 Z::Fixed(items.iter().map(|i| self.lower(i)).collect::<Result<_>>()?)
             }
+            TermKind::Quantified {
+                forall,
+                var,
+                lo,
+                hi,
+                body,
+            } => Z::Bool(self.quantified(*forall, var, lo, hi, body)?),
         })
+    }
+
+    /// `∀k. lo ≤ k < hi → body` (`forall`) or `∃k. lo ≤ k < hi ∧ body` as a Z3
+    /// quantifier; in a model, the finite conjunction (disjunction) over the model's range.
+    fn quantified(
+        &mut self,
+        forall: bool,
+        var: &Var,
+        lo: &Term,
+        hi: &Term,
+        body: &Term,
+    ) -> Result<ast::Bool> {
+        let k = ast::Int::new_const(smt_name(var));
+        let (lo_term, hi_term) = (lo, hi);
+        let (lo, hi) = (self.int(lo)?, self.int(hi)?);
+        let before = self.definitions.len();
+        let b = self.boolean(body)?;
+        if self.definitions.len() != before {
+            return Err(SolverError::Unsupported(
+                "a quantifier whose body needs auxiliary constants (an open slice)".into(),
+            ));
+        }
+        if let Some(model) = self.model {
+            if has_bound(lo_term) || has_bound(hi_term) {
+                return Err(SolverError::Unsupported(
+                    "evaluating a quantifier whose range depends on another's variable".into(),
+                ));
+            }
+            let bound = |x: &ast::Int| {
+                model
+                    .eval(x, true)
+                    .and_then(|v| v.as_i64())
+                    .ok_or_else(|| internal("a quantifier's bound in a model"))
+            };
+            let (l, h) = (bound(&lo)?, bound(&hi)?);
+            if h.saturating_sub(l) > MAX_EXPANDED {
+                return Err(SolverError::Unsupported(format!(
+                    "evaluating a quantifier over more than {MAX_EXPANDED} values"
+                )));
+            }
+            let parts: Vec<ast::Bool> = (l..h.max(l))
+                .map(|v| b.substitute(&[(&k, &ast::Int::from_i64(v))]))
+                .collect();
+            let refs: Vec<&ast::Bool> = parts.iter().collect();
+            return Ok(if forall {
+                ast::Bool::and(&refs)
+            } else {
+                ast::Bool::or(&refs)
+            });
+        }
+        let range = ast::Bool::and(&[&lo.le(&k), &k.lt(&hi)]);
+        let body = if forall {
+            range.implies(&b)
+        } else {
+            ast::Bool::and(&[&range, &b])
+        };
+        // Weight 1, Z3's own default: the crate's `forall_const` passes 0, with which Z3's
+        // instantiation did not decide `find`'s invariant (5.4).
+        let name = smt_name(var);
+        Ok(ast::quantifier_const(
+            forall,
+            1,
+            format!("q!{name}"),
+            format!("sk!{name}"),
+            &[&k],
+            &[],
+            &[],
+            &body,
+        ))
     }
 
     /// A part of a concatenation, at the result's sort when that is a sequence.

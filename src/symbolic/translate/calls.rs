@@ -1,5 +1,6 @@
 //! Calls: the builtins `len`, `abs`, `min`, `max`, `int`, `float`, `bool`, `list`, `tuple`,
-//! and the string methods `startswith`/`endswith`. Any other call is unsupported.
+//! `all`/`any` of one comprehension (quantifiers, see `quantifier`), and the string methods
+//! `startswith`/`endswith`. Any other call is unsupported.
 
 use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
@@ -30,6 +31,11 @@ impl Translator<'_> {
 
     fn builtin(&self, e: &Expr, name: &str, args: &[Expr]) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
+        if let ("all" | "any", [arg]) = (name, args)
+            && let Some(q) = self.quantifier(e, name == "all", arg)
+        {
+            return q;
+        }
         if name == "list" || name == "tuple" {
             let kind = if name == "list" {
                 SeqKind::List

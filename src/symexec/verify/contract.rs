@@ -26,6 +26,9 @@ pub enum Form {
     /// `all(...)` / `any(...)` over a range or sequence: unrolled as a `for` loop, so it is
     /// checked for every length up to the unroll bound (longer inputs end in bound leaves).
     Bounded(&'static str),
+    /// `all(...)` / `any(...)` over a range or sequence, checked as one `assert` the solver
+    /// decides as a quantifier over the positions (no bound; Z3 may answer unknown).
+    Quantified(&'static str),
     /// Not a Python expression (the reason): not checked.
     Unreadable(String),
 }
@@ -329,6 +332,10 @@ fn check(
         w.fail(1, &e.to_string(), fail, owner);
         return Form::Plain;
     };
+    if quantifiable(elt, generators) && !bounded_only() {
+        w.fail(1, &e.to_string(), fail, owner);
+        return Form::Quantified(q);
+    }
     let mut depth = 1;
     if let Some(others) = guard {
         let text: Vec<String> = others.iter().map(|o| format!("({o})")).collect();
@@ -358,6 +365,64 @@ fn check(
     }
     w.fail(depth, &elt.to_string(), fail, owner);
     Form::Bounded("all")
+}
+
+thread_local! {
+    /// Set while a harness is written with every `all`/`any` in bounded form (the fallback
+    /// of `%verify` when quantifiers leave it unknown).
+    static BOUNDED_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+pub fn bounded_only() -> bool {
+    BOUNDED_ONLY.with(std::cell::Cell::get)
+}
+
+/// Runs `f` with every `all`/`any` written in bounded form.
+pub fn with_bounded_forms<T>(f: impl FnOnce() -> T) -> T {
+    BOUNDED_ONLY.with(|b| b.set(true));
+    let out = f();
+    BOUNDED_ONLY.with(|b| b.set(false));
+    out
+}
+
+/// Calls the solver's translation takes inside a quantifier's body.
+const MODELLED_CALLS: &[&str] = &["len", "abs", "min", "max", "int", "float", "bool"];
+
+/// Whether `all`/`any` of `elt` over `generators` is within the translation's quantifiers
+/// (`symbolic::translate::quantifier`): one `for` over `range(a)`/`range(a, b)` or a
+/// sequence, and a body and filters made of modelled operations (no other calls, no
+/// comprehensions). Anything else is checked in bounded form.
+fn quantifiable(elt: &Expr, generators: &[crate::python::ir::Generator]) -> bool {
+    let [g] = generators else { return false };
+    if g.target.as_name().is_none() {
+        return false;
+    }
+    let iter_ok = match &g.iter.kind {
+        ExprKind::Call { func, args, .. } => {
+            func.as_name() == Some("range") && (1..=2).contains(&args.len())
+        }
+        _ => true,
+    };
+    let mut ok = iter_ok;
+    for e in std::iter::once(elt)
+        .chain(&g.ifs)
+        .chain(std::iter::once(&g.iter))
+    {
+        e.walk(&mut |x: &Expr| match &x.kind {
+            ExprKind::Call { func, keywords, .. } => {
+                let named = func.as_name().is_some_and(|n| {
+                    MODELLED_CALLS.contains(&n) || (n == "range" && std::ptr::eq(x, &g.iter))
+                });
+                let method = matches!(&func.kind, ExprKind::Attribute { attr, .. } if attr == "startswith" || attr == "endswith");
+                if !(named || method) || !keywords.is_empty() {
+                    ok = false;
+                }
+            }
+            ExprKind::Comprehension { .. } | ExprKind::Lambda { .. } => ok = false,
+            _ => {}
+        });
+    }
+    ok
 }
 
 /// The lines checking `e` (without the harness's indentation) and its form.
@@ -396,8 +461,13 @@ fn guards(w: &mut Writer, f: &Function, params: &[&str], pre_lines: &mut Vec<u32
             } => values.last().unwrap_or(e),
             _ => e,
         };
-        if quantifier(last, params).is_none() {
-            continue;
+        // A quantifier the solver takes is assumed with the other preconditions.
+        match quantifier(last, params) {
+            None => continue,
+            Some((_, elt, generators)) if quantifiable(elt, generators) && !bounded_only() => {
+                continue;
+            }
+            Some(_) => {}
         }
         let before = w.lines.len() as u32;
         check(
@@ -539,7 +609,13 @@ mod tests {
         let f = function(
             "def f(t: list[int], n: int) -> int:\n    \"\"\"Preconditions:\n      - all(t[k] <= t[k + 1] for k in range(len(t) - 1))\n      - n > 0\n\n    Postconditions:\n      - $return_value >= n\n      - $return_value == -1 or any(v == n for v in t)\n      - all(t bad\n    \"\"\"\n    return n\n",
         );
-        let h = verify(&f, None).unwrap();
+        // Quantified: one assert each, the precondition left to the solver.
+        let q = verify(&f, None).unwrap();
+        assert!(q.pre_lines.is_empty(), "{}", q.source);
+        assert_eq!(q.obligations[1].form, Form::Quantified("any"));
+        assert!(q.source.contains("or any(("), "{}", q.source);
+        // Bounded (the fallback): loops and guards.
+        let h = with_bounded_forms(|| verify(&f, None)).unwrap();
         let expected = "def __verify_f__(t, n):\n    for k in range(len(t) - 1):\n        if not (t[k] <= t[k + 1]):\n            return\n    __return_value__ = f(t, n)\n    assert __return_value__ >= n, \"postcondition 1\"\n    if not ((__return_value__ == -1)):\n        __any_2__ = False\n        for v in t:\n            if v == n:\n                __any_2__ = True\n                break\n        assert __any_2__, \"postcondition 2\"\n    return __return_value__\n";
         assert_eq!(h.source, expected);
         // The guard's lines, and which obligation each checking line serves.

@@ -171,6 +171,10 @@ fn harness_program(
     let mut preconditions = Vec::new();
     if pre {
         program.preconditions = base.preconditions.clone();
+        if contract::bounded_only() {
+            // Quantified preconditions are the harness's guards instead.
+            program.preconditions.retain(|(_, t)| !has_quantifier(t));
+        }
         preconditions = base.preconditions.iter().map(|(t, _)| t.clone()).collect();
         for (text, why) in &base.ignored_preconditions {
             notes.push(format!(
@@ -282,8 +286,47 @@ enum Expect<'c> {
     Raises(String),
 }
 
-/// `%verify f`.
+/// Whether `t` holds an `all`/`any` quantifier.
+fn has_quantifier(t: &crate::symbolic::Term) -> bool {
+    matches!(t.kind(), crate::symbolic::TermKind::Quantified { .. })
+        || t.children().into_iter().any(has_quantifier)
+}
+
+/// `%verify f`: with `all`/`any` as quantifiers; when that leaves the verdict unknown and
+/// some clause was quantified, again with every `all`/`any` in bounded form (the verdict
+/// of the second run is kept when it says more, and the note says so).
 pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
+    let first = verify_once(setup, name, cancel)?;
+    let quantified = first
+        .obligations
+        .iter()
+        .any(|o| matches!(o.form, Form::Quantified(_)))
+        || first
+            .tree
+            .preconditions
+            .iter()
+            .any(|(_, t)| has_quantifier(t));
+    if !matches!(first.verdict, Verdict::Unknown { .. }) || !quantified {
+        return Ok(first);
+    }
+    let mut second = contract::with_bounded_forms(|| verify_once(setup, name, cancel))?;
+    if matches!(second.verdict, Verdict::Unknown { .. }) {
+        return Ok(first);
+    }
+    let reasons = match &first.verdict {
+        Verdict::Unknown { reasons } => reasons.len(),
+        _ => 0,
+    };
+    second.notes.insert(
+        0,
+        format!(
+            "with all()/any() as quantifiers the verdict was unknown ({reasons} undecided leaf/leaves); this verdict is from every all()/any() in bounded form"
+        ),
+    );
+    Ok(second)
+}
+
+fn verify_once(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
     let f = find(setup, name)?;
     mutation::refuse(f)?;
     let rewritten = rewrite(setup, f)?;
@@ -495,6 +538,10 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
             Form::Bounded(q) => notes.push(format!(
                 "{} ({q}) is checked in bounded form: a loop over its generator, unrolled up to --unroll {}; longer iterations end in bound leaves",
                 o.label, setup.options.unroll
+            )),
+            Form::Quantified(q) => notes.push(format!(
+                "{} ({q}) is checked as a quantifier over the positions (Z3, no bound); where Z3 cannot decide it the leaf is unknown",
+                o.label
             )),
             Form::Unreadable(why) => notes.push(format!("{} is not checked: {why}", o.label)),
             Form::Plain => {}
