@@ -19,12 +19,13 @@ pub fn simplify(t: &Term) -> Term {
 
 #[derive(Default)]
 struct Folder {
-    memo: HashMap<usize, Term>,
+    /// Keyed by term identity, the term kept alive so that its address is not reused.
+    memo: HashMap<usize, (Term, Term)>,
 }
 
 impl Folder {
     fn fold(&mut self, t: &Term) -> Term {
-        if let Some(done) = self.memo.get(&t.id()) {
+        if let Some((_, done)) = self.memo.get(&t.id()) {
             return done.clone();
         }
         let folded = self.rebuild(t).unwrap_or_else(|| t.clone());
@@ -34,7 +35,7 @@ impl Folder {
         } else {
             t.clone()
         };
-        self.memo.insert(t.id(), folded.clone());
+        self.memo.insert(t.id(), (t.clone(), folded.clone()));
         folded
     }
 

@@ -207,8 +207,17 @@ def test_interrupt_stops_a_long_compilation(kernel):
         "while i < 100_000_000 { x = x.wrapping_add(i); i += 1; } x };\nSLOW\n"
     )
     msg_id = kc.execute(slow)
+    import subprocess
     import time
-    time.sleep(6)
+    # Interrupt once rustc compiles the cell (evcxr first analyses it, which under load takes
+    # seconds; an interrupt then stops the cell's process, as for a running cell).
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        busy = subprocess.run(["pgrep", "-f", "crate-name ctx"], capture_output=True)
+        if busy.returncode == 0:
+            break
+        time.sleep(0.2)
+    time.sleep(1)
     km.interrupt_kernel()
     started = time.monotonic()
     reply = kc.get_shell_msg(timeout=120)

@@ -51,7 +51,9 @@ pub(super) struct Lowerer<'a> {
     /// Set when lowering a term to evaluate it in this model (slices are then unrolled to
     /// the model's lengths, see `slice`).
     model: Option<&'a z3::Model>,
-    memo: HashMap<usize, Z>,
+    /// Keyed by term identity; the term is kept so that its address is not reused by another
+    /// term while the entry lives (a dropped temporary's address can be).
+    memo: HashMap<usize, (Term, Z)>,
     /// Definitions of the auxiliary constants introduced, to assert with the term.
     pub definitions: Vec<ast::Bool>,
 }
@@ -265,11 +267,11 @@ impl<'a> Lowerer<'a> {
     }
 
     pub fn lower(&mut self, t: &Term) -> Result<Z> {
-        if let Some(z) = self.memo.get(&t.id()) {
+        if let Some((_, z)) = self.memo.get(&t.id()) {
             return Ok(z.clone());
         }
         let z = self.node(t)?;
-        self.memo.insert(t.id(), z.clone());
+        self.memo.insert(t.id(), (t.clone(), z.clone()));
         Ok(z)
     }
 
