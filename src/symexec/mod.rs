@@ -16,7 +16,6 @@
 //! [`Solver`](crate::symbolic::Solver).
 
 pub mod check;
-pub mod concolic;
 mod eval;
 mod exceptions;
 mod explore;
