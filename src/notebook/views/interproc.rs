@@ -4,6 +4,8 @@
 //! per context, and the figure of NAME (its own context) with each call site annotated with
 //! the callee context and the value it returns. Payload kind `absint-contexts`.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use super::annotate::{FactsView, Note, facts_view};
@@ -16,6 +18,7 @@ use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, payload};
 use crate::notebook::session::{Ctx, Session};
+use crate::python::ir;
 use crate::render::html::{escape, table, text_table};
 
 pub const CONTEXT: OptionSpec = OptionSpec {
@@ -49,6 +52,43 @@ pub fn requested(inv: &Invocation) -> Result<Option<Sensitivity>, CellError> {
     }
 }
 
+/// What an interprocedural view says when it is misused.
+pub(super) struct Usage {
+    /// Run as a cell (`%%absint`, `%%dataflow`).
+    pub cell: &'static str,
+    /// The options that select the interprocedural view, for the `--trace`/`--step` refusal.
+    pub options: &'static str,
+    /// Not given exactly WHAT and a function name.
+    pub args: &'static str,
+}
+
+/// The start every interprocedural view shares: a line command without `--trace`/`--step`,
+/// naming what to run and an entry function of the session; and every lowered function.
+pub(super) fn start<'i>(
+    session: &Session,
+    inv: &'i Invocation,
+    usage: &Usage,
+) -> Result<(&'i str, &'i str, Vec<Arc<ir::Function>>), CellError> {
+    if inv.cell {
+        return Err(CellError::usage(usage.cell));
+    }
+    if inv.flag("--trace") || inv.flag("--step") {
+        return Err(CellError::usage(format!(
+            "--trace and --step show one intraprocedural run; they do not combine with {}",
+            usage.options
+        )));
+    }
+    let [what, entry] = inv.args.as_slice() else {
+        return Err(CellError::usage(usage.args));
+    };
+    session.require_lowered(entry)?;
+    let functions = session
+        .functions()
+        .filter_map(|f| session.lowered(&f.name).cloned())
+        .collect();
+    Ok((what.as_str(), entry.as_str(), functions))
+}
+
 /// Runs `%absint DOMAIN NAME --context K` / `--summaries`.
 pub fn run(
     session: &mut Session,
@@ -56,29 +96,15 @@ pub fn run(
     ctx: &mut Ctx<'_>,
     sensitivity: Sensitivity,
 ) -> Result<(), CellError> {
-    if inv.cell {
-        return Err(CellError::usage(
-            "%%absint cannot run --context/--summaries: interprocedural analysis starts at a session function (%absint DOMAIN NAME --context K)",
-        ));
-    }
-    if inv.flag("--trace") || inv.flag("--step") {
-        return Err(CellError::usage(
-            "--trace and --step show one intraprocedural run; they do not combine with --context/--summaries",
-        ));
-    }
-    let (domain, entry) = match inv.args.as_slice() {
-        [domain, entry] => (domain.as_str(), entry.as_str()),
-        _ => {
-            return Err(CellError::usage(
-                "%absint DOMAIN NAME --context K takes one domain and one function name",
-            ));
-        }
-    };
-    session.require_lowered(entry)?;
-    let functions: Vec<_> = session
-        .functions()
-        .filter_map(|f| session.lowered(&f.name).cloned())
-        .collect();
+    let (domain, entry, functions) = start(
+        session,
+        inv,
+        &Usage {
+            cell: "%%absint cannot run --context/--summaries: interprocedural analysis starts at a session function (%absint DOMAIN NAME --context K)",
+            options: "--context/--summaries",
+            args: "%absint DOMAIN NAME --context K takes one domain and one function name",
+        },
+    )?;
     let refs: Vec<&crate::python::ir::Function> = functions.iter().map(|f| &**f).collect();
     let options = absint::options(false, Some(ctx.cancel));
     let mut user_calls = None;

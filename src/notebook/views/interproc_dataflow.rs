@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::annotate::{FactsView, Note, facts_view};
 use super::flow::{facts_table, fixpoint_error, json as flow_json, text as flow_text};
+use super::interproc::{Usage, start};
 use crate::dataflow::engine::Options;
 use crate::dataflow::interproc::InterError;
 use crate::dataflow::interproc::bitvec::{BitvecResult, Which, analyze};
@@ -24,24 +25,15 @@ pub const INTERPROCEDURAL: OptionSpec = OptionSpec {
 
 /// Runs `%dataflow ANALYSIS NAME --interprocedural`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
-    if inv.cell {
-        return Err(CellError::usage(
-            "%%dataflow cannot run --interprocedural: it starts at a session function (%dataflow live NAME --interprocedural)",
-        ));
-    }
-    if inv.flag("--trace") || inv.flag("--step") {
-        return Err(CellError::usage(
-            "--trace and --step show one intraprocedural run; they do not combine with --interprocedural",
-        ));
-    }
-    let (which, entry) = match inv.args.as_slice() {
-        [which, entry] => (which.as_str(), entry.as_str()),
-        _ => {
-            return Err(CellError::usage(
-                "%dataflow ANALYSIS NAME --interprocedural takes one analysis and one function name",
-            ));
-        }
-    };
+    let (which, entry, functions) = start(
+        session,
+        inv,
+        &Usage {
+            cell: "%%dataflow cannot run --interprocedural: it starts at a session function (%dataflow live NAME --interprocedural)",
+            options: "--interprocedural",
+            args: "%dataflow ANALYSIS NAME --interprocedural takes one analysis and one function name",
+        },
+    )?;
     let Some(which) = Which::named(which) else {
         return Err(CellError::new(
             "UnsupportedError",
@@ -50,11 +42,6 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             ),
         ));
     };
-    session.require_lowered(entry)?;
-    let functions: Vec<_> = session
-        .functions()
-        .filter_map(|f| session.lowered(&f.name).cloned())
-        .collect();
     let refs: Vec<&crate::python::ir::Function> = functions.iter().map(|f| &**f).collect();
     let options = Options {
         cancel: Some(ctx.cancel),
