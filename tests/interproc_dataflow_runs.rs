@@ -15,6 +15,8 @@
 //!
 //! `INTERPROC_DF_CASES=N` sets the number of programs (default 40), `INTERPROC_DF_SEED=S`.
 
+#[path = "common/call_programs.rs"]
+mod call_programs;
 #[path = "common/python3.rs"]
 mod python3;
 #[path = "common/rng.rs"]
@@ -27,8 +29,8 @@ use analysis_kernel::dataflow::interproc::bitvec::{BitvecResult, Which, analyze}
 use analysis_kernel::dataflow::interproc::facts::{At, Scope};
 use analysis_kernel::python::ir::Function;
 use analysis_kernel::python::lower_module;
+use call_programs::{FUNCTIONS, Gen};
 use python3::python3;
-use rng::Rng;
 use serde_json::Value;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -36,158 +38,6 @@ fn env(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
-}
-
-const FUNCTIONS: usize = 4;
-
-struct Gen {
-    rng: Rng,
-    lines: Vec<String>,
-    calls: usize,
-    /// The globals the function being generated declares.
-    declared: Vec<&'static str>,
-}
-
-impl Gen {
-    fn atom(&mut self) -> String {
-        match self.rng.below(8) {
-            0 => "a".into(),
-            1 => "b".into(),
-            2 => "x".into(),
-            3 => "y".into(),
-            4 => "z".into(),
-            5 => "g".into(),
-            6 => "h".into(),
-            _ => self.rng.range(-3, 5).to_string(),
-        }
-    }
-
-    fn expr(&mut self, depth: u32) -> String {
-        if depth == 0 || self.rng.chance(40) {
-            return self.atom();
-        }
-        let l = self.expr(depth - 1);
-        match self.rng.below(4) {
-            0 => format!("{l} + {}", self.expr(depth - 1)),
-            1 => format!("{l} - {}", self.expr(depth - 1)),
-            2 => format!("({l}) % 4"),
-            _ => format!("-({l})"),
-        }
-    }
-
-    fn cond(&mut self) -> String {
-        let l = self.expr(1);
-        match self.rng.below(3) {
-            0 => format!("{l} < {}", self.expr(1)),
-            1 => format!("{l} == {}", self.atom()),
-            _ => format!("({l}) % 2 == 0"),
-        }
-    }
-
-    fn call(&mut self, me: usize) -> String {
-        let (e1, e2) = (self.expr(1), self.expr(1));
-        self.calls += 1;
-        let later = me + 1 + self.rng.below(FUNCTIONS - me - 1);
-        if self.rng.chance(20) {
-            format!("f{later}({e1}, b={e2})")
-        } else {
-            format!("f{later}({e1}, {e2})")
-        }
-    }
-
-    fn target(&mut self) -> &'static str {
-        if !self.declared.is_empty() && self.rng.chance(35) {
-            let i = self.rng.below(self.declared.len());
-            return self.declared[i];
-        }
-        *self.rng.pick(&["x", "y", "z"])
-    }
-
-    fn block(&mut self, me: usize, indent: usize, depth: u32, in_loop: bool) {
-        let pad = " ".repeat(indent);
-        for _ in 0..1 + self.rng.below(3) {
-            let var = self.target();
-            match self.rng.below(if depth == 0 { 3 } else { 6 }) {
-                0 | 1 => {
-                    let e = self.expr(2);
-                    self.lines.push(format!("{pad}{var} = {e}"));
-                }
-                2 if me + 1 < FUNCTIONS && !in_loop && self.calls < 3 => {
-                    let c = self.call(me);
-                    let k = self.atom();
-                    self.lines.push(format!("{pad}{var} = {c} + {k}"));
-                }
-                2 => {
-                    let e = self.expr(1);
-                    self.lines.push(format!("{pad}{var} += {e}"));
-                }
-                3 => {
-                    let c = self.cond();
-                    self.lines.push(format!("{pad}if {c}:"));
-                    self.block(me, indent + 4, depth - 1, in_loop);
-                    if self.rng.chance(50) {
-                        self.lines.push(format!("{pad}else:"));
-                        self.block(me, indent + 4, depth - 1, in_loop);
-                    }
-                }
-                4 => {
-                    let n = self.rng.below(4);
-                    self.lines.push(format!("{pad}for i in range({n}):"));
-                    self.block(me, indent + 4, depth - 1, true);
-                }
-                _ => {
-                    let n = self.rng.below(4);
-                    self.lines.push(format!("{pad}w = 0"));
-                    self.lines.push(format!("{pad}while w < {n}:"));
-                    self.block(me, indent + 4, depth - 1, true);
-                    self.lines.push(format!("{pad}    w = w + 1"));
-                }
-            }
-        }
-    }
-
-    fn program(&mut self) -> String {
-        self.lines.clear();
-        self.lines.push("g = 1".into());
-        self.lines.push("h = 2".into());
-        self.lines.push(String::new());
-        for me in 0..FUNCTIONS {
-            self.calls = 0;
-            self.declared = match self.rng.below(4) {
-                0 => vec!["g"],
-                1 => vec!["h"],
-                2 => vec!["g", "h"],
-                _ => vec![],
-            };
-            self.lines.push(format!("def f{me}(a, b):"));
-            if !self.declared.is_empty() {
-                self.lines
-                    .push(format!("    global {}", self.declared.join(", ")));
-            }
-            self.lines.push("    x = a".into());
-            self.lines.push("    y = b".into());
-            self.lines.push("    z = 0".into());
-            if self.rng.chance(40) {
-                let e = self.expr(1);
-                self.lines.push("    if 0 < a < 4:".into());
-                self.lines.push(format!("        z = f{me}(a - 1, {e})"));
-            }
-            if me + 1 < FUNCTIONS {
-                let c = self.call(me);
-                self.lines.push(format!("    y = {c}"));
-            }
-            self.block(me, 4, 2, false);
-            if self.rng.chance(30) {
-                let (c, e) = (self.cond(), self.expr(1));
-                self.lines.push(format!("    if {c}:"));
-                self.lines.push(format!("        return {e}"));
-            }
-            let e = self.expr(2);
-            self.lines.push(format!("    return {e}"));
-            self.lines.push(String::new());
-        }
-        self.lines.join("\n")
-    }
 }
 
 const TRACER: &str = r#"
@@ -456,12 +306,7 @@ fn check_live(source: &str, r: &BitvecResult<'_>, observed: &Observed) -> usize 
 
 #[test]
 fn every_definition_and_use_seen_at_run_time_is_in_the_analysis() {
-    let mut g = Gen {
-        rng: Rng::new(env("INTERPROC_DF_SEED", 2121)),
-        lines: Vec::new(),
-        calls: 0,
-        declared: Vec::new(),
-    };
+    let mut g = Gen::new(env("INTERPROC_DF_SEED", 2121), &["g", "h"], 3);
     let cases = env("INTERPROC_DF_CASES", 40) as usize;
     let (mut defs, mut lives, mut global_defs_across, mut params_by_call) = (0, 0, 0, 0);
     for _ in 0..cases {

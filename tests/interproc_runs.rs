@@ -11,6 +11,8 @@
 //!
 //! `INTERPROC_CASES=N` sets the number of programs (default 40), `INTERPROC_SEED=S` the seed.
 
+#[path = "common/call_programs.rs"]
+mod call_programs;
 #[path = "common/cells.rs"]
 mod cells;
 #[path = "common/python3.rs"]
@@ -27,10 +29,10 @@ use analysis_kernel::dataflow::interproc::{Sensitivity, analyze};
 use analysis_kernel::notebook::Session;
 use analysis_kernel::python::ir::Function;
 use analysis_kernel::python::lower_module;
+use call_programs::{FUNCTIONS, Gen};
 use cells::{displays, run};
 use num_bigint::BigInt;
 use python3::python3;
-use rng::Rng;
 use serde_json::Value;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -38,139 +40,6 @@ fn env(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
-}
-
-/// Random programs: `f0(a, b)` .. `f3(a, b)`, each calling only later ones or itself.
-struct Gen {
-    rng: Rng,
-    lines: Vec<String>,
-    calls: usize,
-}
-
-const FUNCTIONS: usize = 4;
-
-impl Gen {
-    fn atom(&mut self) -> String {
-        match self.rng.below(6) {
-            0 => "a".into(),
-            1 => "b".into(),
-            2 => "x".into(),
-            3 => "y".into(),
-            4 => "z".into(),
-            _ => self.rng.range(-3, 5).to_string(),
-        }
-    }
-
-    fn expr(&mut self, depth: u32) -> String {
-        if depth == 0 || self.rng.chance(40) {
-            return self.atom();
-        }
-        let l = self.expr(depth - 1);
-        match self.rng.below(7) {
-            0 => format!("{l} + {}", self.expr(depth - 1)),
-            1 => format!("{l} - {}", self.expr(depth - 1)),
-            2 => format!("({l}) * {}", self.atom()),
-            3 => format!("({l}) // 3"),
-            4 => format!("({l}) % 4"),
-            5 => format!("-({l})"),
-            _ => format!("({l}) + {}", self.atom()),
-        }
-    }
-
-    fn cond(&mut self) -> String {
-        let l = self.expr(1);
-        match self.rng.below(4) {
-            0 => format!("{l} < {}", self.expr(1)),
-            1 => format!("{l} == {}", self.atom()),
-            2 => format!("({l}) % 2 == 0"),
-            _ => format!("{l} != 0"),
-        }
-    }
-
-    fn call(&mut self, me: usize) -> String {
-        let (e1, e2) = (self.expr(1), self.expr(1));
-        self.calls += 1;
-        let later = me + 1 + self.rng.below(FUNCTIONS - me - 1);
-        if self.rng.chance(20) {
-            format!("f{later}({e1}, b={e2})")
-        } else {
-            format!("f{later}({e1}, {e2})")
-        }
-    }
-
-    fn block(&mut self, me: usize, indent: usize, depth: u32, in_loop: bool) {
-        let pad = " ".repeat(indent);
-        for _ in 0..1 + self.rng.below(3) {
-            let var = *self.rng.pick(&["x", "y", "z"]);
-            match self.rng.below(if depth == 0 { 3 } else { 6 }) {
-                0 | 1 => {
-                    let e = self.expr(2);
-                    self.lines.push(format!("{pad}{var} = {e}"));
-                }
-                2 if me + 1 < FUNCTIONS && !in_loop && self.calls < 2 => {
-                    let c = self.call(me);
-                    let k = self.atom();
-                    self.lines.push(format!("{pad}{var} = {c} + {k}"));
-                }
-                2 => {
-                    let e = self.expr(1);
-                    self.lines.push(format!("{pad}{var} += {e}"));
-                }
-                3 => {
-                    let c = self.cond();
-                    self.lines.push(format!("{pad}if {c}:"));
-                    self.block(me, indent + 4, depth - 1, in_loop);
-                    if self.rng.chance(50) {
-                        self.lines.push(format!("{pad}else:"));
-                        self.block(me, indent + 4, depth - 1, in_loop);
-                    }
-                }
-                4 => {
-                    let n = self.rng.below(4);
-                    self.lines.push(format!("{pad}for i in range({n}):"));
-                    self.block(me, indent + 4, depth - 1, true);
-                }
-                _ => {
-                    let n = self.rng.below(4);
-                    self.lines.push(format!("{pad}w = 0"));
-                    self.lines.push(format!("{pad}while w < {n}:"));
-                    self.block(me, indent + 4, depth - 1, true);
-                    self.lines.push(format!("{pad}    w = w + 1"));
-                }
-            }
-        }
-    }
-
-    fn program(&mut self) -> String {
-        self.lines.clear();
-        for me in 0..FUNCTIONS {
-            self.calls = 0;
-            self.lines.push(format!("def f{me}(a, b):"));
-            self.lines.push("    x = a".into());
-            self.lines.push("    y = b".into());
-            self.lines.push("    z = 0".into());
-            if self.rng.chance(40) {
-                let e = self.expr(1);
-                self.lines.push("    if 0 < a < 4:".into());
-                self.lines.push(format!("        z = f{me}(a - 1, {e})"));
-            }
-            if me + 1 < FUNCTIONS {
-                // Every function but the last calls a later one at least once.
-                let c = self.call(me);
-                self.lines.push(format!("    y = {c}"));
-            }
-            self.block(me, 4, 2, false);
-            if self.rng.chance(30) {
-                let (c, e) = (self.cond(), self.expr(1));
-                self.lines.push(format!("    if {c}:"));
-                self.lines.push(format!("        return {e}"));
-            }
-            let e = self.expr(2);
-            self.lines.push(format!("    return {e}"));
-            self.lines.push(String::new());
-        }
-        self.lines.join("\n")
-    }
 }
 
 const TRACER: &str = r#"
@@ -336,11 +205,7 @@ fn check<D: AbstractDomain>(
 
 #[test]
 fn every_concrete_state_lies_in_some_context() {
-    let mut g = Gen {
-        rng: Rng::new(env("INTERPROC_SEED", 21)),
-        lines: Vec::new(),
-        calls: 0,
-    };
+    let mut g = Gen::new(env("INTERPROC_SEED", 21), &[], 2);
     let (mut checked, mut states, mut contexts, mut calls_seen) = (0, 0, 0, 0);
     let mut returns_seen = 0;
     for _ in 0..env("INTERPROC_CASES", 40) {
@@ -387,11 +252,7 @@ fn every_concrete_state_lies_in_some_context() {
 
 #[test]
 fn the_call_graph_has_every_call_observed() {
-    let mut g = Gen {
-        rng: Rng::new(env("INTERPROC_SEED", 21) + 1),
-        lines: Vec::new(),
-        calls: 0,
-    };
+    let mut g = Gen::new(env("INTERPROC_SEED", 21) + 1, &[], 2);
     let mut observed_edges = 0;
     for _ in 0..env("INTERPROC_CASES", 40) / 2 {
         let mut source = g.program();
