@@ -159,3 +159,24 @@ fn the_text_view_lists_functions_calls_and_tables() {
         assert!(text.contains(needle), "{needle} missing in\n{text}");
     }
 }
+
+#[test]
+fn the_figure_notes_each_call_site_and_the_calls_not_followed() {
+    let mut s = session();
+    let (r, out) = run(&mut s, "%dataflow live main --interprocedural");
+    r.unwrap();
+    let html: String = displays(&out)
+        .into_iter()
+        .filter_map(|d| {
+            d.get("text/html")
+                .and_then(|v| v.as_str())
+                .map(String::from)
+        })
+        .collect();
+    // Lines 9 and 11 call `bump`; `print` on line 12 is a builtin, not followed.
+    assert_eq!(html.matches("call → bump").count(), 2, "{html}");
+    assert!(
+        html.contains("<b>Calls not followed</b></div><ul><li>main line 12: print"),
+        "{html}"
+    );
+}

@@ -380,6 +380,17 @@ pub fn facts_table<F: ShownFacts>(program: &Program<'_>, r: &Report<F>) -> Strin
     table(&HEADERS, &rows(program, r))
 }
 
+/// The figure's note at each node: the facts before and after it.
+pub fn notes<F: ShownFacts>(r: &Report<F>) -> Vec<Note> {
+    r.nodes
+        .iter()
+        .map(|n| Note {
+            before: n.before.cell(),
+            after: n.after.cell(),
+        })
+        .collect()
+}
+
 /// The whole view: text, HTML with the annotated CFG, SVG, JSON.
 pub fn view<F: ShownFacts>(
     program: &Program<'_>,
@@ -389,14 +400,7 @@ pub fn view<F: ShownFacts>(
     ctx: &Ctx<'_>,
 ) -> Result<View, CellError> {
     let text = text(program, r, trace);
-    let notes: Vec<Note> = r
-        .nodes
-        .iter()
-        .map(|n| Note {
-            before: n.before.cell(),
-            after: n.after.cell(),
-        })
-        .collect();
+    let notes = notes(r);
     let (legend, middle_html) = match &r.source {
         Source::Dataflow { legend, .. } => (legend.to_string(), String::new()),
         Source::Absint => (

@@ -9,10 +9,14 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::annotate::{FactsView, Note, facts_view};
-use super::flow::{ShownFacts, facts_table, fixpoint_error, json as flow_json, text as flow_text};
+use super::flow::{
+    ShownFacts, facts_table, fixpoint_error, json as flow_json, notes as flow_notes,
+    text as flow_text,
+};
 use crate::dataflow::absint;
 use crate::dataflow::analyses::Program;
 use crate::dataflow::interproc::{self, InterError, Sensitivity, Shown};
+use crate::dataflow::report::Report;
 use crate::dataflow::user::{self, Kind};
 use crate::notebook::commands::OptionSpec;
 use crate::notebook::invocation::Invocation;
@@ -311,19 +315,8 @@ fn view(
     let root = &s.contexts[0];
     let program = &programs[0];
     // The entry's figure: its facts, and at each call site the contexts it calls.
-    let mut notes: Vec<Note> = root
-        .report
-        .nodes
-        .iter()
-        .map(|n| Note {
-            before: n.before.cell(),
-            after: n.after.cell(),
-        })
-        .collect();
-    for (i, n) in root.report.nodes.iter().enumerate() {
-        let (a, b) = program.cfg.node(n.node).lines;
-        let called: Vec<String> = s
-            .calls
+    let notes = notes_with_calls(&root.report, program, |a, b| {
+        s.calls
             .iter()
             .filter(|c| c.from == 0 && a <= c.site.line && c.site.line <= b)
             .map(|c| {
@@ -332,27 +325,18 @@ fn view(
                     c.to, s.contexts[c.to].function, s.contexts[c.to].returns
                 )
             })
-            .collect();
-        if !called.is_empty() && i < notes.len() {
-            notes[i].after = format!("{}\n{}", notes[i].after, called.join("\n"));
-        }
-    }
+            .collect()
+    });
     let unfollowed = unfollowed_lines(s);
     let mut middle = format!(
         "<div><b>Contexts</b></div>{}<div style=\"margin-top:8px\"><b>Calls between contexts</b></div>{}",
         table(&CONTEXT_HEADERS, &context_rows(s)),
         table(&CALL_HEADERS, &call_rows(s))
     );
-    middle.push_str(
-        "<div style=\"margin-top:8px\"><b>Calls not followed (their value is ⊤)</b></div><ul>",
-    );
-    if unfollowed.is_empty() {
-        middle.push_str("<li>none</li>");
-    }
-    for u in &unfollowed {
-        middle.push_str(&format!("<li>{}</li>", escape(u)));
-    }
-    middle.push_str("</ul>");
+    middle.push_str(&unfollowed_html(
+        "Calls not followed (their value is ⊤)",
+        &unfollowed,
+    ));
     let mut tables = String::new();
     for (i, (c, p)) in s.contexts.iter().zip(programs).enumerate() {
         tables.push_str(&format!(
@@ -378,4 +362,35 @@ fn view(
         text: text(s, programs),
     };
     facts_view(&program.cfg, facts, session, ctx)
+}
+
+/// The entry's notes (facts before and after each node), with the calls `calls_on(first line,
+/// last line)` lists for each node added after its facts.
+pub(super) fn notes_with_calls<F: ShownFacts>(
+    report: &Report<F>,
+    program: &Program<'_>,
+    calls_on: impl Fn(u32, u32) -> Vec<String>,
+) -> Vec<Note> {
+    let mut notes = flow_notes(report);
+    for (note, n) in notes.iter_mut().zip(&report.nodes) {
+        let (a, b) = program.cfg.node(n.node).lines;
+        let called = calls_on(a, b);
+        if !called.is_empty() {
+            note.after = format!("{}\n{}", note.after, called.join("\n"));
+        }
+    }
+    notes
+}
+
+/// The list of calls not followed, under `heading` ("none" when there are none).
+pub(super) fn unfollowed_html(heading: &str, unfollowed: &[String]) -> String {
+    let mut html = format!("<div style=\"margin-top:8px\"><b>{heading}</b></div><ul>");
+    if unfollowed.is_empty() {
+        html.push_str("<li>none</li>");
+    }
+    for u in unfollowed {
+        html.push_str(&format!("<li>{}</li>", escape(u)));
+    }
+    html.push_str("</ul>");
+    html
 }

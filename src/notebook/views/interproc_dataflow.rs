@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::annotate::{FactsView, Note, facts_view};
+use super::annotate::{FactsView, facts_view};
 use super::flow::{facts_table, fixpoint_error, json as flow_json, text as flow_text};
-use super::interproc::{Usage, start};
+use super::interproc::{Usage, notes_with_calls, start, unfollowed_html};
 use crate::dataflow::engine::Options;
 use crate::dataflow::interproc::InterError;
 use crate::dataflow::interproc::bitvec::{BitvecResult, Which, analyze};
@@ -206,42 +206,20 @@ fn view(
 ) -> Result<crate::notebook::output::View, CellError> {
     let root = &r.functions[0];
     let program = &r.programs[0];
-    let mut notes: Vec<Note> = root
-        .report
-        .nodes
-        .iter()
-        .map(|n| Note {
-            before: n.before.cell(),
-            after: n.after.cell(),
-        })
-        .collect();
-    for (i, n) in root.report.nodes.iter().enumerate() {
-        let (a, b) = program.cfg.node(n.node).lines;
-        let called: Vec<String> = r
-            .calls
+    let notes = notes_with_calls(&root.report, program, |a, b| {
+        r.calls
             .iter()
             .filter(|c| c.caller == r.entry && a <= c.line && c.line <= b)
             .map(|c| format!("call → {}", c.callee))
-            .collect();
-        if !called.is_empty() && i < notes.len() {
-            notes[i].after = format!("{}\n{}", notes[i].after, called.join("\n"));
-        }
-    }
+            .collect()
+    });
     let mut middle = format!(
         "<div><b>Functions</b> (boundary: facts {})</div>{}<div style=\"margin-top:8px\"><b>Calls</b></div>{}",
         boundary_name(r.which),
         table(&FUNCTION_HEADERS, &function_rows(r)),
         table(&CALL_HEADERS, &call_rows(r))
     );
-    middle.push_str("<div style=\"margin-top:8px\"><b>Calls not followed</b></div><ul>");
-    let unfollowed = unfollowed_lines(r);
-    if unfollowed.is_empty() {
-        middle.push_str("<li>none</li>");
-    }
-    for u in &unfollowed {
-        middle.push_str(&format!("<li>{}</li>", escape(u)));
-    }
-    middle.push_str("</ul>");
+    middle.push_str(&unfollowed_html("Calls not followed", &unfollowed_lines(r)));
     let mut tables = String::new();
     for (f, p) in r.functions.iter().zip(&r.programs) {
         tables.push_str(&format!(
@@ -263,5 +241,3 @@ fn view(
     };
     facts_view(&program.cfg, facts, session, ctx)
 }
-
-use super::flow::ShownFacts;
