@@ -5,17 +5,8 @@
 #[path = "common/cells.rs"]
 mod cells;
 use analysis_kernel::notebook::{Output, Session, complete};
-use cells::{displays, run};
+use cells::{displays, payload, run};
 use serde_json::{Value, json};
-
-fn payload<'a>(out: &'a [Output], kind: &str) -> &'a Value {
-    let mime = format!("application/vnd.analysis-kernel.{kind}+json");
-    displays(out)
-        .into_iter()
-        .rev()
-        .find_map(|d| d.get(&mime))
-        .unwrap_or_else(|| panic!("no {mime}"))
-}
 
 const DEFS: &str = "def foo(x):\n    y = 0\n\n    while x >= 0:\n        tmp = x\n        if tmp % 2 == 0:\n            y = x\n        x -= 1\n\n\n    return y\n\ndef loop():\n    x = 8\n    y = x\n    z = 0\n    while y > -1:\n        x = x // y\n        y = y - 2\n        z = 5\n\ndef count(n: int):\n    i = 0\n    while i < 10:\n        i = i + 1\n    return n // i\n";
 

@@ -3,18 +3,9 @@
 
 #[path = "common/cells.rs"]
 mod cells;
-use analysis_kernel::notebook::{Output, Session};
-use cells::{displays, run};
+use analysis_kernel::notebook::Session;
+use cells::{displays, payload, run};
 use serde_json::{Value, json};
-
-fn payload<'a>(out: &'a [Output], kind: &str) -> &'a Value {
-    let mime = format!("application/vnd.analysis-kernel.{kind}+json");
-    displays(out)
-        .into_iter()
-        .rev()
-        .find_map(|d| d.get(&mime))
-        .unwrap_or_else(|| panic!("no {mime}"))
-}
 
 const DEFS: &str = "def f(a, b):\n    x = 0\n    if a > b:\n        x = a\n    else:\n        x = b\n    y = 1\n    while x > 0:\n        y = y * 2\n        x = x - 1\n    return y\n\ndef g(a):\n    r = 1\n    try:\n        r = 10 // a\n        r = r + 1\n    except ZeroDivisionError:\n        r = -1\n    return r\n";
 

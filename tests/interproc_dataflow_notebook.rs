@@ -7,7 +7,7 @@ use analysis_kernel::notebook::Session;
 use cells::{displays, run};
 use serde_json::Value;
 
-const MIME: &str = "application/vnd.analysis-kernel.dataflow-interprocedural+json";
+const KIND: &str = "dataflow-interprocedural";
 
 const COUNTER: &str = "count = 0\n\ndef bump(k):\n    global count\n    count = count + k\n    return count\n\ndef main(n):\n    bump(n)\n    t = count\n    r = bump(1) + t\n    print(r)\n    return r\n";
 
@@ -20,11 +20,7 @@ fn session() -> Session {
 fn payload(s: &mut Session, cell: &str) -> Value {
     let (r, out) = run(s, cell);
     r.unwrap_or_else(|e| panic!("{cell}: {e:?}"));
-    displays(&out)
-        .into_iter()
-        .find_map(|d| d.get(MIME))
-        .cloned()
-        .unwrap_or_else(|| panic!("{cell}: no payload"))
+    cells::payload(&out, KIND).clone()
 }
 
 /// The IN facts of the node of `function` on `line`.

@@ -5,21 +5,17 @@
 #[path = "common/cells.rs"]
 mod cells;
 use analysis_kernel::notebook::Session;
-use cells::{displays, run};
+use cells::run;
 use serde_json::Value;
 
-const MIME: &str = "application/vnd.analysis-kernel.absint-contexts+json";
+const KIND: &str = "absint-contexts";
 
 const TWO_CALLS: &str = "def ident(n):\n    return n\n\ndef main():\n    a = ident(1)\n    b = ident(5)\n    return a + b\n";
 
 fn payload(s: &mut Session, cell: &str) -> Value {
     let (r, out) = run(s, cell);
     r.unwrap_or_else(|e| panic!("{cell}: {e:?}"));
-    displays(&out)
-        .into_iter()
-        .find_map(|d| d.get(MIME))
-        .cloned()
-        .unwrap_or_else(|| panic!("{cell}: no payload"))
+    cells::payload(&out, KIND).clone()
 }
 
 fn session(source: &str) -> Session {
@@ -154,11 +150,7 @@ fn calls_not_followed_are_listed_and_top() {
     );
     let (r, out) = run(&mut s, "%absint interval main --context 1");
     r.unwrap();
-    let p = displays(&out)
-        .into_iter()
-        .find_map(|d| d.get(MIME))
-        .unwrap()
-        .clone();
+    let p = cells::payload(&out, KIND);
     let unfollowed: Vec<String> = p["unfollowed"]
         .as_array()
         .unwrap()

@@ -17,7 +17,7 @@ use cells::{displays, run};
 use rng::Rng;
 use serde_json::Value;
 
-const MIME: &str = "application/vnd.analysis-kernel.absint-contexts+json";
+const KIND: &str = "absint-contexts";
 const DOMAINS: [&str; 5] = ["zero", "sign", "constant", "interval", "parity"];
 const MODES: [&str; 4] = ["--context 0", "--context 1", "--context 2", "--summaries"];
 
@@ -44,11 +44,7 @@ fn session(code: &str) -> Session {
 }
 
 fn payload(out: &[Output]) -> Value {
-    displays(out)
-        .into_iter()
-        .find_map(|d| d.get(MIME))
-        .cloned()
-        .expect("an absint-contexts payload")
+    cells::payload(out, KIND).clone()
 }
 
 /// The text view.

@@ -25,3 +25,14 @@ pub fn displays(out: &[Output]) -> Vec<&Map<String, Value>> {
 pub fn display(out: &[Output]) -> &Map<String, Value> {
     displays(out).pop().expect("a display_data")
 }
+
+/// The JSON payload of kind `kind` (`application/vnd.analysis-kernel.KIND+json`) of the last
+/// display that has one.
+pub fn payload<'a>(out: &'a [Output], kind: &str) -> &'a Value {
+    let mime = format!("application/vnd.analysis-kernel.{kind}+json");
+    displays(out)
+        .into_iter()
+        .rev()
+        .find_map(|d| d.get(&mime))
+        .unwrap_or_else(|| panic!("no {mime} in {out:?}"))
+}
