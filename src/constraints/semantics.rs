@@ -426,16 +426,11 @@ impl<'a> Semantics<'a> {
                 let refs: Vec<&Expr> = targets.iter().collect();
                 defined = self.assign(&refs, value, n, edge, env, out, step, visit.copy);
             }
-            StmtKind::AugAssign { target, op, value } => {
-                let combined = Expr::new(
-                    ExprKind::BinOp {
-                        op: *op,
-                        left: Box::new(target.clone()),
-                        right: Box::new(value.clone()),
-                    },
-                    s.span,
-                );
-                defined = self.assign(&[target], &combined, n, edge, env, out, step, visit.copy);
+            StmtKind::AugAssign { target, .. } => {
+                if let Some(combined) = s.augmented_value() {
+                    defined =
+                        self.assign(&[target], &combined, n, edge, env, out, step, visit.copy);
+                }
             }
             StmtKind::AnnAssign {
                 target,

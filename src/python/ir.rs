@@ -545,6 +545,23 @@ impl Function {
 }
 
 impl Stmt {
+    /// For `target op= value`, the expression `target op value`: the value the analyses
+    /// bind to `target` (they read an augmented assignment as an assignment; a list's `+=`
+    /// also extends the list in place, which each reader handles where it models lists).
+    pub fn augmented_value(&self) -> Option<Expr> {
+        match &self.kind {
+            StmtKind::AugAssign { target, op, value } => Some(Expr::new(
+                ExprKind::BinOp {
+                    op: *op,
+                    left: Box::new(target.clone()),
+                    right: Box::new(value.clone()),
+                },
+                self.span,
+            )),
+            _ => None,
+        }
+    }
+
     /// The statement blocks nested in this one, in source order: bodies, `elif`/`else`
     /// branches, handler and case bodies, `finally`, function and class bodies.
     pub fn blocks(&self) -> Vec<&[Stmt]> {

@@ -234,23 +234,18 @@ impl<'p> Machine<'p> {
                 }
                 None => Ok(Branch::Go(s)),
             },
-            StmtKind::AugAssign { target, op, value } => {
-                if target.as_name().is_none() {
+            StmtKind::AugAssign { target, .. } => {
+                let Some(combined) = stmt
+                    .augmented_value()
+                    .filter(|_| target.as_name().is_some())
+                else {
                     return self.havoc_stmt(
                         s,
                         stmt,
                         &format!("the augmented assignment {}", stmt.text),
                         None,
                     );
-                }
-                let combined = Expr::new(
-                    ExprKind::BinOp {
-                        op: *op,
-                        left: Box::new(target.clone()),
-                        right: Box::new(value.clone()),
-                    },
-                    stmt.span,
-                );
+                };
                 self.with_any(s, &combined, |s, v| self.assign(s, target, v))
             }
             StmtKind::If { test, body, orelse } => self.with_value(s, test, true, |s, v| {

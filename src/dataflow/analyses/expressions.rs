@@ -18,17 +18,9 @@ pub struct Candidate {
 pub fn candidates(s: &Stmt) -> Vec<Candidate> {
     let mut out = Vec::new();
     match &s.kind {
-        StmtKind::AugAssign { target, op, value } => {
+        StmtKind::AugAssign { target, value, .. } => {
             walk(value, &mut out);
-            if target.as_name().is_some() {
-                let whole = Expr::new(
-                    ExprKind::BinOp {
-                        op: *op,
-                        left: Box::new(target.clone()),
-                        right: Box::new(value.clone()),
-                    },
-                    target.span,
-                );
+            if let (Some(_), Some(whole)) = (target.as_name(), s.augmented_value()) {
                 push(&whole, &mut out);
             } else {
                 walk(target, &mut out);
