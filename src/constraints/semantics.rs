@@ -19,6 +19,7 @@ use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, Pattern, Stmt, StmtId, StmtKind,
 };
+use crate::symbolic::iteration::Iterable;
 use crate::symbolic::negate::negate;
 use crate::symbolic::{
     CompareOp, Env, ExceptionKind, Sort, SortError, Term, Translated, Var, translate,
@@ -850,16 +851,12 @@ fn raised(fx: &Effects, names: &[String]) -> Result<Term, SortError> {
     Term::or(parts)
 }
 
-/// What a `for` loop iterates over: `range(start, stop, step)` or a sequence.
+/// What a `for` loop iterates over (`range(...)` or a sequence, in the shared model of
+/// [`Iterable`]), with the effects of evaluating it.
 struct Iteration {
-    /// The effects of evaluating the iterable.
+    /// The effects of evaluating the iterable, a zero `range` step included.
     fx: Effects,
-    kind: Iterable,
-}
-
-enum Iterable {
-    Range { start: Term, stop: Term, step: i64 },
-    Seq(Term),
+    items: Iterable,
 }
 
 impl Iteration {
@@ -886,22 +883,17 @@ impl Iteration {
                 }
                 values.push(Term::to_int(t.value).map_err(|e| e.0)?);
             }
-            let step = match values.get(2) {
-                None => 1,
-                Some(s) => s
-                    .int_literal()
-                    .and_then(|i| i64::try_from(i).ok())
-                    .filter(|i| *i != 0)
-                    .ok_or("range() with a step that is not a non-zero constant")?,
-            };
-            let (start, stop) = match values.len() {
-                1 => (Term::int(0), values[0].clone()),
-                _ => (values[0].clone(), values[1].clone()),
-            };
-            return Ok(Iteration {
-                fx,
-                kind: Iterable::Range { start, stop, step },
-            });
+            let items = Iterable::range(&values).ok_or("range() with 1 to 3 arguments")?;
+            let zero = items.zero_step().map_err(|e| e.0)?;
+            if zero.bool_literal() != Some(false) {
+                // Raised after the arguments are evaluated, when none of them raised.
+                let earlier = fx.any().map_err(|e| e.0)?;
+                let raised = Term::not(earlier)
+                    .and_then(|none| Term::and(vec![none, zero]))
+                    .map_err(|e| e.0)?;
+                fx.raises.push((ExceptionKind::ValueError, raised));
+            }
+            return Ok(Iteration { fx, items });
         }
         let t = translate(iter, env).map_err(|e| e.to_string())?;
         if !t.value.sort().is_sized() {
@@ -909,39 +901,17 @@ impl Iteration {
         }
         Ok(Iteration {
             fx: effects_of(&t),
-            kind: Iterable::Seq(t.value),
+            items: Iterable::Seq(t.value),
         })
     }
 
     /// "There is an item number `k`" (numbered from 0).
     fn has_item(&self, k: u32) -> Result<Term, SortError> {
-        match &self.kind {
-            Iterable::Range { start, stop, step } => {
-                let op = if *step > 0 {
-                    CompareOp::Lt
-                } else {
-                    CompareOp::Gt
-                };
-                Term::compare(op, self.position(start, *step, k)?, stop.clone())
-            }
-            Iterable::Seq(s) if k == 0 => Term::truthy(s.clone()),
-            Iterable::Seq(s) => Term::compare(CompareOp::Gt, Term::len(s.clone())?, Term::int(k)),
-        }
+        self.items.has_item(u64::from(k))
     }
 
     /// Item number `k`.
     fn item(&self, k: u32) -> Option<Term> {
-        match &self.kind {
-            Iterable::Range { start, step, .. } => self.position(start, *step, k).ok(),
-            Iterable::Seq(s) => Term::index(s.clone(), Term::int(k)).ok(),
-        }
-    }
-
-    fn position(&self, start: &Term, step: i64, k: u32) -> Result<Term, SortError> {
-        if k == 0 {
-            return Ok(start.clone());
-        }
-        let offset = Term::int(num_bigint::BigInt::from(step) * num_bigint::BigInt::from(k));
-        Term::arith(crate::symbolic::ArithOp::Add, start.clone(), offset)
+        self.items.item(u64::from(k)).ok().flatten()
     }
 }

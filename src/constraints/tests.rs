@@ -258,3 +258,37 @@ fn paths_through_refuted_edges_are_infeasible_without_a_query() {
     }
     assert_eq!(a.stats.path_checks, 2);
 }
+
+#[test]
+fn a_range_with_a_symbolic_step_is_modelled_as_in_set() {
+    // The shared iteration model (`symbolic::iteration`): the first item exists when the
+    // step's sign lets 0 move towards `n`; a zero step raises ValueError before the loop.
+    let src = "def f(n: int, k: int):\n    t = 0\n    for i in range(0, n, k):\n        t = t + i\n    return t\n";
+    let a = run(src, Mode::Precise);
+    let body = a
+        .edges
+        .iter()
+        .find(|e| e.kind == crate::cfg::Edge::True && !e.back)
+        .unwrap();
+    assert!(body.dropped.is_empty(), "{:?}", body.dropped);
+    assert_eq!(body.feasible, Feasible::Yes);
+    let shown: Vec<String> = body.adds.iter().map(|c| c.term.to_string()).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|c| c.contains("k > 0") && c.contains("k < 0")),
+        "{shown:?}"
+    );
+    let zero = "def f(n: int):\n    for i in range(0, n, 0):\n        n = n - 1\n    return n\n";
+    let b = run(zero, Mode::Precise);
+    let into = b
+        .edges
+        .iter()
+        .find(|e| e.kind == crate::cfg::Edge::True)
+        .unwrap();
+    assert_eq!(
+        into.feasible,
+        Feasible::No,
+        "range(0, n, 0) raises ValueError"
+    );
+}

@@ -10,7 +10,8 @@ use super::program::{Prepared, Program};
 use super::tree::{Exc, Message, Value};
 use crate::python::builtins;
 use crate::python::ir::Stmt;
-use crate::symbolic::{Env, Sort, Term};
+use crate::symbolic::iteration::Iterable;
+use crate::symbolic::{Env, Sort};
 
 /// A frame's variables in the order they were first bound (shared between a path's states
 /// and the tree's nodes until one of them assigns).
@@ -51,13 +52,8 @@ pub enum Completion {
 /// What a `for` loop iterates over.
 #[derive(Clone, Debug)]
 pub enum Source {
-    Range {
-        start: Term,
-        stop: Term,
-        step: Term,
-    },
-    /// A str, list or tuple.
-    Items(Term),
+    /// A `range` or a str, list or tuple.
+    Modelled(Iterable),
     /// Something not modelled: any number of unknown items.
     Havoc(String),
 }

@@ -14,8 +14,9 @@ use super::state::{
 };
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::{Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind};
+use crate::symbolic::iteration::Iterable;
 use crate::symbolic::simplify::simplify;
-use crate::symbolic::{ArithOp, CompareOp, Env, Sort, Term, TermKind, translate};
+use crate::symbolic::{CompareOp, Env, Sort, Term, TermKind, translate};
 
 type Result<T> = std::result::Result<T, SymexecError>;
 
@@ -567,18 +568,13 @@ impl<'p> Machine<'p> {
                     );
                     return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
                 }
-                let (start, stop, step) = match items.as_slice() {
-                    [stop] => (Term::int(0), stop.clone(), Term::int(1)),
-                    [start, stop] => (start.clone(), stop.clone(), Term::int(1)),
-                    [start, stop, step] => (start.clone(), stop.clone(), step.clone()),
-                    _ => return Err(internal("range arity")),
-                };
-                let zero = compare(CompareOp::Eq, step.clone(), Term::int(0))?;
+                let range = Iterable::range(&items).ok_or_else(|| internal("range arity"))?;
+                let zero = range.zero_step().map_err(sort_err)?;
                 let mut entered = s.clone();
                 entered.push(Kont::Loop {
                     stmt,
                     count: 0,
-                    iter: Some((Source::Range { start, stop, step }, 0)),
+                    iter: Some((Source::Modelled(range), 0)),
                 })?;
                 let go = self.loop_test(entered)?;
                 if zero.bool_literal() == Some(false) {
@@ -608,7 +604,7 @@ impl<'p> Machine<'p> {
             s.push(Kont::Loop {
                 stmt,
                 count: 0,
-                iter: Some((Source::Items(v), 0)),
+                iter: Some((Source::Modelled(Iterable::Seq(v)), 0)),
             })?;
             self.loop_test(s)
         })
@@ -650,9 +646,9 @@ impl<'p> Machine<'p> {
                     (not(&more)?, self.exit_loop(s)?),
                 ]))
             }
-            (StmtKind::For { target, body, .. }, Some((source, k))) => {
-                let (more, item) = next_item(&source, k)?;
-                let Some(item) = item else {
+            (StmtKind::For { target, body, .. }, Some((Source::Modelled(items), k))) => {
+                let more = items.has_item(k).map_err(sort_err)?;
+                let Some(item) = items.item(k).map_err(sort_err)? else {
                     return self.exit_loop(s);
                 };
                 let go = self
@@ -816,43 +812,6 @@ impl<'p> Machine<'p> {
             });
             Ok(Branch::Go(s))
         })
-    }
-}
-
-/// Whether the loop over `source` has an item `k`, and that item (none when it has not,
-/// for certain).
-fn next_item(source: &Source, k: u64) -> Result<(Term, Option<Term>)> {
-    match source {
-        Source::Range { start, stop, step } => {
-            let offset = Term::arith(ArithOp::Mul, step.clone(), Term::int(k)).map_err(sort_err)?;
-            let cur =
-                simplify(&Term::arith(ArithOp::Add, start.clone(), offset).map_err(sort_err)?);
-            let up = || compare(CompareOp::Lt, cur.clone(), stop.clone());
-            let down = || compare(CompareOp::Gt, cur.clone(), stop.clone());
-            let more = match step.int_literal().map(|v| v.sign()) {
-                Some(num_bigint::Sign::Plus) => up()?,
-                Some(num_bigint::Sign::Minus) => down()?,
-                _ => {
-                    let pos = compare(CompareOp::Gt, step.clone(), Term::int(0))?;
-                    let neg = compare(CompareOp::Lt, step.clone(), Term::int(0))?;
-                    let a = Term::and(vec![pos, up()?]).map_err(sort_err)?;
-                    let b = Term::and(vec![neg, down()?]).map_err(sort_err)?;
-                    simplify(&Term::or(vec![a, b]).map_err(sort_err)?)
-                }
-            };
-            Ok((more, Some(cur)))
-        }
-        Source::Havoc(_) => Err(internal("the items of a havoc value")),
-        Source::Items(seq) => {
-            let len = Term::len(seq.clone()).map_err(sort_err)?;
-            let more = compare(CompareOp::Lt, Term::int(k), len)?;
-            if more.bool_literal() == Some(false) {
-                // A fixed-length sequence is exhausted: there is no item `k` to build.
-                return Ok((more, None));
-            }
-            let item = simplify(&Term::index(seq.clone(), Term::int(k)).map_err(sort_err)?);
-            Ok((more, Some(item)))
-        }
     }
 }
 

@@ -1,0 +1,130 @@
+//! Iteration in the value model: the items of `range(...)` and of a str, list or tuple,
+//! numbered from 0. Both symbolic engines read a `for` loop through this one model
+//! (`constraints` edge by edge, `symexec` iteration by iteration), so they agree on what
+//! "the loop has an item number `k`" and "item number `k`" mean.
+
+use num_bigint::Sign;
+
+use super::simplify::simplify;
+use super::term::{ArithOp, CompareOp, SortError, Term};
+
+/// What a loop iterates over.
+#[derive(Clone, Debug)]
+pub enum Iterable {
+    /// `range(start, stop, step)`; `step` may be symbolic (a zero step raises before the
+    /// loop: see [`Iterable::zero_step`]).
+    Range { start: Term, stop: Term, step: Term },
+    /// A str, list or tuple.
+    Seq(Term),
+}
+
+impl Iterable {
+    /// `range(stop)`, `range(start, stop)` or `range(start, stop, step)` of int terms; `None`
+    /// for another number of arguments.
+    pub fn range(args: &[Term]) -> Option<Iterable> {
+        let (start, stop, step) = match args {
+            [stop] => (Term::int(0), stop.clone(), Term::int(1)),
+            [start, stop] => (start.clone(), stop.clone(), Term::int(1)),
+            [start, stop, step] => (start.clone(), stop.clone(), step.clone()),
+            _ => return None,
+        };
+        Some(Iterable::Range { start, stop, step })
+    }
+
+    /// When the iterable raises `ValueError: range() arg 3 must not be zero` (false for a
+    /// sequence or a non-zero constant step).
+    pub fn zero_step(&self) -> Result<Term, SortError> {
+        match self {
+            Iterable::Range { step, .. } => Ok(simplify(&Term::compare(
+                CompareOp::Eq,
+                step.clone(),
+                Term::int(0),
+            )?)),
+            Iterable::Seq(_) => Ok(Term::bool(false)),
+        }
+    }
+
+    /// "There is an item number `k`": `start + k·step < stop` for a positive step, `>` for
+    /// a negative one (both, each under its sign, when the step is symbolic); `k < len(s)`
+    /// for a sequence.
+    pub fn has_item(&self, k: u64) -> Result<Term, SortError> {
+        match self {
+            Iterable::Range { stop, step, .. } => {
+                let cur = self.position(k)?;
+                let up = || compare(CompareOp::Lt, cur.clone(), stop.clone());
+                let down = || compare(CompareOp::Gt, cur.clone(), stop.clone());
+                match step.int_literal().map(|v| v.sign()) {
+                    Some(Sign::Plus) => up(),
+                    Some(Sign::Minus) => down(),
+                    _ => {
+                        let pos = compare(CompareOp::Gt, step.clone(), Term::int(0))?;
+                        let neg = compare(CompareOp::Lt, step.clone(), Term::int(0))?;
+                        let a = Term::and(vec![pos, up()?])?;
+                        let b = Term::and(vec![neg, down()?])?;
+                        Ok(simplify(&Term::or(vec![a, b])?))
+                    }
+                }
+            }
+            Iterable::Seq(seq) => compare(CompareOp::Lt, Term::int(k), Term::len(seq.clone())?),
+        }
+    }
+
+    /// Item number `k`; `None` when the iterable surely has no such item (a sequence of a
+    /// known length that is shorter).
+    pub fn item(&self, k: u64) -> Result<Option<Term>, SortError> {
+        match self {
+            Iterable::Range { .. } => self.position(k).map(Some),
+            Iterable::Seq(seq) => {
+                if self.has_item(k)?.bool_literal() == Some(false) {
+                    return Ok(None);
+                }
+                Ok(Some(simplify(&Term::index(seq.clone(), Term::int(k))?)))
+            }
+        }
+    }
+
+    /// `start + k·step` of a range.
+    fn position(&self, k: u64) -> Result<Term, SortError> {
+        let Iterable::Range { start, step, .. } = self else {
+            return Err(SortError("the position of a sequence's item".into()));
+        };
+        let offset = Term::arith(ArithOp::Mul, step.clone(), Term::int(k))?;
+        Ok(simplify(&Term::arith(ArithOp::Add, start.clone(), offset)?))
+    }
+}
+
+fn compare(op: CompareOp, a: Term, b: Term) -> Result<Term, SortError> {
+    Ok(simplify(&Term::compare(op, a, b)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::{Sort, Var};
+
+    fn int(name: &str) -> Term {
+        Term::input(Var::input(name), &Sort::Int).unwrap()
+    }
+
+    #[test]
+    fn a_range_has_its_items_in_both_directions() {
+        let up = Iterable::range(&[Term::int(2), int("n")]).unwrap();
+        assert_eq!(up.has_item(0).unwrap().to_string(), "2 < n");
+        assert_eq!(up.item(3).unwrap().unwrap().to_string(), "5");
+        let down = Iterable::range(&[int("n"), Term::int(0), Term::int(-2)]).unwrap();
+        assert_eq!(down.has_item(1).unwrap().to_string(), "n + -2 > 0");
+        assert_eq!(down.zero_step().unwrap().bool_literal(), Some(false));
+        let any = Iterable::range(&[Term::int(0), Term::int(9), int("s")]).unwrap();
+        let text = any.has_item(1).unwrap().to_string();
+        assert!(text.contains("s > 0") && text.contains("s < 0"), "{text}");
+        assert_eq!(any.zero_step().unwrap().to_string(), "s == 0");
+    }
+
+    #[test]
+    fn a_known_short_sequence_has_no_further_item() {
+        let seq = Term::items(crate::symbolic::SeqKind::Tuple, vec![Term::int(7)]).unwrap();
+        let it = Iterable::Seq(seq);
+        assert_eq!(it.item(0).unwrap().unwrap().to_string(), "7");
+        assert!(it.item(1).unwrap().is_none());
+    }
+}
