@@ -788,3 +788,24 @@ fn every_python_builtin_called_is_approximated_never_a_name_error() {
         }
     }
 }
+
+#[test]
+fn none_in_and_or_keeps_pythons_values() {
+    // `None and 5` is None (not False), `None or 5` is 5; CPython is the oracle of %check.
+    let mut s = Session::default();
+    run_cell(
+        &mut s,
+        "def g(a: int):\n    x = None\n    if a > 0:\n        x = a\n    z = x and 5\n    if not x:\n        return (x or 5) + 1\n    return z\n",
+    );
+    let p = payload(&run_cell(&mut s, "%check g"), "check");
+    assert_eq!(p["precise"], true, "{p:#}");
+    assert_eq!(p["exhaustive"], true, "{p:#}");
+    let tree = payload(&run_cell(&mut s, "%set g"), "set");
+    let outcomes: Vec<String> = tree["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["outcome"]["value"].to_string())
+        .collect();
+    assert_eq!(outcomes, ["\"5 if a != 0 else a\"", "\"6\""], "{tree:#}");
+}

@@ -1,9 +1,10 @@
 //! Names whose value is `None` (`x = None`): terms have no `None`, so such a name is bound
-//! to a marker, and expressions reading it are rewritten before translation: the name
-//! becomes the constant `None`, and comparisons with `None` fold (`None == 3.0` is False,
-//! `None is None` True), as does its truth value in a condition (False).
+//! to a marker, and expressions reading it are rewritten before translation: the decidable
+//! `None` tests fold as in `%set` (`symbolic::none`: `None == 3.0` is False, `None is None`
+//! True, False as a truth value), and the name becomes the constant `None` elsewhere.
 
-use crate::python::ir::{CmpOp, Constant, Expr, ExprKind, UnaryOp};
+use crate::python::ir::{Constant, Expr, ExprKind};
+use crate::symbolic::none::fold;
 use crate::symbolic::{Sort, Term, TermKind, Var};
 
 use super::semantics::Names;
@@ -29,77 +30,23 @@ pub fn is_none(e: &Expr, names: &Names) -> bool {
     }
 }
 
-/// `e` with `None`-valued names replaced and comparisons with `None` folded; `condition`
-/// says whether only its truth value matters. Unchanged (borrowed) when no name is `None`.
+/// `e` with its decidable `None` tests folded (`symbolic::none`, as `%set` does) and the
+/// remaining `None`-valued names replaced by the constant; `condition` says whether only
+/// its truth value matters. Unchanged (borrowed) when no name is `None`.
 pub fn resolve<'e>(e: &'e Expr, names: &Names, condition: bool) -> std::borrow::Cow<'e, Expr> {
-    let mentions = {
+    let mentions = |e: &Expr| {
         let mut found = false;
         e.walk(&mut |x| {
             found |= matches!(&x.kind, ExprKind::Name(n) if names.get(n).is_some_and(is_marker))
         });
         found
     };
-    if !mentions {
+    if !mentions(e) {
         return std::borrow::Cow::Borrowed(e);
     }
-    std::borrow::Cow::Owned(fold(e, names, condition))
-}
-
-fn constant(c: Constant, like: &Expr) -> Expr {
-    Expr::new(ExprKind::Constant(c), like.span)
-}
-
-fn fold(e: &Expr, names: &Names, condition: bool) -> Expr {
-    match &e.kind {
-        ExprKind::Name(_) if is_none(e, names) => {
-            if condition {
-                constant(Constant::Bool(false), e)
-            } else {
-                constant(Constant::None, e)
-            }
-        }
-        ExprKind::Compare {
-            left,
-            ops,
-            comparators,
-        } if ops.len() == 1 => {
-            let (l, r) = (
-                fold(left, names, false),
-                fold(&comparators[0], names, false),
-            );
-            let (ln, rn) = (is_none(&l, names), is_none(&r, names));
-            match (ops[0], ln || rn) {
-                (CmpOp::Eq | CmpOp::Is, true) => constant(Constant::Bool(ln && rn), e),
-                (CmpOp::NotEq | CmpOp::IsNot, true) => constant(Constant::Bool(!(ln && rn)), e),
-                _ => Expr::new(
-                    ExprKind::Compare {
-                        left: Box::new(l),
-                        ops: ops.clone(),
-                        comparators: vec![r],
-                    },
-                    e.span,
-                ),
-            }
-        }
-        ExprKind::UnaryOp {
-            op: UnaryOp::Not,
-            operand,
-        } => Expr::new(
-            ExprKind::UnaryOp {
-                op: UnaryOp::Not,
-                operand: Box::new(fold(operand, names, true)),
-            },
-            e.span,
-        ),
-        ExprKind::BoolOp { op, values } => Expr::new(
-            ExprKind::BoolOp {
-                op: *op,
-                values: values.iter().map(|v| fold(v, names, condition)).collect(),
-            },
-            e.span,
-        ),
-        _ => substitute(e, names),
-    }
+    let holds_none = |n: &str| names.get(n).map(is_marker);
+    let folded = fold(e, &holds_none, condition).unwrap_or_else(|| e.clone());
+    std::borrow::Cow::Owned(substitute(&folded, names))
 }
 
 /// `e` with every `None`-valued name replaced by the constant (nothing folded).
@@ -157,9 +104,9 @@ mod tests {
             resolve(&lower_expression(src).unwrap(), &names, condition).to_string()
         };
         assert_eq!(show("x == 3.0", true), "False");
-        assert_eq!(show("x == 1.0 or x == 2.0", true), "False or False");
+        assert_eq!(show("x == 1.0 or x == 2.0", true), "False");
         assert_eq!(show("x is None", true), "True");
-        assert_eq!(show("x != 'a' and y > 0", true), "True and y > 0");
+        assert_eq!(show("x != 'a' and y > 0", true), "y > 0");
         assert_eq!(show("not x", true), "not False");
         assert_eq!(show("y + 1", false), "y + 1");
         assert_eq!(show("f(x)", false), "f(None)");

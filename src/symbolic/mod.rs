@@ -16,6 +16,7 @@
 
 pub mod iteration;
 pub mod negate;
+pub mod none;
 mod print;
 pub mod simplify;
 pub mod solver;

@@ -47,7 +47,7 @@ pub fn evaluate(
     condition: bool,
 ) -> Result<Eval, SymexecError> {
     let env = state.env(program)?;
-    let folded = super::none::fold(e, &|n| state.holds_none(program, n));
+    let folded = crate::symbolic::none::fold(e, &|n| state.holds_none(program, n), condition);
     let e = folded.as_ref().unwrap_or(e);
     let translated = if condition {
         translate_condition(e, &env)

@@ -24,7 +24,6 @@ mod havoc;
 mod hoist;
 mod infer;
 mod inputs;
-mod none;
 mod path;
 mod program;
 mod state;

@@ -15,6 +15,7 @@ use super::state::{
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::{Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind};
 use crate::symbolic::iteration::Iterable;
+use crate::symbolic::none;
 use crate::symbolic::simplify::simplify;
 use crate::symbolic::{CompareOp, Env, Sort, Term, TermKind, translate};
 
@@ -154,13 +155,10 @@ impl<'p> Machine<'p> {
         e: &Expr,
         f: impl FnOnce(State<'p>, Value) -> Result<Branch<'p>>,
     ) -> Result<Branch<'p>> {
-        // `None`, or a name holding it, is a value (not a term).
-        let none = match &e.kind {
-            ExprKind::Constant(Constant::None) => true,
-            ExprKind::Name(n) => s.holds_none(self.program, n) == Some(true),
-            _ => false,
-        };
-        if none {
+        // `None` (after folding: a name holding it, `None and y`, …) is a value, not a term.
+        let folded = none::fold(e, &|n| s.holds_none(self.program, n), false);
+        let e = folded.as_ref().unwrap_or(e);
+        if matches!(e.kind, ExprKind::Constant(Constant::None)) {
             return f(s, Value::None);
         }
         match evaluate(&s, self.program, e, false)? {
