@@ -27,8 +27,8 @@ fn payload(out: &[Output], kind: &str) -> Value {
 /// More functions beside the notebook's: a loop over a string whose last branch needs
 /// three iterations (past the first back edge, where `%constraints` cuts its paths), a for
 /// loop over a list, an exception caught, a branch inside a called function, an infeasible
-/// branch, and a havoc.
-const MORE: &str = "\ndef count_a(s: str) -> int:\n    n = 0\n    for c in s:\n        if c == \"a\":\n            n += 1\n    if n > 2:\n        return n\n    return 0\n\ndef first_big(xs: list[int]) -> int:\n    for x in xs:\n        if x > 10:\n            return x\n    return -1\n\ndef safe_div(a: int, b: int) -> int:\n    try:\n        q = a // b\n    except ZeroDivisionError:\n        return 0\n    if q > 3:\n        return q\n    return -q\n\ndef helper(v: int) -> int:\n    if v % 2 == 0:\n        return v // 2\n    return 3 * v + 1\n\ndef caller(n: int) -> int:\n    m = helper(n)\n    if m > 10:\n        return 1\n    return 0\n\ndef nested(x: int) -> int:\n    if x > 5:\n        if x < 3:\n            return 1\n        return 2\n    return 3\n\ndef hv(x: int) -> int:\n    import math\n    if x > 3:\n        return 1\n    return 3\n";
+/// branch, a havoc, and parameters not in alphabetical order.
+const MORE: &str = "\ndef count_a(s: str) -> int:\n    n = 0\n    for c in s:\n        if c == \"a\":\n            n += 1\n    if n > 2:\n        return n\n    return 0\n\ndef first_big(xs: list[int]) -> int:\n    for x in xs:\n        if x > 10:\n            return x\n    return -1\n\ndef safe_div(a: int, b: int) -> int:\n    try:\n        q = a // b\n    except ZeroDivisionError:\n        return 0\n    if q > 3:\n        return q\n    return -q\n\ndef helper(v: int) -> int:\n    if v % 2 == 0:\n        return v // 2\n    return 3 * v + 1\n\ndef caller(n: int) -> int:\n    m = helper(n)\n    if m > 10:\n        return 1\n    return 0\n\ndef nested(x: int) -> int:\n    if x > 5:\n        if x < 3:\n            return 1\n        return 2\n    return 3\n\ndef hv(x: int) -> int:\n    import math\n    if x > 3:\n        return 1\n    return 3\n\ndef pair(z: int, a: int) -> int:\n    if z == 7:\n        if a == 3:\n            return 1\n        return 2\n    return 0\n";
 
 fn session() -> Session {
     let mut session = Session::new(false);
@@ -117,6 +117,7 @@ fn concolic_covers_every_branch_and_its_inputs_replay_in_cpython() {
         ("first_big", "[]"),
         ("safe_div", "0 0"),
         ("caller", "0"),
+        ("pair", "0 0"),
     ] {
         let p = concolic(&mut session, &format!("%concolic {f} {args}"));
         assert_eq!(
@@ -292,4 +293,79 @@ fn concolic_saves_pytest_cases_and_refuses_bad_use() {
         let (r, _) = session.run_cell(cell, &Cancel::new());
         assert_eq!(r.unwrap_err().ename, ename, "{cell}");
     }
+}
+
+/// A solved input is passed in the order of the parameters, not of their names: `pair(z, a)`
+/// solved for `z == 7` must run with `z` = 7 (read by name, 7 went to `a`).
+#[test]
+fn solved_inputs_are_passed_in_parameter_order() {
+    let mut session = session();
+    let p = concolic(&mut session, "%concolic pair 0 0");
+    check_solved_from_runs("pair", &p);
+    let second = p["rounds"][1]["input"].as_str().unwrap();
+    assert!(second.starts_with("pair(7, "), "{p}");
+    assert_eq!(p["stopped"], "every branch is covered", "{p}");
+}
+
+/// The whole output (text and payload) of `%concolic` on each function is the same in fresh
+/// sessions, each on a new thread (so with a new Z3 context): no hash order, address or
+/// earlier query shows in it.
+#[test]
+fn concolic_output_is_identical_across_sessions() {
+    let cells = [
+        "%concolic classify 0 0",
+        "%concolic average 0",
+        "%concolic grade 0 0",
+        "%concolic triangle",
+        "%concolic count_a",
+        "%concolic first_big []",
+        "%concolic safe_div 0 0",
+        "%concolic caller 0",
+        "%concolic nested 0",
+        "%concolic pair 0 0",
+    ];
+    let outputs = || {
+        std::thread::spawn(move || {
+            let mut session = session();
+            cells
+                .iter()
+                .map(|cell| {
+                    let (r, out) = session.run_cell(cell, &Cancel::new());
+                    r.unwrap_or_else(|e| panic!("{cell}: {e}"));
+                    let text: Vec<String> = out
+                        .iter()
+                        .filter_map(|o| match o {
+                            Output::Display(b) => Some(format!("{:?}", b.data)),
+                            _ => None,
+                        })
+                        .collect();
+                    text.join("\n")
+                })
+                .collect::<Vec<String>>()
+        })
+        .join()
+        .unwrap()
+    };
+    let first = outputs();
+    for _ in 0..2 {
+        let again = outputs();
+        for ((cell, a), b) in cells.iter().zip(&first).zip(&again) {
+            if a != b {
+                let (x, y) = (payload_text(a), payload_text(b));
+                assert!(
+                    false,
+                    "{cell}: the output changed between sessions:\n{x}\n----\n{y}"
+                );
+            }
+        }
+    }
+}
+
+fn payload_text(s: &str) -> String {
+    s.split("text/plain")
+        .nth(1)
+        .unwrap_or(s)
+        .chars()
+        .take(6000)
+        .collect()
 }

@@ -323,7 +323,7 @@ pub fn solve(
         Err(e) => Err(SymexecError::Solver(e)),
         Ok(()) => match solver.check() {
             // The model is read back and checked against the query before it is used.
-            Check::Sat(m) => match m.inputs(&program.input_env) {
+            Check::Sat(m) => match parameter_values(program, &m) {
                 Ok(values) if satisfies(program, &m, prefix, alternative) => {
                     Ok(Solved::Sat(values))
                 }
@@ -343,6 +343,26 @@ pub fn solve(
     };
     solver.pop().map_err(SymexecError::Solver)?;
     answer
+}
+
+/// Each input's value in `model`, in the order of the function's parameters (the order a
+/// positional call passes them in). `Model::inputs` reads them in the environment's
+/// order, which is by name: `grade(score, bonus)` read that way passed `bonus` as `score`.
+fn parameter_values(
+    program: &Program,
+    model: &Model,
+) -> Result<Vec<(String, PyValue)>, crate::symbolic::SolverError> {
+    program
+        .inputs
+        .0
+        .iter()
+        .map(|(name, _)| {
+            let term = program.input_env.get(name).ok_or_else(|| {
+                crate::symbolic::SolverError::Internal(format!("the input {name} is not declared"))
+            })?;
+            Ok((name.clone(), model.value(term)?))
+        })
+        .collect()
 }
 
 /// Whether `model` satisfies the preconditions, `prefix` and `alternative`.
