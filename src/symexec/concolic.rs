@@ -21,7 +21,7 @@ use super::step::{Branch, Machine};
 use super::tree::Outcome;
 use crate::cancel::Cancel;
 use crate::python::PyValue;
-use crate::symbolic::{Check, CompareOp, Model, Solver, Term};
+use crate::symbolic::{Check, CompareOp, Model, Solver, SolverError, Term};
 
 /// One fork on the followed path.
 #[derive(Clone, Debug)]
@@ -298,9 +298,15 @@ pub enum Solved {
 
 /// Solves the preconditions ∧ `prefix` ∧ `alternative` for an input; `deadline` is the end of
 /// the solver budget (checks after it answer unknown without running).
+///
+/// Each query runs on a thread of its own, so in a Z3 context of its own: Z3's model depends
+/// on the terms its context made before (it reuses the ids of released ones), so in the
+/// session's context the same query answered differently after different earlier cells.
+/// In a fresh context the answer depends on the query alone.
 pub fn solve(
     program: &Program,
-    solver: &mut Solver,
+    timeout_ms: u32,
+    cancel: &Cancel,
     prefix: &[Term],
     alternative: &Term,
     deadline: Option<Instant>,
@@ -311,69 +317,71 @@ pub fn solve(
     if deadline.is_some_and(|d| Instant::now() >= d) {
         return Ok(Solved::Unknown("the solver budget is spent".into()));
     }
-    solver.push();
-    let asserted = program
+    let query: Vec<Term> = program
         .preconditions
         .iter()
-        .map(|(_, t)| t)
-        .chain(prefix)
-        .chain([alternative])
-        .try_for_each(|t| solver.assert(t));
-    let answer = match asserted {
-        Err(e) => Err(SymexecError::Solver(e)),
-        Ok(()) => match solver.check() {
-            // The model is read back and checked against the query before it is used.
-            Check::Sat(m) => match parameter_values(program, &m) {
-                Ok(values) if satisfies(program, &m, prefix, alternative) => {
-                    Ok(Solved::Sat(values))
-                }
-                Ok(_) => Ok(Solved::Unknown(
-                    "Z3's model does not satisfy the query when read back".into(),
-                )),
-                Err(e) => Ok(Solved::Unknown(format!(
-                    "the model has no input value: {e}"
-                ))),
-            },
-            Check::Unsat => Ok(Solved::Unsat),
-            Check::Unknown(r) => match r.stopped() {
-                Err(stopped) => Err(stopped.into()),
-                Ok(()) => Ok(Solved::Unknown(r.to_string())),
-            },
-        },
-    };
-    solver.pop().map_err(SymexecError::Solver)?;
-    answer
-}
-
-/// Each input's value in `model`, in the order of the function's parameters (the order a
-/// positional call passes them in). `Model::inputs` reads them in the environment's
-/// order, which is by name: `grade(score, bonus)` read that way passed `bonus` as `score`.
-fn parameter_values(
-    program: &Program,
-    model: &Model,
-) -> Result<Vec<(String, PyValue)>, crate::symbolic::SolverError> {
-    program
+        .map(|(_, t)| t.clone())
+        .chain(prefix.iter().cloned())
+        .chain([alternative.clone()])
+        .collect();
+    // In the order of the parameters (the order a positional call passes them in), not by
+    // name as `Model::inputs` reads them: `grade(score, bonus)` got its values swapped.
+    let inputs = program
         .inputs
         .0
         .iter()
         .map(|(name, _)| {
             let term = program.input_env.get(name).ok_or_else(|| {
-                crate::symbolic::SolverError::Internal(format!("the input {name} is not declared"))
+                SymexecError::Internal(format!("the input {name} is not declared"))
             })?;
-            Ok((name.clone(), model.value(term)?))
+            Ok((name.clone(), term.clone()))
         })
-        .collect()
+        .collect::<Result<Vec<_>, SymexecError>>()?;
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("concolic-solve".into())
+            .spawn_scoped(scope, || solve_here(timeout_ms, cancel, &query, &inputs))
+            .map_err(|e| SymexecError::Internal(format!("no thread for the solver: {e}")))?
+            .join()
+            .map_err(|_| SymexecError::Internal("the solver's thread panicked".into()))?
+    })
 }
 
-/// Whether `model` satisfies the preconditions, `prefix` and `alternative`.
-fn satisfies(program: &Program, model: &Model, prefix: &[Term], alternative: &Term) -> bool {
-    program
-        .preconditions
+/// [`solve`]'s `query` in this thread's Z3 context; a model is read for `inputs` and checked
+/// against the query before it is used.
+fn solve_here(
+    timeout_ms: u32,
+    cancel: &Cancel,
+    query: &[Term],
+    inputs: &[(String, Term)],
+) -> Result<Solved, SymexecError> {
+    let mut solver = Solver::new(timeout_ms).with_cancel(cancel.clone());
+    query
         .iter()
-        .map(|(_, t)| t)
-        .chain(prefix)
-        .chain([alternative])
-        .all(|t| model.holds(t).unwrap_or(false))
+        .try_for_each(|t| solver.assert(t))
+        .map_err(SymexecError::Solver)?;
+    match solver.check() {
+        Check::Sat(m) => {
+            let values: Result<Vec<(String, PyValue)>, SolverError> = inputs
+                .iter()
+                .map(|(name, t)| Ok((name.clone(), m.value(t)?)))
+                .collect();
+            Ok(match values {
+                Ok(values) if query.iter().all(|t| m.holds(t).unwrap_or(false)) => {
+                    Solved::Sat(values)
+                }
+                Ok(_) => {
+                    Solved::Unknown("Z3's model does not satisfy the query when read back".into())
+                }
+                Err(e) => Solved::Unknown(format!("the model has no input value: {e}")),
+            })
+        }
+        Check::Unsat => Ok(Solved::Unsat),
+        Check::Unknown(r) => match r.stopped() {
+            Err(stopped) => Err(stopped.into()),
+            Ok(()) => Ok(Solved::Unknown(r.to_string())),
+        },
+    }
 }
 
 /// The value each input starts from when no seed is given: 0, 0.0, False, "", empty

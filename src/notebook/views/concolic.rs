@@ -26,7 +26,7 @@ use crate::notebook::session::{Ctx, Session};
 use crate::python::PyValue;
 use crate::render::html::{escape, table, text_table};
 use crate::render::run::{legend_html, run_dot};
-use crate::symbolic::{Solver, Term};
+use crate::symbolic::Term;
 use crate::symexec::concolic::{self, Followed, Solved, Stop};
 use crate::symexec::{Program, SymexecError};
 
@@ -363,10 +363,17 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
             }
             ctx.check_cancel()?;
             let prefix = &conds[c.round][..c.depth];
-            // A fresh solver per query: nothing of an earlier query can show in its model.
-            let mut solver = Solver::new(timeout_ms).with_cancel(ctx.cancel.clone());
-            let solved = concolic::solve(&program, &mut solver, prefix, &c.condition, deadline)
-                .map_err(|e| symexec_error(&name, e))?;
+            // A fresh solver in a fresh Z3 context per query (`concolic::solve`): nothing
+            // of an earlier query or cell can show in its model.
+            let solved = concolic::solve(
+                &program,
+                timeout_ms,
+                ctx.cancel,
+                prefix,
+                &c.condition,
+                deadline,
+            )
+            .map_err(|e| symexec_error(&name, e))?;
             let answer = match solved {
                 Solved::Sat(values) => Answer::Sat(call_of(&name, &values)),
                 Solved::Unsat => {
