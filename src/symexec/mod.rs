@@ -16,6 +16,7 @@
 //! [`Solver`](crate::symbolic::Solver).
 
 pub mod check;
+pub mod concolic;
 mod eval;
 mod exceptions;
 mod explore;

@@ -109,7 +109,7 @@ const PATH: &str = "#e65100";
 
 /// The values of the call's arguments, by parameter name, evaluated in the session (once
 /// more than the run itself evaluates them, with their output discarded).
-fn argument_values(
+pub(super) fn argument_values(
     session: &mut Session,
     ctx: &mut Ctx<'_>,
     call: &str,

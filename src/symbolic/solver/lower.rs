@@ -51,9 +51,15 @@ pub(super) struct Lowerer<'a> {
     /// Set when lowering a term to evaluate it in this model (slices are then unrolled to
     /// the model's lengths, see `slice`).
     model: Option<&'a z3::Model>,
-    /// Keyed by term identity; the term is kept so that its address is not reused by another
-    /// term while the entry lives (a dropped temporary's address can be).
-    memo: HashMap<usize, (Term, Z)>,
+    /// Keyed by term identity (an index into `lowered`); the term is kept so that its
+    /// address is not reused by another term while the entry lives (a dropped temporary's
+    /// address can be).
+    memo: HashMap<usize, usize>,
+    /// The lowered terms in the order lowered. Their Z3 terms are released in this order when
+    /// the lowering is dropped: Z3 reuses the ids of released terms, and its search (hence
+    /// the model it answers) depends on ids, so a hash order here made `%concolic`'s inputs
+    /// differ from run to run.
+    lowered: Vec<(Term, Z)>,
     /// Definitions of the auxiliary constants introduced, to assert with the term.
     pub definitions: Vec<ast::Bool>,
 }
@@ -238,6 +244,7 @@ impl<'a> Lowerer<'a> {
         Lowerer {
             model: None,
             memo: HashMap::new(),
+            lowered: Vec::new(),
             definitions: Vec::new(),
         }
     }
@@ -267,11 +274,12 @@ impl<'a> Lowerer<'a> {
     }
 
     pub fn lower(&mut self, t: &Term) -> Result<Z> {
-        if let Some((_, z)) = self.memo.get(&t.id()) {
+        if let Some((_, z)) = self.memo.get(&t.id()).and_then(|&k| self.lowered.get(k)) {
             return Ok(z.clone());
         }
         let z = self.node(t)?;
-        self.memo.insert(t.id(), (t.clone(), z.clone()));
+        self.memo.insert(t.id(), self.lowered.len());
+        self.lowered.push((t.clone(), z.clone()));
         Ok(z)
     }
 
