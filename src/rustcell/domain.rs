@@ -16,6 +16,7 @@ use super::registry::{CallError, Conn};
 use crate::cancel::Cancel;
 use crate::dataflow::domains::{AbstractDomain, BinOp, CmpOp};
 use crate::dataflow::lattice::{HasBottom, HasTop, JoinSemiLattice, MeetSemiLattice, Widening};
+use crate::dataflow::user::domain::method_of;
 
 /// An element of a Rust domain: its id in the cell's process (0 is `⊥`, 1 is `⊤`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -197,27 +198,6 @@ impl Widening for RustElem {
     }
 }
 
-fn op_name(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "add",
-        BinOp::Sub => "sub",
-        BinOp::Mul => "mul",
-        BinOp::FloorDiv => "floordiv",
-        BinOp::Mod => "mod",
-    }
-}
-
-fn cmp_symbol(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-    }
-}
-
 impl AbstractDomain for RustElem {
     const NAME: &'static str = "rust";
 
@@ -237,7 +217,7 @@ impl AbstractDomain for RustElem {
         if a.is_bottom() || b.is_bottom() {
             return RustElem::BOTTOM;
         }
-        elem(words(&["bin", op_name(op)], &[a, b]))
+        elem(words(&["bin", method_of(op)], &[a, b]))
     }
 
     fn negate(&self) -> Self {
@@ -251,7 +231,7 @@ impl AbstractDomain for RustElem {
         if self.is_bottom() || other.is_bottom() {
             return RustElem::BOTTOM;
         }
-        elem(words(&["refine", cmp_symbol(op)], &[self, other]))
+        elem(words(&["refine", op.symbol()], &[self, other]))
     }
 
     fn must_be_zero(&self) -> bool {

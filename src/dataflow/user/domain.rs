@@ -224,6 +224,19 @@ impl Context {
     }
 }
 
+impl Context {
+    /// Counts one call of `method` (no allocation once the method is known).
+    fn count(&mut self, method: &str) {
+        self.calls += 1;
+        match self.by_method.get_mut(method) {
+            Some(n) => *n += 1,
+            None => {
+                self.by_method.insert(method.to_string(), 1);
+            }
+        }
+    }
+}
+
 /// The domain's overrides and name (defaults when none is entered).
 pub fn current() -> (&'static str, Overrides) {
     CONTEXT.with(|c| {
@@ -366,8 +379,7 @@ pub fn call(method: &str, lead: Vec<HostValue>, args: &[&UserElem]) -> Option<Ho
         if ctx.error.is_some() {
             return None;
         }
-        ctx.calls += 1;
-        *ctx.by_method.entry(method.to_string()).or_default() += 1;
+        ctx.count(method);
         Some(ctx.instance.clone())
     })?;
     let mut values = lead.clone();
@@ -755,8 +767,7 @@ fn contains_called(a: &UserElem, i: &BigInt) -> bool {
     }
     CONTEXT.with(|c| {
         if let Some(ctx) = c.borrow_mut().as_mut() {
-            ctx.calls += 1;
-            *ctx.by_method.entry("contains".into()).or_default() += 1;
+            ctx.count("contains");
         }
     });
     match host::call_method(&instance, "contains", vec![value, HostValue::int(i)])
