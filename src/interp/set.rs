@@ -34,11 +34,13 @@ const MODULUS: u64 = (1 << 61) - 1;
 const HASH_BITS: u32 = 61;
 const HASH_INF: i64 = 314159;
 
+/// A table slot. The key and element live behind a `Box` so that a slot is 16 bytes: large
+/// tables are then cheap to allocate and resize (the pages are what costs, not the moves).
 #[derive(Clone)]
 enum Slot {
     Empty,
     Dummy,
-    Full { hash: i64, key: Key, value: Value },
+    Full { hash: i64, kv: Box<(Key, Value)> },
 }
 
 /// The table of a set or frozenset.
@@ -77,7 +79,7 @@ impl SetObj {
     /// The elements in table order, with their hashes and keys.
     pub fn entries(&self) -> impl Iterator<Item = (i64, &Key, &Value)> {
         self.table.iter().filter_map(|s| match s {
-            Slot::Full { hash, key, value } => Some((*hash, key, value)),
+            Slot::Full { hash, kv } => Some((*hash, &kv.0, &kv.1)),
             _ => None,
         })
     }
@@ -93,7 +95,7 @@ impl SetObj {
             .enumerate()
             .skip(pos)
             .find_map(|(i, s)| match s {
-                Slot::Full { value, .. } => Some((i + 1, value.clone())),
+                Slot::Full { kv, .. } => Some((i + 1, kv.1.clone())),
                 _ => None,
             })
     }
@@ -112,9 +114,7 @@ impl SetObj {
             for j in i..=i + probes {
                 match &self.table[j] {
                     Slot::Empty => return None,
-                    Slot::Full {
-                        hash: h, key: k, ..
-                    } if *h == hash && k == key => {
+                    Slot::Full { hash: h, kv } if *h == hash && kv.0 == *key => {
                         return Some(j);
                     }
                     _ => {}
@@ -147,10 +147,8 @@ impl SetObj {
                         hit = Some(j);
                         break;
                     }
-                    Slot::Full {
-                        hash: h, key: k, ..
-                    } => {
-                        if *h == hash && *k == key {
+                    Slot::Full { hash: h, kv } => {
+                        if *h == hash && kv.0 == key {
                             return;
                         }
                     }
@@ -169,12 +167,18 @@ impl SetObj {
         self.version += 1;
         if let Some(free) = freeslot {
             self.used += 1;
-            self.table[free] = Slot::Full { hash, key, value };
+            self.table[free] = Slot::Full {
+                hash,
+                kv: Box::new((key, value)),
+            };
             return;
         }
         self.fill += 1;
         self.used += 1;
-        self.table[found] = Slot::Full { hash, key, value };
+        self.table[found] = Slot::Full {
+            hash,
+            kv: Box::new((key, value)),
+        };
         if self.fill * 5 < mask * 3 {
             return;
         }
@@ -213,26 +217,26 @@ impl SetObj {
         self.mask = size - 1;
         self.fill = self.used;
         for slot in old {
-            if let Slot::Full { hash, key, value } = slot {
-                self.insert_clean(hash, key, value);
+            if let Slot::Full { hash, kv } = slot {
+                self.insert_clean(hash, kv);
             }
         }
     }
 
     /// CPython's `set_insert_clean`: into a table without dummies or this key.
-    fn insert_clean(&mut self, hash: i64, key: Key, value: Value) {
+    fn insert_clean(&mut self, hash: i64, kv: Box<(Key, Value)>) {
         let mask = self.mask;
         let mut perturb = hash as u64;
         let mut i = (hash as u64 as usize) & mask;
         loop {
             if matches!(self.table[i], Slot::Empty) {
-                self.table[i] = Slot::Full { hash, key, value };
+                self.table[i] = Slot::Full { hash, kv };
                 return;
             }
             if i + LINEAR_PROBES <= mask {
                 for j in i + 1..=i + LINEAR_PROBES {
                     if matches!(self.table[j], Slot::Empty) {
-                        self.table[j] = Slot::Full { hash, key, value };
+                        self.table[j] = Slot::Full { hash, kv };
                         return;
                     }
                 }
@@ -260,8 +264,8 @@ impl SetObj {
             self.fill = other.used;
             self.used = other.used;
             for slot in &other.table {
-                if let Slot::Full { hash, key, value } = slot {
-                    self.insert_clean(*hash, key.clone(), value.clone());
+                if let Slot::Full { hash, kv } = slot {
+                    self.insert_clean(*hash, kv.clone());
                 }
             }
             return;
@@ -305,7 +309,7 @@ impl SetObj {
         self.finger = j + 1;
         self.version += 1;
         match slot {
-            Slot::Full { value, .. } => Ok(value),
+            Slot::Full { kv, .. } => Ok(kv.1),
             _ => Ok(Value::None),
         }
     }
