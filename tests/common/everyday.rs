@@ -120,9 +120,13 @@ pub fn construct(ename: &str, message: &str) -> String {
 }
 
 /// The construct of a havoc note: `havoc: the method .append(), line 4` -> `the method
-/// .append()`.
+/// .append()`; every `using NAME, which holds an unmodelled value` is one construct.
 pub fn havoc_construct(note: &str) -> String {
     let m = note.strip_prefix("havoc: ").unwrap_or(note);
+    if m.starts_with("using ") && m.contains(", which holds an unmodelled value") {
+        // A consequence of an earlier havoc on the same path, counted once.
+        return "using a name that holds an unmodelled value".into();
+    }
     match m.rfind(", line ") {
         Some(i) if m[i + 7..].chars().all(|c| c.is_ascii_digit()) => m[..i].to_string(),
         _ => m.to_string(),
