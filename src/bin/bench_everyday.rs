@@ -3,6 +3,9 @@
 //! per function, then the figures (trees built, exact trees, `%check` precise, witnesses
 //! that miss their leaf, median and worst `%set` time) and the refusals by construct;
 //! `--no-check` skips `%check`. Without `--report`, only the figures.
+//! `%constraints NAME` runs on every function too (`--no-constraints` skips it): the share of
+//! its edges decided (not "unknown") and its median and worst time; the report also counts,
+//! per havoc construct, the functions whose tree it makes approximate.
 
 #[path = "../../tests/common/everyday.rs"]
 mod everyday;
@@ -10,7 +13,8 @@ mod everyday;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let check = !args.iter().any(|a| a == "--no-check");
-    let records = everyday::run_all(check);
+    let constraints = !args.iter().any(|a| a == "--no-constraints");
+    let records = everyday::run_all_with(check, constraints);
     let report = everyday::report(&records);
     if args.iter().any(|a| a == "--report") {
         print!("{report}");

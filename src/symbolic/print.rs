@@ -172,6 +172,9 @@ fn bare(t: &Term) -> String {
         TermKind::EndsWith(s, p) => {
             format!("{}.endswith({})", at(s, prec::ATOM), at(p, prec::TEST))
         }
+        TermKind::Find(s, p) => {
+            format!("{}.find({})", at(s, prec::ATOM), at(p, prec::TEST))
+        }
         TermKind::Items(kind, items) => {
             let body = join(items, prec::TEST, ", ");
             match kind {

@@ -88,6 +88,16 @@ impl Folder {
             K::Contains(n, h) => contains(self.fold(n), self.fold(h))?,
             K::StartsWith(s, p) => Term::starts_with(self.fold(s), self.fold(p)).ok()?,
             K::EndsWith(s, p) => Term::ends_with(self.fold(s), self.fold(p)).ok()?,
+            K::Find(s, p) => {
+                let (s, p) = (self.fold(s), self.fold(p));
+                match (s.literal(), p.literal()) {
+                    (Some(Literal::Str(a)), Some(Literal::Str(b))) => Term::int(
+                        a.find(b.as_str())
+                            .map_or(-1, |byte| a[..byte].chars().count() as i64),
+                    ),
+                    _ => Term::find(s, p).ok()?,
+                }
+            }
             K::Concat(parts) => concat(self.all(parts))?,
             K::Repeat(a, n) => Term::repeat(self.fold(a), *n).ok()?,
             K::Items(kind, xs) => Term::items(*kind, self.all(xs)).ok()?,

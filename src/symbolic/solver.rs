@@ -41,6 +41,7 @@ use z3::ast::Ast;
 mod convert;
 mod lower;
 mod slice;
+mod strings;
 mod watch;
 
 use lower::Lowerer;

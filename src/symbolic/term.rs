@@ -124,6 +124,8 @@ pub enum TermKind {
         hi: Term,
         body: Term,
     },
+    /// `s.find(sub)`: the first index of `sub` in `s`, or -1.
+    Find(Term, Term),
 }
 
 /// Results of work on terms, by term identity ([`Term::id`]), for callers that meet the
@@ -390,7 +392,8 @@ impl Term {
             | Index(a, b)
             | Contains(a, b)
             | StartsWith(a, b)
-            | EndsWith(a, b) => vec![a, b],
+            | EndsWith(a, b)
+            | Find(a, b) => vec![a, b],
             Ite(c, a, b) => vec![c, a, b],
             And(xs) | Or(xs) | Min(xs) | Max(xs) | Concat(xs) | Items(_, xs) => xs.iter().collect(),
             Slice {
@@ -774,6 +777,12 @@ impl Term {
     pub fn ends_with(s: Term, suffix: Term) -> Built {
         expect_strs(&s, &suffix, "endswith")?;
         Ok(Term::make(TermKind::EndsWith(s, suffix), Sort::Bool))
+    }
+
+    /// `s.find(sub)`.
+    pub fn find(s: Term, sub: Term) -> Built {
+        expect_strs(&s, &sub, "find")?;
+        Ok(Term::make(TermKind::Find(s, sub), Sort::Int))
     }
 
     /// `a + b + …` of strings, or of sequences of one kind (displays join a sequence whose

@@ -17,6 +17,7 @@ mod calls;
 mod env;
 mod expr;
 mod quantifier;
+mod strings;
 
 pub use env::{Env, annotation_sort};
 

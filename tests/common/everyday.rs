@@ -23,6 +23,19 @@ pub struct Record {
     pub check: Option<CheckFacts>,
     pub set_time: Duration,
     pub panicked: bool,
+    /// The havoc constructs on the tree's nodes (line numbers dropped), distinct, sorted.
+    pub havocs: Vec<String>,
+    /// What `%constraints` decided (when it ran).
+    pub constraints: Option<ConstraintFacts>,
+}
+
+/// `%constraints NAME`'s edges and time.
+#[derive(Clone, Debug)]
+pub struct ConstraintFacts {
+    /// Edges, and those whose feasibility is decided (not `"unknown"`); `Err` is the
+    /// cell error.
+    pub edges: Result<(usize, usize), String>,
+    pub time: Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -106,9 +119,64 @@ pub fn construct(ename: &str, message: &str) -> String {
     format!("{ename}: {words}")
 }
 
+/// The construct of a havoc note: `havoc: the method .append(), line 4` -> `the method
+/// .append()`; every `using NAME, which holds an unmodelled value` is one construct.
+pub fn havoc_construct(note: &str) -> String {
+    let m = note.strip_prefix("havoc: ").unwrap_or(note);
+    if m.starts_with("using ") && m.contains(", which holds an unmodelled value") {
+        // A consequence of an earlier havoc on the same path, counted once.
+        return "using a name that holds an unmodelled value".into();
+    }
+    match m.rfind(", line ") {
+        Some(i) if m[i + 7..].chars().all(|c| c.is_ascii_digit()) => m[..i].to_string(),
+        _ => m.to_string(),
+    }
+}
+
+/// The distinct havoc constructs on a `set` payload's nodes.
+fn havocs(j: &Json) -> Vec<String> {
+    let mut out: Vec<String> = j["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|n| n["havoc"].as_array().cloned().unwrap_or_default())
+        .filter_map(|h| h.as_str().map(havoc_construct))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Runs `%constraints NAME` and counts its decided edges.
+fn run_constraints(session: &mut Session, cancel: &Cancel, name: &str) -> ConstraintFacts {
+    let start = Instant::now();
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        session.run_cell(&format!("%constraints {name}"), cancel)
+    }));
+    let time = start.elapsed();
+    let edges = match ran {
+        Err(_) => Err("panic".to_string()),
+        Ok((Err(e), _)) => Err(format!("{}: {}", e.ename, e.evalue)),
+        Ok((Ok(()), out)) => match payload(&out, "constraints") {
+            None => Err("no constraints payload".into()),
+            Some(j) => {
+                let edges = j["edges"].as_array().cloned().unwrap_or_default();
+                let decided = edges.iter().filter(|e| e["feasible"] != "unknown").count();
+                Ok((edges.len(), decided))
+            }
+        },
+    };
+    ConstraintFacts { edges, time }
+}
+
 /// Runs one fixture file: the file as a cell, then `%set NAME --leaves` and (when a tree
 /// was built and `check` is on) `%check NAME` for each function.
 pub fn run_file(path: &Path, check: bool) -> Vec<Record> {
+    run_file_with(path, check, false)
+}
+
+/// [`run_file`], with `%constraints NAME` for each function too when `constraints` is on.
+pub fn run_file_with(path: &Path, check: bool, constraints: bool) -> Vec<Record> {
     let source = std::fs::read_to_string(path).expect("fixture");
     let file = path
         .file_name()
@@ -151,13 +219,17 @@ pub fn run_file(path: &Path, check: bool) -> Vec<Record> {
                     check: None,
                     set_time,
                     panicked: true,
+                    havocs: Vec::new(),
+                    constraints: None,
                 });
                 continue;
             }
         };
+        let mut found = Vec::new();
         let set = match result {
             Ok(()) => match payload(&out, "set") {
                 Some(j) => {
+                    found = havocs(j);
                     let leaves = j["leaves"].as_array().map_or(0, Vec::len);
                     let approximate = j["leaves"].as_array().map_or(0, |ls| {
                         ls.iter()
@@ -215,13 +287,19 @@ pub fn run_file(path: &Path, check: bool) -> Vec<Record> {
         } else {
             None
         };
+        let constraints_facts = constraints.then(|| run_constraints(&mut session, &cancel, &name));
         records.push(Record {
             file: file.clone(),
             function: name,
             set,
             check: check_facts,
             set_time,
-            panicked,
+            panicked: panicked
+                || constraints_facts
+                    .as_ref()
+                    .is_some_and(|c| matches!(&c.edges, Err(e) if e == "panic")),
+            havocs: found,
+            constraints: constraints_facts,
         });
     }
     records
@@ -229,7 +307,15 @@ pub fn run_file(path: &Path, check: bool) -> Vec<Record> {
 
 /// Every fixture's records.
 pub fn run_all(check: bool) -> Vec<Record> {
-    files().iter().flat_map(|p| run_file(p, check)).collect()
+    run_all_with(check, false)
+}
+
+/// Every fixture's records, with `%constraints` when `constraints` is on.
+pub fn run_all_with(check: bool, constraints: bool) -> Vec<Record> {
+    files()
+        .iter()
+        .flat_map(|p| run_file_with(p, check, constraints))
+        .collect()
 }
 
 /// Figures over the records.
@@ -248,6 +334,26 @@ pub struct Summary {
     pub median: Duration,
     pub worst: Duration,
     pub worst_name: String,
+    /// Havoc construct -> functions whose tree it makes approximate.
+    pub havocs: BTreeMap<String, usize>,
+    /// `%constraints` over the functions it ran on: edges, decided edges, cell errors,
+    /// median and worst time (and whose).
+    pub edges: usize,
+    pub decided: usize,
+    pub constraints_errors: usize,
+    pub constraints_median: Duration,
+    pub constraints_worst: Duration,
+    pub constraints_worst_name: String,
+}
+
+/// The median and the worst of named times.
+fn median_worst(mut times: Vec<(Duration, String)>) -> (Duration, Duration, String) {
+    times.sort();
+    (
+        times.get(times.len() / 2).map_or(Duration::ZERO, |t| t.0),
+        times.last().map_or(Duration::ZERO, |t| t.0),
+        times.last().map_or(String::new(), |t| t.1.clone()),
+    )
 }
 
 pub fn summarize(records: &[Record]) -> Summary {
@@ -257,11 +363,31 @@ pub fn summarize(records: &[Record]) -> Summary {
             *refusals.entry(x.construct.clone()).or_insert(0) += 1;
         }
     }
-    let mut times: Vec<(Duration, String)> = records
+    let mut havocs = BTreeMap::new();
+    for r in records {
+        for h in &r.havocs {
+            *havocs.entry(h.clone()).or_insert(0) += 1;
+        }
+    }
+    let (median, worst, worst_name) = median_worst(
+        records
+            .iter()
+            .map(|r| (r.set_time, format!("{}:{}", r.file, r.function)))
+            .collect(),
+    );
+    let ran: Vec<(&Record, &ConstraintFacts)> = records
         .iter()
-        .map(|r| (r.set_time, format!("{}:{}", r.file, r.function)))
+        .filter_map(|r| r.constraints.as_ref().map(|c| (r, c)))
         .collect();
-    times.sort();
+    let (c_median, c_worst, c_worst_name) = median_worst(
+        ran.iter()
+            .map(|(r, c)| (c.time, format!("{}:{}", r.file, r.function)))
+            .collect(),
+    );
+    let counted: Vec<(usize, usize)> = ran
+        .iter()
+        .filter_map(|(_, c)| c.edges.clone().ok())
+        .collect();
     let verdicts: Vec<&Verdict> = records
         .iter()
         .filter_map(|r| r.check.as_ref())
@@ -283,9 +409,16 @@ pub fn summarize(records: &[Record]) -> Summary {
         witness_misses: verdicts.iter().map(|v| v.witness_misses).sum(),
         panics: records.iter().filter(|r| r.panicked).count(),
         refusals,
-        median: times.get(times.len() / 2).map_or(Duration::ZERO, |t| t.0),
-        worst: times.last().map_or(Duration::ZERO, |t| t.0),
-        worst_name: times.last().map_or(String::new(), |t| t.1.clone()),
+        median,
+        worst,
+        worst_name,
+        havocs,
+        edges: counted.iter().map(|c| c.0).sum(),
+        decided: counted.iter().map(|c| c.1).sum(),
+        constraints_errors: ran.len() - counted.len(),
+        constraints_median: c_median,
+        constraints_worst: c_worst,
+        constraints_worst_name: c_worst_name,
     }
 }
 
@@ -310,15 +443,25 @@ pub fn report(records: &[Record]) -> String {
                 v.precise, v.exhaustive, v.witness_misses
             ),
         };
+        let constraints = match &r.constraints {
+            None => String::new(),
+            Some(ConstraintFacts {
+                edges: Ok((n, d)),
+                time,
+            }) => {
+                format!(" | constraints {d}/{n} edges decided {time:.0?}")
+            }
+            Some(ConstraintFacts { edges: Err(e), .. }) => format!(" | constraints error: {e}"),
+        };
         out.push_str(&format!(
-            "{}:{} {:.0?} {set}{check}\n",
+            "{}:{} {:.0?} {set}{check}{constraints}\n",
             r.file, r.function, r.set_time
         ));
     }
     let s = summarize(records);
     let pct = |n: usize| 100.0 * n as f64 / s.functions.max(1) as f64;
     out.push_str(&format!(
-        "\nfunctions {}  trees {} ({:.1} %)  exact trees {} ({:.1} %)\n%check: {} checked, {} precise, {} check errors, {} witness misses; panics {}\n%set time: median {:.1?}, worst {:.1?} ({})\n\nrefusals by construct:\n",
+        "\nfunctions {}  trees {} ({:.1} %)  exact trees {} ({:.1} %)\n%check: {} checked, {} precise, {} check errors, {} witness misses; panics {}\n%set time: median {:.1?}, worst {:.1?} ({})\n",
         s.functions,
         s.trees,
         pct(s.trees),
@@ -333,10 +476,30 @@ pub fn report(records: &[Record]) -> String {
         s.worst,
         s.worst_name,
     ));
-    let mut by_count: Vec<(&String, &usize)> = s.refusals.iter().collect();
+    if s.edges > 0 || s.constraints_errors > 0 {
+        out.push_str(&format!(
+            "%constraints: {} of {} edges decided ({:.1} %), {} errors; time: median {:.1?}, worst {:.1?} ({})\n",
+            s.decided,
+            s.edges,
+            100.0 * s.decided as f64 / s.edges.max(1) as f64,
+            s.constraints_errors,
+            s.constraints_median,
+            s.constraints_worst,
+            s.constraints_worst_name,
+        ));
+    }
+    out.push_str("\nrefusals by construct:\n");
+    push_by_count(&mut out, &s.refusals);
+    out.push_str("\nhavoc by construct (functions whose tree it makes approximate):\n");
+    push_by_count(&mut out, &s.havocs);
+    out
+}
+
+/// `count  name` lines, most frequent first.
+fn push_by_count(out: &mut String, counts: &BTreeMap<String, usize>) {
+    let mut by_count: Vec<(&String, &usize)> = counts.iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     for (c, n) in by_count {
         out.push_str(&format!("{n:4}  {c}\n"));
     }
-    out
 }

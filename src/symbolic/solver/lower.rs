@@ -377,6 +377,10 @@ impl<'a> Lowerer<'a> {
                 let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
                 Z::Bool(p.suffix(&s))
             }
+            TermKind::Find(s, p) => {
+                let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
+                Z::Int(super::strings::find(&s, &p)?)
+            }
             TermKind::Concat(parts) => {
                 let zs = parts
                     .iter()

@@ -1,6 +1,6 @@
 //! Calls: the builtins `len`, `abs`, `min`, `max`, `int`, `float`, `bool`, `list`, `tuple`,
 //! `all`/`any` of one comprehension (quantifiers, see `quantifier`), and the string methods
-//! `startswith`/`endswith`. Any other call is unsupported.
+//! `startswith`/`endswith` (`find` in `strings`). Any other call is unsupported.
 
 use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
@@ -143,6 +143,9 @@ impl Translator<'_> {
     }
 
     fn method(&self, e: &Expr, receiver: &Expr, attr: &str, args: &[Expr]) -> Result<Partial> {
+        if let Some(done) = self.str_method(e, receiver, attr, args) {
+            return done;
+        }
         if attr != "startswith" && attr != "endswith" {
             return Err(self.unsupported(e, format!("the method .{attr}()")));
         }
