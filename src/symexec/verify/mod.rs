@@ -292,11 +292,30 @@ fn has_quantifier(t: &crate::symbolic::Term) -> bool {
         || t.children().into_iter().any(has_quantifier)
 }
 
-/// `%verify f`: with `all`/`any` as quantifiers; when that leaves the verdict unknown and
-/// some clause was quantified, again with every `all`/`any` in bounded form (the verdict
-/// of the second run is kept when it says more, and the note says so).
+/// Z3's time per check in the first, quantified attempt of `%verify` (the `--timeout` when
+/// lower): a quantifier Z3 decides is decided in well under this, and one it cannot would
+/// otherwise spend the whole per-check timeout on each leaf before the bounded fallback.
+pub const QUANTIFIED_TIMEOUT_MS: u32 = 250;
+
+/// Solver time the whole quantified attempt may spend (the `solver_budget_ms` when lower and
+/// set), so that an undecidable quantifier leaves time for the bounded fallback.
+pub const QUANTIFIED_BUDGET_MS: u64 = 1_000;
+
+/// `%verify f`: with `all`/`any` as quantifiers (each check capped at
+/// [`QUANTIFIED_TIMEOUT_MS`], the attempt at [`QUANTIFIED_BUDGET_MS`]); when that leaves the verdict unknown and some clause was
+/// quantified, again with every `all`/`any` in bounded form (the verdict of the second run is
+/// kept when it says more, and the note says so). When no clause was quantified and the capped
+/// run is unknown because the solver gave up, it is run again with the full options, so the cap never changes
+/// the verdict of a contract without quantifiers.
 pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
-    let first = verify_once(setup, name, cancel)?;
+    let mut quick = setup.clone_shallow();
+    quick.options.timeout_ms = quick.options.timeout_ms.min(QUANTIFIED_TIMEOUT_MS);
+    if quick.options.solver_budget_ms == 0 || quick.options.solver_budget_ms > QUANTIFIED_BUDGET_MS
+    {
+        quick.options.solver_budget_ms = QUANTIFIED_BUDGET_MS;
+    }
+    let capped = quick.options != setup.options;
+    let first = verify_once(&quick, name, cancel)?;
     let quantified = first
         .obligations
         .iter()
@@ -306,8 +325,15 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
             .preconditions
             .iter()
             .any(|(_, t)| has_quantifier(t));
-    if !matches!(first.verdict, Verdict::Unknown { .. }) || !quantified {
+    if !matches!(first.verdict, Verdict::Unknown { .. }) {
         return Ok(first);
+    }
+    if !quantified {
+        return if capped && solver_gave_up(&first.tree) {
+            verify_once(setup, name, cancel)
+        } else {
+            Ok(first)
+        };
     }
     let mut second = contract::with_bounded_forms(|| verify_once(setup, name, cancel))?;
     if matches!(second.verdict, Verdict::Unknown { .. }) {
@@ -317,13 +343,30 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
         Verdict::Unknown { reasons } => reasons.len(),
         _ => 0,
     };
+    let cap = if capped {
+        format!(
+            " (Z3 given {} ms per check, {} ms in all)",
+            quick.options.timeout_ms, quick.options.solver_budget_ms
+        )
+    } else {
+        String::new()
+    };
     second.notes.insert(
         0,
         format!(
-            "with all()/any() as quantifiers the verdict was unknown ({reasons} undecided leaf/leaves); this verdict is from every all()/any() in bounded form"
+            "with all()/any() as quantifiers{cap} the verdict was unknown ({reasons} undecided leaf/leaves); this verdict is from every all()/any() in bounded form"
         ),
     );
     Ok(second)
+}
+
+/// Whether the solver left something undecided in `tree` (a timeout, or the budget spent).
+fn solver_gave_up(tree: &Tree) -> bool {
+    tree.stats.past_budget > 0
+        || tree.nodes.iter().any(|n| n.undecided)
+        || tree.leaves.iter().any(|l| {
+            l.witness.is_none() && !matches!(l.outcome, crate::symexec::tree::Outcome::Bound(_))
+        })
 }
 
 fn verify_once(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
