@@ -743,3 +743,40 @@ fn quantified_clauses_are_proved_without_a_bound() {
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_refutation_replays(&bug, &p);
 }
+
+/// Recursion by contract (`--summaries`): the recursive calls of the function verified run
+/// by its own contract, so the proof needs no recursion bound (partial correctness, said in
+/// a note); inlined, the same functions are verified only up to the depth bound. A wrong
+/// postcondition is refuted with an input CPython confirms.
+#[test]
+fn recursion_runs_by_its_own_contract() {
+    let source = fixture("recursive");
+    let mut s = session();
+    run(&mut s, &source).unwrap();
+    for f in ["factorial", "sum_to", "power"] {
+        let p = payload(&mut s, &format!("%verify {f} --leaves --summaries"));
+        assert_eq!(p["verdict"], "verified", "{f}: {p:#}");
+        assert_eq!(p["bound_leaves"], 0, "{f}: {p:#}");
+        assert!(
+            p["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|n| n.as_str().unwrap().contains("partial correctness")),
+            "{f}: {p:#}"
+        );
+        assert_eq!(
+            obligation(&p, &format!("{f}.pre1"))["status"],
+            "proved",
+            "{f}: {p:#}"
+        );
+        let inlined = payload(&mut s, &format!("%verify {f} --leaves"));
+        assert_eq!(
+            inlined["verdict"], "verified up to bound",
+            "{f}: {inlined:#}"
+        );
+    }
+    let p = payload(&mut s, "%verify sum_bad --leaves --summaries");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_refutation_replays(&source, &p);
+}

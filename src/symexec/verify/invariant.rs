@@ -364,11 +364,14 @@ fn indentation(line: &str) -> &str {
 }
 
 /// `f` rewritten so that each loop with invariants runs without unrolling, or `None` when
-/// no loop has one. `source` is `f`'s definition; `inputs` the sorts of its parameters.
+/// no loop has one and not `copy` (with `copy`, a copy under the new name even then: its
+/// calls of `f` are then calls of whatever `f` is, e.g. its contract's stub). `source` is
+/// `f`'s definition; `inputs` the sorts of its parameters.
 pub fn rewrite(
     f: &Function,
     source: &str,
     inputs: &[(String, Sort)],
+    copy: bool,
 ) -> Result<Option<Rewritten>, SymexecError> {
     let lines: Vec<&str> = source.lines().collect();
     let def = lines
@@ -378,7 +381,7 @@ pub fn rewrite(
             SymexecError::Internal(format!("the source of {}() has no def line", f.name))
         })?;
     let loops = annotated(f, &lines, def)?;
-    if loops.is_empty() {
+    if loops.is_empty() && !copy {
         return Ok(None);
     }
     let name = inner_name(&f.name);

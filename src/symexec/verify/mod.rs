@@ -198,17 +198,30 @@ fn harness_program(
 }
 
 /// `f` rewritten by its loop invariants (`None`: it has none, or its source is not known).
-fn rewrite(setup: &Setup<'_>, f: &Function) -> Result<Option<invariant::Rewritten>, SymexecError> {
+/// With `--summaries`, a recursive `f` with postconditions is always copied (under the
+/// rewritten name), so that the harness runs its body while its recursive calls run its
+/// contract; the flag says so.
+fn rewrite(
+    setup: &Setup<'_>,
+    f: &Function,
+) -> Result<(Option<invariant::Rewritten>, bool), SymexecError> {
     let def = format!("def {}(", f.name);
     let Some(source) = setup
         .definitions
         .iter()
         .find(|d| d.lines().any(|l| l.trim_start().starts_with(&def)))
     else {
-        return Ok(None);
+        return Ok((None, false));
     };
+    let by_contract = setup.summaries
+        && !crate::constraints::docstring::postconditions(f.docstring.as_deref().unwrap_or(""))
+            .is_empty()
+        && summary::recursive(f, source);
     let base = Program::function(&f.qualname, setup.functions.iter().copied(), &setup.given)?;
-    invariant::rewrite(f, source, &base.inputs.0)
+    Ok((
+        invariant::rewrite(f, source, &base.inputs.0, by_contract)?,
+        by_contract,
+    ))
 }
 
 /// The harness as the replay runs it: without the stubs (the replay's wrappers call the real
@@ -292,11 +305,30 @@ fn has_quantifier(t: &crate::symbolic::Term) -> bool {
         || t.children().into_iter().any(has_quantifier)
 }
 
-/// `%verify f`: with `all`/`any` as quantifiers; when that leaves the verdict unknown and
-/// some clause was quantified, again with every `all`/`any` in bounded form (the verdict
-/// of the second run is kept when it says more, and the note says so).
+/// Z3's time per check in the first, quantified attempt of `%verify` (the `--timeout` when
+/// lower): a quantifier Z3 decides is decided in well under this, and one it cannot would
+/// otherwise spend the whole per-check timeout on each leaf before the bounded fallback.
+pub const QUANTIFIED_TIMEOUT_MS: u32 = 250;
+
+/// Solver time the whole quantified attempt may spend (the `solver_budget_ms` when lower and
+/// set), so that an undecidable quantifier leaves time for the bounded fallback.
+pub const QUANTIFIED_BUDGET_MS: u64 = 1_000;
+
+/// `%verify f`: with `all`/`any` as quantifiers (each check capped at
+/// [`QUANTIFIED_TIMEOUT_MS`], the attempt at [`QUANTIFIED_BUDGET_MS`]); when that leaves the verdict unknown and some clause was
+/// quantified, again with every `all`/`any` in bounded form (the verdict of the second run is
+/// kept when it says more, and the note says so). When no clause was quantified and the capped
+/// run is unknown because the solver gave up, it is run again with the full options, so the cap never changes
+/// the verdict of a contract without quantifiers.
 pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
-    let first = verify_once(setup, name, cancel)?;
+    let mut quick = setup.clone_shallow();
+    quick.options.timeout_ms = quick.options.timeout_ms.min(QUANTIFIED_TIMEOUT_MS);
+    if quick.options.solver_budget_ms == 0 || quick.options.solver_budget_ms > QUANTIFIED_BUDGET_MS
+    {
+        quick.options.solver_budget_ms = QUANTIFIED_BUDGET_MS;
+    }
+    let capped = quick.options != setup.options;
+    let first = verify_once(&quick, name, cancel)?;
     let quantified = first
         .obligations
         .iter()
@@ -306,8 +338,15 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
             .preconditions
             .iter()
             .any(|(_, t)| has_quantifier(t));
-    if !matches!(first.verdict, Verdict::Unknown { .. }) || !quantified {
+    if !matches!(first.verdict, Verdict::Unknown { .. }) {
         return Ok(first);
+    }
+    if !quantified {
+        return if capped && solver_gave_up(&first.tree) {
+            verify_once(setup, name, cancel)
+        } else {
+            Ok(first)
+        };
     }
     let mut second = contract::with_bounded_forms(|| verify_once(setup, name, cancel))?;
     if matches!(second.verdict, Verdict::Unknown { .. }) {
@@ -317,22 +356,42 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
         Verdict::Unknown { reasons } => reasons.len(),
         _ => 0,
     };
+    let cap = if capped {
+        format!(
+            " (Z3 given {} ms per check, {} ms in all)",
+            quick.options.timeout_ms, quick.options.solver_budget_ms
+        )
+    } else {
+        String::new()
+    };
     second.notes.insert(
         0,
         format!(
-            "with all()/any() as quantifiers the verdict was unknown ({reasons} undecided leaf/leaves); this verdict is from every all()/any() in bounded form"
+            "with all()/any() as quantifiers{cap} the verdict was unknown ({reasons} undecided leaf/leaves); this verdict is from every all()/any() in bounded form"
         ),
     );
     Ok(second)
 }
 
+/// Whether the solver left something undecided in `tree` (a timeout, or the budget spent).
+fn solver_gave_up(tree: &Tree) -> bool {
+    tree.stats.past_budget > 0
+        || tree.nodes.iter().any(|n| n.undecided)
+        || tree.leaves.iter().any(|l| {
+            l.witness.is_none() && !matches!(l.outcome, crate::symexec::tree::Outcome::Bound(_))
+        })
+}
+
 fn verify_once(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
     let f = find(setup, name)?;
     mutation::refuse(f)?;
-    let rewritten = rewrite(setup, f)?;
+    let (rewritten, by_contract) = rewrite(setup, f)?;
     let mut harness = contract::verify(f, rewritten.as_ref())?;
     let summaries = if setup.summaries {
-        summary::summarize(&setup.functions, &setup.definitions, &f.name)?
+        // A recursive `f` is summarized too: its body runs once, its recursive calls by
+        // its contract (the entry is not excluded).
+        let entry = if by_contract { "" } else { f.name.as_str() };
+        summary::summarize(&setup.functions, &setup.definitions, entry)?
     } else {
         summary::Summaries::default()
     };
@@ -369,6 +428,11 @@ fn verify_once(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report,
         notes.extend(r.notes.iter().cloned());
     }
     notes.extend(summaries.notes.iter().cloned());
+    if by_contract {
+        notes.push(format!(
+            "recursion by contract: {name}()'s recursive calls run by its own contract (its preconditions an obligation at each call, its result any value satisfying its postconditions), so a \"verified\" is partial correctness: that {name}() terminates is not shown"
+        ));
+    }
     notes.extend(raised);
     if obligations.is_empty() {
         return Err(SymexecError::Input(format!(

@@ -44,6 +44,25 @@ pub struct Summaries {
     pub notes: Vec<String>,
 }
 
+/// Whether `f`'s definition `source` calls `f` in its body (a word `f(` after the `def`
+/// line; a mention in a string or comment counts too, which only adds an unused stub).
+pub fn recursive(f: &Function, source: &str) -> bool {
+    let call = format!("{}(", f.name);
+    let def = format!("def {call}");
+    source
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with(&def))
+        .skip(1)
+        .any(|l| {
+            l.match_indices(&call).any(|(i, _)| {
+                l[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            })
+        })
+}
+
 /// Stubs for every function of `functions` (but `entry`) with postconditions; `sources`
 /// are the session's definitions (for the replay's renamed copies).
 pub fn summarize(
