@@ -5,6 +5,8 @@
 //! along the lines the kernel traced; an infeasible branch ends marked infeasible; a havoc
 //! stops the claims of a run.
 
+#[path = "common/cells.rs"]
+mod cells;
 #[path = "common/cpython_trace.rs"]
 mod cpython_trace;
 
@@ -15,13 +17,7 @@ use serde_json::Value;
 const SOURCE: &str = "def classify(x: int, y: int) -> str:\n    \"\"\"Compare x with twice y.\n\n    Preconditions:\n        - y >= 0\n    \"\"\"\n    if x > 2 * y:\n        return \"big\"\n    elif x < 0:\n        return \"negative\"\n    return \"small\"\n\ndef average(n: int) -> int:\n    total = 0\n    i = 0\n    while i < n:\n        total = total + i\n        i = i + 1\n    return total // i\n\ndef grade(score: int, bonus: int) -> int:\n    total = score + bonus\n    if total > 100:\n        total = 100\n    if total >= 50:\n        if bonus == 0:\n            return 2\n        return 1\n    return 0\n\ndef triangle(a: int, b: int, c: int) -> str:\n    if a <= 0 or b <= 0 or c <= 0:\n        return \"invalid\"\n    if a + b <= c or a + c <= b or b + c <= a:\n        return \"invalid\"\n    if a == b and b == c:\n        return \"equilateral\"\n    if a == b or b == c or a == c:\n        return \"isosceles\"\n    return \"scalene\"\n";
 
 fn payload(out: &[Output], kind: &str) -> Value {
-    let mime = format!("application/vnd.analysis-kernel.{kind}+json");
-    out.iter()
-        .find_map(|o| match o {
-            Output::Display(b) => b.data.get(&mime).cloned(),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no {kind} payload"))
+    cells::payload(out, kind).clone()
 }
 
 /// More functions beside the notebook's: a loop over a string whose last branch needs

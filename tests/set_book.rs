@@ -12,6 +12,9 @@
 //! - `x // 0` raises "integer division or modulo by zero" (CPython's message for ints),
 //!   where the book wrote "division by zero".
 
+#[path = "common/cells.rs"]
+mod cells;
+
 use std::path::PathBuf;
 
 use analysis_kernel::cancel::Cancel;
@@ -627,13 +630,7 @@ fn run_cell(session: &mut Session, code: &str) -> Vec<Output> {
 }
 
 fn payload(out: &[Output], kind: &str) -> Json {
-    let mime = format!("application/vnd.analysis-kernel.{kind}+json");
-    out.iter()
-        .find_map(|o| match o {
-            Output::Display(b) => b.data.get(&mime).cloned(),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no {kind} payload in {out:?}"))
+    cells::payload(out, kind).clone()
 }
 
 #[test]

@@ -6,7 +6,7 @@
 #[path = "common/cells.rs"]
 mod cells;
 use analysis_kernel::notebook::{Output, Session};
-use cells::{displays, run};
+use cells::{displays, payload, run};
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {
@@ -15,15 +15,6 @@ fn fixture(name: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn payload<'a>(out: &'a [Output], kind: &str) -> &'a Value {
-    let mime = format!("application/vnd.analysis-kernel.{kind}+json");
-    displays(out)
-        .into_iter()
-        .rev()
-        .find_map(|d| d.get(&mime))
-        .unwrap_or_else(|| panic!("no {mime}"))
 }
 
 fn text(out: &[Output]) -> String {
