@@ -229,13 +229,10 @@ fn text(s: &Shown, programs: &[Program<'_>]) -> String {
             text_table(&CALL_HEADERS, &call_rows(s))
         }
     );
-    let unfollowed = unfollowed_lines(s);
-    out.push_str("\n\nCalls not followed (their value is ⊤)\n");
-    out.push_str(&if unfollowed.is_empty() {
-        "(none)".to_string()
-    } else {
-        unfollowed.join("\n")
-    });
+    out.push_str(&unfollowed_text(
+        "Calls not followed (their value is ⊤)",
+        &unfollowed_lines(s),
+    ));
     for (i, (c, p)) in s.contexts.iter().zip(programs).enumerate() {
         out.push_str(&format!(
             "\n\n#{i} {} in context {}\n{}",
@@ -393,4 +390,14 @@ pub(super) fn unfollowed_html(heading: &str, unfollowed: &[String]) -> String {
     }
     html.push_str("</ul>");
     html
+}
+
+/// The text view's list of calls not followed, under `heading` ("(none)" when there are none).
+pub(super) fn unfollowed_text(heading: &str, unfollowed: &[String]) -> String {
+    let list = if unfollowed.is_empty() {
+        "(none)".to_string()
+    } else {
+        unfollowed.join("\n")
+    };
+    format!("\n\n{heading}\n{list}")
 }

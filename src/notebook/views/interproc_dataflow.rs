@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::annotate::{FactsView, facts_view};
 use super::flow::{facts_table, fixpoint_error, json as flow_json, text as flow_text};
-use super::interproc::{Usage, notes_with_calls, start, unfollowed_html};
+use super::interproc::{Usage, notes_with_calls, start, unfollowed_html, unfollowed_text};
 use crate::dataflow::engine::Options;
 use crate::dataflow::interproc::InterError;
 use crate::dataflow::interproc::bitvec::{BitvecResult, Which, analyze};
@@ -138,13 +138,7 @@ fn text(r: &BitvecResult<'_>) -> String {
             text_table(&CALL_HEADERS, &call_rows(r))
         }
     );
-    let unfollowed = unfollowed_lines(r);
-    out.push_str("\n\nCalls not followed\n");
-    out.push_str(&if unfollowed.is_empty() {
-        "(none)".to_string()
-    } else {
-        unfollowed.join("\n")
-    });
+    out.push_str(&unfollowed_text("Calls not followed", &unfollowed_lines(r)));
     for (f, p) in r.functions.iter().zip(&r.programs) {
         out.push_str(&format!(
             "\n\n{}\n{}",
