@@ -31,14 +31,8 @@ use analysis_kernel::python::ir::Function;
 use analysis_kernel::python::lower_module;
 use call_programs::{FUNCTIONS, Gen};
 use python3::python3;
+use rng::env;
 use serde_json::Value;
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 const TRACER: &str = r#"
 import ast, json, sys

@@ -33,14 +33,8 @@ use call_programs::{FUNCTIONS, Gen};
 use cells::{displays, run};
 use num_bigint::BigInt;
 use python3::python3;
+use rng::env;
 use serde_json::Value;
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 const TRACER: &str = r#"
 import json, sys

@@ -14,14 +14,7 @@ mod rng;
 use analysis_kernel::notebook::Session;
 use cells::{displays, run};
 use random_functions::Gen;
-use rng::Rng;
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
+use rng::{Rng, env};
 
 // Seed 7 once caught a dropped unconditional `break` before dead code holding a `continue`;
 // Agrawal's rule for jumps (`src/dataflow/slice_jumps.rs`) and leaving unreachable statements

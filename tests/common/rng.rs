@@ -35,3 +35,11 @@ impl Rng {
         &items[self.below(items.len())]
     }
 }
+
+/// A seed or case count from the environment variable `name`, else `default`.
+pub fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
