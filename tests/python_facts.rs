@@ -1,6 +1,6 @@
 //! Python's facts (`src/python/`) against CPython (`python3`): the builtin exception
 //! hierarchy (`issubclass` for every pair of classes), the other builtin names with their kinds
-//! and docs, and `//` and `%` on ints and floats.
+//! and docs, `//` and `%` on ints and floats, and the error messages several engines raise.
 
 use std::process::Command;
 
@@ -9,7 +9,7 @@ mod rng;
 use rng::Rng;
 
 use analysis_kernel::interp;
-use analysis_kernel::python::{arith, builtins, exceptions, repr};
+use analysis_kernel::python::{arith, builtins, exceptions, messages, repr};
 use num_bigint::BigInt;
 
 fn python(script: &str) -> String {
@@ -82,6 +82,33 @@ fn builtin_names_kinds_and_docs_are_cpythons() {
         .map(|b| format!("{} {:?} {}", b.name, b.kind, b.doc))
         .collect();
     assert_eq!(python(LIST_BUILTINS).lines().collect::<Vec<_>>(), ours);
+}
+
+/// Each shared message, with an expression CPython raises it for.
+const MESSAGES: &[(&str, &str)] = &[
+    (messages::DIVISION_BY_ZERO, "1 / 0"),
+    (messages::FLOAT_DIVISION_BY_ZERO, "1.0 / 0"),
+    (messages::INT_DIVISION_BY_ZERO, "1 // 0"),
+    (messages::INT_DIVISION_BY_ZERO, "divmod(1, 0)"),
+    (messages::INT_MODULO_BY_ZERO, "1 % 0"),
+    (messages::FLOAT_FLOOR_DIVISION_BY_ZERO, "1.0 // 0"),
+    (messages::FLOAT_MODULO_BY_ZERO, "1.0 % 0"),
+    (messages::RANGE_STEP_ZERO, "range(1, 2, 0)"),
+    (messages::LIST_INDEX_OUT_OF_RANGE, "[][0]"),
+    (messages::TUPLE_INDEX_OUT_OF_RANGE, "()[0]"),
+    (messages::STR_INDEX_OUT_OF_RANGE, "''[0]"),
+];
+
+#[test]
+fn shared_error_messages_are_cpythons() {
+    let exprs: Vec<String> = MESSAGES.iter().map(|(_, e)| format!("{e:?}")).collect();
+    let script = format!(
+        "for e in [{}]:\n    try:\n        eval(e)\n    except Exception as x:\n        print(x)",
+        exprs.join(", ")
+    );
+    let printed = python(&script);
+    let ours: Vec<&str> = MESSAGES.iter().map(|(m, _)| *m).collect();
+    assert_eq!(printed.lines().collect::<Vec<_>>(), ours);
 }
 
 #[test]

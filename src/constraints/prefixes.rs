@@ -1,11 +1,11 @@
-//! Satisfiability of listed paths that need no witness, asserted incrementally: a scope for
-//! the preconditions and one per edge of the path asserted last, so that a path only
-//! asserts what follows the prefix it shares with that one (paths come in depth-first
-//! order). The answer is the one a scope of the path's own would give: the same
-//! constraints, the same first one that cannot be asserted.
+//! Satisfiability of listed paths that need no witness, on the shared incremental solver
+//! ([`PathScopes`]): a step for the preconditions and one per edge of the path asserted
+//! last, so that a path only asserts what follows the prefix it shares with that one (paths
+//! come in depth-first order). The answer is the one a scope of the path's own would give:
+//! the same constraints, the same first one that cannot be asserted.
 
 use super::dag::EdgeId;
-use crate::symbolic::{CheckSat, Solver, Term};
+use crate::symbolic::{CheckSat, PathScopes, Solver, Term};
 
 /// A path's constraints, split where each edge's begin.
 pub struct Split<'p> {
@@ -16,15 +16,10 @@ pub struct Split<'p> {
     pub ends: Vec<usize>,
 }
 
-/// The scopes pushed for the path asserted last.
+/// The scopes of the path asserted last: the preconditions (`None`), then its edges.
 #[derive(Default)]
 pub struct Prefixes {
-    /// The edges asserted, each with whether it has a scope (those adding nothing have
-    /// none); the preconditions' scope is below them.
-    edges: Vec<(EdgeId, bool)>,
-    /// For the preconditions and each edge: the first constraint the solver refused up
-    /// to there.
-    failures: Vec<Option<String>>,
+    scopes: PathScopes<Option<EdgeId>>,
 }
 
 /// What a path needing no witness is.
@@ -37,74 +32,27 @@ pub enum Answer {
 impl Prefixes {
     /// Whether `path` is satisfiable, with the solver's base scope below these scopes.
     pub fn check(&mut self, solver: &mut Solver, path: &Split<'_>) -> Answer {
-        let shared = if self.failures.is_empty() {
-            None
-        } else {
-            Some(
-                self.edges
-                    .iter()
-                    .zip(path.edges)
-                    .take_while(|((a, _), b)| a == *b)
-                    .count(),
-            )
-        };
-        match shared {
-            Some(k) => {
-                while self.edges.len() > k {
-                    if let Some((_, true)) = self.edges.pop() {
-                        let _ = solver.pop();
-                    }
-                    self.failures.pop();
-                }
-            }
-            None => {
-                solver.push();
-                let failure = assert_all(solver, &path.terms[..path.ends[0]]);
-                self.failures.push(failure);
-            }
+        let steps: Vec<Option<EdgeId>> = std::iter::once(None)
+            .chain(path.edges.iter().copied().map(Some))
+            .collect();
+        let shared = self.scopes.shared(&steps, |a, b| a == b);
+        if let Err(e) = self.scopes.truncate(solver, shared) {
+            return Answer::Refused(e.to_string());
         }
-        for i in self.edges.len()..path.edges.len() {
-            let terms = &path.terms[path.ends[i]..path.ends[i + 1]];
-            self.push(solver, terms, path.edges[i]);
+        for (i, step) in steps.iter().enumerate().skip(shared) {
+            let start = if i == 0 { 0 } else { path.ends[i - 1] };
+            let terms = path.terms[start..path.ends[i]].iter().copied();
+            self.scopes.push(solver, *step, terms);
         }
-        match self.failures.last().cloned().flatten() {
-            Some(reason) => Answer::Refused(reason),
+        match self.scopes.refused() {
+            Some(reason) => Answer::Refused(reason.to_string()),
             None => Answer::Checked(solver.check_sat()),
         }
     }
 
-    /// Asserts `edge`'s `terms`, in a scope of their own if there are any.
-    fn push(&mut self, solver: &mut Solver, terms: &[&Term], edge: EdgeId) {
-        let scoped = !terms.is_empty();
-        let mut failure = self.failures.last().cloned().flatten();
-        if scoped {
-            solver.push();
-            if failure.is_none() {
-                failure = assert_all(solver, terms);
-            }
-        }
-        self.failures.push(failure);
-        self.edges.push((edge, scoped));
-    }
-
     /// Pops every scope.
     pub fn clear(&mut self, solver: &mut Solver) {
-        let scopes = self.edges.iter().filter(|(_, scoped)| *scoped).count();
-        let preconditions = usize::from(!self.failures.is_empty());
-        for _ in 0..scopes + preconditions {
-            let _ = solver.pop();
-        }
-        self.edges.clear();
-        self.failures.clear();
+        // A pop without its push cannot happen: every scope popped was pushed here.
+        let _ = self.scopes.clear(solver);
     }
-}
-
-/// Asserts `terms` up to the first the solver refuses; why it refused it.
-fn assert_all(solver: &mut Solver, terms: &[&Term]) -> Option<String> {
-    for t in terms {
-        if let Err(e) = solver.assert(t) {
-            return Some(e.to_string());
-        }
-    }
-    None
 }

@@ -730,7 +730,7 @@ impl Machine {
                     }
                 };
                 if step == 0 {
-                    return value_error("range() arg 3 must not be zero");
+                    return value_error(crate::python::messages::RANGE_STEP_ZERO);
                 }
                 Ok(Value::Range(Rc::new(Range { start, stop, step })))
             }

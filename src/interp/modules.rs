@@ -369,7 +369,10 @@ pub(crate) fn call_math(m: MathFn, args: &[Value], kwargs: &Kwargs) -> R<Value> 
                 Some(base) => {
                     let b = log_of(base, f64::ln)?;
                     if b == 0.0 {
-                        return fail(ExcKind::ZeroDivisionError, "float division by zero");
+                        return fail(
+                            ExcKind::ZeroDivisionError,
+                            crate::python::messages::FLOAT_DIVISION_BY_ZERO,
+                        );
                     }
                     Ok(Value::Float(x / b))
                 }

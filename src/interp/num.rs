@@ -12,8 +12,8 @@ use super::budget;
 use super::exc::{ExcKind, R, Unwind, fail, value_error};
 use super::limits;
 use super::value::Value;
-use crate::python::arith;
 use crate::python::ir::BinOp;
+use crate::python::{arith, messages};
 
 /// A number borrowed from a value (bools are ints).
 #[derive(Clone, Copy, Debug)]
@@ -105,14 +105,17 @@ pub(crate) fn small_op(op: BinOp, x: i64, y: i64) -> Option<R<Value>> {
             if y == 0 {
                 return Some(fail(
                     ExcKind::ZeroDivisionError,
-                    arith::INT_DIVISION_BY_ZERO,
+                    messages::INT_DIVISION_BY_ZERO,
                 ));
             }
             arith::floor_div_i64(x, y)?
         }
         BinOp::Mod => {
             if y == 0 {
-                return Some(fail(ExcKind::ZeroDivisionError, arith::INT_MODULO_BY_ZERO));
+                return Some(fail(
+                    ExcKind::ZeroDivisionError,
+                    messages::INT_MODULO_BY_ZERO,
+                ));
             }
             arith::mod_i64(x, y)?
         }
@@ -202,13 +205,13 @@ fn big_op(op: BinOp, a: Num<'_>, b: Num<'_>) -> R<Value> {
         }
         BinOp::FloorDiv => {
             if y.is_zero() {
-                return fail(ExcKind::ZeroDivisionError, arith::INT_DIVISION_BY_ZERO);
+                return fail(ExcKind::ZeroDivisionError, messages::INT_DIVISION_BY_ZERO);
             }
             x.div_floor(&y)
         }
         BinOp::Mod => {
             if y.is_zero() {
-                return fail(ExcKind::ZeroDivisionError, arith::INT_MODULO_BY_ZERO);
+                return fail(ExcKind::ZeroDivisionError, messages::INT_MODULO_BY_ZERO);
             }
             x.mod_floor(&y)
         }
@@ -319,7 +322,7 @@ pub(crate) fn float_op(op: BinOp, x: f64, y: f64) -> R<f64> {
         BinOp::Mult => x * y,
         BinOp::Div => {
             if y == 0.0 {
-                return fail(ExcKind::ZeroDivisionError, "float division by zero");
+                return fail(ExcKind::ZeroDivisionError, messages::FLOAT_DIVISION_BY_ZERO);
             }
             x / y
         }
@@ -327,14 +330,14 @@ pub(crate) fn float_op(op: BinOp, x: f64, y: f64) -> R<f64> {
             if y == 0.0 {
                 return fail(
                     ExcKind::ZeroDivisionError,
-                    arith::FLOAT_FLOOR_DIVISION_BY_ZERO,
+                    messages::FLOAT_FLOOR_DIVISION_BY_ZERO,
                 );
             }
             float_divmod(x, y).0
         }
         BinOp::Mod => {
             if y == 0.0 {
-                return fail(ExcKind::ZeroDivisionError, arith::FLOAT_MODULO_BY_ZERO);
+                return fail(ExcKind::ZeroDivisionError, messages::FLOAT_MODULO_BY_ZERO);
             }
             float_divmod(x, y).1
         }
@@ -424,7 +427,7 @@ pub(crate) fn float_pow(iv: f64, iw: f64) -> R<f64> {
 /// `a / b` for ints, correctly rounded as CPython does.
 pub(crate) fn int_true_div(a: &BigInt, b: &BigInt) -> R<f64> {
     if b.is_zero() {
-        return fail(ExcKind::ZeroDivisionError, "division by zero");
+        return fail(ExcKind::ZeroDivisionError, messages::DIVISION_BY_ZERO);
     }
     let negative = a.is_negative() != b.is_negative();
     const EXACT: u64 = 53;
@@ -658,7 +661,7 @@ pub(crate) fn divmod(a: Num<'_>, b: Num<'_>) -> R<(Value, Value)> {
     }
     let (x, y) = (a.to_big(), b.to_big());
     if y.is_zero() {
-        return fail(ExcKind::ZeroDivisionError, arith::INT_DIVISION_BY_ZERO);
+        return fail(ExcKind::ZeroDivisionError, messages::INT_DIVISION_BY_ZERO);
     }
     let (q, r) = x.div_mod_floor(&y);
     Ok((Value::big(q), Value::big(r)))
@@ -723,7 +726,7 @@ mod tests {
         assert_eq!(op(BinOp::RShift, -5, 1), "-3");
         assert_eq!(op(BinOp::RShift, -5, 100), "-1");
         assert_eq!(op(BinOp::Div, 1, 3), "0.3333333333333333");
-        assert!(op(BinOp::FloorDiv, 1, 0).contains(arith::INT_DIVISION_BY_ZERO));
+        assert!(op(BinOp::FloorDiv, 1, 0).contains(messages::INT_DIVISION_BY_ZERO));
         assert!(op(BinOp::Mod, 1, 0).contains("integer modulo by zero"));
         assert!(op(BinOp::Div, 1, 0).contains("division by zero"));
     }

@@ -11,6 +11,7 @@ use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error, valu
 use super::machine::Machine;
 use super::ops;
 use super::value::{Range, TypeKind, Value};
+use crate::python::messages;
 
 /// An int used as an index, clamped to the i128 range.
 fn as_index(v: &Value) -> Option<i128> {
@@ -63,7 +64,7 @@ pub(crate) fn getitem(o: &Value, i: &Value) -> R<Value> {
     match o {
         Value::List(items) => {
             let items = items.borrow();
-            match position(i, items.len(), "list index out of range")? {
+            match position(i, items.len(), messages::LIST_INDEX_OUT_OF_RANGE)? {
                 Some(k) => Ok(items[k].clone()),
                 None => type_error(format!(
                     "list indices must be integers or slices, not {}",
@@ -71,14 +72,16 @@ pub(crate) fn getitem(o: &Value, i: &Value) -> R<Value> {
                 )),
             }
         }
-        Value::Tuple(items) => match position(i, items.len(), "tuple index out of range")? {
-            Some(k) => Ok(items[k].clone()),
-            None => type_error(format!(
-                "tuple indices must be integers or slices, not {}",
-                i.type_name()
-            )),
-        },
-        Value::Str(s) => match position(i, s.len(), "string index out of range")? {
+        Value::Tuple(items) => {
+            match position(i, items.len(), messages::TUPLE_INDEX_OUT_OF_RANGE)? {
+                Some(k) => Ok(items[k].clone()),
+                None => type_error(format!(
+                    "tuple indices must be integers or slices, not {}",
+                    i.type_name()
+                )),
+            }
+        }
+        Value::Str(s) => match position(i, s.len(), messages::STR_INDEX_OUT_OF_RANGE)? {
             Some(k) => Ok(Value::str(
                 s.char_at(k).map(String::from).unwrap_or_default(),
             )),

@@ -1,20 +1,11 @@
 //! Python's `//` and `%`: the quotient rounds towards minus infinity and the remainder takes
 //! the divisor's sign. The one home of these rules, used by the interpreter, the dataflow
 //! domains' concrete operators and the symbolic simplifier; `None` where Python raises
-//! `ZeroDivisionError` (with [`INT_DIVISION_BY_ZERO`] / [`INT_MODULO_BY_ZERO`]).
+//! `ZeroDivisionError` (its messages are in [`super::messages`]).
 
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::Zero;
-
-/// CPython's message for `int // 0` (and `divmod(int, 0)`).
-pub const INT_DIVISION_BY_ZERO: &str = "integer division or modulo by zero";
-/// CPython's message for `int % 0`.
-pub const INT_MODULO_BY_ZERO: &str = "integer modulo by zero";
-/// CPython's message for `float // 0.0`.
-pub const FLOAT_FLOOR_DIVISION_BY_ZERO: &str = "float floor division by zero";
-/// CPython's message for `float % 0.0`.
-pub const FLOAT_MODULO_BY_ZERO: &str = "float modulo";
 
 /// `a // b`.
 pub fn floor_div(a: &BigInt, b: &BigInt) -> Option<BigInt> {

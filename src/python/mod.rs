@@ -9,6 +9,7 @@ pub mod depth;
 pub mod exceptions;
 pub mod ir;
 mod lower;
+pub mod messages;
 pub mod repr;
 mod source;
 mod syntax;

@@ -24,7 +24,9 @@ pub mod sort;
 pub mod term;
 pub mod translate;
 
-pub use solver::{Assumption, Check, CheckSat, Model, Solver, SolverError, Unknown, Usage};
+pub use solver::{
+    Assumption, Check, CheckSat, Model, PathScopes, Solver, SolverError, Unknown, Usage,
+};
 pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, TermMemo, Var};
 pub use translate::{

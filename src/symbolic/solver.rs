@@ -40,6 +40,7 @@ use z3::ast::Ast;
 
 mod convert;
 mod lower;
+mod scopes;
 mod slice;
 mod strings;
 mod watch;
@@ -48,6 +49,7 @@ use lower::Lowerer;
 use watch::{Stopped, Watch};
 
 pub use convert::ratio_to_f64;
+pub use scopes::PathScopes;
 pub use slice::UNROLL_LIMIT;
 
 /// Why a check did not run or was cut short: the solver's budget (`set_budget`) is spent.

@@ -4,6 +4,8 @@
 
 use std::fmt::{self, Display, Formatter};
 
+use crate::python::messages;
+
 /// Whether a sequence is a `list` or a `tuple`: Python never considers the two equal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SeqKind {
@@ -49,6 +51,14 @@ impl SeqKind {
         match self {
             SeqKind::List => "list",
             SeqKind::Tuple => "tuple",
+        }
+    }
+
+    /// CPython's message for a subscript out of range.
+    pub fn index_out_of_range(self) -> &'static str {
+        match self {
+            SeqKind::List => messages::LIST_INDEX_OUT_OF_RANGE,
+            SeqKind::Tuple => messages::TUPLE_INDEX_OUT_OF_RANGE,
         }
     }
 }

@@ -674,7 +674,7 @@ impl Term {
             Sort::Fixed(kind, items) => match index.int_literal() {
                 Some(i) => {
                     let Some(at) = normalize(&i, items.len()) else {
-                        return err(format!("{} index out of range", kind.name()));
+                        return err(kind.index_out_of_range().to_string());
                     };
                     if let TermKind::Items(_, parts) = seq.kind() {
                         return Ok(parts[at].clone());

@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, UnaryOp};
-use crate::python::{arith, exceptions};
-use crate::symbolic::{Env, ExceptionKind, SeqKind, Sort, translate};
+use crate::python::{exceptions, messages};
+use crate::symbolic::{Env, ExceptionKind, Sort, translate};
 
 /// Exception classes: the builtin ones and those the program defines.
 #[derive(Clone, Debug, Default)]
@@ -123,25 +123,24 @@ fn division_message(op: BinOp, left: &Expr, right: &Expr, env: &Env) -> Option<O
     let float = a == Sort::Real || b == Sort::Real;
     Some(Some(
         match (op, float) {
-            (BinOp::Div, false) => "division by zero",
-            (BinOp::Div, true) => "float division by zero",
-            (BinOp::FloorDiv, false) => arith::INT_DIVISION_BY_ZERO,
-            (BinOp::FloorDiv, true) => arith::FLOAT_FLOOR_DIVISION_BY_ZERO,
-            (_, false) => arith::INT_MODULO_BY_ZERO,
-            (_, true) => arith::FLOAT_MODULO_BY_ZERO,
+            (BinOp::Div, false) => messages::DIVISION_BY_ZERO,
+            (BinOp::Div, true) => messages::FLOAT_DIVISION_BY_ZERO,
+            (BinOp::FloorDiv, false) => messages::INT_DIVISION_BY_ZERO,
+            (BinOp::FloorDiv, true) => messages::FLOAT_FLOOR_DIVISION_BY_ZERO,
+            (_, false) => messages::INT_MODULO_BY_ZERO,
+            (_, true) => messages::FLOAT_MODULO_BY_ZERO,
         }
         .to_string(),
     ))
 }
 
 fn index_message(sort: &Sort) -> Option<String> {
-    let what = match sort {
-        Sort::Str => "string",
-        Sort::Seq(SeqKind::List, _) | Sort::Fixed(SeqKind::List, _) => "list",
-        Sort::Seq(SeqKind::Tuple, _) | Sort::Fixed(SeqKind::Tuple, _) => "tuple",
+    let message = match sort {
+        Sort::Str => messages::STR_INDEX_OUT_OF_RANGE,
+        Sort::Seq(kind, _) | Sort::Fixed(kind, _) => kind.index_out_of_range(),
         _ => return None,
     };
-    Some(format!("{what} index out of range"))
+    Some(message.to_string())
 }
 
 fn sort_of(e: &Expr, env: &Env) -> Option<Sort> {

@@ -11,8 +11,9 @@
 //! - a cache of answers keyed by the constraints asked about, so siblings and cousins that
 //!   ask the same question do not ask Z3 again;
 //! - when every constraint of the path is relevant, one incremental solver follows the
-//!   depth-first exploration: it pops to the common prefix of the next path and pushes the
-//!   rest, so a check costs one push/assert/check/pop on top of what is already asserted.
+//!   depth-first exploration ([`PathScopes`], shared with `%constraints`): it pops to the
+//!   common prefix of the next path and pushes the rest, so a check costs one
+//!   push/assert/check/pop on top of what is already asserted.
 //!
 //! A path's witness is a [`Witness`]: one model per independent part of the path condition.
 //! [`Oracle::plain`] turns every shortcut off (every branch asks Z3 about the whole path), for
@@ -26,7 +27,9 @@ use super::tree::Stats;
 use crate::cancel::Cancel;
 use crate::fxhash::FxHashMap;
 use crate::python::PyValue;
-use crate::symbolic::{Check, Env, Model, Solver, SolverError, Sort, Term, TermKind, Var};
+use crate::symbolic::{
+    Check, Env, Model, PathScopes, Solver, SolverError, Sort, Term, TermKind, Var,
+};
 
 /// One asserted constraint and the ones before it.
 #[derive(Debug)]
@@ -82,8 +85,8 @@ pub struct Oracle {
     parts: Solver,
     /// For implications between two constraints, outside any path.
     scratch: Solver,
-    /// The links asserted in `solver`, one scope each, root first.
-    asserted: Vec<Rc<Link>>,
+    /// The links asserted in `solver`, one step each, root first.
+    asserted: PathScopes<Rc<Link>>,
     /// Whether the shortcuts (syntax, independence, cache) are used.
     shortcuts: bool,
     /// Variable numbers.
@@ -200,7 +203,7 @@ impl Oracle {
             solver: Solver::new(timeout_ms).with_cancel(cancel.clone()),
             parts: Solver::new(timeout_ms).with_cancel(cancel.clone()),
             scratch: Solver::new(timeout_ms).with_cancel(cancel.clone()),
-            asserted: Vec::new(),
+            asserted: PathScopes::default(),
             shortcuts: true,
             var_ids: FxHashMap::default(),
             sequences: Vec::new(),
@@ -306,7 +309,7 @@ impl Oracle {
                 Some(link) => {
                     if self
                         .asserted
-                        .get(link.depth - 1)
+                        .key(link.depth - 1)
                         .is_some_and(|a| Rc::ptr_eq(a, &link))
                     {
                         break link.depth;
@@ -316,18 +319,18 @@ impl Oracle {
                 }
             }
         };
-        while self.asserted.len() > common {
-            self.solver.pop().map_err(SymexecError::Solver)?;
-            self.asserted.pop();
-        }
+        self.asserted
+            .truncate(&mut self.solver, common)
+            .map_err(SymexecError::Solver)?;
         for link in missing.into_iter().rev() {
-            self.solver.push();
-            self.solver
-                .assert(&link.term)
-                .map_err(SymexecError::Solver)?;
-            self.asserted.push(link);
+            let term = link.term.clone();
+            self.asserted
+                .push(&mut self.solver, link, std::iter::once(&term));
         }
-        Ok(())
+        match self.asserted.refused() {
+            Some(e) => Err(SymexecError::Solver(e.clone())),
+            None => Ok(()),
+        }
     }
 
     /// A check of the whole path and `extra` on the incremental solver.

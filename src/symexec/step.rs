@@ -14,6 +14,7 @@ use super::state::{
 };
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::{Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind};
+use crate::python::messages;
 use crate::symbolic::iteration::Iterable;
 use crate::symbolic::none;
 use crate::symbolic::simplify::simplify;
@@ -578,7 +579,7 @@ impl<'p> Machine<'p> {
                 if zero.bool_literal() == Some(false) {
                     return Ok(go);
                 }
-                let fail = s.raise(exc("ValueError", "range() arg 3 must not be zero"));
+                let fail = s.raise(exc("ValueError", messages::RANGE_STEP_ZERO));
                 Ok(Branch::Split(vec![
                     (not(&zero)?, go),
                     (zero, Branch::Go(fail)),

@@ -472,8 +472,8 @@ impl Translator<'_> {
         if let (Sort::Fixed(kind, items), Some(lit)) = (seq.sort(), i.int_literal()) {
             let n = items.len() as i64;
             if lit.to_i64().is_none_or(|k| k >= n || k < -n) {
-                let msg = format!("{} index out of range", kind.name());
-                return Err(self.always_raises(e, ExceptionKind::IndexError, &msg));
+                let msg = kind.index_out_of_range();
+                return Err(self.always_raises(e, ExceptionKind::IndexError, msg));
             }
         }
         let len = Term::len(seq.clone()).map_err(fail)?;

@@ -1,0 +1,26 @@
+//! CPython 3.11's messages for the errors that more than one engine raises (the interpreter
+//! runs them, `%set` predicts them on its leaves): the one home of their text. Checked
+//! against CPython by `tests/python_facts.rs`.
+
+/// `int / 0`.
+pub const DIVISION_BY_ZERO: &str = "division by zero";
+/// `float / 0.0`.
+pub const FLOAT_DIVISION_BY_ZERO: &str = "float division by zero";
+/// `int // 0` (and `divmod(int, 0)`).
+pub const INT_DIVISION_BY_ZERO: &str = "integer division or modulo by zero";
+/// `int % 0`.
+pub const INT_MODULO_BY_ZERO: &str = "integer modulo by zero";
+/// `float // 0.0`.
+pub const FLOAT_FLOOR_DIVISION_BY_ZERO: &str = "float floor division by zero";
+/// `float % 0.0`.
+pub const FLOAT_MODULO_BY_ZERO: &str = "float modulo";
+
+/// `range(a, b, 0)`.
+pub const RANGE_STEP_ZERO: &str = "range() arg 3 must not be zero";
+
+/// `xs[i]` out of range, for a list.
+pub const LIST_INDEX_OUT_OF_RANGE: &str = "list index out of range";
+/// `t[i]` out of range, for a tuple.
+pub const TUPLE_INDEX_OUT_OF_RANGE: &str = "tuple index out of range";
+/// `s[i]` out of range, for a string.
+pub const STR_INDEX_OUT_OF_RANGE: &str = "string index out of range";
