@@ -245,6 +245,11 @@ impl Attrs {
         self.join(" ")
     }
 
+    /// `a=1, b="x"`: inside a statement's brackets.
+    pub fn render_list(&self) -> String {
+        self.join(", ")
+    }
+
     fn join(&self, sep: &str) -> String {
         self.0
             .iter()

@@ -1,14 +1,17 @@
 //! The figure of a run on a CFG (`%run`, `%concolic`): `%cfg`'s drawing with the edges taken
 //! drawn thick and labelled with how often (`×3`), the nodes visited filled, what was not
-//! taken in grey, under a title.
+//! taken in grey, under a title; and a run's path down `%set`'s tree (`%run --on set`).
 
 use petgraph::graph::NodeIndex;
 
 use crate::cfg::{Cfg, Edge, Walk};
 use crate::render::cfg::{Attrs, Style, styled_dot};
 use crate::render::html::escape;
+use crate::render::set::{TreeStyle, styled_dot as tree_dot};
+use crate::symexec::{NodeId, Tree};
 
-const TAKEN: &str = "#e65100";
+/// The colour of what a run took.
+pub const TAKEN: &str = "#e65100";
 const VISITED_FILL: &str = "#fff3c4";
 const NOT_TAKEN: &str = "#b0b0b0";
 
@@ -99,5 +102,46 @@ impl Style for Run<'_> {
             attrs.colours(NOT_TAKEN);
         }
         true
+    }
+}
+
+/// `%set`'s DOT of `tree` with `path` (the run's nodes, root first) drawn thick, the leaf
+/// thickest, and `title` above.
+pub fn tree_path_dot(tree: &Tree, path: &[NodeId], title: &str) -> String {
+    tree_dot(tree, &TreePath { path, title })
+}
+
+struct TreePath<'a> {
+    path: &'a [NodeId],
+    title: &'a str,
+}
+
+impl TreeStyle for TreePath<'_> {
+    fn graph(&self, attrs: &mut Attrs) {
+        attrs
+            .text("labelloc", "t")
+            .text("labeljust", "l")
+            .html("label", &format!("<b>{}</b>", escape(self.title)));
+    }
+
+    fn edge(&self, parent: NodeId, child: NodeId, attrs: &mut Attrs) {
+        if self.path.windows(2).any(|w| w == [parent, child]) {
+            attrs.raw("penwidth", "3").text("color", TAKEN);
+        }
+    }
+
+    fn restyle(&self, _tree: &Tree) -> Vec<(NodeId, Attrs)> {
+        self.path
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let width = if i + 1 == self.path.len() { 5 } else { 3 };
+                let mut attrs = Attrs::default();
+                attrs
+                    .raw("penwidth", width.to_string())
+                    .text("color", TAKEN);
+                (n, attrs)
+            })
+            .collect()
     }
 }

@@ -9,12 +9,13 @@
 
 use serde_json::{Map, Value as Json, json};
 
+use crate::render::cfg::Attrs;
 use crate::render::html::{chip, escape, legend, table, text_table};
 use crate::render::set_summary::{
     FIGURE_NODES, JSON_NODES, PAGE, TABLE_LEAVES, TEXT_NODES, collapsed, leaf_index, note,
     table_note,
 };
-use crate::symexec::{Exc, Leaf, Message, Node, Outcome, Status, Tree, Value};
+use crate::symexec::{Exc, Leaf, Message, Node, NodeId, Outcome, Status, Tree, Value};
 
 const TEXT_FONT: &str = "Helvetica,Arial,sans-serif";
 const CODE_FONT: &str = "Menlo,Consolas,DejaVu Sans Mono,monospace";
@@ -427,18 +428,49 @@ fn style(node: &Node) -> String {
     }
 }
 
+/// How a figure dresses `%set`'s tree beyond `%set`'s drawing (`%verify`'s verdicts, a run's
+/// path), as [`crate::render::cfg::Style`] does for CFGs: the renderer walks the tree and asks
+/// the style for attributes, so no figure edits DOT text.
+pub trait TreeStyle {
+    /// The graph's attributes (a title), written after every node and edge.
+    fn graph(&self, _attrs: &mut Attrs) {}
+
+    /// The attributes of the edge from `parent` to `child` (none in `%set`'s drawing).
+    fn edge(&self, _parent: NodeId, _child: NodeId, _attrs: &mut Attrs) {}
+
+    /// Attributes added to nodes after every node and edge is drawn (a later node statement
+    /// adds to its attributes), in order; nodes the figure does not draw are skipped.
+    fn restyle(&self, _tree: &Tree) -> Vec<(NodeId, Attrs)> {
+        Vec::new()
+    }
+}
+
+/// `%set`'s own drawing.
+pub struct Plain;
+
+impl TreeStyle for Plain {}
+
 /// The figure as Graphviz DOT.
 pub fn dot(tree: &Tree) -> String {
+    styled_dot(tree, &Plain)
+}
+
+/// The figure as Graphviz DOT, dressed by `style`.
+pub fn styled_dot(tree: &Tree, style: &dyn TreeStyle) -> String {
     let mut out = String::from("digraph set {\n");
     out.push_str(&format!(
         "  graph [fontname=\"{TEXT_FONT}\", nodesep=0.25, ranksep=0.3];\n  node [shape=box, fontname=\"{TEXT_FONT}\", fontsize=10, margin=\"0.08,0.04\"];\n  edge [arrowsize=0.6, color=\"#555555\"];\n"
     ));
     let index = leaf_index(tree);
+    let mut drawn = vec![false; tree.nodes.len()];
     for node in tree.nodes.iter().take(FIGURE_NODES) {
+        if let Some(d) = drawn.get_mut(node.id) {
+            *d = true;
+        }
         let leaf = index[node.id]
             .map(|i| &tree.leaves[i])
             .filter(|_| node.status != Status::Inner);
-        let style = style(node);
+        let style = self::style(node);
         let sep = if style.is_empty() { "" } else { ", " };
         out.push_str(&format!(
             "  n{} [label={}{sep}{style}];\n",
@@ -453,7 +485,9 @@ pub fn dot(tree: &Tree) -> String {
     }
     for node in tree.nodes.iter().take(FIGURE_NODES) {
         if let Some(p) = node.parent {
-            out.push_str(&format!("  n{p} -> n{};\n", node.id));
+            let mut attrs = Attrs::default();
+            style.edge(p, node.id, &mut attrs);
+            out.push_str(&statement(&format!("n{p} -> n{}", node.id), &attrs));
         }
     }
     // Each kept node's children left out: one grey box with their counts.
@@ -463,8 +497,27 @@ pub fn dot(tree: &Tree) -> String {
             escape(&counts.describe())
         ));
     }
+    let mut graph = Attrs::default();
+    style.graph(&mut graph);
+    if !graph.is_empty() {
+        out.push_str(&statement("graph", &graph));
+    }
+    for (n, attrs) in style.restyle(tree) {
+        if drawn.get(n).copied().unwrap_or(false) {
+            out.push_str(&statement(&format!("n{n}"), &attrs));
+        }
+    }
     out.push_str("}\n");
     out
+}
+
+/// One DOT statement: `  what [attrs];`, or `  what;` with none.
+fn statement(what: &str, attrs: &Attrs) -> String {
+    if attrs.is_empty() {
+        format!("  {what};\n")
+    } else {
+        format!("  {what} [{}];\n", attrs.render_list())
+    }
 }
 
 /// The note under a summarised figure, if it is one.

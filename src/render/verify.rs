@@ -4,10 +4,13 @@
 
 use serde_json::{Map, Value as Json, json};
 
+use crate::render::cfg::Attrs;
 use crate::render::html::{chip, escape, legend, table, text_table};
+use crate::render::set::TreeStyle;
 use crate::symexec::verify::contract::Form;
 use crate::symexec::verify::judge::{Check, LeafStatus, Row};
 use crate::symexec::verify::{Kind, Report, Verdict, mark};
+use crate::symexec::{NodeId, Tree};
 
 /// Red fill of a leaf that fails an obligation (replayed).
 pub const REFUTED_FILL: &str = "#e53935";
@@ -293,34 +296,44 @@ pub fn html(r: &Report) -> String {
 /// obligation they fail, leaves whose obligations are all proved with a green border and ✓,
 /// unknown leaves marked `?`.
 pub fn dot(r: &Report) -> String {
-    let base = crate::render::set::dot(&r.tree);
-    let mut extra = String::new();
-    for row in &r.rows {
-        let attrs = match &row.status {
-            LeafStatus::Refuted(o) => format!(
-                "style=\"filled, bold\", fillcolor=\"{REFUTED_FILL}\", fontcolor=\"white\", penwidth=2, xlabel=\"✗ {}\"",
-                r.obligations[*o].label
-            ),
-            LeafStatus::Passed
-                if !row.checks.is_empty() && row.checks.values().all(|c| *c == Check::Proved) =>
-            {
-                format!(
-                    "color=\"{PROVED_BORDER}\", penwidth=3, xlabel=\"✓ {}\"",
-                    labels(r, row)
-                )
-            }
-            LeafStatus::Passed if !row.checks.is_empty() => format!(
-                "color=\"{PROVED_BORDER}\", penwidth=2, xlabel=\"✓* {}\"",
-                labels(r, row)
-            ),
-            LeafStatus::Unknown(_) => "xlabel=\"?\", style=\"filled, dashed\"".into(),
-            _ => continue,
-        };
-        extra.push_str(&format!("  n{} [{attrs}];\n", row.node));
-    }
-    match base.rfind('}') {
-        Some(end) => format!("{}{extra}}}\n", &base[..end]),
-        None => base,
+    crate::render::set::styled_dot(&r.tree, &Verdicts(r))
+}
+
+/// The verdicts as a [`TreeStyle`] of `%set`'s tree.
+struct Verdicts<'r>(&'r Report);
+
+impl TreeStyle for Verdicts<'_> {
+    fn restyle(&self, _tree: &Tree) -> Vec<(NodeId, Attrs)> {
+        let r = self.0;
+        let mut out = Vec::new();
+        for row in &r.rows {
+            let mut attrs = Attrs::default();
+            match &row.status {
+                LeafStatus::Refuted(o) => attrs
+                    .text("style", "filled, bold")
+                    .text("fillcolor", REFUTED_FILL)
+                    .text("fontcolor", "white")
+                    .raw("penwidth", "2")
+                    .text("xlabel", &format!("✗ {}", r.obligations[*o].label)),
+                LeafStatus::Passed
+                    if !row.checks.is_empty()
+                        && row.checks.values().all(|c| *c == Check::Proved) =>
+                {
+                    attrs
+                        .text("color", PROVED_BORDER)
+                        .raw("penwidth", "3")
+                        .text("xlabel", &format!("✓ {}", labels(r, row)))
+                }
+                LeafStatus::Passed if !row.checks.is_empty() => attrs
+                    .text("color", PROVED_BORDER)
+                    .raw("penwidth", "2")
+                    .text("xlabel", &format!("✓* {}", labels(r, row))),
+                LeafStatus::Unknown(_) => attrs.text("xlabel", "?").text("style", "filled, dashed"),
+                _ => continue,
+            };
+            out.push((row.node, attrs));
+        }
+        out
     }
 }
 

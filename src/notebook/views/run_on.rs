@@ -28,7 +28,7 @@ use crate::notebook::output::{CellError, View, payload};
 use crate::notebook::session::{Ctx, Session, run_error};
 use crate::python::{PyValue, lower_module};
 use crate::render::html::{escape, text_table};
-use crate::render::run::{legend_html, run_dot_flagged};
+use crate::render::run::{TAKEN as PATH, legend_html, run_dot_flagged, tree_path_dot};
 use crate::render::set as set_render;
 use crate::symexec::check::{Prediction, Predictor};
 use crate::symexec::{Inputs, NodeId, Program, Tree, execute};
@@ -104,8 +104,6 @@ fn unreachable_cfg() -> Result<View, CellError> {
 
 // ---------------------------------------------------------------------------------------
 // On the symbolic tree.
-
-const PATH: &str = "#e65100";
 
 /// The values of the call's arguments, by parameter name, evaluated in the session (once
 /// more than the run itself evaluates them, with their output discarded).
@@ -263,32 +261,6 @@ fn path_to(tree: &Tree, leaf: NodeId) -> Vec<NodeId> {
     path
 }
 
-/// `%set`'s DOT with the path to the run's leaf drawn thick, and a title.
-fn highlighted_dot(tree: &Tree, path: &[NodeId], title: &str) -> String {
-    let mut dot = set_render::dot(tree);
-    for w in path.windows(2) {
-        dot = dot.replace(
-            &format!("  n{} -> n{};\n", w[0], w[1]),
-            &format!("  n{} -> n{} [penwidth=3, color=\"{PATH}\"];\n", w[0], w[1]),
-        );
-    }
-    let mut extra = format!(
-        "  graph [labelloc=\"t\", labeljust=\"l\", label=<<b>{}</b>>];\n",
-        escape(title)
-    );
-    for (i, n) in path.iter().enumerate() {
-        let width = if i + 1 == path.len() { 5 } else { 3 };
-        // Only nodes the figure draws are restyled (a re-declared node would be drawn).
-        if dot.contains(&format!("  n{n} [label=")) {
-            extra.push_str(&format!("  n{n} [penwidth={width}, color=\"{PATH}\"];\n"));
-        }
-    }
-    if let Some(end) = dot.rfind('}') {
-        dot.insert_str(end, &extra);
-    }
-    dot
-}
-
 fn on_set(
     session: &mut Session,
     inv: &Invocation,
@@ -410,7 +382,7 @@ fn on_set(
         dot,
         svg,
         note_html: note,
-    } = figure(highlighted_dot(&tree, &path, &title), None, session, ctx)?;
+    } = figure(tree_path_dot(&tree, &path, &title), None, session, ctx)?;
     let html = format!(
         "{note}<div class=\"analysis-kernel-legend\" style=\"font-size:smaller;color:#555;margin:4px 0\">\
          <span style=\"color:{PATH}\">The thick path</span> is the run's, down to the leaf whose \
