@@ -23,6 +23,8 @@ use crate::dataflow::user::domain::method_of;
 pub struct RustElem(pub u32);
 
 struct Current {
+    /// The name the domain was registered under.
+    name: &'static str,
     conn: Arc<Mutex<Conn>>,
     cancel: Cancel,
     error: Option<(String, CallError)>,
@@ -43,9 +45,11 @@ impl Drop for Entered {
     }
 }
 
-pub fn enter(conn: Arc<Mutex<Conn>>, cancel: Cancel) -> Entered {
+/// Uses `conn`, the connection of the domain registered as `name`, on this thread.
+pub fn enter(name: &'static str, conn: Arc<Mutex<Conn>>, cancel: Cancel) -> Entered {
     CURRENT.with(|c| {
         *c.borrow_mut() = Some(Current {
+            name,
             conn,
             cancel,
             error: None,
@@ -265,8 +269,13 @@ impl AbstractDomain for RustElem {
 
 /// What the user `%check-domain` (laws, monotonicity, termination) needs of a Rust domain.
 impl crate::dataflow::user::check::Served for RustElem {
+    /// The name the domain was registered under (the entered one's).
     fn name() -> &'static str {
-        <RustElem as AbstractDomain>::NAME
+        CURRENT.with(|c| {
+            c.borrow()
+                .as_ref()
+                .map_or(<RustElem as AbstractDomain>::NAME, |c| c.name)
+        })
     }
     fn leq_raw(a: &Self, b: &Self) -> bool {
         flag(words(&["leq"], &[a, b]))

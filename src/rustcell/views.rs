@@ -340,7 +340,11 @@ pub fn absint(
     for s in &req.subjects {
         let program = s.program(req.cell_body.as_deref())?;
         let report = {
-            let _entered = domain::enter(entry.conn.clone(), ctx.cancel.clone());
+            let _entered = domain::enter(
+                user::intern(&entry.name),
+                entry.conn.clone(),
+                ctx.cancel.clone(),
+            );
             let result =
                 absint::analyze::<RustElem>(&program, &absint::options(trace, Some(ctx.cancel)));
             if let Some((op, e)) = domain::take_error() {
@@ -365,7 +369,11 @@ pub fn lattice(
 ) -> Result<(), CellError> {
     let name = entry.name.clone();
     let order = {
-        let _entered = domain::enter(entry.conn.clone(), ctx.cancel.clone());
+        let _entered = domain::enter(
+            user::intern(&entry.name),
+            entry.conn.clone(),
+            ctx.cancel.clone(),
+        );
         let elems = <RustElem as crate::dataflow::domains::AbstractDomain>::finite_elements();
         let order = elems.map(|elems| {
             let labels: Vec<String> = elems.iter().map(domain::show).collect();
@@ -408,7 +416,11 @@ pub fn check(
     options: CheckOptions,
 ) -> Result<(), CellError> {
     let (report, found) = {
-        let _entered = domain::enter(entry.conn.clone(), ctx.cancel.clone());
+        let _entered = domain::enter(
+            user::intern(&entry.name),
+            entry.conn.clone(),
+            ctx.cancel.clone(),
+        );
         let result = user::check::check::<RustElem>(&options, ctx.cancel);
         if let Some((op, e)) = domain::take_error() {
             return Err(call_failure(&entry.name, &op, e));
@@ -418,19 +430,7 @@ pub fn check(
             other => CellError::usage(format!("%check-domain: {other}")),
         })?
     };
-    let mut v =
-        crate::notebook::views::user::served_check_view(&entry.name, &report, &options, &found);
-    v.text = v.text.replace(
-        <RustElem as crate::dataflow::domains::AbstractDomain>::NAME,
-        &entry.name,
-    );
-    v.html = v.html.replace(
-        <RustElem as crate::dataflow::domains::AbstractDomain>::NAME,
-        &entry.name,
-    );
-    if let Some(data) = v.json.as_object_mut() {
-        data.insert("domain".into(), json!(entry.name));
-    }
+    let v = crate::notebook::views::user::served_check_view(&entry.name, &report, &options, &found);
     ctx.show(&v, inv)
 }
 

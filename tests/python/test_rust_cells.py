@@ -112,6 +112,11 @@ def test_a_rust_domain_runs_like_the_builtin_sign(kernel):
     assert reply["status"] == "ok", reply
     check = payload(msgs, "check-domain")
     assert check["sound"] is True
+    # The report names the domain as registered, in the payload and the text.
+    assert check["domain"] == "rsign", check["domain"]
+    text = "".join(m["content"].get("data", {}).get("text/plain", "") for m in msgs
+                   if m["msg_type"] == "display_data")
+    assert "rsign: SOUND" in text and "rust:" not in text, text[:200]
     # The full check of domains written in cells: laws and monotonicity on its 8 elements.
     assert check["user"]["passed"] is True, check["user"]
     assert check["user"]["enumerated"] is True and len(check["user"]["window"]) == 8
