@@ -13,17 +13,15 @@ use super::domain::{self, RustElem};
 use super::registry::{CallError, Registry, RustEntry};
 use super::worker::{Outcome, Stopped, Worker, child_env};
 use crate::dataflow::absint;
-use crate::dataflow::domains::soundness::{CheckError, CheckOptions};
-use crate::dataflow::finite::{FiniteOrder, laws};
+use crate::dataflow::domains::soundness::CheckOptions;
+use crate::dataflow::finite::FiniteOrder;
 use crate::dataflow::user;
 use crate::notebook::commands::graphviz_error;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{Bundle, CellError, Output};
 use crate::notebook::session::{Ctx, Session};
 use crate::notebook::views::flow::{fixpoint_error, view};
-use crate::notebook::views::lattice::lattice_view;
 use crate::notebook::views::subject::request;
-use crate::render::lattice::hasse_dot;
 
 /// `%help rust`.
 pub const HELP: &str = "Compiles and runs the rest of the cell as Rust with evcxr, against the kernel's crate \
@@ -399,13 +397,7 @@ pub fn lattice(
             )
         })?
         .map_err(|e| CellError::new("LatticeError", e.to_string()))?;
-    let report = laws::check(&order);
-    let dot = hasse_dot(&order, &report);
-    let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
-    let svg = session
-        .layout(&dot, ctx.cancel, limit)
-        .map_err(|e| graphviz_error(e, inv))?;
-    ctx.show(&lattice_view(&order, &report, svg, dot), inv)
+    crate::notebook::views::lattice::show_order(session, inv, ctx, &order)
 }
 
 /// `%check-domain NAME` with a Rust domain: the built-in soundness check.
@@ -425,10 +417,7 @@ pub fn check(
         if let Some((op, e)) = domain::take_error() {
             return Err(call_failure(&entry.name, &op, e));
         }
-        result.map_err(|e| match e {
-            CheckError::Stopped(stop) => stop.into(),
-            other => CellError::usage(format!("%check-domain: {other}")),
-        })?
+        result.map_err(crate::notebook::views::lattice::check_error)?
     };
     let v = crate::notebook::views::user::served_check_view(&entry.name, &report, &options, &found);
     ctx.show(&v, inv)

@@ -95,14 +95,24 @@ pub fn run_lattice(
         builtin::build(&inv.args, &options)
     }
     .map_err(|e| order_error(e, inv))?;
-    let report = laws::check(&order);
-    let dot = hasse_dot(&order, &report);
+    show_order(session, inv, ctx, &order)
+}
+
+/// Shows `order`: its laws checked, its Hasse diagram laid out, the `lattice` view (every
+/// `%lattice`, built-in or a domain written in a cell).
+pub fn show_order(
+    session: &mut Session,
+    inv: &Invocation,
+    ctx: &mut Ctx<'_>,
+    order: &FiniteOrder,
+) -> Result<(), CellError> {
+    let report = laws::check(order);
+    let dot = hasse_dot(order, &report);
     let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
     let svg = session
         .layout(&dot, ctx.cancel, limit)
         .map_err(|e| graphviz_error(e, inv))?;
-    let view = lattice_view(&order, &report, svg, dot);
-    ctx.show(&view, inv)
+    ctx.show(&lattice_view(order, &report, svg, dot), inv)
 }
 
 /// The `lattice` view of an order and its law check (SVG and DOT already made).
@@ -244,11 +254,16 @@ pub fn run_check_domain(
     let Some(domain) = domain else {
         return super::user::check_domain(session, inv, ctx, options);
     };
-    let report = (domain.check)(&options, ctx.cancel).map_err(|e| match e {
-        CheckError::Stopped(s) => s.into(),
-        other => CellError::usage(format!("%check-domain: {other}")),
-    })?;
+    let report = (domain.check)(&options, ctx.cancel).map_err(check_error)?;
     ctx.show(&check_view(&report, &options), inv)
+}
+
+/// `%check-domain`'s error: a stop as itself, anything else a usage error.
+pub fn check_error(e: CheckError) -> CellError {
+    match e {
+        CheckError::Stopped(stop) => stop.into(),
+        other => CellError::usage(format!("%check-domain: {other}")),
+    }
 }
 
 /// The `check-domain` view: the verdict, and a table of the failures.

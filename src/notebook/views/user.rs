@@ -8,21 +8,18 @@ use std::any::Any;
 use serde_json::json;
 
 use super::flow::{fixpoint_error, view};
-use super::lattice::{check_view, lattice_view};
+use super::lattice::{check_error, check_view};
 use super::subject::{Subject, request};
 use crate::dataflow::absint::AbsReport;
 use crate::dataflow::domains::soundness::{CheckError, CheckOptions, SoundnessReport};
-use crate::dataflow::finite::laws;
 use crate::dataflow::finite::{FiniteOrder, OrderError};
 use crate::dataflow::registry;
 use crate::dataflow::user::{self, Code, Entry, Failure, Kind, UserElem, check::UserCheck};
 use crate::interp::{Limits, RunError, Stream};
-use crate::notebook::commands::graphviz_error;
 use crate::notebook::invocation::Invocation;
 use crate::notebook::output::{CellError, Output};
 use crate::notebook::session::{Ctx, Session};
 use crate::render::html::escape;
-use crate::render::lattice::hasse_dot;
 
 /// `%help analysis`.
 pub const ANALYSIS_HELP: &str = "Registers the class CLASS (a subclass of analysis.Analysis defined in a cell) as the \
@@ -382,13 +379,7 @@ pub fn lattice(
     let order = on_worker(session, ctx, move || user_order(&n))?
         .map_err(|f| failure(f, "domain"))?
         .map_err(|e| CellError::new("LatticeError", e.to_string()))?;
-    let report = laws::check(&order);
-    let dot = hasse_dot(&order, &report);
-    let limit = std::time::Duration::from_secs(session.config.dot_timeout_s);
-    let svg = session
-        .layout(&dot, ctx.cancel, limit)
-        .map_err(|e| graphviz_error(e, inv))?;
-    ctx.show(&lattice_view(&order, &report, svg, dot), inv)
+    crate::notebook::views::lattice::show_order(session, inv, ctx, &order)
 }
 
 fn user_check(
@@ -420,10 +411,7 @@ pub fn check_domain(
     let cancel = ctx.cancel.clone();
     let (report, found) = on_worker(session, ctx, move || user_check(&n, &options, &cancel))?
         .map_err(|f| failure(f, "domain"))?
-        .map_err(|e| match e {
-            CheckError::Stopped(stop) => stop.into(),
-            other => CellError::usage(format!("%check-domain: {other}")),
-        })?;
+        .map_err(check_error)?;
     ctx.show(&served_check_view(&name, &report, &options, &found), inv)
 }
 
@@ -534,10 +522,7 @@ pub fn check_analysis(
         user::check_analysis(&n, &code, samples, seed, &cancel)
     })?
     .map_err(|f| failure(f, "analysis"))?
-    .map_err(|e| match e {
-        CheckError::Stopped(stop) => stop.into(),
-        other => CellError::usage(format!("%check-domain: {other}")),
-    })?;
+    .map_err(check_error)?;
     let verdict = if found.passed() { "PASSED" } else { "FAILED" };
     let headline = format!(
         "your analysis {name}: {verdict} — transfer and edge effects checked for monotonicity on {} ({} facts, {} pairs of fact sets, seed {seed})",
