@@ -221,6 +221,14 @@ impl Attrs {
         self.raw(key, format!("<{html}>"))
     }
 
+    /// A figure's title: `text` in bold, above on the left.
+    pub fn title(&mut self, text: &str) -> &mut Self {
+        self.raw("labelloc", "t").raw("labeljust", "l").html(
+            "label",
+            &format!("<b>{}</b>", crate::render::html::escape(text)),
+        )
+    }
+
     /// Adds `color` and `fontcolor`, both `colour`.
     pub fn colours(&mut self, colour: &str) -> &mut Self {
         self.text("color", colour).text("fontcolor", colour)

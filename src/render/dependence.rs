@@ -18,13 +18,6 @@ const SLICE_FILL: &str = "#fff59d";
 const CRITERION_FILL: &str = "#ffb74d";
 const FADED: &str = "#9e9e9e";
 
-fn title(attrs: &mut Attrs, title: &str) {
-    attrs
-        .raw("labelloc", "t")
-        .raw("labeljust", "l")
-        .html("label", &format!("<b>{}</b>", escape(title)));
-}
-
 /// The CFG's nodes with the tree's edges (parent above child) and, not constraining the
 /// layout, the CFG's exception edges dashed as `%cfg` draws them.
 pub fn tree_dot(cfg: &Cfg, tree: &DomTree, heading: &str) -> String {
@@ -57,7 +50,7 @@ struct TreeStyle<'a> {
 
 impl Style for TreeStyle<'_> {
     fn graph(&self, attrs: &mut Attrs) {
-        title(attrs, self.heading);
+        attrs.title(self.heading);
     }
 
     fn node(&self, _: &Cfg, n: NodeIndex, attrs: &mut Attrs) {
@@ -119,7 +112,7 @@ struct Dependence<'a> {
 
 impl Style for Dependence<'_> {
     fn graph(&self, attrs: &mut Attrs) {
-        title(attrs, self.heading);
+        attrs.title(self.heading);
     }
 
     fn edge(&self, _: &Cfg, _: usize, e: (NodeIndex, NodeIndex, &Edge), attrs: &mut Attrs) -> bool {
@@ -191,7 +184,7 @@ struct SliceStyle<'a> {
 
 impl Style for SliceStyle<'_> {
     fn graph(&self, attrs: &mut Attrs) {
-        title(attrs, self.heading);
+        attrs.title(self.heading);
     }
 
     fn node(&self, cfg: &Cfg, n: NodeIndex, attrs: &mut Attrs) {

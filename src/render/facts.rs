@@ -47,10 +47,7 @@ struct Facts<'a> {
 
 impl Style for Facts<'_> {
     fn graph(&self, attrs: &mut Attrs) {
-        attrs
-            .raw("labelloc", "t")
-            .raw("labeljust", "l")
-            .html("label", &format!("<b>{}</b>", escape(self.title)));
+        attrs.title(self.title);
     }
 
     fn node(&self, cfg: &Cfg, n: NodeIndex, attrs: &mut Attrs) {

@@ -60,10 +60,7 @@ struct Run<'a> {
 
 impl Style for Run<'_> {
     fn graph(&self, attrs: &mut Attrs) {
-        attrs
-            .raw("labelloc", "t")
-            .raw("labeljust", "l")
-            .html("label", &format!("<b>{}</b>", escape(self.title)));
+        attrs.title(self.title);
     }
 
     fn node(&self, _cfg: &Cfg, n: NodeIndex, attrs: &mut Attrs) {
@@ -118,10 +115,7 @@ struct TreePath<'a> {
 
 impl TreeStyle for TreePath<'_> {
     fn graph(&self, attrs: &mut Attrs) {
-        attrs
-            .text("labelloc", "t")
-            .text("labeljust", "l")
-            .html("label", &format!("<b>{}</b>", escape(self.title)));
+        attrs.title(self.title);
     }
 
     fn edge(&self, parent: NodeId, child: NodeId, attrs: &mut Attrs) {
