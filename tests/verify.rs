@@ -780,3 +780,209 @@ fn recursion_runs_by_its_own_contract() {
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_refutation_replays(&source, &p);
 }
+
+/// The verdict of `%verify name OPTIONS` with `source` defined.
+fn verify_in(source: &str, name: &str, options: &str) -> Json {
+    let mut s = session();
+    run(&mut s, source).unwrap();
+    payload(&mut s, &format!("%verify {name} --leaves {options}"))
+}
+
+fn has_note(p: &Json, text: &str) -> bool {
+    p["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains(text))
+}
+
+/// `for i in range(a, b)` with invariants runs without unrolling: `i` is the next
+/// iteration's index (`a` on entry, `max(a, b)` at the exit), and correct invariants verify
+/// the function with no bound, `continue` and `return` in the body included.
+#[test]
+fn for_range_invariants_verify_without_a_bound() {
+    let source = fixture("for_range");
+    for (name, unroll) in [
+        ("count_range", "0"),
+        ("first_negative", "1"),
+        ("skip_even", "1"),
+    ] {
+        let p = verify_in(&source, name, &format!("--unroll {unroll}"));
+        assert_eq!(p["verdict"], "verified", "{name}: {p:#}");
+        assert_eq!(p["bound_leaves"], 0, "{name}: {p:#}");
+        assert_eq!(obligation(&p, "I1.init")["status"], "proved", "{name}");
+        assert_eq!(obligation(&p, "I1.pres")["status"], "proved", "{name}");
+        // A for loop over a range terminates: no partial-correctness note for it.
+        assert!(!has_note(&p, "partial correctness"), "{name}: {p:#}");
+    }
+    // Seeded bugs are refuted, and the inputs fail the postcondition in CPython.
+    for (name, from, to) in [
+        ("count_range", "c = c + 2", "c = c + 3"),
+        ("first_negative", "t[k] < 0:", "t[k] <= 0:"),
+        ("skip_even", "c = c + 1", "c = c + 2"),
+    ] {
+        let bad = source.replace(from, to);
+        let p = verify_in(&bad, name, "");
+        assert_eq!(p["verdict"], "refuted", "{name} with {to:?}: {p:#}");
+    }
+    // Unrolled (no invariant), the same loop is only verified up to the bound.
+    let plain = source
+        .replace("  # invariant: a <= i <= b", "")
+        .replace("        # invariant: c == 2 * (i - a)\n", "");
+    let p = verify_in(&plain, "count_range", "--unroll 2");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+}
+
+/// Wrong invariants on a `for` loop are refuted at initiation (an input, replayed) and at
+/// preservation (a loop state, replayed from that state), each checked again in CPython.
+#[test]
+fn wrong_for_invariants_are_refuted_with_states() {
+    let source = fixture("for_range_bad");
+    let p = verify_in(&source, "for_bad_initiation", "");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "I1.init", "{p:#}");
+    let n = p["counterexample"]["input"]["n"].as_str().unwrap();
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\nc = 0\ni = 0\nprint(n >= 0 and not (c == i + 1))"
+        )),
+        "True"
+    );
+    let p = verify_in(&source, "for_bad_preservation", "");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "I1.pres", "{p:#}");
+    assert_eq!(obligation(&p, "I1.init")["status"], "proved", "{p:#}");
+    let input = &p["counterexample"]["input"];
+    let (n, i, c) = (
+        input["n"].as_str().unwrap(),
+        input["__i_1__"].as_str().unwrap(),
+        input["__c_1__"].as_str().unwrap(),
+    );
+    // From this state the invariant holds and an iteration runs; after it, it is broken.
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = {i}\nc = {c}\nok = n >= 0 and 0 <= i < n and c <= 3\nc = c + 1\ni = i + 1\nprint(ok and not (c <= 3))"
+        )),
+        "True"
+    );
+    assert!(
+        p["counterexample"]["replay"]
+            .as_str()
+            .unwrap()
+            .contains("AssertionError"),
+        "{p:#}"
+    );
+    // What the rewrite cannot give CPython's meaning is refused by name.
+    let mut s = session();
+    run(
+        &mut s,
+        "def f(n: int) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n    for i in range(n):  # invariant: c >= 0\n        c = c + 1\n    return c + i\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify f").unwrap_err();
+    assert!(e.contains("reading the index i"), "{e}");
+    run(
+        &mut s,
+        "def g(n: int) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n    for i in range(0, n, 2):  # invariant: c >= 0\n        c = c + 1\n    return c\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify g").unwrap_err();
+    assert!(e.contains("range(a, b)"), "{e}");
+}
+
+/// `# decreases: EXPR` on a `while`: a measure that is non-negative and decreasing is
+/// proved (and the note says the loop terminates); one that grows is refuted at `D1.dec`,
+/// one that goes negative at `D1.nonneg`, each from a loop state CPython confirms. Without
+/// a measure a `while` with an invariant is partial correctness, and the note says so.
+#[test]
+fn loop_measures_are_proved_or_refuted() {
+    let source = fixture("decreasing_loops");
+    let p = verify_in(&source, "countdown", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert_eq!(obligation(&p, "D1.nonneg")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "D1.dec")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "D1.dec")["kind"], "decreases smaller");
+    assert!(has_note(&p, "terminates"), "{p:#}");
+    assert!(!has_note(&p, "partial correctness"), "{p:#}");
+    let without = source.replace("        # decreases: i\n", "");
+    let p = verify_in(&without, "countdown", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert!(has_note(&p, "partial correctness"), "{p:#}");
+
+    let p = verify_in(&source, "countdown_up", "");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "D1.dec", "{p:#}");
+    let input = &p["counterexample"]["input"];
+    let (n, i) = (
+        input["n"].as_str().unwrap(),
+        input["__i_1__"].as_str().unwrap(),
+    );
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = {i}\nok = n >= 0 and i >= 0 and i > 0\nbefore = n - i\ni = i - 1\nprint(ok and not (n - i < before))"
+        )),
+        "True"
+    );
+    let p = verify_in(&source, "countdown_negative", "");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "D1.nonneg", "{p:#}");
+    let input = &p["counterexample"]["input"];
+    let (n, i) = (
+        input["n"].as_str().unwrap(),
+        input["__i_1__"].as_str().unwrap(),
+    );
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = {i}\nprint(n >= 0 and i >= 0 and i > 0 and i - 2 < 0)"
+        )),
+        "True"
+    );
+}
+
+/// A recursive function's measure (`Decreases:` in the docstring, or `# decreases:` on the
+/// `def` line) under recursion by contract: proved, the verdict is total correctness; a
+/// measure that grows at the recursive call is refuted at `Dr.dec`, one negative on entry
+/// at `Dr.nonneg`, with inputs CPython confirms.
+#[test]
+fn recursion_measures_give_total_correctness() {
+    let source = fixture("decreasing_recursion");
+    let mut s = session();
+    run(&mut s, &source).unwrap();
+    let p = payload(&mut s, "%verify factorial_total --leaves --summaries");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert_eq!(obligation(&p, "Dr.nonneg")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "Dr.dec")["status"], "proved", "{p:#}");
+    assert!(has_note(&p, "total correctness"), "{p:#}");
+    assert!(!has_note(&p, "partial correctness"), "{p:#}");
+    // Without --summaries the measure is not used, and the note says so.
+    let p = payload(&mut s, "%verify factorial_total --leaves");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+    assert!(has_note(&p, "measure is not used"), "{p:#}");
+
+    let p = payload(&mut s, "%verify factorial_up --leaves --summaries");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "Dr.dec", "{p:#}");
+    let n = p["counterexample"]["input"]["n"].as_str().unwrap();
+    // The call factorial_up(n - 1) happens (n != 0) and its measure is not smaller.
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\nm = lambda n: 20 - n\nprint(0 <= n <= 20 and n != 0 and not (m(n - 1) < m(n)))"
+        )),
+        "True"
+    );
+    assert!(
+        p["counterexample"]["replay"]
+            .as_str()
+            .unwrap()
+            .contains("AssertionError"),
+        "{p:#}"
+    );
+    let p = payload(&mut s, "%verify factorial_negative --leaves --summaries");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], "Dr.nonneg", "{p:#}");
+    let n = p["counterexample"]["input"]["n"].as_str().unwrap();
+    assert_eq!(
+        cpython_says(&format!("n = {n}\nprint(0 <= n <= 20 and n - 1 < 0)")),
+        "True"
+    );
+}

@@ -33,6 +33,11 @@ pub fn loop_invariants(docstring: &str) -> Vec<Written> {
     section(docstring, "loop invariant")
 }
 
+/// A recursive function's measure (`Decreases: EXPR`), as a one-entry list (empty: none).
+pub fn decreases(docstring: &str) -> Vec<Written> {
+    section(docstring, "decreases")
+}
+
 /// One condition written outside a docstring (a `# invariant:` comment).
 pub fn condition(text: &str) -> Written {
     written(text)
