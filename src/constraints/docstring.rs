@@ -101,6 +101,17 @@ mod tests {
     }
 
     #[test]
+    fn a_measure_is_one_line() {
+        let doc = "Factorial.\n\nPrecondition: n >= 0\n\nDecreases: n - 1\n";
+        let m = decreases(doc);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].text, "n - 1");
+        assert!(m[0].expr.is_ok());
+        assert!(decreases("Precondition: n >= 0").is_empty());
+        assert!(decreases("Decreases:")[0].expr.is_err());
+    }
+
+    #[test]
     fn both_forms_and_bad_entries() {
         let doc = "Return x // y.\n\nPreconditions:\n   - y != 0\n   -\n   - bad precondition\n\n   - x > 0\nReturns the quotient.\n- not this";
         assert_eq!(

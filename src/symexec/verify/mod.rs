@@ -444,9 +444,15 @@ fn verify_once(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report,
         && !crate::constraints::docstring::decreases(f.docstring.as_deref().unwrap_or(""))
             .is_empty()
     {
-        notes.push(format!(
-            "{name}()'s Decreases: is checked with --summaries (recursion by contract); without it the recursion is inlined up to --depth and the measure is not used"
-        ));
+        notes.push(if setup.summaries {
+            format!(
+                "{name}()'s Decreases: is not used: it is checked for a function with postconditions that calls itself (recursion by contract)"
+            )
+        } else {
+            format!(
+                "{name}()'s Decreases: is checked with --summaries (recursion by contract); without it the recursion is inlined up to --depth and the measure is not used"
+            )
+        });
     }
     notes.extend(raised);
     if obligations.is_empty() {
