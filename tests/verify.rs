@@ -986,3 +986,27 @@ fn recursion_measures_give_total_correctness() {
         "True"
     );
 }
+
+/// The edges of the `for` rewrite: a `break` leaves the loop with the index where it is, an
+/// empty range (`a > b`) leaves the index at `a` (so `c == i - a` still holds), and a measure
+/// with no invariant proves termination but nothing about the state after the loop.
+#[test]
+fn for_range_edges_keep_cpython_meaning() {
+    let source = fixture("for_range_edges");
+    let p = verify_in(&source, "find_for", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    let p = verify_in(&source, "span", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    let p = verify_in(&source, "span_bad", "");
+    assert_refutation_replays(&source, &p);
+    let input = &p["counterexample"]["input"];
+    let (a, b) = (input["a"].as_str().unwrap(), input["b"].as_str().unwrap());
+    assert_eq!(
+        cpython_says(&format!("{source}\nprint(span_bad({a}, {b}) != {b} - {a})")),
+        "True"
+    );
+    let p = verify_in(&source, "halve", "");
+    assert_eq!(p["verdict"], "unknown", "{p:#}");
+    assert_eq!(obligation(&p, "D1.nonneg")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "D1.dec")["status"], "proved", "{p:#}");
+}
