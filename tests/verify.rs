@@ -118,16 +118,14 @@ fn assert_refutation_replays(source: &str, p: &Json) {
     );
 }
 
+/// The verdict of `%verify` on the first function of `source`.
 fn verify(source: &str, options: &str) -> Json {
-    let mut s = session();
-    run(&mut s, source).unwrap();
     let name = source
         .split("def ")
         .nth(1)
         .and_then(|r| r.split('(').next())
-        .unwrap()
-        .to_string();
-    payload(&mut s, &format!("%verify {name} --leaves {options}"))
+        .unwrap();
+    verify_in(source, name, options)
 }
 
 #[test]
@@ -621,23 +619,39 @@ fn seeded_bugs_under_invariants_are_refuted() {
     }
 }
 
+/// What the rewrite cannot give CPython's meaning is refused by name: a `for` over a
+/// sequence or a stepped range, the index read after the loop, an invariant that is not an
+/// expression.
 #[test]
 fn invariants_that_cannot_be_used_are_refused_by_name() {
-    let mut s = session();
-    run(
-        &mut s,
-        "def f(t: list[int]) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n    for x in t:  # invariant: c >= 0\n        c = c + 1\n    return c\n",
-    )
-    .unwrap();
-    let e = run(&mut s, "%verify f").unwrap_err();
-    assert!(e.contains("for loop"), "{e}");
-    run(
-        &mut s,
-        "def g(n: int) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    i = 0\n    while i < n:  # invariant: i >=\n        i = i + 1\n    return i\n",
-    )
-    .unwrap();
-    let e = run(&mut s, "%verify g").unwrap_err();
-    assert!(e.contains("not an expression"), "{e}");
+    let head = "(n: int, t: list[int]) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n";
+    for (name, body, refusal) in [
+        (
+            "over_seq",
+            "    for x in t:  # invariant: c >= 0\n        c = c + 1\n    return c\n",
+            "for loop",
+        ),
+        (
+            "stepped",
+            "    for i in range(0, n, 2):  # invariant: c >= 0\n        c = c + 1\n    return c\n",
+            "range(a, b)",
+        ),
+        (
+            "index_after",
+            "    for i in range(n):  # invariant: c >= 0\n        c = c + 1\n    return c + i\n",
+            "reading the index i",
+        ),
+        (
+            "not_expression",
+            "    while c < n:  # invariant: c >=\n        c = c + 1\n    return c\n",
+            "not an expression",
+        ),
+    ] {
+        let mut s = session();
+        run(&mut s, &format!("def {name}{head}{body}")).unwrap();
+        let e = run(&mut s, &format!("%verify {name}")).unwrap_err();
+        assert!(e.contains(refusal), "{name}: {e}");
+    }
 }
 
 /// `--summaries`: a caller verified only through its callee's contract (inlined, the
@@ -872,22 +886,6 @@ fn wrong_for_invariants_are_refuted_with_states() {
             .contains("AssertionError"),
         "{p:#}"
     );
-    // What the rewrite cannot give CPython's meaning is refused by name.
-    let mut s = session();
-    run(
-        &mut s,
-        "def f(n: int) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n    for i in range(n):  # invariant: c >= 0\n        c = c + 1\n    return c + i\n",
-    )
-    .unwrap();
-    let e = run(&mut s, "%verify f").unwrap_err();
-    assert!(e.contains("reading the index i"), "{e}");
-    run(
-        &mut s,
-        "def g(n: int) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n    for i in range(0, n, 2):  # invariant: c >= 0\n        c = c + 1\n    return c\n",
-    )
-    .unwrap();
-    let e = run(&mut s, "%verify g").unwrap_err();
-    assert!(e.contains("range(a, b)"), "{e}");
 }
 
 /// `# decreases: EXPR` on a `while`: a measure that is non-negative and decreasing is
