@@ -795,6 +795,21 @@ fn recursion_runs_by_its_own_contract() {
     assert_refutation_replays(&source, &p);
 }
 
+/// Asserts that `p` is refuted at obligation `label`, its replay failing an assert; the
+/// counterexample's input (Python literals by name).
+fn refuted_at<'p>(p: &'p Json, label: &str) -> &'p Json {
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], label, "{p:#}");
+    assert!(
+        p["counterexample"]["replay"]
+            .as_str()
+            .unwrap()
+            .contains("AssertionError"),
+        "{p:#}"
+    );
+    &p["counterexample"]["input"]
+}
+
 /// The verdict of `%verify name OPTIONS` with `source` defined.
 fn verify_in(source: &str, name: &str, options: &str) -> Json {
     let mut s = session();
@@ -853,9 +868,8 @@ fn for_range_invariants_verify_without_a_bound() {
 fn wrong_for_invariants_are_refuted_with_states() {
     let source = fixture("for_range_bad");
     let p = verify_in(&source, "for_bad_initiation", "");
-    assert_eq!(p["verdict"], "refuted", "{p:#}");
-    assert_eq!(p["counterexample"]["obligation"], "I1.init", "{p:#}");
-    let n = p["counterexample"]["input"]["n"].as_str().unwrap();
+    let input = refuted_at(&p, "I1.init");
+    let n = input["n"].as_str().unwrap();
     assert_eq!(
         cpython_says(&format!(
             "n = {n}\nc = 0\ni = 0\nprint(n >= 0 and not (c == i + 1))"
@@ -863,10 +877,8 @@ fn wrong_for_invariants_are_refuted_with_states() {
         "True"
     );
     let p = verify_in(&source, "for_bad_preservation", "");
-    assert_eq!(p["verdict"], "refuted", "{p:#}");
-    assert_eq!(p["counterexample"]["obligation"], "I1.pres", "{p:#}");
+    let input = refuted_at(&p, "I1.pres");
     assert_eq!(obligation(&p, "I1.init")["status"], "proved", "{p:#}");
-    let input = &p["counterexample"]["input"];
     let (n, i, c) = (
         input["n"].as_str().unwrap(),
         input["__i_1__"].as_str().unwrap(),
@@ -878,13 +890,6 @@ fn wrong_for_invariants_are_refuted_with_states() {
             "n = {n}\ni = {i}\nc = {c}\nok = n >= 0 and 0 <= i < n and c <= 3\nc = c + 1\ni = i + 1\nprint(ok and not (c <= 3))"
         )),
         "True"
-    );
-    assert!(
-        p["counterexample"]["replay"]
-            .as_str()
-            .unwrap()
-            .contains("AssertionError"),
-        "{p:#}"
     );
 }
 
@@ -908,9 +913,7 @@ fn loop_measures_are_proved_or_refuted() {
     assert!(has_note(&p, "partial correctness"), "{p:#}");
 
     let p = verify_in(&source, "countdown_up", "");
-    assert_eq!(p["verdict"], "refuted", "{p:#}");
-    assert_eq!(p["counterexample"]["obligation"], "D1.dec", "{p:#}");
-    let input = &p["counterexample"]["input"];
+    let input = refuted_at(&p, "D1.dec");
     let (n, i) = (
         input["n"].as_str().unwrap(),
         input["__i_1__"].as_str().unwrap(),
@@ -922,9 +925,7 @@ fn loop_measures_are_proved_or_refuted() {
         "True"
     );
     let p = verify_in(&source, "countdown_negative", "");
-    assert_eq!(p["verdict"], "refuted", "{p:#}");
-    assert_eq!(p["counterexample"]["obligation"], "D1.nonneg", "{p:#}");
-    let input = &p["counterexample"]["input"];
+    let input = refuted_at(&p, "D1.nonneg");
     let (n, i) = (
         input["n"].as_str().unwrap(),
         input["__i_1__"].as_str().unwrap(),
@@ -958,9 +959,8 @@ fn recursion_measures_give_total_correctness() {
     assert!(has_note(&p, "measure is not used"), "{p:#}");
 
     let p = payload(&mut s, "%verify factorial_up --leaves --summaries");
-    assert_eq!(p["verdict"], "refuted", "{p:#}");
-    assert_eq!(p["counterexample"]["obligation"], "Dr.dec", "{p:#}");
-    let n = p["counterexample"]["input"]["n"].as_str().unwrap();
+    let input = refuted_at(&p, "Dr.dec");
+    let n = input["n"].as_str().unwrap();
     // The call factorial_up(n - 1) happens (n != 0) and its measure is not smaller.
     assert_eq!(
         cpython_says(&format!(
@@ -968,17 +968,9 @@ fn recursion_measures_give_total_correctness() {
         )),
         "True"
     );
-    assert!(
-        p["counterexample"]["replay"]
-            .as_str()
-            .unwrap()
-            .contains("AssertionError"),
-        "{p:#}"
-    );
     let p = payload(&mut s, "%verify factorial_negative --leaves --summaries");
-    assert_eq!(p["verdict"], "refuted", "{p:#}");
-    assert_eq!(p["counterexample"]["obligation"], "Dr.nonneg", "{p:#}");
-    let n = p["counterexample"]["input"]["n"].as_str().unwrap();
+    let input = refuted_at(&p, "Dr.nonneg");
+    let n = input["n"].as_str().unwrap();
     assert_eq!(
         cpython_says(&format!("n = {n}\nprint(0 <= n <= 20 and n - 1 < 0)")),
         "True"
