@@ -968,6 +968,14 @@ fn recursion_measures_give_total_correctness() {
         )),
         "True"
     );
+    // A measure naming a local is refused by name.
+    run(
+        &mut s,
+        "def local_measure(n: int) -> int:  # decreases: k\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    k = n\n    if k <= 0:\n        return 0\n    return local_measure(n - 1)\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify local_measure --summaries").unwrap_err();
+    assert!(e.contains("not one of its parameters"), "{e}");
     let p = payload(&mut s, "%verify factorial_negative --leaves --summaries");
     let input = refuted_at(&p, "Dr.nonneg");
     let n = input["n"].as_str().unwrap();

@@ -320,18 +320,32 @@ fn for_index_unused(f: &Function, s: &Stmt, var: &str) -> Result<(), SymexecErro
 /// `# decreases: EXPR` comment on its `def` line.
 fn recursion_measure(f: &Function, def_line: &str) -> Result<Option<(String, Expr)>, SymexecError> {
     let written = docstring::decreases(f.docstring.as_deref().unwrap_or(""));
-    if let Some(w) = written.into_iter().next() {
-        return match w.expr {
-            Ok(e) => Ok(Some((w.text, e))),
-            Err(why) => Err(SymexecError::Input(format!(
-                "the measure {:?} in {}()'s docstring is not an expression: {why}",
-                w.text, f.name
-            ))),
-        };
+    let measure = match written.into_iter().next() {
+        Some(w) => match w.expr {
+            Ok(e) => Some((w.text, e)),
+            Err(why) => {
+                return Err(SymexecError::Input(format!(
+                    "the measure {:?} in {}()'s docstring is not an expression: {why}",
+                    w.text, f.name
+                )));
+            }
+        },
+        None => comment(def_line, "decreases:")
+            .map(|c| parse(c, f.span.line))
+            .transpose()?,
+    };
+    // It is evaluated on the arguments of each recursive call: parameters only.
+    if let Some((text, e)) = &measure
+        && let Some(other) = e.names_used().into_iter().find(|n| {
+            !f.params.iter().any(|p| p.name == *n) && !crate::python::builtins::is_builtin(n)
+        })
+    {
+        return Err(SymexecError::Input(format!(
+            "the measure {text:?} of {}() names {other}, which is not one of its parameters (a recursion's measure is read on each call's arguments)",
+            f.name
+        )));
     }
-    comment(def_line, "decreases:")
-        .map(|c| parse(c, f.span.line))
-        .transpose()
+    Ok(measure)
 }
 
 /// What `block` assigns (names, and the bases of subscript and attribute targets).

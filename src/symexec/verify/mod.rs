@@ -431,9 +431,17 @@ fn verify_once(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report,
     }
     notes.extend(summaries.notes.iter().cloned());
     let measure = rewritten.as_ref().and_then(|r| r.measure.clone());
+    let partial_loops = notes
+        .iter()
+        .any(|n| n.starts_with("partial correctness: the loop"));
     match (&measure, by_contract) {
         (Some(m), true) => notes.push(format!(
-            "recursion by contract: {name}()'s recursive calls run by its own contract (its preconditions an obligation at each call, its result any value satisfying its postconditions); with its measure {m} non-negative on entry (Dr.nonneg) and smaller at every recursive call (Dr.dec), a \"verified\" is total correctness: {name}() terminates"
+            "recursion by contract: {name}()'s recursive calls run by its own contract (its preconditions an obligation at each call, its result any value satisfying its postconditions); with its measure {m} non-negative on entry (Dr.nonneg) and smaller at every recursive call (Dr.dec), a \"verified\" is total correctness: {name}() terminates{}",
+            if partial_loops {
+                " (but for its while loops without a measure: see their notes)"
+            } else {
+                ""
+            }
         )),
         (None, true) => notes.push(format!(
             "recursion by contract: {name}()'s recursive calls run by its own contract (its preconditions an obligation at each call, its result any value satisfying its postconditions), so a \"verified\" is partial correctness: that {name}() terminates is not shown (a `Decreases: EXPR` line in its docstring adds the proof)"

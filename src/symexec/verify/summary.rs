@@ -52,11 +52,11 @@ pub fn recursive(f: &Function, source: &str) -> bool {
         .lines()
         .skip_while(|l| !l.trim_start().starts_with(&def))
         .skip(1)
-        .any(|l| call_sites(l, &f.name).next().is_some())
+        .any(|l| !call_sites(l, &f.name).is_empty())
 }
 
 /// Where `line` has a word `name(` (not an attribute `x.name(`): the offsets of `name`.
-pub fn call_sites<'l>(line: &'l str, name: &str) -> impl Iterator<Item = usize> + 'l {
+pub fn call_sites(line: &str, name: &str) -> Vec<usize> {
     let call = format!("{name}(");
     line.match_indices(&call)
         .map(|(i, _)| i)
@@ -66,8 +66,7 @@ pub fn call_sites<'l>(line: &'l str, name: &str) -> impl Iterator<Item = usize> 
                 .next_back()
                 .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
         })
-        .collect::<Vec<_>>()
-        .into_iter()
+        .collect()
 }
 
 /// Stubs for every function of `functions` (but `entry`) with postconditions; `sources`
