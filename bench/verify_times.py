@@ -24,6 +24,9 @@ def cells(path="notebooks/verification.ipynb"):
 
 
 def verdict(text):
+    # A command past a second first shows a progress line ("running (1 s)… 8 nodes, …"),
+    # blanked before the result: keep what follows it.
+    text = re.sub(r"%\w+ [^\n%]*: running \([^)]*\)…[^%\n]*", "", text)
     for line in text.splitlines():
         if re.search(r"verified|refuted|unknown|equivalent|distinguish", line, re.I):
             return line.strip()[:90]

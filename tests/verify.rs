@@ -118,16 +118,14 @@ fn assert_refutation_replays(source: &str, p: &Json) {
     );
 }
 
+/// The verdict of `%verify` on the first function of `source`.
 fn verify(source: &str, options: &str) -> Json {
-    let mut s = session();
-    run(&mut s, source).unwrap();
     let name = source
         .split("def ")
         .nth(1)
         .and_then(|r| r.split('(').next())
-        .unwrap()
-        .to_string();
-    payload(&mut s, &format!("%verify {name} --leaves {options}"))
+        .unwrap();
+    verify_in(source, name, options)
 }
 
 #[test]
@@ -621,23 +619,39 @@ fn seeded_bugs_under_invariants_are_refuted() {
     }
 }
 
+/// What the rewrite cannot give CPython's meaning is refused by name: a `for` over a
+/// sequence or a stepped range, the index read after the loop, an invariant that is not an
+/// expression.
 #[test]
 fn invariants_that_cannot_be_used_are_refused_by_name() {
-    let mut s = session();
-    run(
-        &mut s,
-        "def f(t: list[int]) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n    for x in t:  # invariant: c >= 0\n        c = c + 1\n    return c\n",
-    )
-    .unwrap();
-    let e = run(&mut s, "%verify f").unwrap_err();
-    assert!(e.contains("for loop"), "{e}");
-    run(
-        &mut s,
-        "def g(n: int) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    i = 0\n    while i < n:  # invariant: i >=\n        i = i + 1\n    return i\n",
-    )
-    .unwrap();
-    let e = run(&mut s, "%verify g").unwrap_err();
-    assert!(e.contains("not an expression"), "{e}");
+    let head = "(n: int, t: list[int]) -> int:\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    c = 0\n";
+    for (name, body, refusal) in [
+        (
+            "over_seq",
+            "    for x in t:  # invariant: c >= 0\n        c = c + 1\n    return c\n",
+            "for loop",
+        ),
+        (
+            "stepped",
+            "    for i in range(0, n, 2):  # invariant: c >= 0\n        c = c + 1\n    return c\n",
+            "range(a, b)",
+        ),
+        (
+            "index_after",
+            "    for i in range(n):  # invariant: c >= 0\n        c = c + 1\n    return c + i\n",
+            "reading the index i",
+        ),
+        (
+            "not_expression",
+            "    while c < n:  # invariant: c >=\n        c = c + 1\n    return c\n",
+            "not an expression",
+        ),
+    ] {
+        let mut s = session();
+        run(&mut s, &format!("def {name}{head}{body}")).unwrap();
+        let e = run(&mut s, &format!("%verify {name}")).unwrap_err();
+        assert!(e.contains(refusal), "{name}: {e}");
+    }
 }
 
 /// `--summaries`: a caller verified only through its callee's contract (inlined, the
@@ -779,4 +793,218 @@ fn recursion_runs_by_its_own_contract() {
     let p = payload(&mut s, "%verify sum_bad --leaves --summaries");
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_refutation_replays(&source, &p);
+}
+
+/// Asserts that `p` is refuted at obligation `label`, its replay failing an assert; the
+/// counterexample's input (Python literals by name).
+fn refuted_at<'p>(p: &'p Json, label: &str) -> &'p Json {
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["counterexample"]["obligation"], label, "{p:#}");
+    assert!(
+        p["counterexample"]["replay"]
+            .as_str()
+            .unwrap()
+            .contains("AssertionError"),
+        "{p:#}"
+    );
+    &p["counterexample"]["input"]
+}
+
+/// The verdict of `%verify name OPTIONS` with `source` defined.
+fn verify_in(source: &str, name: &str, options: &str) -> Json {
+    let mut s = session();
+    run(&mut s, source).unwrap();
+    payload(&mut s, &format!("%verify {name} --leaves {options}"))
+}
+
+fn has_note(p: &Json, text: &str) -> bool {
+    p["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains(text))
+}
+
+/// `for i in range(a, b)` with invariants runs without unrolling: `i` is the next
+/// iteration's index (`a` on entry, `max(a, b)` at the exit), and correct invariants verify
+/// the function with no bound, `continue` and `return` in the body included.
+#[test]
+fn for_range_invariants_verify_without_a_bound() {
+    let source = fixture("for_range");
+    for (name, unroll) in [
+        ("count_range", "0"),
+        ("first_negative", "1"),
+        ("skip_even", "1"),
+    ] {
+        let p = verify_in(&source, name, &format!("--unroll {unroll}"));
+        assert_eq!(p["verdict"], "verified", "{name}: {p:#}");
+        assert_eq!(p["bound_leaves"], 0, "{name}: {p:#}");
+        assert_eq!(obligation(&p, "I1.init")["status"], "proved", "{name}");
+        assert_eq!(obligation(&p, "I1.pres")["status"], "proved", "{name}");
+        // A for loop over a range terminates: no partial-correctness note for it.
+        assert!(!has_note(&p, "partial correctness"), "{name}: {p:#}");
+    }
+    // Seeded bugs are refuted, and the inputs fail the postcondition in CPython.
+    for (name, from, to) in [
+        ("count_range", "c = c + 2", "c = c + 3"),
+        ("first_negative", "t[k] < 0:", "t[k] <= 0:"),
+        ("skip_even", "c = c + 1", "c = c + 2"),
+    ] {
+        let bad = source.replace(from, to);
+        let p = verify_in(&bad, name, "");
+        assert_eq!(p["verdict"], "refuted", "{name} with {to:?}: {p:#}");
+    }
+    // Unrolled (no invariant), the same loop is only verified up to the bound.
+    let plain = source
+        .replace("  # invariant: a <= i <= b", "")
+        .replace("        # invariant: c == 2 * (i - a)\n", "");
+    let p = verify_in(&plain, "count_range", "--unroll 2");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+}
+
+/// Wrong invariants on a `for` loop are refuted at initiation (an input, replayed) and at
+/// preservation (a loop state, replayed from that state), each checked again in CPython.
+#[test]
+fn wrong_for_invariants_are_refuted_with_states() {
+    let source = fixture("for_range_bad");
+    let p = verify_in(&source, "for_bad_initiation", "");
+    let input = refuted_at(&p, "I1.init");
+    let n = input["n"].as_str().unwrap();
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\nc = 0\ni = 0\nprint(n >= 0 and not (c == i + 1))"
+        )),
+        "True"
+    );
+    let p = verify_in(&source, "for_bad_preservation", "");
+    let input = refuted_at(&p, "I1.pres");
+    assert_eq!(obligation(&p, "I1.init")["status"], "proved", "{p:#}");
+    let (n, i, c) = (
+        input["n"].as_str().unwrap(),
+        input["__i_1__"].as_str().unwrap(),
+        input["__c_1__"].as_str().unwrap(),
+    );
+    // From this state the invariant holds and an iteration runs; after it, it is broken.
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = {i}\nc = {c}\nok = n >= 0 and 0 <= i < n and c <= 3\nc = c + 1\ni = i + 1\nprint(ok and not (c <= 3))"
+        )),
+        "True"
+    );
+}
+
+/// `# decreases: EXPR` on a `while`: a measure that is non-negative and decreasing is
+/// proved (and the note says the loop terminates); one that grows is refuted at `D1.dec`,
+/// one that goes negative at `D1.nonneg`, each from a loop state CPython confirms. Without
+/// a measure a `while` with an invariant is partial correctness, and the note says so.
+#[test]
+fn loop_measures_are_proved_or_refuted() {
+    let source = fixture("decreasing_loops");
+    let p = verify_in(&source, "countdown", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert_eq!(obligation(&p, "D1.nonneg")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "D1.dec")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "D1.dec")["kind"], "decreases smaller");
+    assert!(has_note(&p, "terminates"), "{p:#}");
+    assert!(!has_note(&p, "partial correctness"), "{p:#}");
+    let without = source.replace("        # decreases: i\n", "");
+    let p = verify_in(&without, "countdown", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert!(has_note(&p, "partial correctness"), "{p:#}");
+
+    let p = verify_in(&source, "countdown_up", "");
+    let input = refuted_at(&p, "D1.dec");
+    let (n, i) = (
+        input["n"].as_str().unwrap(),
+        input["__i_1__"].as_str().unwrap(),
+    );
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = {i}\nok = n >= 0 and i >= 0 and i > 0\nbefore = n - i\ni = i - 1\nprint(ok and not (n - i < before))"
+        )),
+        "True"
+    );
+    let p = verify_in(&source, "countdown_negative", "");
+    let input = refuted_at(&p, "D1.nonneg");
+    let (n, i) = (
+        input["n"].as_str().unwrap(),
+        input["__i_1__"].as_str().unwrap(),
+    );
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\ni = {i}\nprint(n >= 0 and i >= 0 and i > 0 and i - 2 < 0)"
+        )),
+        "True"
+    );
+}
+
+/// A recursive function's measure (`Decreases:` in the docstring, or `# decreases:` on the
+/// `def` line) under recursion by contract: proved, the verdict is total correctness; a
+/// measure that grows at the recursive call is refuted at `Dr.dec`, one negative on entry
+/// at `Dr.nonneg`, with inputs CPython confirms.
+#[test]
+fn recursion_measures_give_total_correctness() {
+    let source = fixture("decreasing_recursion");
+    let mut s = session();
+    run(&mut s, &source).unwrap();
+    let p = payload(&mut s, "%verify factorial_total --leaves --summaries");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    assert_eq!(obligation(&p, "Dr.nonneg")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "Dr.dec")["status"], "proved", "{p:#}");
+    assert!(has_note(&p, "total correctness"), "{p:#}");
+    assert!(!has_note(&p, "partial correctness"), "{p:#}");
+    // Without --summaries the measure is not used, and the note says so.
+    let p = payload(&mut s, "%verify factorial_total --leaves");
+    assert_eq!(p["verdict"], "verified up to bound", "{p:#}");
+    assert!(has_note(&p, "measure is not used"), "{p:#}");
+
+    let p = payload(&mut s, "%verify factorial_up --leaves --summaries");
+    let input = refuted_at(&p, "Dr.dec");
+    let n = input["n"].as_str().unwrap();
+    // The call factorial_up(n - 1) happens (n != 0) and its measure is not smaller.
+    assert_eq!(
+        cpython_says(&format!(
+            "n = {n}\nm = lambda n: 20 - n\nprint(0 <= n <= 20 and n != 0 and not (m(n - 1) < m(n)))"
+        )),
+        "True"
+    );
+    // A measure naming a local is refused by name.
+    run(
+        &mut s,
+        "def local_measure(n: int) -> int:  # decreases: k\n    \"\"\"Postcondition: $return_value >= 0\"\"\"\n    k = n\n    if k <= 0:\n        return 0\n    return local_measure(n - 1)\n",
+    )
+    .unwrap();
+    let e = run(&mut s, "%verify local_measure --summaries").unwrap_err();
+    assert!(e.contains("not one of its parameters"), "{e}");
+    let p = payload(&mut s, "%verify factorial_negative --leaves --summaries");
+    let input = refuted_at(&p, "Dr.nonneg");
+    let n = input["n"].as_str().unwrap();
+    assert_eq!(
+        cpython_says(&format!("n = {n}\nprint(0 <= n <= 20 and n - 1 < 0)")),
+        "True"
+    );
+}
+
+/// The edges of the `for` rewrite: a `break` leaves the loop with the index where it is, an
+/// empty range (`a > b`) leaves the index at `a` (so `c == i - a` still holds), and a measure
+/// with no invariant proves termination but nothing about the state after the loop.
+#[test]
+fn for_range_edges_keep_cpython_meaning() {
+    let source = fixture("for_range_edges");
+    let p = verify_in(&source, "find_for", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    let p = verify_in(&source, "span", "");
+    assert_eq!(p["verdict"], "verified", "{p:#}");
+    let p = verify_in(&source, "span_bad", "");
+    assert_refutation_replays(&source, &p);
+    let input = &p["counterexample"]["input"];
+    let (a, b) = (input["a"].as_str().unwrap(), input["b"].as_str().unwrap());
+    assert_eq!(
+        cpython_says(&format!("{source}\nprint(span_bad({a}, {b}) != {b} - {a})")),
+        "True"
+    );
+    let p = verify_in(&source, "halve", "");
+    assert_eq!(p["verdict"], "unknown", "{p:#}");
+    assert_eq!(obligation(&p, "D1.nonneg")["status"], "proved", "{p:#}");
+    assert_eq!(obligation(&p, "D1.dec")["status"], "proved", "{p:#}");
 }

@@ -33,6 +33,11 @@ pub fn loop_invariants(docstring: &str) -> Vec<Written> {
     section(docstring, "loop invariant")
 }
 
+/// A recursive function's measure (`Decreases: EXPR`), as a one-entry list (empty: none).
+pub fn decreases(docstring: &str) -> Vec<Written> {
+    section(docstring, "decreases")
+}
+
 /// One condition written outside a docstring (a `# invariant:` comment).
 pub fn condition(text: &str) -> Written {
     written(text)
@@ -93,6 +98,17 @@ mod tests {
             .into_iter()
             .map(|w| (w.text, w.expr.is_ok()))
             .collect()
+    }
+
+    #[test]
+    fn a_measure_is_one_line() {
+        let doc = "Factorial.\n\nPrecondition: n >= 0\n\nDecreases: n - 1\n";
+        let m = decreases(doc);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].text, "n - 1");
+        assert!(m[0].expr.is_ok());
+        assert!(decreases("Precondition: n >= 0").is_empty());
+        assert!(decreases("Decreases:")[0].expr.is_err());
     }
 
     #[test]

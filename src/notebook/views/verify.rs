@@ -80,10 +80,17 @@ the guard hold (In.pres: what the loop assigns is havocked, as extra inputs of t
 obligation comes with the state that breaks it, replayed in CPython), and are assumed with the guard false after \
 the loop. With invariants on every loop the verdict can be verified with no bound. A postcondition that fails \
 only from a state the invariants allow is refuted only if the function itself fails it on the same arguments; \
-otherwise it is unknown (the invariants may be too weak).\n\n\
+otherwise it is unknown (the invariants may be too weak). `for i in range(a, b)` takes invariants too, with i \
+the next iteration's index (a on entry, max(a, b) at the exit).\n\n\
+Termination: a while loop proved by its invariants is partial correctness; `# decreases: EXPR` on its header \
+adds the obligations Dn.nonneg (the measure is >= 0 when an iteration starts) and Dn.dec (smaller when it ends). \
+A recursive function's measure (`Decreases: EXPR` in its docstring, or `# decreases: EXPR` on its def line) is \
+checked under --summaries: Dr.nonneg on entry, Dr.dec at each recursive call; proved, the verdict is total \
+correctness.\n\n\
 --summaries: calls of other functions that have docstring postconditions run by their contracts: each \
 precondition is an obligation at the call (g.pre1), the result is any value of the return annotation's type \
-satisfying the postconditions. The replay runs the real function behind a wrapper that checks the preconditions.";
+satisfying the postconditions. The replay runs the real function behind a wrapper that checks the preconditions. \
+A recursive function's own calls run by its contract too (its body runs once).";
 
 pub const EQUIV_HELP: &str = "Bounded equivalence of two functions with the same number of parameters (G is \
 called with F's parameters, F's annotations give the types): a generated harness calls both, compares the \

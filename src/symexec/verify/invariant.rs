@@ -20,6 +20,19 @@
 //! ```
 //!
 //! A `break` leaves the `while True` and so skips `ORELSE`, as it skips a `while`'s `else`.
+//!
+//! `for i in range(a, b)` (or `range(b)`) with invariants runs the same way, with `i` the
+//! index of the next iteration: `a` on entry, one more after each iteration, `max(a, b)` at
+//! the exit. The range is evaluated once (`__for1_lo__`, `__for1_hi__`), `i` is havocked
+//! within `[a, max(a, b)]`, the guard is `i < __for1_hi__`, and `i = i + 1` comes before the
+//! preservation checks. The body must not assign `i`, nor the code after the loop read it.
+//!
+//! `# decreases: EXPR` on a loop's header adds two obligations checked in the iteration: the
+//! measure is non-negative when the iteration starts (`D1.nonneg`) and smaller when it ends
+//! (`D1.dec`), so the loop terminates. A recursive function's measure (`Decreases: EXPR` in
+//! its docstring, or `# decreases: EXPR` on its `def` line) is checked in its copy (recursion
+//! by contract): non-negative on entry, and smaller at each recursive call, which goes through
+//! `__dec_f__(measure on entry, args)` (see [`decreases_helper`]).
 
 use std::collections::BTreeMap;
 
@@ -55,8 +68,10 @@ pub struct Rewritten {
     /// A loop with a `break` runs its iteration inside `while True:` (which `--unroll 0`
     /// would cut).
     pub wrapped: bool,
-    /// Initiation and preservation of each invariant.
+    /// Initiation and preservation of each invariant (and the measures' obligations).
     pub obligations: Vec<Obligation>,
+    /// The recursion's measure (recursion by contract), when given.
+    pub measure: Option<String>,
     pub notes: Vec<String>,
 }
 
@@ -65,10 +80,19 @@ pub fn inner_name(f: &str) -> String {
     format!("__inv_{f}__")
 }
 
-/// A `while` and its invariants (text, expression).
+/// A `while` (or `for` over a range) and its invariants and measure (text, expression).
 struct Annotated<'f> {
     stmt: &'f Stmt,
     invariants: Vec<(String, Expr)>,
+    decreases: Option<(String, Expr)>,
+    /// A `for` loop's index and its range's bounds (Python source).
+    range: Option<(String, String, String)>,
+}
+
+/// The helper a recursive call goes through when its function has a measure: it checks
+/// that the measure of the call's arguments is below the caller's.
+pub fn decreases_helper(f: &str) -> String {
+    format!("__dec_{f}__")
 }
 
 /// The source line index of `f`'s cell line `line`, given the `def` line's index.
@@ -76,20 +100,45 @@ fn index(f: &Function, def: usize, line: u32) -> usize {
     def + line.saturating_sub(f.span.line) as usize
 }
 
-/// The text of a `# invariant:` comment on `line`, if any.
-fn comment(line: &str) -> Option<&str> {
+/// The text of a `# KEY` comment on `line` (`key` is `invariant:` or `decreases:`), if any.
+fn comment<'l>(line: &'l str, key: &str) -> Option<&'l str> {
     let mut rest = line;
     while let Some(at) = rest.find('#') {
         let after = rest[at + 1..].trim_start();
         if after
-            .get(..10)
-            .is_some_and(|h| h.eq_ignore_ascii_case("invariant:"))
+            .get(..key.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(key))
         {
-            return Some(after[10..].trim());
+            return Some(after[key.len()..].trim());
         }
         rest = &rest[at + 1..];
     }
     None
+}
+
+/// `for NAME in range(b)` / `range(a, b)`: the index and the bounds (Python source).
+fn for_range(s: &Stmt) -> Option<(String, String, String)> {
+    let StmtKind::For { target, iter, .. } = &s.kind else {
+        return None;
+    };
+    let var = target.as_name()?;
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &iter.kind
+    else {
+        return None;
+    };
+    if func.as_name() != Some("range") || !keywords.is_empty() {
+        return None;
+    }
+    let (lo, hi) = match args.as_slice() {
+        [hi] => ("0".to_string(), hi.to_string()),
+        [lo, hi] => (lo.to_string(), hi.to_string()),
+        _ => return None,
+    };
+    Some((var.to_string(), lo, hi))
 }
 
 fn parse(text: &str, line: u32) -> Result<(String, Expr), SymexecError> {
@@ -108,7 +157,8 @@ fn annotated<'f>(
     lines: &[&str],
     def: usize,
 ) -> Result<Vec<Annotated<'f>>, SymexecError> {
-    let mut loops: Vec<(&'f Stmt, Vec<(String, Expr)>)> = Vec::new();
+    type Found = (Vec<(String, Expr)>, Option<(String, Expr)>);
+    let mut loops: Vec<(&'f Stmt, Found)> = Vec::new();
     let mut error = None;
     for s in &f.body {
         s.walk(&mut |s: &'f Stmt| {
@@ -116,6 +166,7 @@ fn annotated<'f>(
                 return;
             }
             let mut found = Vec::new();
+            let mut measure: Option<(String, Expr)> = None;
             let mut at = index(f, def, s.header.end_line);
             let first_body = s
                 .blocks()
@@ -131,15 +182,27 @@ fn annotated<'f>(
                 {
                     break;
                 }
-                if let Some(c) = comment(text) {
+                if let Some(c) = comment(text, "invariant:") {
                     match parse(c, s.header.end_line) {
                         Ok(p) => found.push(p),
                         Err(e) => error = error.take().or(Some(e)),
                     }
                 }
+                if let Some(c) = comment(text, "decreases:") {
+                    match parse(c, s.header.end_line) {
+                        Ok(_) if measure.is_some() => {
+                            error = error.take().or(Some(SymexecError::Input(format!(
+                                "the loop at line {} has two # decreases: measures (give one)",
+                                s.span.line
+                            ))));
+                        }
+                        Ok(p) => measure = Some(p),
+                        Err(e) => error = error.take().or(Some(e)),
+                    }
+                }
                 at += 1;
             }
-            loops.push((s, found));
+            loops.push((s, (found, measure)));
         });
     }
     if let Some(e) = error {
@@ -162,7 +225,7 @@ fn annotated<'f>(
         };
         for w in written {
             match w.expr {
-                Ok(e) => loops[*only].1.push((w.text, e)),
+                Ok(e) => loops[*only].1.0.push((w.text, e)),
                 Err(why) => {
                     return Err(SymexecError::Input(format!(
                         "the loop invariant {:?} in {}()'s docstring is not an expression: {why}",
@@ -173,19 +236,25 @@ fn annotated<'f>(
         }
     }
     let mut out = Vec::new();
-    for (s, invariants) in loops {
-        if invariants.is_empty() {
+    for (s, (invariants, decreases)) in loops {
+        if invariants.is_empty() && decreases.is_none() {
             continue;
         }
+        let range = for_range(s);
         if matches!(s.kind, StmtKind::For { .. }) {
-            return Err(SymexecError::Unsupported {
-                construct: "a loop invariant on a for loop (write the loop as a while loop)".into(),
-                line: s.span.line,
-            });
+            let Some((var, _, _)) = &range else {
+                return Err(SymexecError::Unsupported {
+                    construct: "a loop invariant on a for loop over anything but range(b) or range(a, b) with a name as its target (write the loop as a while loop)".into(),
+                    line: s.span.line,
+                });
+            };
+            for_index_unused(f, s, var)?;
         }
         out.push(Annotated {
             stmt: s,
             invariants,
+            decreases,
+            range,
         });
     }
     // An annotated loop inside another is not rewritten twice.
@@ -203,6 +272,80 @@ fn annotated<'f>(
         }
     }
     Ok(out)
+}
+
+/// Refuses a `for` loop (with invariants) whose body assigns its index, or whose `else` or
+/// following code reads it: the rewrite gives the index its invariant meaning (the next
+/// iteration's), not CPython's value after the loop.
+fn for_index_unused(f: &Function, s: &Stmt, var: &str) -> Result<(), SymexecError> {
+    let StmtKind::For { body, orelse, .. } = &s.kind else {
+        return Ok(());
+    };
+    if assigned(body).iter().any(|v| v == var) {
+        return Err(SymexecError::Unsupported {
+            construct: format!(
+                "assigning the index {var} in the body of a for loop with an invariant"
+            ),
+            line: s.span.line,
+        });
+    }
+    let mut read_at = None;
+    let mut look = |t: &Stmt| {
+        if read_at.is_none() && t.names_used().iter().any(|n| n == var) {
+            read_at = Some(t.span.line);
+        }
+    };
+    for t in orelse {
+        t.walk(&mut look);
+    }
+    for t in &f.body {
+        t.walk(&mut |t: &Stmt| {
+            if t.span.line > s.span.end_line {
+                look(t);
+            }
+        });
+    }
+    match read_at {
+        Some(line) => Err(SymexecError::Unsupported {
+            construct: format!(
+                "reading the index {var} of a for loop with an invariant after the loop (line {line})"
+            ),
+            line: s.span.line,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A recursive function's measure: `Decreases: EXPR` in its docstring, or a
+/// `# decreases: EXPR` comment on its `def` line.
+fn recursion_measure(f: &Function, def_line: &str) -> Result<Option<(String, Expr)>, SymexecError> {
+    let written = docstring::decreases(f.docstring.as_deref().unwrap_or(""));
+    let measure = match written.into_iter().next() {
+        Some(w) => match w.expr {
+            Ok(e) => Some((w.text, e)),
+            Err(why) => {
+                return Err(SymexecError::Input(format!(
+                    "the measure {:?} in {}()'s docstring is not an expression: {why}",
+                    w.text, f.name
+                )));
+            }
+        },
+        None => comment(def_line, "decreases:")
+            .map(|c| parse(c, f.span.line))
+            .transpose()?,
+    };
+    // It is evaluated on the arguments of each recursive call: parameters only.
+    if let Some((text, e)) = &measure
+        && let Some(other) = e.names_used().into_iter().find(|n| {
+            !f.params.iter().any(|p| p.name == *n) && !crate::python::builtins::is_builtin(n)
+        })
+    {
+        return Err(SymexecError::Input(format!(
+            "the measure {text:?} of {}() names {other}, which is not one of its parameters (a recursion's measure is read on each call's arguments)",
+            f.name
+        )));
+    }
+    Ok(measure)
 }
 
 /// What `block` assigns (names, and the bases of subscript and attribute targets).
@@ -359,6 +502,15 @@ impl Out {
     }
 }
 
+/// A loop's guard (`None` for a `for`), body and `else`.
+fn parts(s: &Stmt) -> Option<(Option<&Expr>, &[Stmt], &[Stmt])> {
+    match &s.kind {
+        StmtKind::While { test, body, orelse } => Some((Some(test), body, orelse)),
+        StmtKind::For { body, orelse, .. } => Some((None, body, orelse)),
+        _ => None,
+    }
+}
+
 fn indentation(line: &str) -> &str {
     &line[..line.len() - line.trim_start().len()]
 }
@@ -384,6 +536,11 @@ pub fn rewrite(
     if loops.is_empty() && !copy {
         return Ok(None);
     }
+    let recursion = if copy {
+        recursion_measure(f, lines[def])?
+    } else {
+        None
+    };
     let name = inner_name(&f.name);
     let params: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
     let mut state: Vec<(String, Sort)> = Vec::new();
@@ -391,10 +548,15 @@ pub fn rewrite(
     let mut notes = Vec::new();
     let mut havocs: Vec<Vec<(String, String)>> = Vec::new();
     for (n, l) in loops.iter().enumerate() {
-        let StmtKind::While { body, .. } = &l.stmt.kind else {
+        let Some((_, body, _)) = parts(l.stmt) else {
             continue;
         };
         let mut pairs = Vec::new();
+        if let Some((var, _, _)) = &l.range {
+            let input = format!("__{var}_{}__", n + 1);
+            state.push((input.clone(), Sort::Int));
+            pairs.push((var.clone(), input));
+        }
         for v in assigned(body) {
             let sort = sort_of(f, &v, inputs).ok_or_else(|| SymexecError::Unsupported {
                 construct: format!(
@@ -407,9 +569,13 @@ pub fn rewrite(
             pairs.push((v, input));
         }
         notes.push(format!(
-            "the loop at line {} runs by its invariant{} (no unrolling): {} havocked at an arbitrary iteration (the inputs {})",
+            "the loop at line {} runs by its {} (no unrolling): {} havocked at an arbitrary iteration (the inputs {})",
             l.stmt.span.line,
-            if l.invariants.len() > 1 { "s" } else { "" },
+            match l.invariants.len() {
+                0 => "measure, with no invariant",
+                1 => "invariant",
+                _ => "invariants",
+            },
             if pairs.is_empty() {
                 "nothing".to_string()
             } else {
@@ -422,6 +588,19 @@ pub fn rewrite(
             },
         ));
         havocs.push(pairs);
+        match (&l.decreases, &l.range) {
+            (Some((m, _)), _) => notes.push(format!(
+                "the loop at line {} terminates if D{}.nonneg and D{}.dec hold: its measure {m} is non-negative when an iteration starts and smaller when it ends",
+                l.stmt.span.line,
+                loops[..=n].iter().filter(|a| a.decreases.is_some()).count(),
+                loops[..=n].iter().filter(|a| a.decreases.is_some()).count(),
+            )),
+            (None, Some(_)) => {}
+            (None, None) => notes.push(format!(
+                "partial correctness: the loop at line {} is not shown to terminate (a \"verified\" holds for the runs that leave it; `# decreases: EXPR` on its header adds the proof)",
+                l.stmt.span.line
+            )),
+        }
     }
     let names: Vec<String> = params
         .iter()
@@ -444,9 +623,54 @@ pub fn rewrite(
     for _ in def + 1..first {
         out.push(String::new());
     }
+    // The recursion's measure on entry, and the obligations of every recursive call.
+    let helper = decreases_helper(&f.name);
+    let measured = recursion.as_ref().map(|(text, _)| {
+        let o = obligations.len();
+        for (label, kind) in [
+            ("Dr.nonneg", "decreases non-negative"),
+            ("Dr.dec", "decreases smaller"),
+        ] {
+            obligations.push(Obligation {
+                label: label.into(),
+                kind,
+                text: text.clone(),
+                place: Some((f.name.clone(), f.span.line)),
+                form: Form::Plain,
+            });
+        }
+        (text.clone(), o)
+    });
+    if let Some((text, o)) = &measured {
+        let ind = indentation(lines[first.min(lines.len() - 1)]).to_string();
+        out.push(format!("{ind}__dec0__ = {text}"));
+        out.check(
+            &ind,
+            &parse("__dec0__ >= 0", f.span.line)?.1,
+            &Fail::Assert("\"decreases non-negative\""),
+            Some(*o),
+            &scope,
+            "__dec_0_nonneg__",
+        );
+    }
+    let calls = |line: &str| -> String {
+        if measured.is_none() {
+            return line.to_string();
+        }
+        let mut text = String::new();
+        let mut last = 0;
+        for i in super::summary::call_sites(line, &f.name) {
+            text.push_str(&line[last..i]);
+            text.push_str(&format!("{helper}(__dec0__, "));
+            last = i + f.name.len() + 1;
+        }
+        text.push_str(&line[last..]);
+        text
+    };
     let end = index(f, def, f.span.end_line);
     let mut at = first;
     let mut counter = 0usize;
+    let mut measures = 0usize;
     let mut assumed = Vec::new();
     let mut wrapped = false;
     while at <= end && at < lines.len() {
@@ -455,19 +679,33 @@ pub fn rewrite(
             .enumerate()
             .find(|(_, l)| index(f, def, l.stmt.span.line) == at)
         else {
-            out.push(lines[at].to_string());
+            out.push(calls(lines[at]));
             out.original
                 .insert(out.line(), f.span.line + (at - def) as u32);
             at += 1;
             continue;
         };
-        let StmtKind::While { test, body, orelse } = &l.stmt.kind else {
+        let Some((test, body, orelse)) = parts(l.stmt) else {
             return Err(SymexecError::Internal(
-                "an annotated loop is not a while".into(),
+                "an annotated loop is not a while or a for".into(),
             ));
         };
         let indent = indentation(lines[at]).to_string();
         let header = l.stmt.span.line;
+        // A for loop's range, evaluated once; its index starts at the range's start.
+        let (test, step) = match &l.range {
+            Some((var, lo, hi)) => {
+                let k = n + 1;
+                out.push(format!("{indent}__for{k}_lo__ = {lo}"));
+                out.push(format!("{indent}__for{k}_hi__ = {hi}"));
+                out.push(format!("{indent}{var} = __for{k}_lo__"));
+                (
+                    format!("{var} < __for{k}_hi__"),
+                    Some(format!("{var} = {var} + 1")),
+                )
+            }
+            None => (test.map(|t| t.to_string()).unwrap_or_default(), None),
+        };
         // Obligations of this loop's invariants.
         let numbers: Vec<usize> = (0..l.invariants.len())
             .map(|_| {
@@ -496,6 +734,31 @@ pub fn rewrite(
                 });
             }
         }
+        // The measure's two obligations, and the expressions checking them.
+        let measure = match &l.decreases {
+            Some((text, _)) => {
+                measures += 1;
+                let d = measures;
+                let place = Some((f.name.clone(), header));
+                let nonneg = obligations.len();
+                for (label, kind) in [
+                    ("nonneg", "decreases non-negative"),
+                    ("dec", "decreases smaller"),
+                ] {
+                    obligations.push(Obligation {
+                        label: format!("D{d}.{label}"),
+                        kind,
+                        text: text.clone(),
+                        place: place.clone(),
+                        form: Form::Plain,
+                    });
+                }
+                let at_start = parse(&format!("__dec{d}__ >= 0"), header)?.1;
+                let smaller = parse(&format!("({text}) < __dec{d}__"), header)?.1;
+                Some((d, text.clone(), nonneg, at_start, smaller))
+            }
+            None => None,
+        };
         // Initiation.
         for ((k, (_, e)), &o) in numbers.iter().zip(&l.invariants).zip(&init) {
             let message = format!("\"invariant {k} initiation\"");
@@ -515,6 +778,13 @@ pub fn rewrite(
             out.push(format!("{indent}{v} = {input}"));
         }
         assumed.push(out.line() + 1);
+        if let Some((var, _, _)) = &l.range {
+            let k = n + 1;
+            out.push(format!(
+                "{indent}if not (__for{k}_lo__ <= {var} and ({var} <= __for{k}_hi__ or {var} == __for{k}_lo__)):"
+            ));
+            out.exclude(&format!("{indent}    "));
+        }
         for (k, (_, e)) in numbers.iter().zip(&l.invariants) {
             out.check(
                 &indent,
@@ -559,7 +829,21 @@ pub fn rewrite(
             "{shift}{}",
             indentation(lines[body_start.min(lines.len() - 1)])
         );
+        if let Some((d, text, o, at_start, _)) = &measure {
+            out.push(format!("{body_indent}__dec{d}__ = {text}"));
+            out.check(
+                &body_indent,
+                at_start,
+                &Fail::Assert(&format!("\"decreases {d} non-negative\"")),
+                Some(*o),
+                &scope,
+                &format!("__dec_{d}_nonneg__"),
+            );
+        }
         let preservation = |out: &mut Out, indent: &str| {
+            if let Some(step) = &step {
+                out.push(format!("{indent}{step}"));
+            }
             for ((k, (_, e)), &o) in numbers.iter().zip(&l.invariants).zip(&pres) {
                 let message = format!("\"invariant {k} preservation\"");
                 out.check(
@@ -571,6 +855,16 @@ pub fn rewrite(
                     &format!("__inv_{k}_pres__"),
                 );
             }
+            if let Some((d, _, o, _, smaller)) = &measure {
+                out.check(
+                    indent,
+                    smaller,
+                    &Fail::Assert(&format!("\"decreases {d} smaller\"")),
+                    Some(o + 1),
+                    &scope,
+                    &format!("__dec_{d}_smaller__"),
+                );
+            }
             out.exclude(indent);
         };
         for i in body_start..=body_end.min(lines.len() - 1) {
@@ -580,7 +874,7 @@ pub fn rewrite(
             } else if lines[i].trim().is_empty() {
                 out.push(String::new());
             } else {
-                out.push(format!("{shift}{}", lines[i]));
+                out.push(format!("{shift}{}", calls(lines[i])));
                 out.original
                     .insert(out.line(), f.span.line + (i - def) as u32);
             }
@@ -591,7 +885,7 @@ pub fn rewrite(
             out.push(format!("{indent}else:"));
             for i in index(f, def, o0.span.line)..=index(f, def, o1.span.end_line) {
                 if let Some(t) = lines.get(i) {
-                    out.push(t.to_string());
+                    out.push(calls(t));
                     out.original
                         .insert(out.line(), f.span.line + (i - def) as u32);
                 }
@@ -599,7 +893,23 @@ pub fn rewrite(
         }
         at = index(f, def, l.stmt.span.end_line) + 1;
     }
+    if let Some((text, o)) = &measured {
+        out.push(String::new());
+        let args = params.join(", ");
+        let sep = if params.is_empty() { "" } else { ", " };
+        out.push(format!("def {helper}(__dec_caller__{sep}{args}):"));
+        out.check(
+            "    ",
+            &parse(&format!("({text}) < __dec_caller__"), f.span.line)?.1,
+            &Fail::Assert("\"decreases smaller\""),
+            Some(o + 1),
+            &scope,
+            "__dec_0_smaller__",
+        );
+        out.push(format!("    return {}({args})", f.name));
+    }
     Ok(Some(Rewritten {
+        measure: measured.map(|(t, _)| t),
         name,
         source: out.lines.join("\n") + "\n",
         state,

@@ -74,10 +74,11 @@ fn obligation_of(
     let n = &tree.nodes[node];
     // The function rewritten by its loop invariants: its own checks, and its lines read
     // back as the function's.
-    let inner = harness
-        .inner
-        .as_ref()
-        .filter(|i| n.frame.as_deref() == Some(i.name.as_str()));
+    let inner = harness.inner.as_ref().filter(|i| {
+        n.frame
+            .as_deref()
+            .is_some_and(|fr| fr == i.name || fr == super::invariant::decreases_helper(&i.function))
+    });
     if let Some(i) = inner
         && let Some(o) = n.line.and_then(|l| i.lines.get(&l))
     {

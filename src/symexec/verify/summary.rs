@@ -47,20 +47,26 @@ pub struct Summaries {
 /// Whether `f`'s definition `source` calls `f` in its body (a word `f(` after the `def`
 /// line; a mention in a string or comment counts too, which only adds an unused stub).
 pub fn recursive(f: &Function, source: &str) -> bool {
-    let call = format!("{}(", f.name);
-    let def = format!("def {call}");
+    let def = format!("def {}(", f.name);
     source
         .lines()
         .skip_while(|l| !l.trim_start().starts_with(&def))
         .skip(1)
-        .any(|l| {
-            l.match_indices(&call).any(|(i, _)| {
-                l[..i]
-                    .chars()
-                    .next_back()
-                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            })
+        .any(|l| !call_sites(l, &f.name).is_empty())
+}
+
+/// Where `line` has a word `name(` (not an attribute `x.name(`): the offsets of `name`.
+pub fn call_sites(line: &str, name: &str) -> Vec<usize> {
+    let call = format!("{name}(");
+    line.match_indices(&call)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            line[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
         })
+        .collect()
 }
 
 /// Stubs for every function of `functions` (but `entry`) with postconditions; `sources`
