@@ -1008,3 +1008,55 @@ fn for_range_edges_keep_cpython_meaning() {
     assert_eq!(obligation(&p, "D1.nonneg")["status"], "proved", "{p:#}");
     assert_eq!(obligation(&p, "D1.dec")["status"], "proved", "{p:#}");
 }
+
+/// Every input a `%verify`/`%equiv` shows, leaves and counterexample, without timings.
+fn inputs_shown(p: &Json) -> Vec<String> {
+    let mut out: Vec<String> = p["leaves"]
+        .as_array()
+        .map(|ls| ls.iter().map(|l| l["input"].to_string()).collect())
+        .unwrap_or_default();
+    out.push(p["counterexample"]["input"].to_string());
+    out
+}
+
+#[test]
+fn witnesses_do_not_depend_on_earlier_cells() {
+    let sources = [
+        "clamp",
+        "absolute",
+        "find",
+        "midpoint",
+        "bad_preservation",
+        "too_weak",
+    ]
+    .map(fixture)
+    .join("\n");
+    let commands = [
+        "%verify bad_preservation --leaves",
+        "%verify too_weak --leaves",
+        "%verify clamp --leaves",
+        "%verify absolute --leaves",
+        "%equiv bad_preservation too_weak --leaves",
+    ];
+    let mut fresh = Vec::new();
+    for command in commands {
+        let mut s = session();
+        run(&mut s, &sources).unwrap();
+        fresh.push(inputs_shown(&payload(&mut s, command)));
+    }
+    // One session running everything first, then each command again, in reverse order.
+    let mut s = session();
+    run(&mut s, &sources).unwrap();
+    run(&mut s, "%verify find --unroll 3").unwrap();
+    run(&mut s, "%verify midpoint").unwrap();
+    for command in commands {
+        run(&mut s, command).unwrap();
+    }
+    for (command, expected) in commands.iter().zip(&fresh).rev() {
+        assert_eq!(
+            &inputs_shown(&payload(&mut s, command)),
+            expected,
+            "{command} after other cells"
+        );
+    }
+}

@@ -26,6 +26,7 @@ pub mod translate;
 
 pub use solver::{
     Assumption, Check, CheckSat, Model, PathScopes, Solver, SolverError, Unknown, Usage,
+    in_fresh_context,
 };
 pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, TermMemo, Var};

@@ -766,6 +766,24 @@ impl Model {
     }
 }
 
+/// Runs `work` on a thread of its own (with the kernel's stack size), so in a fresh Z3
+/// context: Z3's model choice depends on the ids of the terms its context made before, so in
+/// the session's context a command's witnesses would depend on the cells run before it.
+pub fn in_fresh_context<T: Send>(
+    name: &str,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, SolverError> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(crate::python::depth::STACK_SIZE)
+            .spawn_scoped(scope, work)
+            .map_err(|e| SolverError::Internal(format!("no thread for the solver: {e}")))?
+            .join()
+            .map_err(|_| SolverError::Internal("the solver's thread panicked".into()))
+    })
+}
+
 /// Nodes of the largest formula whose SMT-LIB text is printed.
 pub const SMTLIB_MAX_NODES: usize = 20_000;
 

@@ -21,7 +21,7 @@ use super::step::{Branch, Machine};
 use super::tree::Outcome;
 use crate::cancel::Cancel;
 use crate::python::PyValue;
-use crate::symbolic::{Check, CompareOp, Model, Solver, SolverError, Term};
+use crate::symbolic::{Check, CompareOp, Model, Solver, SolverError, Term, in_fresh_context};
 
 /// One fork on the followed path.
 #[derive(Clone, Debug)]
@@ -337,14 +337,10 @@ pub fn solve(
             Ok((name.clone(), term.clone()))
         })
         .collect::<Result<Vec<_>, SymexecError>>()?;
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("concolic-solve".into())
-            .spawn_scoped(scope, || solve_here(timeout_ms, cancel, &query, &inputs))
-            .map_err(|e| SymexecError::Internal(format!("no thread for the solver: {e}")))?
-            .join()
-            .map_err(|_| SymexecError::Internal("the solver's thread panicked".into()))?
+    in_fresh_context("concolic-solve", || {
+        solve_here(timeout_ms, cancel, &query, &inputs)
     })
+    .map_err(SymexecError::Solver)?
 }
 
 /// [`solve`]'s `query` in this thread's Z3 context; a model is read for `inputs` and checked

@@ -11,9 +11,10 @@ use crate::notebook::session::{Ctx, Session};
 use crate::render::graphviz::GraphvizError;
 use crate::render::html::escape;
 use crate::render::verify::{dot, html, json, legend_html, text};
+use crate::symbolic::in_fresh_context;
 use crate::symexec::verify::replay::Replayer;
 use crate::symexec::verify::{Report, Setup, equiv, verify};
-use crate::symexec::{Options, parse_specs};
+use crate::symexec::{Options, SymexecError, parse_specs};
 
 /// `--leaves`, as `%verify` and `%equiv` word it.
 const LEAVES: OptionSpec = OptionSpec {
@@ -157,7 +158,10 @@ pub fn run_verify(
         replayer: replayer(session),
         summaries: inv.flag("--summaries"),
     };
-    let report = verify(&setup, name, ctx.cancel).map_err(|e| error(e, inv))?;
+    let cancel = ctx.cancel;
+    let report = in_fresh_context("verify", || verify(&setup, name, cancel))
+        .map_err(|e| error(SymexecError::Solver(e), inv))?
+        .map_err(|e| error(e, inv))?;
     show(session, inv, ctx, &report, "verify")
 }
 
@@ -183,15 +187,10 @@ pub fn run_equiv(
         replayer: replayer(session),
         summaries: false,
     };
-    let report = equiv(
-        &setup,
-        f,
-        g,
-        inv.flag("--returns-only"),
-        inv.flag("--pre"),
-        ctx.cancel,
-    )
-    .map_err(|e| error(e, inv))?;
+    let (returns_only, pre, cancel) = (inv.flag("--returns-only"), inv.flag("--pre"), ctx.cancel);
+    let report = in_fresh_context("equiv", || equiv(&setup, f, g, returns_only, pre, cancel))
+        .map_err(|e| error(SymexecError::Solver(e), inv))?
+        .map_err(|e| error(e, inv))?;
     show(session, inv, ctx, &report, "equiv")
 }
 
