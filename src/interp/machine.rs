@@ -436,6 +436,9 @@ impl Machine {
                         return self.call_with_locals(fun, locals);
                     }
                 }
+                if let (true, Value::Class(c)) = (*plain, &callee) {
+                    return self.construct_direct(f, c, &callee, args);
+                }
                 let (pos, kw) = self.eval_args(f, args, kwargs, &callee)?;
                 self.call(&callee, pos, kw)
             }
@@ -446,6 +449,11 @@ impl Machine {
                 kwargs,
             } => {
                 let o = self.eval(f, obj)?;
+                if let (Value::Instance(inst), true) = (&o, kwargs.is_empty()) {
+                    if let Some(func) = super::fastcall::direct_method(inst, name, args) {
+                        return self.call_direct(f, &func, o, args);
+                    }
+                }
                 let (pos, kw) = self.eval_args(f, args, kwargs, &Value::None)?;
                 if let Value::Instance(inst) = &o {
                     let inst = inst.clone();
