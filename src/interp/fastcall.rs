@@ -1,7 +1,9 @@
-//! Calls that evaluate their arguments straight into the callee's frame, with no argument
-//! vector: `obj.method(a, b)` on an instance whose class defines `method` as a plain
-//! function, and `Class(a, b)` for a plain class whose `__init__` is one (and no
-//! `__new__`). Anything else takes the general path (`call.rs`, `instance.rs`).
+//! The fast paths of user classes. Calls that evaluate their arguments straight into the
+//! callee's frame, with no argument vector: `obj.method(a, b)` on an instance whose class
+//! defines `method` as a plain function, and `Class(a, b)` for a plain class whose
+//! `__init__` is one (and no `__new__`). Instance attributes read and written from compiled
+//! code when no property, `__setattr__` or freezing applies. Anything else takes the
+//! general path (`call.rs`, `instance.rs`).
 
 use std::rc::Rc;
 
@@ -87,5 +89,44 @@ impl Machine {
             ));
         }
         Ok(obj)
+    }
+}
+
+impl Machine {
+    /// `o.name` from compiled code: an instance attribute of a class without properties is
+    /// read here, anything else by [`Machine::getattr`].
+    #[inline]
+    pub(crate) fn load_attr(&mut self, o: &Value, name: &str) -> R<Value> {
+        if let Value::Instance(inst) = o {
+            if !inst.class.any_property() {
+                if let Some(v) = inst.get(name) {
+                    return Ok(v);
+                }
+            }
+        }
+        self.getattr(o, name)
+    }
+
+    /// `o.name = value` from compiled code (`name` interned): on an instance of a plain
+    /// class without properties, `__setattr__` or freezing, stored here, keeping the
+    /// shared name; anything else by [`Machine::setattr`].
+    pub(crate) fn store_attr(&mut self, o: &Value, name: &Rc<str>, value: Value) -> R<()> {
+        if let Value::Instance(inst) = o {
+            let c = &inst.class;
+            let plain = c.flavor == Flavor::Plain
+                && !c.any_property()
+                && !c.frozen.get()
+                && !c.mro.iter().any(|b| b.frozen.get())
+                && c.lookup_special("__setattr__").is_none();
+            if plain {
+                let mut attrs = inst.attrs.borrow_mut();
+                match super::names::position(&attrs, name) {
+                    Some(i) => attrs[i].1 = value,
+                    None => attrs.push((name.clone(), value)),
+                }
+                return Ok(());
+            }
+        }
+        self.setattr(o, name, value)
     }
 }

@@ -360,6 +360,12 @@ impl Machine {
                     }
                 }
                 let x = self.eval(f, a)?;
+                // `3 * n + 1`: a small int result and a constant or variable operand.
+                if let (Value::Int(p), Some(Value::Int(q))) = (&x, self.peek(f, b)) {
+                    if let Some(v) = super::num::int_fast(*op, *p, *q) {
+                        return Ok(Value::Int(v));
+                    }
+                }
                 let y = self.eval(f, b)?;
                 if is_instance(&x) || is_instance(&y) {
                     return self.binary_dunder(*op, &x, &y);
@@ -463,7 +469,7 @@ impl Machine {
             }
             Expr::Attr(obj, name) => {
                 let o = self.eval(f, obj)?;
-                self.getattr(&o, name)
+                self.load_attr(&o, name)
             }
             Expr::Item(obj, index) => {
                 let o = self.eval(f, obj)?;
@@ -557,6 +563,12 @@ impl Machine {
                     }
                 }
                 let a = self.eval(f, left)?;
+                // `n % 2 == 0`: a small int and a constant or variable, compared in place.
+                if let (Value::Int(x), Some(Value::Int(y))) = (&a, self.peek(f, right)) {
+                    if let Some(r) = int_compare(*op, *x, *y) {
+                        return Ok(r);
+                    }
+                }
                 let b = self.eval(f, right)?;
                 self.compare(*op, &a, &b)
             }
