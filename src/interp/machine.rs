@@ -460,6 +460,18 @@ impl Machine {
                         return self.call_direct(f, &func, o, args);
                     }
                 }
+                if let (Value::List(l), [Arg::One(e)], true) =
+                    (&o, args.as_slice(), kwargs.is_empty())
+                {
+                    if &**name == "append" {
+                        // `list.append` as `methods.rs` does it, without an argument vector.
+                        let v = self.eval(f, e)?;
+                        let len = l.borrow().len();
+                        ops::check_len(len + 1)?;
+                        l.borrow_mut().push(v);
+                        return Ok(Value::None);
+                    }
+                }
                 let (pos, kw) = self.eval_args(f, args, kwargs, &Value::None)?;
                 if let Value::Instance(inst) = &o {
                     let inst = inst.clone();
@@ -468,6 +480,14 @@ impl Machine {
                 self.call_method(o, name, pos, kw)
             }
             Expr::Attr(obj, name) => {
+                // `self.x`: read without taking a reference to the instance.
+                if let Some(Value::Instance(inst)) = self.peek(f, obj) {
+                    if !inst.class.any_property() {
+                        if let Some(v) = inst.get(name) {
+                            return Ok(v);
+                        }
+                    }
+                }
                 let o = self.eval(f, obj)?;
                 self.load_attr(&o, name)
             }
