@@ -2,13 +2,14 @@
 //! callee's frame, with no argument vector: `obj.method(a, b)` on an instance whose class
 //! defines `method` as a plain function, and `Class(a, b)` for a plain class whose
 //! `__init__` is one (and no `__new__`). Instance attributes read and written from compiled
-//! code when no property, `__setattr__` or freezing applies. Anything else takes the
-//! general path (`call.rs`, `instance.rs`).
+//! code when no property, `__setattr__` or freezing applies. `xs.append(v)` without an
+//! argument vector. Anything else takes the general path (`call.rs`, `instance.rs`,
+//! `methods.rs`).
 
 use std::rc::Rc;
 
 use super::class::{Class, Flavor, Instance};
-use super::code::Arg;
+use super::code::{Arg, Expr};
 use super::exc::{R, type_error};
 use super::machine::{Frame, Machine};
 use super::value::{Function, Value};
@@ -128,5 +129,21 @@ impl Machine {
             }
         }
         self.setattr(o, name, value)
+    }
+}
+
+impl Machine {
+    /// `l.append(e)`, as `methods.rs` does it.
+    pub(crate) fn append_direct(
+        &mut self,
+        f: &mut Frame,
+        l: &std::cell::RefCell<Vec<Value>>,
+        e: &Expr,
+    ) -> R<Value> {
+        let v = self.eval(f, e)?;
+        let len = l.borrow().len();
+        super::ops::check_len(len + 1)?;
+        l.borrow_mut().push(v);
+        Ok(Value::None)
     }
 }

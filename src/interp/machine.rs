@@ -460,17 +460,10 @@ impl Machine {
                         return self.call_direct(f, &func, o, args);
                     }
                 }
-                if let (Value::List(l), [Arg::One(e)], true) =
-                    (&o, args.as_slice(), kwargs.is_empty())
+                if let (Value::List(l), [Arg::One(e)], true, "append") =
+                    (&o, args.as_slice(), kwargs.is_empty(), &**name)
                 {
-                    if &**name == "append" {
-                        // `list.append` as `methods.rs` does it, without an argument vector.
-                        let v = self.eval(f, e)?;
-                        let len = l.borrow().len();
-                        ops::check_len(len + 1)?;
-                        l.borrow_mut().push(v);
-                        return Ok(Value::None);
-                    }
+                    return self.append_direct(f, l, e);
                 }
                 let (pos, kw) = self.eval_args(f, args, kwargs, &Value::None)?;
                 if let Value::Instance(inst) = &o {
