@@ -2,7 +2,9 @@
 //!
 //! `cargo run --release --bin bench_interp` prints, per workload, the best of three runs of
 //! each (CPython timed inside the process, without its start-up) and the ratio.
-//! `BENCH_ONLY=<text>` keeps the workloads whose name contains the text.
+//! `BENCH_ONLY=<text>` keeps the workloads whose name contains the text;
+//! `BENCH_FILE=<path>` times that program instead (for profiling), and `BENCH_CPYTHON=0`
+//! leaves CPython out.
 
 use std::process::Command;
 use std::time::Instant;
@@ -111,7 +113,20 @@ fn main() {
     let (mut total_ours, mut total_py) = (0.0, 0.0);
     // `BENCH_ONLY=classes` runs the workloads whose name contains the text (for profiling).
     let only = std::env::var("BENCH_ONLY").unwrap_or_default();
-    for (name, src) in WORKLOADS.iter().filter(|(n, _)| n.contains(only.as_str())) {
+    let file = std::env::var("BENCH_FILE").ok().map(|path| {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        (path, text)
+    });
+    let workloads: Vec<(&str, &str)> = match &file {
+        Some((path, text)) => vec![(path.as_str(), text.as_str())],
+        None => WORKLOADS
+            .iter()
+            .filter(|(n, _)| n.contains(only.as_str()))
+            .copied()
+            .collect(),
+    };
+    let with_cpython = std::env::var("BENCH_CPYTHON").map_or(true, |v| v != "0");
+    for (name, src) in workloads {
         let ours = match ours_seconds(src) {
             Ok((t, _)) => t,
             Err(e) => {
@@ -119,6 +134,10 @@ fn main() {
                 continue;
             }
         };
+        if !with_cpython {
+            println!("{name:<36} {ours:>10.3}");
+            continue;
+        }
         let Some(py) = cpython_seconds(src) else {
             println!("{name:<36} {ours:>10.3} (python3 unavailable)");
             continue;

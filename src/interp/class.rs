@@ -41,6 +41,26 @@ pub(crate) struct Class {
     /// Whether the namespace holds a `property` (instance attributes are then looked up
     /// after the class's; otherwise first, the fast path).
     pub has_property: Cell<bool>,
+    /// Lookups of fixed names (`__init__`, `__eq__`, ...) along the MRO, valid while no
+    /// class namespace has changed since (see [`namespaces_changed`]).
+    pub special: RefCell<SpecialCache>,
+}
+
+/// Memoized [`Class::lookup_special`] results, with the namespace epoch they were made in.
+#[derive(Default)]
+pub(crate) struct SpecialCache {
+    epoch: u64,
+    entries: Vec<(&'static str, Option<Value>)>,
+}
+
+thread_local! {
+    /// Counts changes to any class namespace: a change can alter what a subclass finds.
+    static EPOCH: Cell<u64> = const { Cell::new(1) };
+}
+
+/// Invalidates every class's memoized lookups.
+fn namespaces_changed() {
+    EPOCH.with(|e| e.set(e.get() + 1));
 }
 
 /// An instance of a user class.
@@ -116,6 +136,7 @@ impl Class {
             members: RefCell::new(Vec::new()),
             fields: RefCell::new(Vec::new()),
             has_property: Cell::new(false),
+            special: RefCell::new(SpecialCache::default()),
         })
         .map(|c| {
             let any = c.attrs.borrow().iter().any(|(_, v)| is_property(v));
@@ -126,11 +147,33 @@ impl Class {
 
     /// The class's own attribute `name`.
     pub fn own(&self, name: &str) -> Option<Value> {
-        self.attrs
-            .borrow()
+        let attrs = self.attrs.borrow();
+        super::names::position(&attrs, name).map(|i| attrs[i].1.clone())
+    }
+
+    /// [`Class::lookup`] of a fixed name, memoized until a class namespace changes.
+    pub fn lookup_special(&self, name: &'static str) -> Option<Value> {
+        let epoch = EPOCH.with(Cell::get);
+        let mut cache = self.special.borrow_mut();
+        if cache.epoch != epoch {
+            cache.epoch = epoch;
+            cache.entries.clear();
+        }
+        let found = cache
+            .entries
             .iter()
-            .find(|(n, _)| **n == *name)
-            .map(|(_, v)| v.clone())
+            .find(|(n, _)| std::ptr::eq(n.as_ptr(), name.as_ptr()) && n.len() == name.len());
+        if let Some((_, v)) = found {
+            return v.clone();
+        }
+        drop(cache);
+        let v = self.lookup(name);
+        // A lookup may not change a namespace, but stay safe if it ever does.
+        let mut cache = self.special.borrow_mut();
+        if cache.epoch == EPOCH.with(Cell::get) {
+            cache.entries.push((name, v.clone()));
+        }
+        v
     }
 
     /// `name` looked up along the MRO (the class, then its ancestors).
@@ -151,6 +194,13 @@ impl Class {
             self.has_property.set(true);
         }
         set_attr(&mut self.attrs.borrow_mut(), name, value);
+        namespaces_changed();
+    }
+
+    /// Deletes the class attribute `name`; whether it was there.
+    pub fn remove(&self, name: &str) -> bool {
+        namespaces_changed();
+        remove_attr(&mut self.attrs.borrow_mut(), name)
     }
 
     /// Whether the class or an ancestor defines a property.
@@ -159,8 +209,8 @@ impl Class {
     }
 
     /// Whether a user method `name` is defined along the MRO (not `object`'s default).
-    pub fn defines(&self, name: &str) -> bool {
-        self.lookup(name).is_some()
+    pub fn defines(&self, name: &'static str) -> bool {
+        self.lookup_special(name).is_some()
     }
 
     pub fn is_enum(&self) -> bool {
@@ -181,11 +231,8 @@ impl Instance {
     }
 
     pub fn get(&self, name: &str) -> Option<Value> {
-        self.attrs
-            .borrow()
-            .iter()
-            .find(|(n, _)| **n == *name)
-            .map(|(_, v)| v.clone())
+        let attrs = self.attrs.borrow();
+        super::names::position(&attrs, name).map(|i| attrs[i].1.clone())
     }
 }
 
@@ -193,17 +240,17 @@ fn is_property(v: &Value) -> bool {
     matches!(v, Value::Descriptor(d) if matches!(**d, Descriptor::Property { .. }))
 }
 
-/// Sets `name` in an ordered namespace (replacing in place, or appending).
+/// Sets `name` in an ordered namespace (replacing in place, or appending its interned name).
 pub(crate) fn set_attr(attrs: &mut Vec<(Rc<str>, Value)>, name: &str, value: Value) {
-    match attrs.iter_mut().find(|(n, _)| **n == *name) {
-        Some(slot) => slot.1 = value,
-        None => attrs.push((name.into(), value)),
+    match super::names::position(attrs, name) {
+        Some(i) => attrs[i].1 = value,
+        None => attrs.push((super::names::intern(name), value)),
     }
 }
 
 /// Removes `name`; whether it was there.
 pub(crate) fn remove_attr(attrs: &mut Vec<(Rc<str>, Value)>, name: &str) -> bool {
-    match attrs.iter().position(|(n, _)| **n == *name) {
+    match super::names::position(attrs, name) {
         Some(i) => {
             attrs.remove(i);
             true

@@ -175,7 +175,7 @@ impl Machine {
         let mut attrs: Vec<(Rc<str>, Value)> = Vec::new();
         for (name, slot) in &def.names {
             if let Some(Some(v)) = frame.locals.get(*slot as usize) {
-                attrs.push((name.clone(), v.clone()));
+                attrs.push((super::names::intern(name), v.clone()));
             }
         }
         Ok((attrs, frame))

@@ -466,7 +466,7 @@ impl<'a> Compiler<'a> {
             },
             ExprKind::Attribute { value, attr } => Target::Attr {
                 obj: self.expr(value)?,
-                name: attr.as_str().into(),
+                name: super::names::intern(attr),
             },
             ExprKind::Starred(inner) => self.target(inner)?,
             _ => {
@@ -565,7 +565,7 @@ impl<'a> Compiler<'a> {
                 match &func.kind {
                     ExprKind::Attribute { value, attr } => Expr::CallMethod {
                         obj: self.boxed(value)?,
-                        name: attr.as_str().into(),
+                        name: super::names::intern(attr),
                         args: args_c,
                         kwargs,
                     },
@@ -582,7 +582,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             ExprKind::Attribute { value, attr } => {
-                Expr::Attr(self.boxed(value)?, attr.as_str().into())
+                Expr::Attr(self.boxed(value)?, super::names::intern(attr))
             }
             ExprKind::Subscript { value, index } => match &index.kind {
                 ExprKind::Slice { lower, upper, step } => Expr::Slice {

@@ -63,11 +63,11 @@ pub(crate) fn is_instance(v: &Value) -> bool {
 
 impl Machine {
     /// Calls the method `name` of an instance if its class defines it.
-    pub fn dunder(&mut self, v: &Value, name: &str, args: Vec<Value>) -> R<Option<Value>> {
+    pub fn dunder(&mut self, v: &Value, name: &'static str, args: Vec<Value>) -> R<Option<Value>> {
         let Value::Instance(i) = v else {
             return Ok(None);
         };
-        match i.class.lookup(name) {
+        match i.class.lookup_special(name) {
             Some(Value::None) | None => Ok(None),
             Some(m) => self
                 .call_method_value(&m, v.clone(), args, Kwargs::new())
@@ -381,6 +381,12 @@ impl Machine {
 
     /// `a == b` with `__eq__` anywhere inside.
     pub fn values_eq(&mut self, a: &Value, b: &Value) -> R<bool> {
+        let sets = matches!(a, Value::Set(_)) || matches!(b, Value::Set(_));
+        if (is_instance(a) || is_instance(b)) && !sets {
+            // What `ops::eq` would send to `eq_slow`, without making its marker error.
+            self.tick()?;
+            return self.rich_compare(CmpOp::Eq, a, b);
+        }
         match ops::eq(a, b) {
             Err(e) if is_marker(&e) => self.eq_slow(a, b),
             other => other,

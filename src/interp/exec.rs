@@ -334,7 +334,7 @@ impl Machine {
             }
             Target::Attr { obj, name } => {
                 let o = self.eval(f, obj)?;
-                self.setattr(&o, name, value)
+                self.store_attr(&o, name, value)
             }
             Target::Unpack { items, star } => {
                 let values = self.unpack(value, items.len(), *star)?;
@@ -483,10 +483,10 @@ impl Machine {
             }
             Target::Attr { obj, name } => {
                 let o = self.eval(f, obj)?;
-                let cur = self.getattr(&o, name)?;
+                let cur = self.load_attr(&o, name)?;
                 let rhs = self.eval(f, value)?;
                 let new = self.inplace(op, cur, rhs)?;
-                self.setattr(&o, name, new)
+                self.store_attr(&o, name, new)
             }
             Target::Unpack { .. } => type_error("illegal expression for augmented assignment"),
         }

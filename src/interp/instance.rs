@@ -90,7 +90,7 @@ impl Machine {
                 "__class__" => Ok(Value::Class(inst.class.clone())),
                 "__dict__" => Ok(self.vars_dict(&inst.attrs.borrow())),
                 _ => {
-                    if let Some(hook) = inst.class.lookup("__getattr__") {
+                    if let Some(hook) = inst.class.lookup_special("__getattr__") {
                         return self.call(&hook, vec![o.clone(), Value::str(name)], Vec::new());
                     }
                     if let Some(v) = self.object_method(o, name) {
@@ -219,7 +219,11 @@ impl Machine {
         name: &str,
         value: Value,
     ) -> R<()> {
-        if let Some(Value::Descriptor(d)) = inst.class.lookup(name) {
+        let class_attr = match inst.class.any_property() {
+            true => inst.class.lookup(name),
+            false => None,
+        };
+        if let Some(Value::Descriptor(d)) = class_attr {
             if let Descriptor::Property { fset, .. } = &*d {
                 return match fset {
                     Some(setter) => self
@@ -235,7 +239,7 @@ impl Machine {
                 };
             }
         }
-        if let Some(hook) = inst.class.lookup("__setattr__") {
+        if let Some(hook) = inst.class.lookup_special("__setattr__") {
             return self
                 .call(&hook, vec![o.clone(), Value::str(name), value], Vec::new())
                 .map(|_| ());
@@ -329,7 +333,7 @@ impl Machine {
                 }
             }
             Value::Class(c) => {
-                if class::remove_attr(&mut c.attrs.borrow_mut(), name) {
+                if c.remove(name) {
                     Ok(())
                 } else {
                     Err(no_class_attr(c, name))
@@ -359,7 +363,7 @@ impl Machine {
         if c.is_named_tuple() {
             return self.named_tuple_new(c, args, kwargs);
         }
-        let obj = match c.lookup("__new__") {
+        let obj = match c.lookup_special("__new__") {
             Some(new) => {
                 let new = match &new {
                     Value::Descriptor(d) => match &**d {
@@ -379,7 +383,7 @@ impl Machine {
             }
             None => Value::Instance(Rc::new(Instance::new(c.clone()))),
         };
-        match c.lookup("__init__") {
+        match c.lookup_special("__init__") {
             Some(init) => {
                 let r = self.call_method_value(&init, obj.clone(), args, kwargs)?;
                 if !matches!(r, Value::None) {
@@ -389,7 +393,9 @@ impl Machine {
                     ));
                 }
             }
-            None if (!args.is_empty() || !kwargs.is_empty()) && c.lookup("__new__").is_none() => {
+            None if (!args.is_empty() || !kwargs.is_empty())
+                && c.lookup_special("__new__").is_none() =>
+            {
                 return type_error(format!("{}() takes no arguments", c.name));
             }
             None => {}

@@ -360,6 +360,12 @@ impl Machine {
                     }
                 }
                 let x = self.eval(f, a)?;
+                // `3 * n + 1`: a small int result and a constant or variable operand.
+                if let (Value::Int(p), Some(Value::Int(q))) = (&x, self.peek(f, b)) {
+                    if let Some(v) = super::num::int_fast(*op, *p, *q) {
+                        return Ok(Value::Int(v));
+                    }
+                }
                 let y = self.eval(f, b)?;
                 if is_instance(&x) || is_instance(&y) {
                     return self.binary_dunder(*op, &x, &y);
@@ -436,6 +442,9 @@ impl Machine {
                         return self.call_with_locals(fun, locals);
                     }
                 }
+                if let (true, Value::Class(c)) = (*plain, &callee) {
+                    return self.construct_direct(f, c, &callee, args);
+                }
                 let (pos, kw) = self.eval_args(f, args, kwargs, &callee)?;
                 self.call(&callee, pos, kw)
             }
@@ -446,6 +455,16 @@ impl Machine {
                 kwargs,
             } => {
                 let o = self.eval(f, obj)?;
+                if let (Value::Instance(inst), true) = (&o, kwargs.is_empty()) {
+                    if let Some(func) = super::fastcall::direct_method(inst, name, args) {
+                        return self.call_direct(f, &func, o, args);
+                    }
+                }
+                if let (Value::List(l), [Arg::One(e)], true, "append") =
+                    (&o, args.as_slice(), kwargs.is_empty(), &**name)
+                {
+                    return self.append_direct(f, l, e);
+                }
                 let (pos, kw) = self.eval_args(f, args, kwargs, &Value::None)?;
                 if let Value::Instance(inst) = &o {
                     let inst = inst.clone();
@@ -454,8 +473,16 @@ impl Machine {
                 self.call_method(o, name, pos, kw)
             }
             Expr::Attr(obj, name) => {
+                // `self.x`: read without taking a reference to the instance.
+                if let Some(Value::Instance(inst)) = self.peek(f, obj) {
+                    if !inst.class.any_property() {
+                        if let Some(v) = inst.get(name) {
+                            return Ok(v);
+                        }
+                    }
+                }
                 let o = self.eval(f, obj)?;
-                self.getattr(&o, name)
+                self.load_attr(&o, name)
             }
             Expr::Item(obj, index) => {
                 let o = self.eval(f, obj)?;
@@ -549,6 +576,12 @@ impl Machine {
                     }
                 }
                 let a = self.eval(f, left)?;
+                // `n % 2 == 0`: a small int and a constant or variable, compared in place.
+                if let (Value::Int(x), Some(Value::Int(y))) = (&a, self.peek(f, right)) {
+                    if let Some(r) = int_compare(*op, *x, *y) {
+                        return Ok(r);
+                    }
+                }
                 let b = self.eval(f, right)?;
                 self.compare(*op, &a, &b)
             }

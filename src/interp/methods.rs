@@ -233,7 +233,9 @@ impl Machine {
             }
             return Ok(Value::None);
         }
-        no_kwargs(name, &kwargs)?;
+        if !kwargs.is_empty() {
+            no_kwargs(&format!("list.{name}"), &kwargs)?;
+        }
         let one = |args: &[Value]| {
             if args.len() == 1 {
                 Ok(())

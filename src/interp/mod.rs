@@ -51,7 +51,10 @@
 //!   `regex-automata` crate's), and `analysis`, the kernel's protocol for domains and
 //!   analyses written in cells (`prelude/analysis.py`, run once when first imported; `host.rs`).
 //! - Calls with positional, keyword, `*` and `**` arguments, CPython's binding errors;
-//!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`).
+//!   recursion bounded by [`Limits::recursion_limit`] (`RecursionError`). `obj.m(a, b)` with
+//!   plain positional arguments, `m` a function of the instance's class taking them, looks
+//!   `m` up before evaluating them as CPython's `LOAD_METHOD` does (`fastcall.rs`); other
+//!   method calls of user classes evaluate the arguments first.
 //! - Builtins: `abs all any ascii bin bool callable chr dict divmod enumerate filter float
 //!   format hex int isinstance issubclass iter len list map max min next oct ord pow print
 //!   range repr reversed round sorted str sum tuple type zip`, the methods of str, list,
@@ -127,6 +130,7 @@ mod eval;
 mod exc;
 mod exc_object;
 mod exec;
+mod fastcall;
 mod format;
 mod generator;
 mod globals;
@@ -137,6 +141,7 @@ mod limits;
 mod machine;
 mod methods;
 mod modules;
+mod names;
 mod num;
 mod ops;
 mod pattern;

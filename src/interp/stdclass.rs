@@ -193,6 +193,7 @@ fn unreachable_class() -> Class {
         members: Default::default(),
         fields: Default::default(),
         has_property: Default::default(),
+        special: Default::default(),
     }
 }
 
@@ -674,7 +675,7 @@ impl Machine {
                     match i.get("default") {
                         Some(d) => c.set(f, d),
                         None => {
-                            super::class::remove_attr(&mut c.attrs.borrow_mut(), f);
+                            c.remove(f);
                         }
                     }
                     if let Some(factory) = i.get("default_factory") {
@@ -876,7 +877,9 @@ impl Machine {
                     inst.attrs
                         .borrow_mut()
                         .push(("name".into(), Value::str(&*name)));
-                    inst.attrs.borrow_mut().push(("value".into(), value));
+                    inst.attrs
+                        .borrow_mut()
+                        .push((super::names::intern("value"), value));
                     let m = Value::Instance(Rc::new(inst));
                     members.push(m.clone());
                     m

@@ -741,6 +741,22 @@ fn instances_with_hash_and_eq_are_set_elements() {
 }
 
 #[test]
+fn method_calls_and_construction_charge_steps_and_poll_the_stop_signal() {
+    // the fast paths (`fastcall.rs`) still tick per call and per statement
+    let program = "class V:\n    def __init__(self, x):\n        self.x = x\n    def step(self, d):\n        return V(self.x + d)\nv = V(0)\nxs = []\nwhile True:\n    v = v.step(1)\n    xs.append(v.x)\n    xs.pop()";
+    let r = run_in(&mut Interpreter::new(), program, Limits::new(50_000, 200));
+    assert_eq!(
+        r.result,
+        Err(RunError::StepBudgetExceeded { budget: 50_000 })
+    );
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let module = lower_module(program).unwrap();
+    let r = Interpreter::new().run_module(&module, &mut |_, _| {}, &cancel, Limits::default());
+    assert!(matches!(r, Err(RunError::Stopped(_))));
+}
+
+#[test]
 fn re_searches_charge_the_step_budget() {
     // one findall over a long string is charged by the text it scans
     let r = run_in(
