@@ -34,6 +34,9 @@ pub struct Effects {
     pub raises: Vec<(ExceptionKind, Term)>,
     /// Every expression was translated whole: `raises` is all that can go wrong.
     pub complete: bool,
+    /// An untranslated part that raises for some values of its operands' types
+    /// (`int(s)` of a str): completing is then not assumed.
+    pub partial: Option<String>,
 }
 
 impl Effects {
@@ -43,6 +46,7 @@ impl Effects {
         let mut fx = Effects {
             raises: Vec::new(),
             complete: true,
+            partial: None,
         };
         for e in exprs {
             fx.add(e, env);
@@ -55,6 +59,9 @@ impl Effects {
             Ok(t) => self.then(&t),
             Err(_) => {
                 self.complete = false;
+                if self.partial.is_none() && partial(e, env) {
+                    self.partial = Some(e.to_string());
+                }
                 match &e.kind {
                     ExprKind::Call {
                         func,
@@ -104,6 +111,17 @@ impl Effects {
         }
         Term::or(out)
     }
+}
+
+/// `int(x)`/`float(x)` of a str: a conversion that raises `ValueError` for most strings.
+fn partial(e: &Expr, env: &Env) -> bool {
+    let ExprKind::Call { func, args, .. } = &e.kind else {
+        return false;
+    };
+    matches!(func.as_name(), Some("int" | "float"))
+        && args.first().is_some_and(|a| {
+            translate(a, env).is_ok_and(|t| *t.value.sort() == crate::symbolic::Sort::Str)
+        })
 }
 
 /// The names whose list values the statement may change in place: receivers of mutating

@@ -17,7 +17,7 @@ use super::effects::{Effects, mutated_names};
 use super::none;
 use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
-    Constant, Expr, ExprKind, Function, MatchCase, Pattern, Stmt, StmtId, StmtKind,
+    Constant, Expr, ExprKind, Function, MatchCase, ParamKind, Pattern, Stmt, StmtId, StmtKind,
 };
 use crate::symbolic::iteration::Iterable;
 use crate::symbolic::negate::negate;
@@ -151,9 +151,30 @@ fn pending_name(join: NodeIndex) -> String {
     format!("@finally{}", join.index())
 }
 
-/// The params of `f` as names (the input variables), with the parameters left out.
-pub fn inputs(f: &Function) -> (Names, Vec<(String, Sort)>, Vec<(String, String)>) {
-    let (env, skipped) = Env::from_params(&f.params);
+/// The params of `f` as names (the input variables), with the parameters left out and why.
+/// With `infer`, a parameter without annotation gets the sort `symexec`'s inference gives it
+/// (the same as `%set`'s), reported as `(name, "sort inferred from …")`.
+pub fn inputs(f: &Function, infer: bool) -> Inputs {
+    let (mut env, mut skipped) = Env::from_params(&f.params);
+    let mut inferred = Vec::new();
+    if infer {
+        let unannotated: Vec<String> = skipped
+            .iter()
+            .filter(|(n, _)| {
+                f.param(n).is_some_and(|p| {
+                    p.annotation.is_none()
+                        && !matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs)
+                })
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
+        for (name, sort, why) in crate::symexec::infer_parameter_sorts(f, &[], &unannotated) {
+            if env.declare(&name, &sort).is_ok() {
+                skipped.retain(|(n, _)| *n != name);
+                inferred.push((name, format!("{sort} inferred from {why}")));
+            }
+        }
+    }
     let names: Names = env
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
@@ -167,7 +188,23 @@ pub fn inputs(f: &Function) -> (Names, Vec<(String, Sort)>, Vec<(String, String)
                 .map(|t| (p.name.clone(), t.sort().clone()))
         })
         .collect();
-    (names, sorts, skipped)
+    Inputs {
+        names,
+        sorts,
+        skipped,
+        inferred,
+    }
+}
+
+/// A function's inputs as `%constraints` models them.
+pub struct Inputs {
+    pub names: Names,
+    /// The modelled parameters' sorts, in order.
+    pub sorts: Vec<(String, Sort)>,
+    /// The parameters left out, and why.
+    pub skipped: Vec<(String, String)>,
+    /// The parameters whose sort was inferred, and from what.
+    pub inferred: Vec<(String, String)>,
 }
 
 /// The translation environment for `names`.
@@ -196,6 +233,7 @@ fn effects_of(t: &Translated) -> Effects {
     let mut fx = Effects {
         raises: Vec::new(),
         complete: true,
+        partial: None,
     };
     fx.then(t);
     fx
@@ -489,6 +527,13 @@ impl<'a> Semantics<'a> {
                 }),
             }
             return;
+        }
+        if let Some(what) = &fx.partial {
+            step.dropped.push(Dropped {
+                node: n,
+                text: text.to_string(),
+                reason: format!("whether {what} raises is not known"),
+            });
         }
         match no_exception(fx) {
             Ok(Some(c)) => step.guards.push(c),
@@ -873,6 +918,7 @@ impl Iteration {
             let mut fx = Effects {
                 raises: Vec::new(),
                 complete: true,
+                partial: None,
             };
             let mut values = Vec::new();
             for a in args {
