@@ -444,7 +444,7 @@ fn every_witness_takes_its_path_in_the_interpreter_and_in_cpython() {
 /// interpreter's instrumented copy holds the one function).
 #[test]
 fn every_witness_of_the_everyday_corpus_takes_its_path_in_cpython() {
-    replay(&everyday_programs(), false, 300);
+    replay(&everyday_programs(), false, 280);
 }
 
 fn everyday_programs() -> Vec<Program> {

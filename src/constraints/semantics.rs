@@ -160,16 +160,11 @@ pub fn inputs(f: &Function, infer: bool) -> Inputs {
     if infer {
         let unannotated: Vec<String> = skipped
             .iter()
-            .filter(|(n, _)| {
-                f.param(n).is_some_and(|p| {
-                    p.annotation.is_none()
-                        && !matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs)
-                })
-            })
+            .filter(|(n, _)| f.param(n).is_some_and(|p| inferable(f, p)))
             .map(|(n, _)| n.clone())
             .collect();
         for (name, sort, why) in crate::symexec::infer_parameter_sorts(f, &[], &unannotated) {
-            if env.declare(&name, &sort).is_ok() {
+            if why != crate::symexec::DEFAULT_GUESS && env.declare(&name, &sort).is_ok() {
                 skipped.retain(|(n, _)| *n != name);
                 inferred.push((name, format!("{sort} inferred from {why}")));
             }
@@ -194,6 +189,56 @@ pub fn inputs(f: &Function, infer: bool) -> Inputs {
         skipped,
         inferred,
     }
+}
+
+/// Whether `%constraints` types parameter `p` of `f` by inference: a plain parameter without
+/// annotation, not a method's `self`/`cls`, whose default (if any) is a literal, and that is
+/// never compared with `None` (a `None` default or test says `None` is a value it takes,
+/// which an inferred type leaves out). A type guessed for want of any use is not taken
+/// either (the parameter stays unmodelled, as before inference).
+fn inferable(f: &Function, p: &crate::python::ir::Param) -> bool {
+    let literal_default = p.default.as_ref().is_none_or(|d| {
+        matches!(
+            d.kind,
+            ExprKind::Constant(
+                Constant::Int(_) | Constant::Float(_) | Constant::Str(_) | Constant::Bool(_)
+            )
+        )
+    });
+    let receiver = f.qualname.contains('.')
+        && f.params.first().is_some_and(|first| first.name == p.name)
+        && (p.name == "self" || p.name == "cls");
+    p.annotation.is_none()
+        && !matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs)
+        && literal_default
+        && !receiver
+        && !compared_with_none(f, &p.name)
+}
+
+/// Whether `f`'s body compares the name `p` with `None`.
+fn compared_with_none(f: &Function, p: &str) -> bool {
+    let mut found = false;
+    let is_none = |e: &Expr| matches!(e.kind, ExprKind::Constant(Constant::None));
+    for s in &f.body {
+        s.walk(&mut |s: &Stmt| {
+            for e in s.exprs() {
+                e.walk(&mut |e: &Expr| {
+                    if let ExprKind::Compare {
+                        left, comparators, ..
+                    } = &e.kind
+                    {
+                        let operands: Vec<&Expr> =
+                            std::iter::once(&**left).chain(comparators).collect();
+                        let names_p = operands.iter().any(|o| o.as_name() == Some(p));
+                        if names_p && operands.iter().any(|o| is_none(o)) {
+                            found = true;
+                        }
+                    }
+                });
+            }
+        });
+    }
+    found
 }
 
 /// A function's inputs as `%constraints` models them.
