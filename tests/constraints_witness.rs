@@ -13,6 +13,9 @@
 //! and programs of our own with loops over sequences, tuples, strings, floor division,
 //! chained comparisons, `finally`, `assert` and `None`.
 
+#[path = "common/everyday.rs"]
+mod everyday;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -448,14 +451,7 @@ fn every_witness_of_the_everyday_corpus_takes_its_path_in_cpython() {
 }
 
 fn everyday_programs() -> Vec<Program> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/everyday");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/fixtures/everyday")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
-        .collect();
-    files.sort();
-    files
+    everyday::files()
         .into_iter()
         .map(|path| {
             let source = std::fs::read_to_string(&path).expect("fixture");
