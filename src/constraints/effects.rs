@@ -113,15 +113,25 @@ impl Effects {
     }
 }
 
-/// `int(x)`/`float(x)` of a str: a conversion that raises `ValueError` for most strings.
+/// `int(x)`/`float(x)` of a str: a conversion that raises `ValueError` for most strings;
+/// `min(xs)`/`max(xs)` of a sequence (not a display), which raises `ValueError` when empty.
 fn partial(e: &Expr, env: &Env) -> bool {
-    let ExprKind::Call { func, args, .. } = &e.kind else {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &e.kind
+    else {
         return false;
     };
-    matches!(func.as_name(), Some("int" | "float"))
-        && args.first().is_some_and(|a| {
-            translate(a, env).is_ok_and(|t| *t.value.sort() == crate::symbolic::Sort::Str)
-        })
+    let sort_of = |a: &Expr| translate(a, env).ok().map(|t| t.value.sort().clone());
+    match (func.as_name(), args.as_slice()) {
+        (Some("int" | "float"), [a, ..]) => sort_of(a) == Some(crate::symbolic::Sort::Str),
+        (Some("min" | "max"), [a]) => {
+            keywords.is_empty() && matches!(sort_of(a), Some(crate::symbolic::Sort::Seq(..)))
+        }
+        _ => false,
+    }
 }
 
 /// The names whose list values the statement may change in place: receivers of mutating
