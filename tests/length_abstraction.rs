@@ -102,6 +102,9 @@ fn lengths_link_to_contents_used_in_the_same_condition() {
         "xs: list[int]",
     );
     witness_replays("len(s + t) == 5 and len(s) == 2", "s: str, t: str");
+    // A quantifier's body may carry the link (it does not mention the bound variable).
+    witness_replays("len(s) == 4 and all(c == 'k' for c in s)", "s: str");
+    witness_replays("len(xs) > 2 and any(x > 5 for x in xs)", "xs: list[int]");
 }
 
 #[test]
