@@ -125,6 +125,9 @@ pub struct Analysis {
     pub parameters: Vec<(String, Sort)>,
     /// The other parameters, with the reason.
     pub unsupported_parameters: Vec<(String, String)>,
+    /// The parameters without annotation whose sort was inferred (precise mode), and from
+    /// what.
+    pub inferred_parameters: Vec<(String, String)>,
     pub preconditions: Vec<Precondition>,
     pub ignored_preconditions: Vec<Ignored>,
     pub paths: Vec<PathReport>,
@@ -181,7 +184,12 @@ pub fn analyze(
     })?;
     let semantics_started = Instant::now();
     let sem = Semantics::new(&cfg, f);
-    let (inputs, parameters, unsupported_parameters) = semantics::inputs(f);
+    let semantics::Inputs {
+        names: inputs,
+        sorts: parameters,
+        skipped: unsupported_parameters,
+        inferred: inferred_parameters,
+    } = semantics::inputs(f, options.mode == Mode::Precise);
     let (preconditions, ignored_preconditions) = read_preconditions(f, &inputs);
     let pre: Vec<Constraint> = preconditions
         .iter()
@@ -246,6 +254,7 @@ pub fn analyze(
         mode: options.mode,
         parameters,
         unsupported_parameters,
+        inferred_parameters,
         preconditions,
         ignored_preconditions,
         paths: decided.paths,

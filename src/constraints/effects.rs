@@ -34,6 +34,9 @@ pub struct Effects {
     pub raises: Vec<(ExceptionKind, Term)>,
     /// Every expression was translated whole: `raises` is all that can go wrong.
     pub complete: bool,
+    /// An untranslated part that raises for some values of its operands' types
+    /// (`int(s)` of a str): completing is then not assumed.
+    pub partial: Option<String>,
 }
 
 impl Effects {
@@ -43,6 +46,7 @@ impl Effects {
         let mut fx = Effects {
             raises: Vec::new(),
             complete: true,
+            partial: None,
         };
         for e in exprs {
             fx.add(e, env);
@@ -55,6 +59,9 @@ impl Effects {
             Ok(t) => self.then(&t),
             Err(_) => {
                 self.complete = false;
+                if self.partial.is_none() && partial(e, env) {
+                    self.partial = Some(e.to_string());
+                }
                 match &e.kind {
                     ExprKind::Call {
                         func,
@@ -103,6 +110,27 @@ impl Effects {
             earlier.push(c.clone());
         }
         Term::or(out)
+    }
+}
+
+/// `int(x)`/`float(x)` of a str: a conversion that raises `ValueError` for most strings;
+/// `min(xs)`/`max(xs)` of a sequence (not a display), which raises `ValueError` when empty.
+fn partial(e: &Expr, env: &Env) -> bool {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &e.kind
+    else {
+        return false;
+    };
+    let sort_of = |a: &Expr| translate(a, env).ok().map(|t| t.value.sort().clone());
+    match (func.as_name(), args.as_slice()) {
+        (Some("int" | "float"), [a, ..]) => sort_of(a) == Some(crate::symbolic::Sort::Str),
+        (Some("min" | "max"), [a]) => {
+            keywords.is_empty() && matches!(sort_of(a), Some(crate::symbolic::Sort::Seq(..)))
+        }
+        _ => false,
     }
 }
 

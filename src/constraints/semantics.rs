@@ -17,7 +17,7 @@ use super::effects::{Effects, mutated_names};
 use super::none;
 use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
-    Constant, Expr, ExprKind, Function, MatchCase, Pattern, Stmt, StmtId, StmtKind,
+    Constant, Expr, ExprKind, Function, MatchCase, ParamKind, Pattern, Stmt, StmtId, StmtKind,
 };
 use crate::symbolic::iteration::Iterable;
 use crate::symbolic::negate::negate;
@@ -151,9 +151,25 @@ fn pending_name(join: NodeIndex) -> String {
     format!("@finally{}", join.index())
 }
 
-/// The params of `f` as names (the input variables), with the parameters left out.
-pub fn inputs(f: &Function) -> (Names, Vec<(String, Sort)>, Vec<(String, String)>) {
-    let (env, skipped) = Env::from_params(&f.params);
+/// The params of `f` as names (the input variables), with the parameters left out and why.
+/// With `infer`, a parameter without annotation gets the sort `symexec`'s inference gives it
+/// (the same as `%set`'s), reported as `(name, "sort inferred from …")`.
+pub fn inputs(f: &Function, infer: bool) -> Inputs {
+    let (mut env, mut skipped) = Env::from_params(&f.params);
+    let mut inferred = Vec::new();
+    if infer {
+        let unannotated: Vec<String> = skipped
+            .iter()
+            .filter(|(n, _)| f.param(n).is_some_and(|p| inferable(f, p)))
+            .map(|(n, _)| n.clone())
+            .collect();
+        for (name, sort, why) in crate::symexec::infer_parameter_sorts(f, &[], &unannotated) {
+            if why != crate::symexec::DEFAULT_GUESS && env.declare(&name, &sort).is_ok() {
+                skipped.retain(|(n, _)| *n != name);
+                inferred.push((name, format!("{sort} inferred from {why}")));
+            }
+        }
+    }
     let names: Names = env
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
@@ -167,7 +183,73 @@ pub fn inputs(f: &Function) -> (Names, Vec<(String, Sort)>, Vec<(String, String)
                 .map(|t| (p.name.clone(), t.sort().clone()))
         })
         .collect();
-    (names, sorts, skipped)
+    Inputs {
+        names,
+        sorts,
+        skipped,
+        inferred,
+    }
+}
+
+/// Whether `%constraints` types parameter `p` of `f` by inference: a plain parameter without
+/// annotation, not a method's `self`/`cls`, whose default (if any) is a literal, and that is
+/// never compared with `None` (a `None` default or test says `None` is a value it takes,
+/// which an inferred type leaves out). A type guessed for want of any use is not taken
+/// either (the parameter stays unmodelled, as before inference).
+fn inferable(f: &Function, p: &crate::python::ir::Param) -> bool {
+    let literal_default = p.default.as_ref().is_none_or(|d| {
+        matches!(
+            d.kind,
+            ExprKind::Constant(
+                Constant::Int(_) | Constant::Float(_) | Constant::Str(_) | Constant::Bool(_)
+            )
+        )
+    });
+    let receiver = f.qualname.contains('.')
+        && f.params.first().is_some_and(|first| first.name == p.name)
+        && (p.name == "self" || p.name == "cls");
+    p.annotation.is_none()
+        && !matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs)
+        && literal_default
+        && !receiver
+        && !compared_with_none(f, &p.name)
+}
+
+/// Whether `f`'s body compares the name `p` with `None`.
+fn compared_with_none(f: &Function, p: &str) -> bool {
+    let mut found = false;
+    let is_none = |e: &Expr| matches!(e.kind, ExprKind::Constant(Constant::None));
+    for s in &f.body {
+        s.walk(&mut |s: &Stmt| {
+            for e in s.exprs() {
+                e.walk(&mut |e: &Expr| {
+                    if let ExprKind::Compare {
+                        left, comparators, ..
+                    } = &e.kind
+                    {
+                        let operands: Vec<&Expr> =
+                            std::iter::once(&**left).chain(comparators).collect();
+                        let names_p = operands.iter().any(|o| o.as_name() == Some(p));
+                        if names_p && operands.iter().any(|o| is_none(o)) {
+                            found = true;
+                        }
+                    }
+                });
+            }
+        });
+    }
+    found
+}
+
+/// A function's inputs as `%constraints` models them.
+pub struct Inputs {
+    pub names: Names,
+    /// The modelled parameters' sorts, in order.
+    pub sorts: Vec<(String, Sort)>,
+    /// The parameters left out, and why.
+    pub skipped: Vec<(String, String)>,
+    /// The parameters whose sort was inferred, and from what.
+    pub inferred: Vec<(String, String)>,
 }
 
 /// The translation environment for `names`.
@@ -196,6 +278,7 @@ fn effects_of(t: &Translated) -> Effects {
     let mut fx = Effects {
         raises: Vec::new(),
         complete: true,
+        partial: None,
     };
     fx.then(t);
     fx
@@ -489,6 +572,13 @@ impl<'a> Semantics<'a> {
                 }),
             }
             return;
+        }
+        if let Some(what) = &fx.partial {
+            step.dropped.push(Dropped {
+                node: n,
+                text: text.to_string(),
+                reason: format!("whether {what} raises is not known"),
+            });
         }
         match no_exception(fx) {
             Ok(Some(c)) => step.guards.push(c),
@@ -873,6 +963,7 @@ impl Iteration {
             let mut fx = Effects {
                 raises: Vec::new(),
                 complete: true,
+                partial: None,
             };
             let mut values = Vec::new();
             for a in args {

@@ -133,6 +133,9 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
     for (n, reason) in &a.unsupported_parameters {
         out.push_str(&format!("  not modelled: {n} ({reason})\n"));
     }
+    for (n, note) in &a.inferred_parameters {
+        out.push_str(&format!("  inferred: {n}: {note}\n"));
+    }
     let pre: Vec<String> = a.preconditions.iter().map(|p| p.text.clone()).collect();
     out.push_str(&format!("preconditions: {}\n", or_none(&pre)));
     for i in &a.ignored_preconditions {
@@ -292,6 +295,14 @@ pub fn html(a: &Analysis, selected: Option<usize>) -> String {
             .map(|i| vec![i.text.clone(), i.reason.clone()])
             .collect();
         out.push_str(&table(&["ignored precondition", "reason"], &rows));
+    }
+    if !a.inferred_parameters.is_empty() {
+        let rows: Vec<Vec<String>> = a
+            .inferred_parameters
+            .iter()
+            .map(|(n, note)| vec![n.clone(), note.clone()])
+            .collect();
+        out.push_str(&table(&["parameter", "type inferred"], &rows));
     }
     let rows: Vec<Vec<String>> = a
         .paths
@@ -457,6 +468,15 @@ pub fn json(a: &Analysis) -> Value {
             a.unsupported_parameters
                 .iter()
                 .map(|(n, r)| json!({"name": n, "reason": r}))
+                .collect::<Vec<_>>()
+        ),
+    );
+    map.insert(
+        "inferred_parameters".into(),
+        json!(
+            a.inferred_parameters
+                .iter()
+                .map(|(n, note)| json!({"name": n, "note": note}))
                 .collect::<Vec<_>>()
         ),
     );

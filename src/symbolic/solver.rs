@@ -39,6 +39,7 @@ use crate::python::PyValue;
 use z3::ast::Ast;
 
 mod convert;
+mod lengths;
 mod lower;
 mod scopes;
 mod slice;
@@ -648,7 +649,7 @@ fn lower_condition(t: &Term) -> Result<Lowered, SolverError> {
     let mut low = Lowerer::new();
     let condition = low.boolean(t)?;
     Ok(Lowered {
-        definitions: low.definitions,
+        definitions: low.all_definitions(),
         condition,
         // Z3's simplifier rewrites `seq.nth` under a quantifier into bounds cases that its
         // quantifier instantiation then cannot decide (`find`'s invariant timed out).
@@ -788,7 +789,8 @@ pub fn in_fresh_context<T: Send>(
 pub const SMTLIB_MAX_NODES: usize = 20_000;
 
 /// The SMT-LIB text of a term (Z3's printing of its lowering), followed by `(assert …)`
-/// lines for the auxiliary constants it needs (open step-1 slices of sequences).
+/// lines for the auxiliary constants it needs (open step-1 slices of sequences, the
+/// `len!v` of the length abstraction).
 pub fn smtlib(t: &Term) -> Result<String, SolverError> {
     // Z3's printer takes time in the written-out size and cannot be interrupted.
     let size = t.written_size(SMTLIB_MAX_NODES);
@@ -815,7 +817,8 @@ pub fn smtlib(t: &Term) -> Result<String, SolverError> {
     // fuzzer found `%constraints` stuck in Z3_ast_to_string (Z3 4.8.12 and 5.4 alike).
     let mut memo = std::collections::HashMap::new();
     let mut lowered_size = z3_written_size(&lowered, SMTLIB_MAX_NODES, &mut memo);
-    for d in &low.definitions {
+    let definitions = low.all_definitions();
+    for d in &definitions {
         let d = z3::ast::Dynamic::from_ast(d);
         lowered_size =
             lowered_size.saturating_add(z3_written_size(&d, SMTLIB_MAX_NODES, &mut memo));
@@ -826,8 +829,7 @@ pub fn smtlib(t: &Term) -> Result<String, SolverError> {
         )));
     }
     let text = lowered.to_string();
-    let defs: Vec<String> = low
-        .definitions
+    let defs: Vec<String> = definitions
         .iter()
         .map(|d| format!("(assert {d})"))
         .collect();

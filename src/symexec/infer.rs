@@ -19,6 +19,8 @@ struct Evidence {
     items: Vec<String>,
     /// The sort of the annotated parameter it is passed to.
     passed: Option<(Sort, String)>,
+    /// Names the function assigns a str literal (compared with them, a value is a str).
+    str_names: Vec<String>,
 }
 
 const STR_METHODS: &[&str] = &[
@@ -53,6 +55,9 @@ const LIST_NAMES: &[&str] = &[
     "lst", "arr", "items", "nums", "numbers", "values", "seq", "xs", "scores", "data",
 ];
 
+/// The reason given when nothing tells a parameter's type (it is then `int`).
+pub const DEFAULT_GUESS: &str = "nothing else tells (the default guess)";
+
 /// The sort of each unannotated parameter of `f` with the reason, in parameter order.
 pub fn infer<'f>(
     f: &Function,
@@ -81,12 +86,26 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
             return (sort, format!("its default value {d}"));
         }
     }
-    let mut ev = Evidence::default();
     let mut stmts: Vec<&Stmt> = Vec::new();
     for s in &f.body {
         s.walk(&mut |s: &Stmt| stmts.push(s));
     }
+    let str_names = str_literal_names(&stmts);
+    let mut ev = Evidence {
+        str_names: str_names.clone(),
+        ..Evidence::default()
+    };
     for s in &stmts {
+        // `c = p[i]`: c is an item of p, as a loop variable over p is.
+        if let crate::python::ir::StmtKind::Assign { targets, value } = &s.kind
+            && let [target] = targets.as_slice()
+            && let Some(t) = target.as_name()
+            && let ExprKind::Subscript { value: base, index } = &value.kind
+            && is(base, p)
+            && !matches!(index.kind, ExprKind::Slice { .. })
+        {
+            ev.items.push(t.to_string());
+        }
         if let crate::python::ir::StmtKind::For { target, iter, .. } = &s.kind
             && iter.as_name() == Some(p)
             && let Some(t) = target.as_name()
@@ -100,7 +119,10 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
     }
     // Items used as strings: a parameter iterated character by character is a str.
     for item in ev.items.clone() {
-        let mut item_ev = Evidence::default();
+        let mut item_ev = Evidence {
+            str_names: str_names.clone(),
+            ..Evidence::default()
+        };
         for s in &stmts {
             for e in s.exprs() {
                 e.walk(&mut |e: &Expr| uses(e, &item, functions, &mut item_ev));
@@ -132,7 +154,29 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
     if LIST_NAMES.contains(&p) {
         return (Sort::list(Sort::Int), "its name".into());
     }
-    (Sort::Int, "nothing else tells (the default guess)".into())
+    (Sort::Int, DEFAULT_GUESS.into())
+}
+
+/// The names some statement assigns a str literal (`sep = "-"`), and no other value.
+fn str_literal_names(stmts: &[&Stmt]) -> Vec<String> {
+    let mut str_names: Vec<String> = Vec::new();
+    let mut other: Vec<String> = Vec::new();
+    for s in stmts {
+        let crate::python::ir::StmtKind::Assign { targets, value } = &s.kind else {
+            continue;
+        };
+        for t in targets {
+            if let Some(n) = t.as_name() {
+                if matches!(value.kind, ExprKind::Constant(Constant::Str(_))) {
+                    str_names.push(n.to_string());
+                } else {
+                    other.push(n.to_string());
+                }
+            }
+        }
+    }
+    str_names.retain(|n| !other.contains(n));
+    str_names
 }
 
 fn is(e: &Expr, p: &str) -> bool {
@@ -232,8 +276,28 @@ fn uses(e: &Expr, p: &str, functions: &[&Function], ev: &mut Evidence) {
             let operands: Vec<&Expr> = std::iter::once(left.as_ref())
                 .chain(comparators.iter())
                 .collect();
+            let str_like = |o: &Expr| {
+                matches!(o.kind, ExprKind::Constant(Constant::Str(_)))
+                    || o.as_name()
+                        .is_some_and(|n| ev.str_names.iter().any(|s| s == n))
+            };
+            // `p[i] == "-"`: p's items are strings, so p is a str.
+            let item_of_p = |o: &&Expr| {
+                matches!(&o.kind, ExprKind::Subscript { value, index }
+                    if is(value, p) && !matches!(index.kind, ExprKind::Slice { .. }))
+            };
+            if operands.iter().any(item_of_p) && operands.iter().any(|o| str_like(o)) {
+                ev.str_
+                    .get_or_insert_with(|| format!("its items are strings (`{}`)", shown()));
+            }
             if !operands.iter().any(|o| is(o, p)) {
                 return;
+            }
+            if operands
+                .iter()
+                .any(|o| o.as_name().is_some_and(|n| n != p) && str_like(o))
+            {
+                ev.str_.get_or_insert_with(|| format!("`{}`", shown()));
             }
             for o in &operands {
                 match &o.kind {
@@ -274,6 +338,28 @@ mod tests {
             .into_iter()
             .map(|(n, s, why)| format!("{n}: {s} ({why})"))
             .collect()
+    }
+
+    #[test]
+    fn items_compared_with_strings_make_a_str() {
+        assert_eq!(
+            inferred(
+                "def f(d):\n    sep = '-'\n    if len(d) > 4 and d[4] == sep:\n        return 1\n    return 0\n"
+            ),
+            ["d: str (its items are strings (`d[4] == sep`))"]
+        );
+        assert_eq!(
+            inferred(
+                "def f(fmt):\n    i = 0\n    while i < len(fmt):\n        ch = fmt[i]\n        if ch == '%':\n            return i\n        i += 1\n    return -1\n"
+            ),
+            ["fmt: str (its items are strings (`ch == '%'`))"]
+        );
+        assert_eq!(
+            inferred(
+                "def f(xs):\n    if len(xs) > 0 and xs[0] == 3:\n        return 1\n    return 0\n"
+            ),
+            ["xs: list[int] (`len(xs)`)"]
+        );
     }
 
     #[test]

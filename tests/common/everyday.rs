@@ -36,6 +36,9 @@ pub struct ConstraintFacts {
     /// cell error.
     pub edges: Result<(usize, usize), String>,
     pub time: Duration,
+    /// For each undecided edge, why: the first condition left untranslated on a listed path
+    /// through it (`reason: text`), else the edge's own reason.
+    pub undecided: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -154,6 +157,7 @@ fn run_constraints(session: &mut Session, cancel: &Cancel, name: &str) -> Constr
         session.run_cell(&format!("%constraints {name}"), cancel)
     }));
     let time = start.elapsed();
+    let mut undecided = Vec::new();
     let edges = match ran {
         Err(_) => Err("panic".to_string()),
         Ok((Err(e), _)) => Err(format!("{}: {}", e.ename, e.evalue)),
@@ -162,11 +166,53 @@ fn run_constraints(session: &mut Session, cancel: &Cancel, name: &str) -> Constr
             Some(j) => {
                 let edges = j["edges"].as_array().cloned().unwrap_or_default();
                 let decided = edges.iter().filter(|e| e["feasible"] != "unknown").count();
+                let paths = j["paths"].as_array().cloned().unwrap_or_default();
+                undecided = edges
+                    .iter()
+                    .filter(|e| e["feasible"] == "unknown")
+                    .map(|e| undecided_reason(e, &paths))
+                    .collect();
                 Ok((edges.len(), decided))
             }
         },
     };
-    ConstraintFacts { edges, time }
+    ConstraintFacts {
+        edges,
+        time,
+        undecided,
+    }
+}
+
+/// A reason without its place and text, and with `name 'x'` as `a name`, for counting.
+fn reason_kind(reason: &str) -> String {
+    let kind = reason.split(" (line ").next().unwrap_or(reason);
+    match (kind.find("name '"), kind.rfind("' has no known type")) {
+        (Some(0), Some(_)) => "a name with no known type".to_string(),
+        _ => kind.to_string(),
+    }
+}
+
+/// Why the undecided `edge` is: the first untranslated condition of a listed path that
+/// takes it, else the edge's reason.
+fn undecided_reason(edge: &Json, paths: &[Json]) -> String {
+    let (source, target) = (&edge["source"], &edge["target"]);
+    let takes = |p: &&Json| {
+        p["nodes"]
+            .as_array()
+            .is_some_and(|n| n.windows(2).any(|w| &w[0] == source && &w[1] == target))
+    };
+    paths
+        .iter()
+        .filter(takes)
+        .find_map(|p| p["untranslated"].as_array()?.first().cloned())
+        .map(|d| {
+            format!(
+                "{}: {}",
+                d["reason"].as_str().unwrap_or("?"),
+                d["text"].as_str().unwrap_or("?")
+            )
+        })
+        .unwrap_or_else(|| edge["reason"].as_str().unwrap_or("?").to_string())
 }
 
 /// Runs one fixture file: the file as a cell, then `%set NAME --leaves` and (when a tree
@@ -344,6 +390,8 @@ pub struct Summary {
     pub constraints_median: Duration,
     pub constraints_worst: Duration,
     pub constraints_worst_name: String,
+    /// Why undecided edges are undecided -> edges.
+    pub undecided: BTreeMap<String, usize>,
 }
 
 /// The median and the worst of named times.
@@ -388,6 +436,12 @@ pub fn summarize(records: &[Record]) -> Summary {
         .iter()
         .filter_map(|(_, c)| c.edges.clone().ok())
         .collect();
+    let mut undecided = BTreeMap::new();
+    for (_, c) in &ran {
+        for reason in &c.undecided {
+            *undecided.entry(reason_kind(reason)).or_insert(0) += 1;
+        }
+    }
     let verdicts: Vec<&Verdict> = records
         .iter()
         .filter_map(|r| r.check.as_ref())
@@ -419,6 +473,7 @@ pub fn summarize(records: &[Record]) -> Summary {
         constraints_median: c_median,
         constraints_worst: c_worst,
         constraints_worst_name: c_worst_name,
+        undecided,
     }
 }
 
@@ -448,6 +503,7 @@ pub fn report(records: &[Record]) -> String {
             Some(ConstraintFacts {
                 edges: Ok((n, d)),
                 time,
+                ..
             }) => {
                 format!(" | constraints {d}/{n} edges decided {time:.0?}")
             }
@@ -492,6 +548,8 @@ pub fn report(records: &[Record]) -> String {
     push_by_count(&mut out, &s.refusals);
     out.push_str("\nhavoc by construct (functions whose tree it makes approximate):\n");
     push_by_count(&mut out, &s.havocs);
+    out.push_str("\n%constraints' undecided edges by reason (edges):\n");
+    push_by_count(&mut out, &s.undecided);
     out
 }
 

@@ -10,8 +10,11 @@
 //! * `==` across sorts follows [`Sort::equality`]; numbers promote `bool` < `int` < `float`.
 //!
 //! Shared subterms are lowered once (memoized by term identity).
+//!
+//! Length abstraction (see `lengths`): in a condition, `len(v)` of a str or sequence
+//! variable is a fresh Int `len!v`; only a condition that uses `v` itself links the two.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
 
 use num_bigint::BigInt;
@@ -19,6 +22,7 @@ use num_traits::ToPrimitive;
 use z3::ast::{self, Ast};
 
 use super::SolverError;
+use super::lengths;
 use super::slice;
 use crate::symbolic::sort::{Equality, Sort};
 use crate::symbolic::term::{ArithOp, CompareOp, Literal, Term, TermKind, Var, float_ratio};
@@ -62,6 +66,13 @@ pub(super) struct Lowerer<'a> {
     lowered: Vec<(Term, Z)>,
     /// Definitions of the auxiliary constants introduced, to assert with the term.
     pub definitions: Vec<ast::Bool>,
+    /// The length abstraction's facts (`len!v >= 0`, `len(v) == len!v`), asserted with the
+    /// term like `definitions`; kept apart because they never mention a quantifier's
+    /// variable (a quantifier's body may add them).
+    lengths: Vec<ast::Bool>,
+    /// Variables whose `len!v >= 0` (`abstracted`) or link (`linked`) is in `lengths`.
+    abstracted: HashSet<String>,
+    linked: HashSet<String>,
 }
 
 pub(super) fn internal(what: impl Into<String>) -> SolverError {
@@ -246,7 +257,20 @@ impl<'a> Lowerer<'a> {
             memo: HashMap::new(),
             lowered: Vec::new(),
             definitions: Vec::new(),
+            lengths: Vec::new(),
+            abstracted: HashSet::new(),
+            linked: HashSet::new(),
         }
+    }
+
+    /// Every fact to assert with the lowered term: the definitions, then the length
+    /// abstraction's facts.
+    pub fn all_definitions(&self) -> Vec<ast::Bool> {
+        self.definitions
+            .iter()
+            .chain(&self.lengths)
+            .cloned()
+            .collect()
     }
 
     /// A lowering for evaluating terms in `model`.
@@ -300,13 +324,25 @@ impl<'a> Lowerer<'a> {
             },
             TermKind::Var(v) => {
                 let name = smt_name(v);
-                match sort {
+                let z = match sort {
                     Sort::Bool => Z::Bool(ast::Bool::new_const(name)),
                     Sort::Int => Z::Int(ast::Int::new_const(name)),
                     Sort::Real => Z::Real(ast::Real::new_const(name)),
                     Sort::Str => Z::Str(ast::String::new_const(name)),
                     Sort::Seq(_, item) => Z::Seq(ast::Seq::new_const(name, &z3_sort(item)?)),
                     Sort::Fixed(..) => return Err(internal("a variable of a fixed-length sort")),
+                };
+                if !lengths::abstracts(v, sort) {
+                    return Ok(z);
+                }
+                match self.model {
+                    Some(model) => lengths::read(model, v, sort, z)?,
+                    None => {
+                        if self.linked.insert(smt_name(v)) {
+                            self.lengths.push(lengths::link(v, &z)?);
+                        }
+                        z
+                    }
                 }
             }
             TermKind::Neg(a) => match sort {
@@ -587,6 +623,15 @@ impl<'a> Lowerer<'a> {
     }
 
     fn len(&mut self, a: &Term) -> Result<Z> {
+        if let (TermKind::Var(v), None) = (a.kind(), self.model)
+            && lengths::abstracts(v, a.sort())
+        {
+            let n = lengths::constant(v);
+            if self.abstracted.insert(smt_name(v)) {
+                self.lengths.push(n.ge(ast::Int::from_i64(0)));
+            }
+            return Ok(Z::Int(n));
+        }
         Ok(Z::Int(match self.lower(a)? {
             Z::Str(s) => s.length(),
             Z::Seq(s) => s.length(),
