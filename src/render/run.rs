@@ -124,7 +124,7 @@ impl TreeStyle for TreePath<'_> {
         }
     }
 
-    fn restyle(&self, _tree: &Tree) -> Vec<(NodeId, Attrs)> {
+    fn restyle(&self) -> Vec<(NodeId, Attrs)> {
         self.path
             .iter()
             .enumerate()

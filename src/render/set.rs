@@ -440,7 +440,7 @@ pub trait TreeStyle {
 
     /// Attributes added to nodes after every node and edge is drawn (a later node statement
     /// adds to its attributes), in order; nodes the figure does not draw are skipped.
-    fn restyle(&self, _tree: &Tree) -> Vec<(NodeId, Attrs)> {
+    fn restyle(&self) -> Vec<(NodeId, Attrs)> {
         Vec::new()
     }
 }
@@ -502,7 +502,7 @@ pub fn styled_dot(tree: &Tree, style: &dyn TreeStyle) -> String {
     if !graph.is_empty() {
         out.push_str(&statement("graph", &graph));
     }
-    for (n, attrs) in style.restyle(tree) {
+    for (n, attrs) in style.restyle() {
         if drawn.get(n).copied().unwrap_or(false) {
             out.push_str(&statement(&format!("n{n}"), &attrs));
         }

@@ -7,10 +7,10 @@ use serde_json::{Map, Value as Json, json};
 use crate::render::cfg::Attrs;
 use crate::render::html::{chip, escape, legend, table, text_table};
 use crate::render::set::TreeStyle;
+use crate::symexec::NodeId;
 use crate::symexec::verify::contract::Form;
 use crate::symexec::verify::judge::{Check, LeafStatus, Row};
 use crate::symexec::verify::{Kind, Report, Verdict, mark};
-use crate::symexec::{NodeId, Tree};
 
 /// Red fill of a leaf that fails an obligation (replayed).
 pub const REFUTED_FILL: &str = "#e53935";
@@ -303,7 +303,7 @@ pub fn dot(r: &Report) -> String {
 struct Verdicts<'r>(&'r Report);
 
 impl TreeStyle for Verdicts<'_> {
-    fn restyle(&self, _tree: &Tree) -> Vec<(NodeId, Attrs)> {
+    fn restyle(&self) -> Vec<(NodeId, Attrs)> {
         let r = self.0;
         let mut out = Vec::new();
         for row in &r.rows {
