@@ -115,6 +115,7 @@ fn tree(name: &str) -> analysis_kernel::symexec::Tree {
         shortcuts: true,
         depth: config.depth,
         solver_budget_ms: config.solver_budget_ms,
+        resource_limit: None,
     };
     execute(&program, &options, &Cancel::new()).unwrap()
 }

@@ -58,6 +58,24 @@ fn budget_spent(limit_ms: u64) -> String {
     format!("stopped: solver time budget spent (limit {limit_ms} ms)")
 }
 
+/// A Z3 solver in this thread's context whose checks may spend `rlimit` resource units
+/// (0: no limit).
+fn z3_solver(rlimit: u32) -> z3::Solver {
+    let solver = z3::Solver::new();
+    if rlimit > 0 {
+        set_rlimit(&solver, rlimit);
+    }
+    solver
+}
+
+/// Sets the resource units each of `solver`'s checks may spend (Z3 counts from the check's
+/// start; 0: no limit).
+fn set_rlimit(solver: &z3::Solver, units: u32) {
+    let mut params = z3::Params::new();
+    params.set_u32("rlimit", units);
+    solver.set_params(&params);
+}
+
 /// The timeout of the free functions and a sensible default for `Solver::new`.
 pub const DEFAULT_TIMEOUT_MS: u32 = 5_000;
 
@@ -107,6 +125,8 @@ pub struct Solver {
     reading: Rc<Cell<Duration>>,
     /// When checks stop, and the budget in milliseconds (`set_budget`).
     budget: Option<(Instant, u64)>,
+    /// Z3's resource units per check (`rlimit`; 0: none), see [`Solver::set_rlimit`].
+    rlimit: u32,
 }
 
 /// What a solver has done so far: Z3 checks (a check that falls back on a fresh solver
@@ -147,6 +167,8 @@ pub enum Unknown {
     /// A timeout, a spent time budget, or Z3's own reason such as
     /// `(incomplete (theory arithmetic))`, in words.
     Reason(String),
+    /// The check spent the resource units it was given ([`Solver::set_rlimit`]).
+    ResourceLimit(u32),
 }
 
 impl Unknown {
@@ -154,7 +176,7 @@ impl Unknown {
     pub fn stopped(&self) -> Result<(), crate::cancel::Stopped> {
         match self {
             Unknown::Stopped(s) => Err(*s),
-            Unknown::Reason(_) => Ok(()),
+            Unknown::Reason(_) | Unknown::ResourceLimit(_) => Ok(()),
         }
     }
 }
@@ -177,6 +199,7 @@ impl std::fmt::Display for Unknown {
         match self {
             Unknown::Stopped(_) => f.write_str("cancelled"),
             Unknown::Reason(r) => f.write_str(r),
+            Unknown::ResourceLimit(units) => write!(f, "resource limit of {units} units reached"),
         }
     }
 }
@@ -249,7 +272,7 @@ impl Solver {
     /// A solver whose checks give up after `timeout_ms` milliseconds.
     pub fn new(timeout_ms: u32) -> Solver {
         Solver {
-            z3: z3::Solver::new(),
+            z3: z3_solver(0),
             ctx: z3::Context::thread_local(),
             frames: vec![Vec::new()],
             scope_ids: vec![0],
@@ -262,7 +285,22 @@ impl Solver {
             watch: None,
             reading: Rc::default(),
             budget: None,
+            rlimit: 0,
         }
+    }
+
+    /// Gives each check at most `units` of Z3's resource units (0: no limit), besides its
+    /// timeout. Unlike time, the units a query needs do not depend on the machine's load, so
+    /// a bound in units gives the same answers on a busy machine: a check that spends them
+    /// answers [`Unknown::ResourceLimit`].
+    pub fn set_rlimit(&mut self, units: u32) {
+        self.rlimit = units;
+        set_rlimit(&self.z3, units);
+    }
+
+    /// The resource units each check may spend (0: no limit).
+    pub fn rlimit(&self) -> u32 {
+        self.rlimit
     }
 
     /// Bounds the time of all checks from now on: once `limit_ms` have passed, checks answer
@@ -322,7 +360,7 @@ impl Solver {
 
     /// Starts over with a fresh Z3 solver holding the same assertions in the same scopes.
     fn recycle(&mut self) {
-        self.z3 = z3::Solver::new();
+        self.z3 = z3_solver(self.rlimit);
         for (depth, frame) in self.frames.iter().enumerate() {
             if depth > 0 {
                 self.z3.push();
@@ -473,7 +511,7 @@ impl Solver {
         let fell_back = matches!(first, (z3::SatResult::Unknown, stopped) if stopped != Some(Stopped::Cancelled));
         let (solver, result, stopped) = match first {
             (z3::SatResult::Unknown, stopped) if stopped != Some(Stopped::Cancelled) => {
-                fresh = z3::Solver::new();
+                fresh = z3_solver(self.rlimit);
                 for b in self.frames.iter().flatten().chain(literals) {
                     fresh.assert(b);
                 }
@@ -504,6 +542,13 @@ impl Solver {
                 }
                 _ => Outcome::Unknown("timeout".into()),
             },
+            // Z3 says "canceled" when a check spends its resource units.
+            (z3::SatResult::Unknown, None)
+                if self.rlimit > 0
+                    && solver.get_reason_unknown().as_deref() == Some("canceled") =>
+            {
+                Outcome::Unknown(Unknown::ResourceLimit(self.rlimit))
+            }
             (z3::SatResult::Unknown, None) => Outcome::Unknown(Unknown::Reason(
                 solver
                     .get_reason_unknown()

@@ -37,6 +37,20 @@ pub struct Options {
     /// Milliseconds of solver time the whole exploration may spend (0: no bound); past it,
     /// branches are "unknown" (kept, marked undecided).
     pub solver_budget_ms: u64,
+    /// Z3's work in resource units (`None`: time alone bounds it).
+    pub resource_limit: Option<ResourceLimit>,
+}
+
+/// A bound on Z3's work in resource units rather than time: the units a query needs do not
+/// depend on the machine's load, so a bounded exploration gives the same tree on a busy
+/// machine (the timeouts stay, as a safety net).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceLimit {
+    /// Units each check may spend.
+    pub per_check: u32,
+    /// Checks that may spend all their units before every question the shortcuts cannot
+    /// answer is "unknown" without a check.
+    pub exhausted_checks: u32,
 }
 
 impl Default for Options {
@@ -50,6 +64,7 @@ impl Default for Options {
             shortcuts: true,
             depth: 4,
             solver_budget_ms: 0,
+            resource_limit: None,
         }
     }
 }
@@ -97,7 +112,8 @@ pub fn execute(
             Oracle::new(options.timeout_ms, cancel).with_budget(options.solver_budget_ms)
         } else {
             Oracle::new(options.timeout_ms, cancel).plain()
-        },
+        }
+        .with_resource_limit(options.resource_limit),
         options,
         nodes: Vec::new(),
         leaves: Vec::new(),

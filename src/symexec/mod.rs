@@ -33,7 +33,7 @@ mod tree;
 pub mod verify;
 
 pub use crate::symbolic::simplify::simplify;
-pub use explore::{Options, execute};
+pub use explore::{Options, ResourceLimit, execute};
 pub use infer::{DEFAULT_GUESS, infer as infer_parameter_sorts};
 pub use inputs::{Inputs, parse_specs, type_sort};
 pub use program::{Entry, Prepared, Program};

@@ -23,12 +23,13 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::SymexecError;
+use super::explore::ResourceLimit;
 use super::tree::Stats;
 use crate::cancel::Cancel;
 use crate::fxhash::FxHashMap;
 use crate::python::PyValue;
 use crate::symbolic::{
-    Check, Env, Model, PathScopes, Solver, SolverError, Sort, Term, TermKind, Var,
+    Check, Env, Model, PathScopes, Solver, SolverError, Sort, Term, TermKind, Unknown, Var,
 };
 
 /// One asserted constraint and the ones before it.
@@ -114,6 +115,9 @@ pub struct Oracle {
     /// Microseconds of solver time the exploration may spend (`None`: no bound); past it,
     /// every question the shortcuts cannot answer is "unknown" without a check.
     budget_us: Option<u64>,
+    /// Z3's work per check in resource units, and how many checks may spend it all
+    /// (`None`: time alone bounds the checks).
+    resource: Option<ResourceLimit>,
 }
 
 impl Path {
@@ -142,10 +146,13 @@ fn union(a: &[u32], b: &[u32]) -> Box<[u32]> {
     out.into_boxed_slice()
 }
 
-fn interrupted_or<T>(e: SolverError, otherwise: T) -> Result<T, SymexecError> {
+/// `otherwise` when Z3 could not decide (counting a check that spent its resource units),
+/// the stop signal or the error otherwise.
+fn interrupted_or<T>(e: SolverError, otherwise: T, stats: &mut Stats) -> Result<T, SymexecError> {
     match e {
         SolverError::Unknown(r) => {
             r.stopped()?;
+            count_exhausted(&r, stats);
             Ok(otherwise)
         }
         e => Err(SymexecError::Solver(e)),
@@ -218,7 +225,20 @@ impl Oracle {
             read_models: Vec::new(),
             stats: Stats::default(),
             budget_us: None,
+            resource: None,
         }
+    }
+
+    /// Bounds each check by resource units as well as time, and the exploration by the
+    /// number of checks that spend them all: past it, questions are "unknown" at once. Unlike
+    /// a time budget, this gives the same answers on a busy machine.
+    pub fn with_resource_limit(mut self, limit: Option<ResourceLimit>) -> Oracle {
+        let units = limit.map_or(0, |l| l.per_check);
+        for solver in [&mut self.solver, &mut self.parts, &mut self.scratch] {
+            solver.set_rlimit(units);
+        }
+        self.resource = limit;
+        self
     }
 
     /// Bounds the solver time of the whole exploration to `ms` milliseconds (0: no bound):
@@ -232,7 +252,10 @@ impl Oracle {
     fn spent(&mut self) -> bool {
         let spent = self
             .budget_us
-            .is_some_and(|b| self.stats.check_us + self.stats.implication_us >= b);
+            .is_some_and(|b| self.stats.check_us + self.stats.implication_us >= b)
+            || self
+                .resource
+                .is_some_and(|r| self.stats.exhausted >= u64::from(r.exhausted_checks));
         if spent {
             self.stats.past_budget += 1;
         }
@@ -359,7 +382,7 @@ impl Oracle {
             }
             None => self.solver.check(),
         };
-        cached(answer)
+        cached(answer, &mut self.stats)
     }
 
     /// A check of `terms` alone on the solver of parts.
@@ -370,6 +393,7 @@ impl Oracle {
         let started = std::time::Instant::now();
         if terms.iter().any(|t| self.has_sequence(t)) {
             let mut fresh = Solver::new(self.parts.timeout_ms());
+            fresh.set_rlimit(self.parts.rlimit());
             if let Some(c) = &self.cancel {
                 fresh = fresh.with_cancel(c.clone());
             }
@@ -379,7 +403,7 @@ impl Oracle {
             }
             let answer = answer.map(|()| fresh.check());
             self.stats.check_us += started.elapsed().as_micros() as u64;
-            return cached(answer.map_err(SymexecError::Solver)?);
+            return cached(answer.map_err(SymexecError::Solver)?, &mut self.stats);
         }
         self.parts.push();
         let mut answer = Ok(());
@@ -389,7 +413,7 @@ impl Oracle {
         let answer = answer.map(|()| self.parts.check());
         self.parts.pop().map_err(SymexecError::Solver)?;
         self.stats.check_us += started.elapsed().as_micros() as u64;
-        cached(answer.map_err(SymexecError::Solver)?)
+        cached(answer.map_err(SymexecError::Solver)?, &mut self.stats)
     }
 
     /// The constraints of `path` connected to the variables `start` (through shared
@@ -686,10 +710,8 @@ impl Oracle {
     fn implies(&mut self, a: &Term, a_key: &Rc<str>, b: &Term) -> Result<bool, SymexecError> {
         if !self.shortcuts {
             self.stats.implication_checks += 1;
-            return self
-                .scratch
-                .implies(a, b)
-                .or_else(|e| interrupted_or(e, false));
+            let yes = self.scratch.implies(a, b);
+            return yes.or_else(|e| interrupted_or(e, false, &mut self.stats));
         }
         let pair = (a_key.clone(), self.key_of(b));
         if pair.0 == pair.1 {
@@ -707,7 +729,7 @@ impl Oracle {
         let started = std::time::Instant::now();
         let yes = self.scratch.implies(a, b);
         self.stats.implication_us += started.elapsed().as_micros() as u64;
-        let yes = yes.or_else(|e| interrupted_or(e, false))?;
+        let yes = yes.or_else(|e| interrupted_or(e, false, &mut self.stats))?;
         self.implications.insert(pair, yes);
         Ok(yes)
     }
@@ -718,13 +740,21 @@ fn term_key(t: &Term) -> Rc<str> {
     format!("{t:?}").into()
 }
 
-fn cached(answer: Check) -> Result<Cached, SymexecError> {
+fn cached(answer: Check, stats: &mut Stats) -> Result<Cached, SymexecError> {
     Ok(match answer {
         Check::Sat(m) => Cached::Sat(Rc::new(m)),
         Check::Unsat => Cached::Unsat,
         Check::Unknown(reason) => {
             reason.stopped()?;
+            count_exhausted(&reason, stats);
             Cached::Unknown
         }
     })
+}
+
+/// Counts a check that spent its resource units.
+fn count_exhausted(reason: &Unknown, stats: &mut Stats) {
+    if matches!(reason, Unknown::ResourceLimit(_)) {
+        stats.exhausted += 1;
+    }
 }

@@ -571,3 +571,34 @@ fn docstring_preconditions_are_assumed() {
         outcomes(&tree)
     );
 }
+
+/// Three branches on a query Z3 cannot settle (three positive cubes).
+const CUBES: &str = "
+def cubes(x: int, y: int, z: int) -> int:
+    if x > 0 and y > 0 and z > 0 and x ** 3 + y ** 3 == z ** 3:
+        return 1
+    if x > 1 and y > 1 and z > 1 and x ** 3 + y ** 3 == z ** 3:
+        return 2
+    if x > 2 and y > 2 and z > 2 and x ** 3 + y ** 3 == z ** 3:
+        return 3
+    return 0
+";
+
+#[test]
+fn a_resource_limit_stops_the_exploration_after_its_exhausted_checks() {
+    let limited = Options {
+        timeout_ms: 60_000,
+        resource_limit: Some(ResourceLimit {
+            per_check: 20_000,
+            exhausted_checks: 2,
+        }),
+        ..Options::default()
+    };
+    let run = || execute(&function_program(CUBES, "cubes"), &limited, &Cancel::new()).unwrap();
+    let tree = run();
+    assert_eq!(tree.stats.exhausted, 2, "{:?}", tree.stats);
+    assert!(tree.stats.past_budget > 0, "{:?}", tree.stats);
+    assert!(tree.nodes.iter().any(|n| n.undecided));
+    // Units, not time: the same tree every time.
+    assert_eq!(render(&tree), render(&run()));
+}

@@ -127,6 +127,8 @@ pub struct Stats {
     /// Questions answered "unknown" (or "not implied") without a check because the
     /// exploration's solver time budget was spent.
     pub past_budget: u64,
+    /// Checks that spent all the resource units they were given (`Options::resource_limit`).
+    pub exhausted: u64,
 }
 
 /// A symbolic execution tree.

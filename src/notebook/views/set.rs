@@ -170,6 +170,7 @@ pub fn session_options(session: &Session, unroll: u64, depth: u64) -> Options {
         shortcuts: true,
         depth,
         solver_budget_ms: session.config.solver_budget_ms,
+        resource_limit: None,
     }
 }
 

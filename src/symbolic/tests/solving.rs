@@ -143,6 +143,32 @@ fn timeouts_answer_unknown() {
 }
 
 #[test]
+fn a_resource_limit_answers_unknown_by_units_not_time() {
+    let env = env_of("x: int, y: int, z: int");
+    // A minute of time but few units: the units run out first, and the answer says so.
+    let mut s = Solver::new(60_000);
+    s.set_rlimit(50_000);
+    s.assert(&hard(&env)).unwrap();
+    let answer = s.check();
+    assert!(
+        matches!(
+            answer,
+            Check::Unknown(crate::symbolic::Unknown::ResourceLimit(50_000))
+        ),
+        "{answer:?}"
+    );
+    // An easy query fits in the same units, on a fresh solver and on this one.
+    let mut easy = Solver::new(60_000);
+    easy.set_rlimit(50_000);
+    easy.assert(&holds("x > 3 and y < x", &env)).unwrap();
+    assert!(matches!(easy.check(), Check::Sat(_)));
+    s.set_rlimit(0);
+    s.push();
+    s.assert(&holds("x < 0", &env)).unwrap();
+    assert!(matches!(s.check(), Check::Unsat));
+}
+
+#[test]
 fn a_spent_budget_stops_checks_until_it_is_lifted() {
     let env = env_of("x: int, y: int, z: int");
     let mut s = Solver::new(60_000);

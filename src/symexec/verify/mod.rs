@@ -305,23 +305,32 @@ fn has_quantifier(t: &crate::symbolic::Term) -> bool {
         || t.children().into_iter().any(has_quantifier)
 }
 
-/// Z3's time per check in the first, quantified attempt of `%verify` (the `--timeout` when
-/// lower): a quantifier Z3 decides is decided in well under this (every decided check of
-/// the verification notebook took under 50 ms on a loaded machine), and one it cannot would
-/// otherwise spend the whole per-check timeout on each leaf before the bounded fallback.
-pub const QUANTIFIED_TIMEOUT_MS: u32 = 100;
+/// Z3's work per check in the first, quantified attempt of `%verify`, in Z3's resource units
+/// (about 55 ms of an idle machine's time): a quantifier Z3 decides is decided in well under
+/// this (every decided check of the verification notebook took under 32,000 units), and one
+/// it cannot would otherwise spend the whole per-check timeout on each leaf before the
+/// bounded fallback. Units, unlike time, do not depend on the machine's load, so the attempt
+/// gives the same verdict and witnesses on a busy machine.
+pub const QUANTIFIED_RLIMIT: u32 = 100_000;
 
-/// Solver time the whole quantified attempt may spend (the `solver_budget_ms` when lower and
-/// set), so that an undecidable quantifier leaves time for the bounded fallback: four
-/// undecided checks at most (the notebook's `find_all`, decided, spends about 70 ms).
-pub const QUANTIFIED_BUDGET_MS: u64 = 400;
+/// Checks of the quantified attempt that may spend all their units before its remaining
+/// questions are "unknown" without a check, so that an undecidable quantifier leaves time
+/// for the bounded fallback.
+pub const QUANTIFIED_EXHAUSTED_CHECKS: u32 = 4;
 
-/// `%verify f`: with `all`/`any` as quantifiers (each check capped at
-/// [`QUANTIFIED_TIMEOUT_MS`], the attempt at [`QUANTIFIED_BUDGET_MS`]); when that leaves the verdict unknown and some clause was
-/// quantified, again with every `all`/`any` in bounded form (the verdict of the second run is
-/// kept when it says more, and the note says so). When no clause was quantified and the capped
-/// run is unknown because the solver gave up, it is run again with the full options, so the cap never changes
-/// the verdict of a contract without quantifiers.
+/// A safety net under the resource limit: the quantified attempt's time per check (the
+/// `--timeout` when lower) and in all (the `solver_budget_ms` when lower and set), ten times
+/// what the units take on an idle machine.
+const QUANTIFIED_TIMEOUT_MS: u32 = 1_000;
+const QUANTIFIED_BUDGET_MS: u64 = 4_000;
+
+/// `%verify f`: with `all`/`any` as quantifiers (each check given [`QUANTIFIED_RLIMIT`]
+/// units, the attempt at most [`QUANTIFIED_EXHAUSTED_CHECKS`] checks that spend them all);
+/// when that leaves the verdict unknown and some clause was quantified, again with every
+/// `all`/`any` in bounded form (the verdict of the second run is kept when it says more, and
+/// the note says so). When no clause was quantified and the capped run is unknown because the
+/// solver gave up, it is run again with the full options, so the cap never changes the verdict
+/// of a contract without quantifiers.
 pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, SymexecError> {
     let mut quick = setup.clone_shallow();
     quick.options.timeout_ms = quick.options.timeout_ms.min(QUANTIFIED_TIMEOUT_MS);
@@ -329,6 +338,10 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
     {
         quick.options.solver_budget_ms = QUANTIFIED_BUDGET_MS;
     }
+    quick.options.resource_limit = Some(crate::symexec::ResourceLimit {
+        per_check: QUANTIFIED_RLIMIT,
+        exhausted_checks: QUANTIFIED_EXHAUSTED_CHECKS,
+    });
     let capped = quick.options != setup.options;
     let first = verify_once(&quick, name, cancel)?;
     let quantified = first
@@ -360,8 +373,7 @@ pub fn verify(setup: &Setup<'_>, name: &str, cancel: &Cancel) -> Result<Report, 
     };
     let cap = if capped {
         format!(
-            " (Z3 given {} ms per check, {} ms in all)",
-            quick.options.timeout_ms, quick.options.solver_budget_ms
+            " (Z3 given {QUANTIFIED_RLIMIT} resource units per check, at most {QUANTIFIED_EXHAUSTED_CHECKS} checks spending them all)"
         )
     } else {
         String::new()
