@@ -47,8 +47,7 @@ pub fn store(store: &[(std::sync::Arc<str>, std::sync::Arc<Value>)]) -> String {
 pub const APPROX: &str = "≈ ";
 
 /// How `float` is modelled, as the payload says.
-pub const FLOAT_SEMANTICS: &str =
-    "reals: floats are exact real numbers (no rounding, infinities or NaN)";
+pub const FLOAT_SEMANTICS: &str = "reals: floats are exact real numbers (no rounding, infinities or NaN); the paths through a branch on float arithmetic are approximate";
 
 /// What a leaf shows: `return 0`, `ZeroDivisionError: division by zero`, `normal end`, ...
 pub fn outcome(o: &Outcome) -> String {

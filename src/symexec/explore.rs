@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::SymexecError;
 use super::flow::{Next, advance};
+use super::havoc::{float_note, float_rounding};
 use super::path::{Answer, Oracle, Path, Witness};
 use super::program::Program;
 use super::state::{State, Store};
@@ -163,6 +164,14 @@ fn first_state<'a, 'p>(b: &'a Branch<'p>) -> Option<&'a State<'p>> {
     match b {
         Branch::Go(s) => Some(s),
         Branch::Split(alts) => alts.iter().find_map(|(_, b)| first_state(b)),
+    }
+}
+
+/// Marks every state of `b` approximate, with `note`.
+fn taint(b: &mut Branch<'_>, note: &str) {
+    match b {
+        Branch::Go(s) => s.havoc.mark(note.to_string()),
+        Branch::Split(alts) => alts.iter_mut().for_each(|(_, b)| taint(b, note)),
     }
 }
 
@@ -345,6 +354,14 @@ impl<'p> Explorer<'p> {
             .into_iter()
             .filter(|(c, _)| c.bool_literal() != Some(false))
             .collect();
+        // A fork on float arithmetic is decided over the reals: every alternative is
+        // approximate (one the reals rule out may be taken in Python).
+        if let Some(rounding) = alts.iter().find_map(|(c, _)| float_rounding(c)) {
+            let note = float_note(rounding);
+            for (_, b) in &mut alts {
+                taint(b, &note);
+            }
+        }
         if alts.len() <= 1 {
             // The only possible alternative: the path implies its condition.
             return match alts.pop() {

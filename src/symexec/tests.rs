@@ -602,3 +602,22 @@ fn a_resource_limit_stops_the_exploration_after_its_exhausted_checks() {
     // Units, not time: the same tree every time.
     assert_eq!(render(&tree), render(&run()));
 }
+
+#[test]
+fn branches_on_float_arithmetic_are_approximate_and_float_comparisons_exact() {
+    // Python rounds `x + y` (1e20 + 1.0 == 1e20), the reals do not: the tree has one leaf,
+    // so it must not be claimed exact.
+    let src = "def f(x: float, y: float) -> int:\n    if x < 0.5:\n        return -1\n    if x + y == x and y > 0:\n        return 1\n    return 0\n";
+    let tree = function(src, "f", 4);
+    expect_test::expect![[r#"
+        symbolic execution tree of f(x: float, y: float), unroll 4: 6 nodes, 2 leaves (2 return)
+        [0] L2: if x < 0.5:  |  {}  |  {x: x, y: y}
+          [1] L3: return -1  |  {x < 0.5}  |  {x: x, y: y}
+            [2] ⇒ return -1  |  {x < 0.5}  |  {x: x, y: y}
+          [3] L4: if x + y == x and y > 0:  |  {x >= 0.5}  |  {x: x, y: y}
+            [4] L6: return 0  |  {x >= 0.5}  |  {x: x, y: y}
+              [5] ⇒ ≈ return 0  |  {x >= 0.5}  |  {x: x, y: y}
+        1 leaf is approximate (marked ≈): their paths go through what is not modelled (havoc: float arithmetic `x + y` (floats are modelled as exact reals, without rounding)); their path conditions, outcomes and witnesses are not exact, and %check does not judge them.
+    "#]]
+    .assert_eq(&text(&tree));
+}
