@@ -22,8 +22,8 @@ use crate::python::ir::{
 use crate::symbolic::iteration::Iterable;
 use crate::symbolic::negate::negate;
 use crate::symbolic::{
-    CompareOp, Env, ExceptionKind, Sort, SortError, Term, Translated, Var, translate,
-    translate_condition,
+    CompareOp, Env, ExceptionKind, Sort, SortError, Term, Translated, Var, float_rounding,
+    translate, translate_condition,
 };
 
 /// What each name currently stands for (absent: unknown or unbound).
@@ -56,6 +56,27 @@ pub struct Dropped {
     pub node: NodeIndex,
     pub text: String,
     pub reason: String,
+}
+
+/// Moves the guards on float arithmetic to the dropped conditions: Python rounds it, the
+/// model's reals do not ([`float_rounding`]), so what such a guard decides is not claimed.
+fn drop_float_rounding(step: &mut Step, n: NodeIndex) {
+    let (rounded, exact): (Vec<Constraint>, Vec<Constraint>) = std::mem::take(&mut step.guards)
+        .into_iter()
+        .partition(|g| float_rounding(&g.term).is_some());
+    step.guards = exact;
+    for g in rounded {
+        let arithmetic = float_rounding(&g.term)
+            .map(Term::to_string)
+            .unwrap_or_default();
+        step.dropped.push(Dropped {
+            node: n,
+            text: g.term.to_string(),
+            reason: format!(
+                "float arithmetic `{arithmetic}` rounds in Python, not over the model's reals"
+            ),
+        });
+    }
 }
 
 /// What taking one edge means.
@@ -465,6 +486,7 @@ impl<'a> Semantics<'a> {
             Some(Item::Case(c)) => self.case(c, n, edge, env, &mut out, &mut step),
             None => {}
         }
+        drop_float_rounding(&mut step, n);
         if let Some(&join) = self.finally_first.get(&edge.target) {
             let code = pending_code(self.cfg, edge, &self.items);
             out.insert(pending_name(join), Term::int(code));
@@ -765,6 +787,11 @@ impl<'a> Semantics<'a> {
                     version: self.version(n, name),
                     path: Vec::new(),
                 };
+                if float_rounding(value).is_some() {
+                    // Python rounds it, the model's reals do not: the name is not modelled.
+                    out.remove(name);
+                    return;
+                }
                 let made = Term::input(var, value.sort())
                     .and_then(|v| Ok((Term::compare(CompareOp::Eq, v.clone(), value.clone())?, v)));
                 if let Ok((eq, v)) = made {

@@ -292,3 +292,25 @@ fn a_range_with_a_symbolic_step_is_modelled_as_in_set() {
         "range(0, n, 0) raises ValueError"
     );
 }
+
+#[test]
+fn float_arithmetic_is_not_decided_over_the_reals() {
+    // Python rounds `x / 3 * 3` (0.1 / 3 * 3 != 0.1) and `x + y` (1e20 + 1.0 == 1e20): over
+    // the reals the first branch would be "impossible", the second path "infeasible".
+    let src = "def f(x: float, y: float) -> int:\n    if x / 3 * 3 != x:\n        return 1\n    z = x + y\n    if z == x and y > 0:\n        return 2\n    if x > 2.5:\n        return 3\n    return 0\n";
+    let a = run(src, Mode::Precise);
+    assert!(matches!(a.conditions[0].verdict, Verdict::Untranslated(_)));
+    for p in &a.paths {
+        assert!(
+            matches!(p.feasible, Feasible::Unknown(_)),
+            "{:?}",
+            p.feasible
+        );
+    }
+    // Comparing a float as it is stays exact.
+    let exact = run(
+        "def g(x: float) -> int:\n    if x > 2.5:\n        return 3\n    return 0\n",
+        Mode::Precise,
+    );
+    assert!(exact.paths.iter().all(|p| p.feasible == Feasible::Yes));
+}

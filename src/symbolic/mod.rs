@@ -10,7 +10,7 @@
 //! `Solver`, `check`, and `Model::inputs` for a witness.
 //!
 //! What is not modelled exactly: `float` is the exact reals (no rounding, infinities or NaN;
-//! `0.1 + 0.2 == 0.3` holds), strings hold code points up to U+2FFFF (Z3's limit, 4.8 and 5.4 alike), and
+//! `0.1 + 0.2 == 0.3` holds; conditions on float arithmetic are found by `float_rounding`), strings hold code points up to U+2FFFF (Z3's limit, 4.8 and 5.4 alike), and
 //! facts about open non-unit-step slices that need induction over the length answer
 //! `unknown` (see `solver::slice`).
 
@@ -18,12 +18,14 @@ pub mod iteration;
 pub mod negate;
 pub mod none;
 mod print;
+mod rounding;
 pub mod simplify;
 pub mod solver;
 pub mod sort;
 pub mod term;
 pub mod translate;
 
+pub use rounding::float_rounding;
 pub use solver::{
     Assumption, Check, CheckSat, Model, PathScopes, Solver, SolverError, Unknown, Usage,
     in_fresh_context,

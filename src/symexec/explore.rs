@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::SymexecError;
 use super::flow::{Next, advance};
-use super::havoc::{float_note, float_rounding};
+use super::havoc::float_note;
 use super::path::{Answer, Oracle, Path, Witness};
 use super::program::Program;
 use super::state::{State, Store};
@@ -15,7 +15,7 @@ use super::step::{Branch, Machine};
 use super::tree::{Leaf, Node, NodeId, Outcome, Status, Tree};
 use crate::cancel::Cancel;
 use crate::fxhash::FxHashMap;
-use crate::symbolic::Term;
+use crate::symbolic::{Term, float_rounding};
 
 /// The bounds of one exploration.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,24 +10,9 @@
 use super::state::State;
 use super::tree::Value;
 use crate::python::ir::{Expr, ExprKind, Stmt, StmtKind};
-use crate::symbolic::{Sort, Term, TermKind, Var};
+use crate::symbolic::{Sort, Term, Var};
 
-/// The first float arithmetic in the condition `c` that may round in Python: `+ - * / // %`
-/// or `**` with a float result (`int / int` too). The model's floats are exact reals, so a
-/// branch on such a value may be decided otherwise than in Python (`x / 3 * 3 != x`,
-/// `x + 1e-20 == x`); comparing floats, or ints with floats, as they are is exact.
-pub fn float_rounding(c: &Term) -> Option<&Term> {
-    let rounds = match c.kind() {
-        TermKind::Arith(_, _, _) | TermKind::Pow(_, _) => *c.sort() == Sort::Real,
-        _ => false,
-    };
-    if rounds {
-        return Some(c);
-    }
-    c.children().into_iter().find_map(float_rounding)
-}
-
-/// The note of a branch on float arithmetic ([`float_rounding`]).
+/// The note of a branch on float arithmetic ([`crate::symbolic::float_rounding`]).
 pub fn float_note(rounding: &Term) -> String {
     note(
         &format!(
