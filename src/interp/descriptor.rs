@@ -49,33 +49,33 @@ impl Machine {
         obj: &Value,
         value: Value,
     ) -> Option<R<()>> {
-        if !is_data_descriptor(attr) {
-            return None;
-        }
-        let Value::Instance(i) = attr else {
-            return None;
-        };
-        Some(match i.class.lookup_special("__set__") {
-            Some(set) => self
-                .call_method_value(&set, attr.clone(), vec![obj.clone(), value], Kwargs::new())
-                .map(|_| ()),
-            None => fail(ExcKind::AttributeError, "__set__"),
-        })
+        self.data_descriptor_call(attr, "__set__", vec![obj.clone(), value])
     }
 
     /// `del obj.name` through a data descriptor `attr`; `None` when `attr` is not one.
     pub(crate) fn descriptor_delete(&mut self, attr: &Value, obj: &Value) -> Option<R<()>> {
-        if !is_data_descriptor(attr) {
-            return None;
-        }
+        self.data_descriptor_call(attr, "__delete__", vec![obj.clone()])
+    }
+
+    /// Calls `attr.hook(*args)` for a data descriptor `attr`; `AttributeError: hook` when
+    /// its class defines the other hook only, as CPython.
+    fn data_descriptor_call(
+        &mut self,
+        attr: &Value,
+        hook: &'static str,
+        args: Vec<Value>,
+    ) -> Option<R<()>> {
         let Value::Instance(i) = attr else {
             return None;
         };
-        Some(match i.class.lookup_special("__delete__") {
-            Some(del) => self
-                .call_method_value(&del, attr.clone(), vec![obj.clone()], Kwargs::new())
+        if !is_data_descriptor(attr) {
+            return None;
+        }
+        Some(match i.class.lookup_special(hook) {
+            Some(f) => self
+                .call_method_value(&f, attr.clone(), args, Kwargs::new())
                 .map(|_| ()),
-            None => fail(ExcKind::AttributeError, "__delete__"),
+            None => fail(ExcKind::AttributeError, hook),
         })
     }
 
