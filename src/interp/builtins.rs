@@ -207,7 +207,12 @@ impl Machine {
                     Some(n) if num::is_negative(n) => Ok(num::negate(n)),
                     Some(Num::Small(i)) => Ok(Value::Int(i)),
                     Some(_) => Ok(v),
-                    None => type_error(format!("bad operand type for abs(): '{}'", v.type_name())),
+                    None => match self.dunder(&v, "__abs__", Vec::new())? {
+                        Some(r) => Ok(r),
+                        None => {
+                            type_error(format!("bad operand type for abs(): '{}'", v.type_name()))
+                        }
+                    },
                 }
             }
             Builtin::All | Builtin::Any => {
@@ -634,6 +639,10 @@ impl Machine {
                     (false, _) => false,
                 })
             }
+            Value::Builtin(Builtin::Refused(name)) => Err(Unwind::unsupported(format!(
+                "the builtin type {name} (in {}())",
+                if subclass { "issubclass" } else { "isinstance" }
+            ))),
             _ => type_error(format!(
                 "{}() arg 2 must be a type, a tuple of types, or a union",
                 if subclass { "issubclass" } else { "isinstance" }

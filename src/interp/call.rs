@@ -262,8 +262,14 @@ impl Machine {
         }
         match (o, name) {
             (Value::Native(n), _) => return modules::attr(*n, name),
-            (Value::Function(f), "__name__") => return Ok(Value::str(&*f.code.name)),
-            (Value::Function(f), "__qualname__") => return Ok(Value::str(&*f.code.qualname)),
+            (Value::Function(f), "__dict__") => {
+                return Ok(self.vars_dict(&super::funcattr::dict_items(f)));
+            }
+            (Value::Function(f), _) => {
+                if let Some(v) = super::funcattr::get(f, name) {
+                    return Ok(v);
+                }
+            }
             (Value::Type(t), "__name__") => return Ok(Value::str(t.name())),
             (Value::ExcType(k), "__name__") => return Ok(Value::str(k.name())),
             (Value::UserExcType(c), "__name__") => return Ok(Value::str(&*c.name)),

@@ -236,8 +236,11 @@ impl Instance {
     }
 }
 
+/// A property or a user descriptor: reading and writing the attribute through an instance
+/// must look at the class first.
 fn is_property(v: &Value) -> bool {
     matches!(v, Value::Descriptor(d) if matches!(**d, Descriptor::Property { .. }))
+        || super::descriptor::is_user_descriptor(v)
 }
 
 /// Sets `name` in an ordered namespace (replacing in place, or appending its interned name).

@@ -142,6 +142,7 @@ impl Machine {
         )?);
         fill_class_cell(def, &frame, Value::Class(class.clone()));
         *class.fields.borrow_mut() = def.fields.clone();
+        self.set_names(&class)?;
         if class.is_named_tuple() {
             self.make_named_tuple(&class)?;
         }

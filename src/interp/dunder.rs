@@ -57,6 +57,28 @@ fn binary_names(op: BinOp) -> (&'static str, &'static str, &'static str) {
     }
 }
 
+/// The truth of what a comparison method returned. Comparisons here produce `bool`s, so a
+/// method returning anything else (whose value CPython passes through) is refused by name.
+fn comparison_result(r: &Value, method: &str) -> R<bool> {
+    match r {
+        Value::Bool(b) => Ok(*b),
+        other => Err(Unwind::unsupported(format!(
+            "a comparison method ({method}) returning a non-bool ({})",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Whether two class attributes looked up for an operator are the same object (both
+/// missing counts as the same).
+fn same_attr(x: Option<Value>, y: Option<Value>) -> bool {
+    match (x, y) {
+        (None, None) => true,
+        (Some(x), Some(y)) => ops::is(&x, &y),
+        _ => false,
+    }
+}
+
 pub(crate) fn is_instance(v: &Value) -> bool {
     matches!(v, Value::Instance(_))
 }
@@ -75,23 +97,57 @@ impl Machine {
         }
     }
 
-    /// `a op b` where an operand is an instance.
+    /// `a op b` where an operand is an instance, in CPython's order (`SLOT1BINFULL`): the
+    /// right operand's reflected method first when its class is a proper subclass of the
+    /// left's that overrides it; the reflected method never for two operands of one class.
     pub fn binary_dunder(&mut self, op: BinOp, a: &Value, b: &Value) -> R<Value> {
         let (name, rname, _) = binary_names(op);
+        let same_class = matches!((a, b), (Value::Instance(x), Value::Instance(y))
+            if Rc::ptr_eq(&x.class, &y.class));
+        let mut reflected_tried = false;
+        if let (Value::Instance(x), Value::Instance(y)) = (a, b) {
+            if !same_class
+                && y.class.is_subclass_of(&x.class)
+                && !same_attr(x.class.lookup_special(rname), y.class.lookup_special(rname))
+            {
+                reflected_tried = true;
+                if let Some(r) = self.dunder(b, rname, vec![a.clone()])? {
+                    if !matches!(r, Value::NotImplemented) {
+                        return Ok(r);
+                    }
+                }
+            }
+        }
         if let Some(r) = self.dunder(a, name, vec![b.clone()])? {
             if !matches!(r, Value::NotImplemented) {
                 return Ok(r);
             }
         }
-        if let Some(r) = self.dunder(b, rname, vec![a.clone()])? {
-            if !matches!(r, Value::NotImplemented) {
-                return Ok(r);
+        if !same_class && !reflected_tried {
+            if let Some(r) = self.dunder(b, rname, vec![a.clone()])? {
+                if !matches!(r, Value::NotImplemented) {
+                    return Ok(r);
+                }
             }
         }
         if !is_instance(a) && !is_instance(b) {
             return ops::binary(op, a, b);
         }
-        ops::unsupported_operands(op, a, b)
+        // CPython then tries the left sequence's concatenation or repetition.
+        match (op, a) {
+            (BinOp::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                let t = a.type_name();
+                type_error(format!(
+                    "can only concatenate {t} (not \"{}\") to {t}",
+                    b.type_name()
+                ))
+            }
+            (BinOp::Mult, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => type_error(format!(
+                "can't multiply sequence by non-int of type '{}'",
+                b.type_name()
+            )),
+            _ => ops::unsupported_operands(op, a, b),
+        }
     }
 
     /// `a op b` where the value-level operator met an instance inside an operand: `str %
@@ -381,8 +437,7 @@ impl Machine {
 
     /// `a == b` with `__eq__` anywhere inside.
     pub fn values_eq(&mut self, a: &Value, b: &Value) -> R<bool> {
-        let sets = matches!(a, Value::Set(_)) || matches!(b, Value::Set(_));
-        if (is_instance(a) || is_instance(b)) && !sets {
+        if is_instance(a) || is_instance(b) {
             // What `ops::eq` would send to `eq_slow`, without making its marker error.
             self.tick()?;
             return self.rich_compare(CmpOp::Eq, a, b);
@@ -486,10 +541,19 @@ impl Machine {
                 return self.compare(op, &x, &y);
             }
         }
-        for (x, y, n) in [(a, b, name), (b, a, reflected)] {
+        // CPython's `do_richcompare`: the right operand first when its class is a proper
+        // subclass of the left's.
+        let right_first = matches!((a, b), (Value::Instance(x), Value::Instance(y))
+            if !Rc::ptr_eq(&x.class, &y.class) && y.class.is_subclass_of(&x.class));
+        let order = if right_first {
+            [(b, a, reflected), (a, b, name)]
+        } else {
+            [(a, b, name), (b, a, reflected)]
+        };
+        for (x, y, n) in order {
             if let Some(r) = self.dunder(x, n, vec![y.clone()])? {
                 if !matches!(r, Value::NotImplemented) {
-                    return self.truth(&r);
+                    return comparison_result(&r, n);
                 }
             } else if op == CmpOp::NotEq {
                 if let Some(r) = self.dunder(x, "__eq__", vec![y.clone()])? {

@@ -91,6 +91,9 @@ impl Machine {
                 Some(Ok(e.first_arg().unwrap_or(Value::None)))
             }
             "__class__" => Some(Ok(e.class.as_value())),
+            _ if super::exc_chain::default_attr(name).is_some() => {
+                super::exc_chain::default_attr(name).map(Ok)
+            }
             _ if BASE_METHODS.contains(&name) => Some(Ok(base_method(o, name))),
             _ => None,
         }

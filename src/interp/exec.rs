@@ -185,6 +185,7 @@ impl Machine {
             defaults,
             kwdefaults,
             closure,
+            attrs: Default::default(),
         }))
     }
 
@@ -203,11 +204,13 @@ impl Machine {
             Ok(v) => v,
             Err(e) => return e,
         };
+        let mut cause_value = None;
         if let Some(c) = cause {
             match self.eval(f, c) {
-                Ok(
-                    Value::None | Value::Exception(_) | Value::ExcType(_) | Value::UserExcType(_),
-                ) => {}
+                Ok(Value::None) => cause_value = Some(Value::None),
+                Ok(c @ (Value::Exception(_) | Value::ExcType(_) | Value::UserExcType(_))) => {
+                    cause_value = exception_of(c).map(Value::Exception);
+                }
                 Ok(_) => {
                     return Unwind::new(
                         ExcKind::TypeError,
@@ -228,10 +231,16 @@ impl Machine {
             v => v,
         };
         match exception_of(v) {
-            Some(obj) => Unwind::Raise(Box::new(Raised {
-                exc: obj,
-                tb: Vec::new(),
-            })),
+            Some(obj) => {
+                if let Some(c) = cause_value {
+                    super::exc_chain::set_cause(&obj, c);
+                }
+                self.chain_to_handled(&obj);
+                Unwind::Raise(Box::new(Raised {
+                    exc: obj,
+                    tb: Vec::new(),
+                }))
+            }
             None => Unwind::new(
                 ExcKind::TypeError,
                 "exceptions must derive from BaseException",
@@ -265,6 +274,7 @@ impl Machine {
                 });
                 let fin = self.exec_block(f, finalbody);
                 self.handling.pop();
+                super::exc_chain::chain_leaving(&fin, &raised.exc);
                 match fin {
                     Ok(Flow::Normal) => Err(Unwind::Raise(raised)),
                     other => other,
@@ -293,6 +303,7 @@ impl Machine {
             if !matched {
                 continue;
             }
+            self.chain_to_handled(&raised.exc);
             if let Some(var) = h.name {
                 self.store(f, var, Value::Exception(raised.exc.clone()));
             }
@@ -302,6 +313,7 @@ impl Machine {
             });
             let r = self.exec_block(f, &h.body);
             self.handling.pop();
+            super::exc_chain::chain_leaving(&r, &raised.exc);
             if let Some(var) = h.name {
                 self.clear(f, var);
             }

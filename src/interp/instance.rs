@@ -76,15 +76,29 @@ impl Machine {
             }
         }
         let class_attr = inst.class.lookup(name);
-        if let Some(Value::Descriptor(d)) = &class_attr {
-            if let Descriptor::Property { fget, .. } = &**d {
-                return self.call(fget, vec![o.clone()], Vec::new());
+        match &class_attr {
+            Some(Value::Descriptor(d)) => {
+                if let Descriptor::Property { fget, .. } = &**d {
+                    return self.call(fget, vec![o.clone()], Vec::new());
+                }
             }
+            Some(attr @ Value::Instance(_)) if super::descriptor::is_data_descriptor(attr) => {
+                if let Some(r) = self.descriptor_get(attr, o.clone(), &inst.class) {
+                    return r;
+                }
+            }
+            _ => {}
         }
         if let Some(v) = inst.get(name) {
             return Ok(v);
         }
         match class_attr {
+            Some(attr @ Value::Instance(_)) => {
+                match self.descriptor_get(&attr, o.clone(), &inst.class) {
+                    Some(r) => r,
+                    None => Ok(attr),
+                }
+            }
             Some(v) => Ok(self.bind_class_attr(v, o, &inst.class)),
             None => match name {
                 "__class__" => Ok(Value::Class(inst.class.clone())),
@@ -119,11 +133,18 @@ impl Machine {
     /// `object`'s methods every instance has (`__init__`, `__repr__`, ...), bound.
     fn object_method(&self, o: &Value, name: &str) -> Option<Value> {
         let b = super::builtins::Builtin::object_method(name)?;
+        if name == "__new__" {
+            // A static method: not bound.
+            return Some(Value::Builtin(b));
+        }
         Some(bind(Value::Builtin(b), o.clone()))
     }
 
     fn class_attr(&mut self, c: &Rc<Class>, name: &str) -> R<Value> {
         if let Some(v) = c.lookup(name) {
+            if let Some(r) = self.descriptor_get(&v, Value::None, c) {
+                return r;
+            }
             return Ok(match v {
                 Value::Descriptor(d) => match &*d {
                     Descriptor::Static(f) => f.clone(),
@@ -177,6 +198,9 @@ impl Machine {
             .map_or(order.len(), |i| i + 1);
         for c in &order[start..] {
             if let Some(v) = c.own(name) {
+                if let Some(r) = self.descriptor_get(&v, s.receiver.clone(), &class) {
+                    return r;
+                }
                 return Ok(match (&s.receiver, v) {
                     (Value::Instance(_), v) => self.bind_class_attr(v, &s.receiver, &class),
                     (_, Value::Descriptor(d)) => match &*d {
@@ -188,7 +212,7 @@ impl Machine {
                 });
             }
         }
-        if let Value::Instance(_) = &s.receiver {
+        if let (Value::Instance(_), _) | (_, "__new__") = (&s.receiver, name) {
             if let Some(v) = self.object_method(&s.receiver, name) {
                 return Ok(v);
             }
@@ -208,6 +232,10 @@ impl Machine {
                 c.set(name, value);
                 Ok(())
             }
+            Value::Function(f) => {
+                super::funcattr::set(f, name, value);
+                Ok(())
+            }
             _ => return None,
         })
     }
@@ -223,6 +251,11 @@ impl Machine {
             true => inst.class.lookup(name),
             false => None,
         };
+        if let Some(attr @ Value::Instance(_)) = &class_attr {
+            if let Some(r) = self.descriptor_set(attr, o, value.clone()) {
+                return r;
+            }
+        }
         if let Some(Value::Descriptor(d)) = class_attr {
             if let Descriptor::Property { fset, .. } = &*d {
                 return match fset {
@@ -323,6 +356,11 @@ impl Machine {
     pub fn class_delattr(&mut self, o: &Value, name: &str) -> Option<R<()>> {
         Some(match o {
             Value::Instance(inst) => {
+                if let Some(attr) = inst.class.lookup(name) {
+                    if let Some(r) = self.descriptor_delete(&attr, o) {
+                        return Some(r);
+                    }
+                }
                 if inst.class.frozen.get() {
                     return Some(Err(super::stdclass::frozen_delete_error(name)));
                 }

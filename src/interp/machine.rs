@@ -735,13 +735,22 @@ impl Machine {
             }
         }
         let mut kw: Vec<(Rc<str>, Value)> = Vec::with_capacity(kwargs.len());
+        // Names can repeat only once a `**` mapping has been spread.
+        let mut spread = false;
         for k in kwargs {
             match k {
                 Kwarg::Named(name, e) => {
                     let v = self.eval(f, e)?;
+                    if spread && kw.iter().any(|(n, _)| *n == *name) {
+                        return type_error(format!(
+                            "{}() got multiple values for keyword argument '{name}'",
+                            function_str(callee)
+                        ));
+                    }
                     kw.push((name.clone(), v));
                 }
                 Kwarg::Splat(e) => {
+                    spread = true;
                     let m = self.eval(f, e)?;
                     let Value::Dict(d) = &m else {
                         return type_error(format!(
@@ -758,7 +767,7 @@ impl Machine {
                         if kw.iter().any(|(n, _)| **n == *name.as_str()) {
                             return type_error(format!(
                                 "{}() got multiple values for keyword argument '{}'",
-                                callable_name(callee),
+                                function_str(callee),
                                 name.as_str()
                             ));
                         }
@@ -822,6 +831,17 @@ fn unbound_local<T>(name: &str) -> R<T> {
 }
 
 /// The name CPython uses for a callable in argument errors.
+/// CPython's `_PyObject_FunctionStr`: user functions, methods and classes named with their
+/// module (`__main__.f`), builtins by their name.
+fn function_str(v: &Value) -> String {
+    match v {
+        Value::Function(func) => format!("__main__.{}", func.code.qualname),
+        Value::Bound(b) => function_str(&b.func),
+        Value::Class(c) => format!("{}.{}", c.module, c.qualname),
+        other => callable_name(other),
+    }
+}
+
 pub(crate) fn callable_name(v: &Value) -> String {
     match v {
         Value::Function(func) => func.code.qualname.to_string(),

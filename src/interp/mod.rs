@@ -69,9 +69,19 @@
 //!   `__eq__`/`__ne__`, `__hash__`, ordering with reflection, arithmetic with `__r*__` and
 //!   `__i*__` and `NotImplemented`, unary operators, `__len__`, `__bool__`, `__iter__`/`__next__`,
 //!   `__getitem__`/`__setitem__`/`__delitem__`, `__contains__`, `__call__`, `__getattr__`,
-//!   `__setattr__`); a class with `__eq__` and no `__hash__` is unhashable. `with` statements
+//!   `__setattr__`, `__abs__`); a class with `__eq__` and no `__hash__` is unhashable.
+//!   Binary operators and comparisons follow CPython's operand order (`dunder.rs`): the
+//!   right operand's reflected method first when its class is a proper subclass of the
+//!   left's (for arithmetic, only if it overrides it), no reflected arithmetic between two
+//!   operands of one class, `==`/`!=` falling back to identity; builtin operands (sets
+//!   included) let the instance's reflected method decide. User descriptors
+//!   (`descriptor.rs`: `__get__`, `__set__`, `__delete__`, `__set_name__`; data
+//!   descriptors before the instance's attributes), `object.__new__`, attributes set on
+//!   functions and `__doc__` (`funcattr.rs`), `__cause__`/`__context__`/
+//!   `__suppress_context__` (`exc_chain.rs`), `copy`/`deepcopy` of sets and instances. `with` statements
 //!   (`__enter__`/`__exit__`, several items, suppression). `dataclasses.dataclass` (`field`,
-//!   `frozen`, `order`, `__post_init__`), `enum.Enum`, `typing.NamedTuple`,
+//!   `frozen`, `order`, `__post_init__`, `__match_args__`), `enum.Enum` (`auto`),
+//!   `typing.NamedTuple`,
 //!   `collections.namedtuple`, `functools.total_ordering`.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
@@ -87,7 +97,10 @@
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
 //! `object` (and exception classes with several bases), metaclasses and class
-//! keywords stop the run when the class statement runs.
+//! keywords stop the run when the class statement runs. `dataclasses.field` with
+//! `init`/`repr`/`compare` false, an `Enum` defining `__init__`/`__new__`, `object.__new__(object)`,
+//! and copying a `deque`, a `Random`, an iterator or an instance whose class defines
+//! `__copy__`/`__deepcopy__`/`__reduce__` are refused by name.
 //!
 //! # Where it differs from CPython on purpose
 //! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
@@ -124,14 +137,17 @@ mod classdef;
 mod code;
 mod codec;
 mod compile;
+mod descriptor;
 mod dict;
 mod dunder;
 mod eval;
 mod exc;
+mod exc_chain;
 mod exc_object;
 mod exec;
 mod fastcall;
 mod format;
+mod funcattr;
 mod generator;
 mod globals;
 pub mod host;

@@ -238,8 +238,15 @@ pub(crate) fn get_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
             })))
         }
         Value::Dict(_) => type_error("unhashable type: 'slice'"),
+        Value::Instance(_) => Err(slice_objects_refused()),
         _ => type_error(format!("'{}' object is not subscriptable", o.type_name())),
     }
+}
+
+/// Slicing an instance passes a `slice` object to `__getitem__`/`__setitem__`/
+/// `__delitem__`; slice objects are outside the subset.
+pub(crate) fn slice_objects_refused() -> Unwind {
+    Unwind::unsupported("slicing an instance of a user class (slice objects)")
 }
 
 /// `del o[lower:upper:step]`.
@@ -265,6 +272,7 @@ pub(crate) fn del_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
             Ok(())
         }
         Value::Dict(_) => type_error("unhashable type: 'slice'"),
+        Value::Instance(_) => Err(slice_objects_refused()),
         _ => type_error(format!(
             "'{}' object does not support item deletion",
             o.type_name()
@@ -392,6 +400,7 @@ impl Machine {
         let Value::List(list) = o else {
             return match o {
                 Value::Dict(_) => type_error("unhashable type: 'slice'"),
+                Value::Instance(_) => Err(slice_objects_refused()),
                 _ => type_error(format!(
                     "'{}' object does not support item assignment",
                     o.type_name()

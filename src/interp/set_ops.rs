@@ -181,6 +181,8 @@ pub(crate) fn compare(op: CmpOp, a: &Value, b: &Value) -> Option<R<bool>> {
                 _ => return None,
             }))
         }
+        // An instance's reflected method decides (`rich_compare`).
+        (Value::Set(_), Value::Instance(_)) | (Value::Instance(_), Value::Set(_)) => None,
         (Value::Set(_), _) | (_, Value::Set(_)) => match op {
             CmpOp::Eq => Some(Ok(false)),
             CmpOp::NotEq => Some(Ok(true)),

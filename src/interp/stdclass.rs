@@ -71,6 +71,7 @@ const OBJECT_METHODS: &[&str] = &[
     "__ne__",
     "__hash__",
     "__setattr__",
+    "__new__",
 ];
 
 impl ClassBuiltin {
@@ -147,6 +148,8 @@ struct Library {
     field: Rc<Class>,
     frozen_error: Rc<UserClass>,
     object: Rc<Class>,
+    /// `enum.auto`: its instances stand for the next member value.
+    auto: Rc<Class>,
 }
 
 impl Library {
@@ -162,6 +165,7 @@ impl Library {
             named_tuple: class("NamedTuple", Flavor::NamedTuple, "typing"),
             field: class("Field", Flavor::Plain, "dataclasses"),
             object: class("object", Flavor::Plain, "builtins"),
+            auto: class("auto", Flavor::Plain, "enum"),
             frozen_error: Rc::new(UserClass::plain(
                 "FrozenInstanceError".into(),
                 ExcClass::Builtin(ExcKind::AttributeError),
@@ -266,6 +270,7 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
             Some(Value::UserExcType(LIBRARY.with(|l| l.frozen_error.clone())))
         }
         ("enum", "Enum") => Some(Value::Class(LIBRARY.with(|l| l.enum_class.clone()))),
+        ("enum", "auto") => Some(Value::Class(LIBRARY.with(|l| l.auto.clone()))),
         ("typing", "NamedTuple") => Some(Value::Class(LIBRARY.with(|l| l.named_tuple.clone()))),
         ("collections", "namedtuple") => b(ClassBuiltin::NamedTupleFactory),
         ("functools", "total_ordering") => b(ClassBuiltin::TotalOrdering),
@@ -509,11 +514,18 @@ impl Machine {
                 arity(name, &args, 0, 0).map_err(|_| {
                     Unwind::new(ExcKind::TypeError, "field() takes 0 positional arguments")
                 })?;
-                let [default, factory, _repr, _compare, _init] = take_kwargs(
+                let [default, factory, repr, compare, init] = take_kwargs(
                     name,
                     kwargs,
                     ["default", "default_factory", "repr", "compare", "init"],
                 )?;
+                for (flag, v) in [("repr", repr), ("compare", compare), ("init", init)] {
+                    if v.as_ref().is_some_and(|v| !super::ops::truthy(v)) {
+                        return Err(Unwind::unsupported(format!(
+                            "dataclasses.field({flag}=False)"
+                        )));
+                    }
+                }
                 let field = Rc::new(Instance::new(LIBRARY.with(|l| l.field.clone())));
                 if let Some(d) = default {
                     super::class::set_attr(&mut field.attrs.borrow_mut(), "default", d);
@@ -609,7 +621,10 @@ impl Machine {
     }
 
     /// `object.__init__(self)`, `object.__repr__(self)`, ...
-    fn object_builtin(&mut self, method: &str, args: Vec<Value>, _kwargs: Kwargs) -> R<Value> {
+    fn object_builtin(&mut self, method: &str, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        if method == "__new__" {
+            return object_new(args, &kwargs);
+        }
         let (this, rest) = receiver(args)?;
         match method {
             "__init__" => Ok(Value::None),
@@ -696,6 +711,12 @@ impl Machine {
             Value::tuple(own_fields.iter().map(|f| Value::str(&**f)).collect()),
         );
         let all = fields_of(c);
+        if init && c.own("__match_args__").is_none() {
+            c.set(
+                "__match_args__",
+                Value::tuple(all.iter().map(|f| Value::str(&**f)).collect()),
+            );
+        }
         let mut seen_default = false;
         for f in &all {
             let has_default =
@@ -848,8 +869,16 @@ impl Machine {
 
     /// Turns the plain attributes of a new enum class into its members.
     pub fn make_enum_members(&mut self, c: &Rc<Class>) -> R<()> {
+        if c.own("__init__").is_some() || c.own("__new__").is_some() {
+            return Err(Unwind::unsupported(format!(
+                "the Enum class {} defining __init__ or __new__",
+                c.name
+            )));
+        }
         let attrs = c.attrs.borrow().clone();
         let mut members: Vec<Value> = Vec::new();
+        let auto = LIBRARY.with(|l| l.auto.clone());
+        let mut last_values: Vec<Value> = Vec::new();
         for (name, value) in attrs {
             let dunder = name.starts_with('_');
             let callable = matches!(
@@ -859,6 +888,28 @@ impl Machine {
             if dunder || callable {
                 continue;
             }
+            // `auto()`: CPython's `_generate_next_value_`, the last value that takes `+ 1`.
+            let value = match &value {
+                Value::Instance(i) if Rc::ptr_eq(&i.class, &auto) => {
+                    let mut next = Value::Int(1);
+                    let numeric = |v: &&Value| {
+                        matches!(
+                            v,
+                            Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Bool(_)
+                        )
+                    };
+                    if let Some(last) = last_values.iter().rev().find(numeric) {
+                        next = super::ops::binary(
+                            crate::python::ir::BinOp::Add,
+                            last,
+                            &Value::Int(1),
+                        )?;
+                    }
+                    next
+                }
+                _ => value,
+            };
+            last_values.push(value.clone());
             let mut alias = None;
             for m in &members {
                 if let Value::Instance(i) = m {
@@ -1071,6 +1122,54 @@ impl Machine {
 }
 
 /// The receiver and the other arguments of a generated method.
+/// `object.__new__(cls, *args, **kwargs)`: a new instance of a plain user class, with
+/// CPython's checks and messages.
+fn object_new(args: Vec<Value>, kwargs: &Kwargs) -> R<Value> {
+    let Some(cls) = args.first() else {
+        return type_error("object.__new__(): not enough arguments");
+    };
+    let c = match cls {
+        Value::Class(c) => c,
+        Value::Type(super::value::TypeKind::Object) => {
+            return Err(Unwind::unsupported("object.__new__(object)"));
+        }
+        Value::Type(_) | Value::ExcType(_) | Value::UserExcType(_) => {
+            let name = match cls {
+                Value::Type(t) => t.name().to_string(),
+                Value::ExcType(k) => k.name().to_string(),
+                Value::UserExcType(u) => u.name.to_string(),
+                _ => String::new(),
+            };
+            return type_error(format!(
+                "object.__new__({name}) is not safe, use {name}.__new__()"
+            ));
+        }
+        other => {
+            return type_error(format!(
+                "object.__new__(X): X is not a type object ({})",
+                other.type_name()
+            ));
+        }
+    };
+    if c.flavor != Flavor::Plain {
+        return Err(Unwind::unsupported(format!(
+            "object.__new__ of the library-derived class {}",
+            c.name
+        )));
+    }
+    if args.len() > 1 || !kwargs.is_empty() {
+        if c.defines("__new__") {
+            return type_error(
+                "object.__new__() takes exactly one argument (the type to instantiate)",
+            );
+        }
+        if !c.defines("__init__") {
+            return type_error(format!("{}() takes no arguments", c.name));
+        }
+    }
+    Ok(Value::Instance(Rc::new(Instance::new(c.clone()))))
+}
+
 fn receiver(args: Vec<Value>) -> R<(Value, Vec<Value>)> {
     let mut it = args.into_iter();
     match it.next() {

@@ -810,3 +810,46 @@ fn what_bytes_and_exception_classes_leave_out_is_refused_by_name() {
         "b'abc'\n"
     );
 }
+
+#[test]
+fn what_the_data_model_and_library_leave_out_is_refused_by_name() {
+    for (src, named) in [
+        (
+            "from dataclasses import dataclass, field\n@dataclass\nclass A:\n    x: int = field(default=0, repr=False)",
+            "dataclasses.field(repr=False)",
+        ),
+        (
+            "from dataclasses import dataclass, field\n@dataclass\nclass A:\n    x: int = field(default=0, init=False)",
+            "dataclasses.field(init=False)",
+        ),
+        (
+            "from enum import Enum\nclass P(Enum):\n    A = (1, 2)\n    def __init__(self, m, r):\n        self.m = m",
+            "the Enum class P defining __init__",
+        ),
+        (
+            "import copy, collections\ncopy.copy(collections.deque([1]))",
+            "copying a collections.deque object",
+        ),
+        (
+            "import copy\nclass C:\n    def __copy__(self):\n        return 1\ncopy.copy(C())",
+            "copying an instance of C",
+        ),
+        ("object.__new__(object)", "object.__new__(object)"),
+        ("isinstance(1, slice)", "the builtin type slice"),
+        (
+            "class V:\n    def __getitem__(self, i):\n        return i\nV()[1:2]",
+            "slicing an instance",
+        ),
+        (
+            "class A:\n    def __lt__(self, o):\n        return 1\nprint(A() < A())",
+            "returning a non-bool",
+        ),
+    ] {
+        let r = run(src);
+        assert!(
+            matches!(&r.result, Err(RunError::Unsupported { construct, .. }) if construct.contains(named)),
+            "{src}: {:?}",
+            r.result
+        );
+    }
+}

@@ -94,6 +94,8 @@ pub(crate) struct Function {
     /// One per keyword-only parameter.
     pub kwdefaults: Vec<Option<Value>>,
     pub closure: Vec<Cell>,
+    /// Attributes set on the function (`funcattr.rs`).
+    pub attrs: std::cell::RefCell<Vec<(Rc<str>, Value)>>,
 }
 
 /// A builtin method bound to its receiver.

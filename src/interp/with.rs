@@ -52,6 +52,7 @@ impl Machine {
                 });
                 let r = self.call_method_value(&exit, manager, args, Kwargs::new());
                 self.handling.pop();
+                super::exc_chain::chain_leaving(&r, &raised.exc);
                 if self.truth(&r?)? {
                     Ok(Flow::Normal)
                 } else {

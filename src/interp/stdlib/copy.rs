@@ -1,14 +1,19 @@
-//! `copy`: `copy` (new list/dict, everything else itself) and `deepcopy` (lists, dicts and
-//! tuples copied recursively, shared and cyclic structure preserved through a memo).
+//! `copy`: `copy` (new list, dict, set and user-class instance, immutable values
+//! themselves) and `deepcopy` (lists, dicts, tuples, sets and instances copied
+//! recursively, shared and cyclic structure preserved through a memo). Instances are copied
+//! as CPython's `__reduce_ex__` does, attribute by attribute without `__init__` or
+//! `__setattr__`; classes defining `__copy__`/`__deepcopy__`, and other mutable objects
+//! (`deque`, generators, ...), are refused by name.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::StdFn;
+use super::{StdFn, StdObj};
 use crate::interp::call::{Kwargs, arity, no_kwargs};
+use crate::interp::class::Instance;
 use crate::interp::dict::Dict;
-use crate::interp::exc::{ExcKind, R, fail};
+use crate::interp::exc::{ExcKind, R, Unwind, fail};
 use crate::interp::machine::Machine;
 use crate::interp::value::Value;
 
@@ -28,7 +33,20 @@ impl Machine {
                     Value::list(items)
                 }
                 Value::Dict(d) => Value::Dict(Rc::new(RefCell::new(d.borrow().copy()))),
-                other => other.clone(),
+                Value::Set(s) if !s.borrow().frozen => {
+                    let s = s.borrow();
+                    crate::interp::budget::charge_items(s.len())?;
+                    Value::Set(Rc::new(RefCell::new(s.copy_as(false))))
+                }
+                Value::Instance(i) => {
+                    refuse_hooks(i, "__copy__")?;
+                    let attrs = i.attrs.borrow().clone();
+                    new_instance(i, attrs)
+                }
+                other => {
+                    refuse_mutable(other)?;
+                    other.clone()
+                }
             });
         }
         let mut memo = HashMap::new();
@@ -91,7 +109,78 @@ impl Machine {
                 memo.insert(id, v.clone());
                 v
             }
-            other => other.clone(),
+            Value::Set(s) => {
+                let id = Rc::as_ptr(s) as *const () as usize;
+                if let Some(v) = memo.get(&id) {
+                    return Ok(v.clone());
+                }
+                let (frozen, items) = (s.borrow().frozen, s.borrow().values());
+                let mut out = crate::interp::set::SetObj::new(frozen);
+                for item in &items {
+                    let c = self.deep(item, memo, depth + 1)?;
+                    self.set_add(&mut out, c)?;
+                }
+                let v = Value::Set(Rc::new(RefCell::new(out)));
+                memo.insert(id, v.clone());
+                v
+            }
+            Value::Instance(i) => {
+                let id = Rc::as_ptr(i) as *const () as usize;
+                if let Some(v) = memo.get(&id) {
+                    return Ok(v.clone());
+                }
+                refuse_hooks(i, "__deepcopy__")?;
+                let v = new_instance(i, Vec::new());
+                memo.insert(id, v.clone());
+                let attrs = i.attrs.borrow().clone();
+                let mut copied = Vec::with_capacity(attrs.len());
+                for (k, a) in &attrs {
+                    copied.push((k.clone(), self.deep(a, memo, depth + 1)?));
+                }
+                if let Value::Instance(n) = &v {
+                    *n.attrs.borrow_mut() = copied;
+                }
+                v
+            }
+            other => {
+                refuse_mutable(other)?;
+                other.clone()
+            }
         })
+    }
+}
+
+/// A new instance of `i`'s class holding `attrs` (enum members and named tuples are
+/// returned themselves, as CPython's `__reduce_ex__`/`__copy__` do for them).
+fn new_instance(i: &Rc<Instance>, attrs: Vec<(Rc<str>, Value)>) -> Value {
+    if i.class.is_enum() || i.class.is_named_tuple() {
+        return Value::Instance(i.clone());
+    }
+    let n = Instance::new(i.class.clone());
+    *n.attrs.borrow_mut() = attrs;
+    Value::Instance(Rc::new(n))
+}
+
+fn refuse_hooks(i: &Instance, hook: &'static str) -> R<()> {
+    if i.class.defines(hook) || i.class.defines("__reduce_ex__") || i.class.defines("__reduce__") {
+        return Err(Unwind::unsupported(format!(
+            "copying an instance of {} (a class defining {hook} or __reduce__)",
+            i.class.name
+        )));
+    }
+    Ok(())
+}
+
+/// Mutable objects this module cannot copy yet: refused rather than shared.
+fn refuse_mutable(v: &Value) -> R<()> {
+    match v {
+        Value::Std(s) if matches!(&**s, StdObj::Deque(..) | StdObj::Random(_)) => Err(
+            Unwind::unsupported(format!("copying a {} object", v.type_name())),
+        ),
+        Value::Iter(_) => Err(Unwind::unsupported(format!(
+            "copying a {} object",
+            v.type_name()
+        ))),
+        _ => Ok(()),
     }
 }

@@ -1,6 +1,6 @@
 //! `functools`: `reduce`, `partial`, `cmp_to_key`, `lru_cache`/`cache` (with
-//! `cache_info()`/`cache_clear()`), and `wraps`, which returns the wrapper unchanged
-//! (function metadata is not copied).
+//! `cache_info()`/`cache_clear()`), and `wraps` (copying the metadata of user functions:
+//! `interp/funcattr.rs`).
 
 use std::cell::RefCell;
 
@@ -133,7 +133,11 @@ impl Machine {
                     }
                 }
             }
-            StdFn::Wraps => Ok(StdObj::Wraps.into_value()),
+            StdFn::Wraps => {
+                no_kwargs("wraps", &kwargs)?;
+                arity("wraps", &args, 1, 1)?;
+                Ok(StdObj::Wraps(args[0].clone()).into_value())
+            }
             _ => value_error(format!("{} is not in functools", f.name())),
         }
     }

@@ -411,8 +411,8 @@ pub(crate) enum StdObj {
     CacheDecorator {
         maxsize: Option<usize>,
     },
-    /// `wraps(f)` waiting for its function (metadata is not copied: it returns the function).
-    Wraps,
+    /// `wraps(f)` waiting for its wrapper function.
+    Wraps(Value),
     ItemGetter(Vec<Value>),
     AttrGetter(Vec<Rc<str>>),
     MethodCaller {
@@ -436,7 +436,7 @@ impl StdObj {
             StdObj::CmpKey { obj: None, .. } => "functools.KeyWrapper",
             StdObj::CmpKey { .. } => "functools.KeyWrapper",
             StdObj::Cached(_) => "functools._lru_cache_wrapper",
-            StdObj::CacheDecorator { .. } | StdObj::Wraps => "function",
+            StdObj::CacheDecorator { .. } | StdObj::Wraps(_) => "function",
             StdObj::ItemGetter(_) => "operator.itemgetter",
             StdObj::AttrGetter(_) => "operator.attrgetter",
             StdObj::MethodCaller { .. } => "operator.methodcaller",
@@ -571,9 +571,18 @@ impl Machine {
                 let func = args.into_iter().next().unwrap_or(Value::None);
                 Ok(functools::cached(func, *maxsize))
             }
-            StdObj::Wraps => {
+            StdObj::Wraps(wrapped) => {
                 super::call::arity("wraps", &args, 1, 1)?;
-                Ok(args.into_iter().next().unwrap_or(Value::None))
+                let wrapper = args.into_iter().next().unwrap_or(Value::None);
+                let mut copied = Vec::new();
+                for name in crate::interp::funcattr::WRAPPER_ASSIGNMENTS {
+                    if let Ok(v) = self.getattr(wrapped, name) {
+                        copied.push((name, v));
+                    }
+                }
+                let lookup = |n: &str| copied.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone());
+                crate::interp::funcattr::update_wrapper(&wrapper, wrapped, lookup);
+                Ok(wrapper)
             }
             StdObj::ItemGetter(_) | StdObj::AttrGetter(_) | StdObj::MethodCaller { .. } => {
                 self.call_getter(o, args, kwargs)
