@@ -25,6 +25,7 @@ mod havoc;
 mod hoist;
 mod infer;
 mod inputs;
+mod lists;
 mod path;
 mod program;
 mod state;
