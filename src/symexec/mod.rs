@@ -16,6 +16,7 @@
 //! [`Solver`](crate::symbolic::Solver).
 
 pub mod check;
+mod comprehension;
 pub mod concolic;
 mod eval;
 mod exceptions;

@@ -14,6 +14,16 @@ use crate::symexec::lists;
 use crate::symexec::state::{CallTarget, Completion, State, exc, get};
 use crate::symexec::tree::Value;
 
+/// The largest list value kept, in nodes written out (`Term::written_size`): updates
+/// whose value grows past it (swaps in a sorting loop nest every item in the previous
+/// ones) become havoc rather than terms too large to print or solve.
+const MAX_LIST_NODES: usize = 2_000;
+
+/// `t` simplified, unless it is too large to keep.
+fn kept(t: Term) -> Option<Term> {
+    (t.written_size(MAX_LIST_NODES) <= MAX_LIST_NODES).then(|| simplify(&t))
+}
+
 /// What a step that may not apply gives back: its branch, or the state untouched.
 type Maybe<'p> = std::result::Result<Branch<'p>, State<'p>>;
 
@@ -88,12 +98,12 @@ impl<'p> Machine<'p> {
                 _ => return havoc(s, format!("an argument of .{attr}()")),
             };
             let update = |s: &mut State<'p>, new: Result<Term>| -> Result<bool> {
-                match new {
-                    Ok(t) => {
-                        s.assign(&name, Value::Term(simplify(&t)))?;
+                match new.ok().and_then(kept) {
+                    Some(t) => {
+                        s.assign(&name, Value::Term(t))?;
                         Ok(true)
                     }
-                    Err(_) => Ok(false),
+                    None => Ok(false),
                 }
             };
             let new = match (attr.as_str(), argv.as_slice()) {
@@ -107,7 +117,10 @@ impl<'p> Machine<'p> {
                 _ => return havoc(s, format!(".{attr}() with these arguments")),
             };
             if !update(&mut s, new)? {
-                return havoc(s, format!(".{attr}() of items of another type"));
+                return havoc(
+                    s,
+                    format!(".{attr}() (items of another type, or too large)"),
+                );
             }
             Ok(Branch::Go(deliver(s, &target, Value::None)?))
         })?;
@@ -131,7 +144,12 @@ impl<'p> Machine<'p> {
             Some(i) => simplify(&lists::out_of_range(i, &len).map_err(sort_err)?),
         };
         let item = simplify(&Term::index(xs.clone(), index.clone()).map_err(sort_err)?);
-        let rest = simplify(&lists::without(xs, &index).map_err(sort_err)?);
+        let Some(rest) = kept(lists::without(xs, &index).map_err(sort_err)?) else {
+            let n = note(".pop() (a list too large to model)", 0);
+            s.havoc.mark(n.clone());
+            havoc_names(&mut s, [name.to_string()], &n)?;
+            return Ok(Branch::Go(deliver(s, target, Value::Havoc(n))?));
+        };
         let raised = {
             // CPython checks emptiness first: `[].pop(5)` says "pop from empty list".
             let fail = s.clone();
