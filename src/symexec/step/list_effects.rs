@@ -16,8 +16,9 @@ use crate::symexec::tree::Value;
 
 /// The largest list value kept, in nodes written out (`Term::written_size`): updates
 /// whose value grows past it (swaps in a sorting loop nest every item in the previous
-/// ones) become havoc rather than terms too large to print or solve.
-const MAX_LIST_NODES: usize = 2_000;
+/// ones) become havoc rather than terms too large to print or solve (a 2,000-node cap let `bubble_sort` of the everyday corpus
+/// exhaust the kernel's memory).
+const MAX_LIST_NODES: usize = 300;
 
 /// `t` simplified, unless it is too large to keep.
 fn kept(t: Term) -> Option<Term> {
