@@ -26,7 +26,7 @@ const EXACT: &[&str] = &[
     "insert_at",
     "pop_param",
     "insert_param",
-    "swap_first",
+    "swap_ends",
     "helper",
 ];
 

@@ -1,6 +1,6 @@
 //! `%set`'s in-place list updates: `xs.append(v)`, `xs.extend(ys)`, `xs.insert(i, v)`,
 //! `xs.pop()`, `xs.pop(i)` (as a statement, `t = xs.pop(…)` or `return xs.pop(…)`) and
-//! `xs[i] = v` give `xs` its new value, with CPython's `IndexError`s, when `xs` is an owned
+//! `xs[i] = v` (on a list of known length) give `xs` its new value, with CPython's `IndexError`s, when `xs` is an owned
 //! list (the aliasing rule is in [`crate::symexec::lists`]). Anything else keeps the havoc.
 
 use super::{Branch, Machine, Result, compare, internal, not, sort_err};
@@ -200,6 +200,12 @@ impl<'p> Machine<'p> {
         let (Some(xs), Value::Term(v)) = (owned_list(&s, self, name), value) else {
             return Ok(Err(s));
         };
+        if !matches!(xs.sort(), Sort::Fixed(..)) {
+            // Item assignment into a list of unknown length stays a havoc: a sorting loop's
+            // swaps nest slices Z3's sequence theory could not decide within the kernel's
+            // memory (the everyday corpus's `bubble_sort` used 2 GB).
+            return Ok(Err(s));
+        }
         let name = name.to_string();
         let v = v.clone();
         let line = target.span.line;
