@@ -89,7 +89,8 @@ pub fn owned(s: &State<'_>, program: &Program, name: &str) -> bool {
             return false;
         }
     }
-    owned_names(&f.body).contains(name) || (is_param && !aliased_names(&f.body).contains(name))
+    let (fresh, bad) = classify(&f.body);
+    (fresh.contains(name) || is_param) && !bad.contains(name)
 }
 
 /// Whether a value of `sort` can be or contain a list.
@@ -102,16 +103,16 @@ fn may_hold_list(sort: &Sort) -> bool {
     }
 }
 
-/// The names of `body` that rules 1–3 make owned.
-pub fn owned_names(body: &[Stmt]) -> BTreeSet<String> {
+/// The names of `body` bound only to fresh lists (rule 1), and the names rules 1–3
+/// exclude (bound otherwise, read where a reference may be kept, mutated while iterated).
+fn classify(body: &[Stmt]) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut fresh = BTreeSet::new();
     let mut bad = aliased_names(body);
     bindings(body, &mut fresh, &mut bad);
-    fresh.retain(|n| !bad.contains(n));
-    fresh
+    (fresh, bad)
 }
 
-/// Names that rules 2 and 3 exclude (and names bound other than freshly, for locals).
+/// Names that rules 2 and 3 exclude.
 fn aliased_names(body: &[Stmt]) -> BTreeSet<String> {
     let mut v = Visitor {
         escaped: BTreeSet::new(),
