@@ -10,8 +10,9 @@ use everyday::{report, run_all, summarize};
 /// Trees built, out of the corpus's 174 functions (a floor: raise it as coverage grows;
 /// 58 before havoc and type inference).
 const TREE_FLOOR: usize = 174;
-/// Trees none of whose leaves is approximate (58 at the baseline).
-const EXACT_FLOOR: usize = 85;
+/// Trees none of whose leaves is approximate (58 at the baseline; 95 before list updates
+/// and comprehensions were modelled).
+const EXACT_FLOOR: usize = 109;
 /// `%check` precise verdicts (a floor).
 const PRECISE_FLOOR: usize = 174;
 

@@ -24,3 +24,10 @@ pub const LIST_INDEX_OUT_OF_RANGE: &str = "list index out of range";
 pub const TUPLE_INDEX_OUT_OF_RANGE: &str = "tuple index out of range";
 /// `s[i]` out of range, for a string.
 pub const STR_INDEX_OUT_OF_RANGE: &str = "string index out of range";
+
+/// `[].pop()` and `[].pop(i)`.
+pub const POP_FROM_EMPTY_LIST: &str = "pop from empty list";
+/// `xs.pop(i)` out of range.
+pub const POP_INDEX_OUT_OF_RANGE: &str = "pop index out of range";
+/// `xs[i] = v` out of range.
+pub const LIST_ASSIGNMENT_INDEX_OUT_OF_RANGE: &str = "list assignment index out of range";

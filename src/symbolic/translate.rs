@@ -16,6 +16,7 @@ use crate::python::ir::Expr;
 mod calls;
 mod env;
 mod expr;
+mod lists;
 mod quantifier;
 mod strings;
 

@@ -9,7 +9,10 @@
 //! call then takes are `x = f(...)`, `return f(...)` and `f(...)` with call-free arguments.
 
 use super::SymexecError;
-use crate::python::ir::{BoolOp, CmpOp, Constant, Expr, ExprKind, Stmt, StmtKind, UnaryOp};
+use super::comprehension;
+use crate::python::ir::{
+    BoolOp, CmpOp, ComprehensionKind, Constant, Expr, ExprKind, Stmt, StmtKind, UnaryOp,
+};
 
 /// Calls the translation handles itself (and `print`, `range`, which statements handle):
 /// any other called name is a user function, resolved when the call runs.
@@ -29,6 +32,7 @@ const NOT_USER: &[&str] = &[
     "range",
     "all",
     "any",
+    "sum",
 ];
 
 /// A call of a user function: `name(args, key=value)`.
@@ -61,16 +65,19 @@ pub fn user_call(e: &Expr) -> Option<UserCall<'_>> {
 pub fn has_call(e: &Expr) -> bool {
     let mut found = false;
     e.walk(&mut |x| found |= user_call(x).is_some());
-    found
+    found || comprehension::has_loop(e)
 }
 
 /// `body` with every user call in a call form (nested function bodies are left alone).
 pub fn hoist_block(body: &[Stmt]) -> Result<Vec<Stmt>> {
-    Hoister { next: 0 }.block(body)
+    let outside = comprehension::names_outside(body);
+    Hoister { next: 0, outside }.block(body)
 }
 
 struct Hoister {
     next: u32,
+    /// Names used outside comprehensions (see `comprehension`).
+    outside: std::collections::BTreeSet<String>,
 }
 
 type Result<T> = std::result::Result<T, SymexecError>;
@@ -404,6 +411,23 @@ impl Hoister {
         let line = e.span.line;
         let rebuilt = |kind| Ok(Expr::new(kind, e.span));
         match &e.kind {
+            ExprKind::Comprehension {
+                kind: ComprehensionKind::List,
+                ..
+            } => self.comprehension(s, e, out),
+            _ if comprehension::consumed_generator(e).is_some() => {
+                let ExprKind::Call { func, .. } = &e.kind else {
+                    return Err(unsupported("a malformed call", line));
+                };
+                let g = comprehension::consumed_generator(e)
+                    .ok_or_else(|| unsupported("a malformed call", line))?;
+                let list = self.comprehension(s, g, out)?;
+                rebuilt(ExprKind::Call {
+                    func: func.clone(),
+                    args: vec![list],
+                    keywords: Vec::new(),
+                })
+            }
             _ if user_call(e).is_some() => {
                 let call = self.call(s, e, out)?;
                 let t = self.temp();
@@ -565,6 +589,82 @@ impl Hoister {
                 line,
             )),
         }
+    }
+
+    /// A comprehension as the loop it stands for (see `comprehension`): the accumulator's
+    /// name.
+    fn comprehension(&mut self, s: &Stmt, e: &Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
+        let line = e.span.line;
+        let ExprKind::Comprehension {
+            elt, generators, ..
+        } = &e.kind
+        else {
+            return Err(unsupported("a malformed comprehension", line));
+        };
+        let names = comprehension::targets(e)
+            .ok_or_else(|| unsupported("a comprehension target other than names", line))?;
+        if names.iter().any(|n| self.outside.contains(n)) {
+            return Err(unsupported(
+                "a comprehension whose variable is also used outside it",
+                line,
+            ));
+        }
+        let (Some(first), true) = (generators.first(), !generators.is_empty()) else {
+            return Err(unsupported("a comprehension without for", line));
+        };
+        self.next += 1;
+        let acc = format!("$c{}", self.next);
+        let append = Expr::new(
+            ExprKind::Call {
+                func: Box::new(Expr::new(
+                    ExprKind::Attribute {
+                        value: Box::new(name(&acc, e)),
+                        attr: "append".to_string(),
+                    },
+                    elt.span,
+                )),
+                args: vec![(**elt).clone()],
+                keywords: Vec::new(),
+            },
+            elt.span,
+        );
+        let mut body = vec![synthetic(s, StmtKind::Expr(append))];
+        for (k, g) in generators.iter().enumerate().rev() {
+            for c in g.ifs.iter().rev() {
+                body = vec![synthetic(
+                    s,
+                    StmtKind::If {
+                        test: c.clone(),
+                        body,
+                        orelse: Vec::new(),
+                    },
+                )];
+            }
+            if k > 0 {
+                body = vec![synthetic(
+                    s,
+                    StmtKind::For {
+                        target: g.target.clone(),
+                        iter: g.iter.clone(),
+                        body,
+                        orelse: Vec::new(),
+                    },
+                )];
+            }
+        }
+        let body = self.block(&body)?;
+        let iter = self.expr(s, &first.iter, out)?;
+        out.push(self.assign(s, &acc, Expr::new(ExprKind::List(Vec::new()), e.span)));
+        out.push(synthetic(
+            s,
+            StmtKind::For {
+                target: first.target.clone(),
+                iter,
+                body,
+                orelse: Vec::new(),
+            },
+        ));
+        Ok(name(&acc, e))
     }
 
     /// `a and f(x)`: the operands after the first run only while the result is undecided.

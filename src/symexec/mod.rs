@@ -16,6 +16,7 @@
 //! [`Solver`](crate::symbolic::Solver).
 
 pub mod check;
+mod comprehension;
 pub mod concolic;
 mod eval;
 mod exceptions;
@@ -25,6 +26,7 @@ mod havoc;
 mod hoist;
 mod infer;
 mod inputs;
+mod lists;
 mod path;
 mod program;
 mod state;

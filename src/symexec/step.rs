@@ -22,6 +22,8 @@ use crate::symbolic::{CompareOp, Env, Sort, Term, TermKind, translate};
 
 type Result<T> = std::result::Result<T, SymexecError>;
 
+mod list_effects;
+
 /// Where one step leads.
 pub enum Branch<'p> {
     Go(State<'p>),
@@ -199,6 +201,10 @@ impl<'p> Machine<'p> {
         let line = stmt.span.line;
         match &stmt.kind {
             StmtKind::Expr(e) => {
+                let s = match self.list_method(s, e, CallTarget::Discard)? {
+                    Ok(done) => return Ok(done),
+                    Err(s) => s,
+                };
                 if user_call(e).is_some() {
                     return self.call(s, e, CallTarget::Discard);
                 }
@@ -218,6 +224,14 @@ impl<'p> Machine<'p> {
                 }
             }
             StmtKind::Assign { targets, value } => {
+                if let [t] = targets.as_slice()
+                    && let Some(name) = t.as_name()
+                {
+                    s = match self.list_method(s, value, CallTarget::Name(name.to_string()))? {
+                        Ok(done) => return Ok(done),
+                        Err(s) => s,
+                    };
+                }
                 if let ([t], Some(_)) = (targets.as_slice(), user_call(value))
                     && let Some(name) = t.as_name()
                 {
@@ -281,6 +295,10 @@ impl<'p> Machine<'p> {
                 Ok(Branch::Go(s))
             }
             StmtKind::Return(Some(e)) => {
+                s = match self.list_method(s, e, CallTarget::Return)? {
+                    Ok(done) => return Ok(done),
+                    Err(s) => s,
+                };
                 if user_call(e).is_some() {
                     return self.call(s, e, CallTarget::Return);
                 }
@@ -439,6 +457,10 @@ impl<'p> Machine<'p> {
                 }
             }
             _ => {
+                let mut s = match self.list_store(s, target, &value)? {
+                    Ok(done) => return Ok(done),
+                    Err(s) => s,
+                };
                 let note = note(&format!("assignment to {target}"), line);
                 s.havoc.mark(note.clone());
                 havoc_names(&mut s, base_name(target).map(str::to_string), &note)?;

@@ -80,6 +80,7 @@ impl Translator<'_> {
             }
             "bool" => Term::truthy(one(values)?).map_err(fail)?,
             "min" | "max" => self.extremum(e, name, values)?,
+            "sum" => self.sum(e, values)?,
             "set" | "frozenset" => {
                 return Err(self.unsupported(e, format!("{name}() (outside `in`)")));
             }

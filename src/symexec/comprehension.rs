@@ -1,0 +1,118 @@
+//! Comprehensions run as the loops they stand for, so `%set` explores them exactly like a
+//! `for` (unrolled per length, with "bound" leaves at the unroll bound): hoisting turns
+//! `ys = [f(x) for x in xs if p(x)]` into
+//!
+//! ```text
+//! $c1 = []
+//! for x in xs:
+//!     if p(x):
+//!         $c1.append(f(x))
+//! ys = $c1
+//! ```
+//!
+//! and a generator expression that a builtin consumes whole (`sum`, `min`, `max`, `sorted`,
+//! `list`, `tuple`) the same way (`sum(x * x for x in xs)` is `sum($c1)`; consuming
+//! it whole is what the builtin does, so no laziness is lost). `all`/`any` keep their
+//! quantifier translation (it short-circuits and needs no unrolling). The accumulator `$c…`
+//! is owned (see `lists`): only the loop appends to it, and it is read once it is complete.
+//! A comprehension's variable is local to it in Python, so one whose variable is also used
+//! outside comprehensions in the same body is left as it is (not modelled).
+
+use std::collections::BTreeSet;
+
+use crate::python::ir::{ComprehensionKind, Expr, ExprKind, Stmt};
+
+/// Builtins that consume a generator argument whole.
+const CONSUMERS: &[&str] = &["sum", "min", "max", "sorted", "list", "tuple"];
+
+/// The generator expression of `sum(g)` (and the other consumers), if `e` is one.
+pub fn consumed_generator(e: &Expr) -> Option<&Expr> {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let [g] = args.as_slice() else {
+        return None;
+    };
+    let consumer = func.as_name().is_some_and(|f| CONSUMERS.contains(&f));
+    let generator = matches!(
+        g.kind,
+        ExprKind::Comprehension {
+            kind: ComprehensionKind::Generator,
+            ..
+        }
+    );
+    (consumer && generator && keywords.is_empty()).then_some(g)
+}
+
+/// Whether `e` is a list comprehension or a consumed generator to run as a loop (not the
+/// argument of `all`/`any`).
+pub fn runs_as_loop(e: &Expr, parent: Option<&Expr>) -> bool {
+    let quantified = parent.is_some_and(|p| {
+        matches!(&p.kind, ExprKind::Call { func, .. } if matches!(func.as_name(), Some("all" | "any")))
+    });
+    let list = matches!(
+        e.kind,
+        ExprKind::Comprehension {
+            kind: ComprehensionKind::List,
+            ..
+        }
+    );
+    (list && !quantified) || consumed_generator(e).is_some()
+}
+
+/// Whether `e` holds a comprehension to run as a loop.
+pub fn has_loop(e: &Expr) -> bool {
+    fn walk(e: &Expr, parent: Option<&Expr>) -> bool {
+        runs_as_loop(e, parent) || e.children().into_iter().any(|c| walk(c, Some(e)))
+    }
+    walk(e, None)
+}
+
+/// Names `body` reads or binds outside comprehensions.
+pub fn names_outside(body: &[Stmt]) -> BTreeSet<String> {
+    fn expr(e: &Expr, out: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                out.insert(n.clone());
+            }
+            ExprKind::Comprehension { .. } => {}
+            _ => e.children().into_iter().for_each(|c| expr(c, out)),
+        }
+    }
+    let mut out = BTreeSet::new();
+    for s in body {
+        s.walk(&mut |s: &Stmt| {
+            out.extend(s.defined_names());
+            for e in s.exprs() {
+                expr(e, &mut out);
+            }
+        });
+    }
+    out
+}
+
+/// The names a comprehension's `for` clauses bind, if every target is a name or a tuple
+/// of names.
+pub fn targets(e: &Expr) -> Option<Vec<String>> {
+    let ExprKind::Comprehension { generators, .. } = &e.kind else {
+        return None;
+    };
+    fn simple(t: &Expr) -> bool {
+        match &t.kind {
+            ExprKind::Name(_) => true,
+            ExprKind::Tuple(es) | ExprKind::List(es) => es.iter().all(simple),
+            _ => false,
+        }
+    }
+    generators.iter().all(|g| simple(&g.target)).then(|| {
+        generators
+            .iter()
+            .flat_map(|g| g.target.target_names())
+            .collect()
+    })
+}
