@@ -16,6 +16,7 @@ fn analysis(source: &str, mode: Mode) -> Analysis {
         mode,
         path_limit: 64,
         timeout_ms: 10_000,
+        given: Vec::new(),
     };
     analyze(f, &options, &Cancel::new()).expect("analysis")
 }

@@ -136,6 +136,9 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
     for (n, note) in &a.inferred_parameters {
         out.push_str(&format!("  inferred: {n}: {note}\n"));
     }
+    for (n, sort) in &a.given_parameters {
+        out.push_str(&format!("  given: {n}: {sort} (ARG:TYPE)\n"));
+    }
     let pre: Vec<String> = a.preconditions.iter().map(|p| p.text.clone()).collect();
     out.push_str(&format!("preconditions: {}\n", or_none(&pre)));
     for i in &a.ignored_preconditions {
@@ -303,6 +306,14 @@ pub fn html(a: &Analysis, selected: Option<usize>) -> String {
             .map(|(n, note)| vec![n.clone(), note.clone()])
             .collect();
         out.push_str(&table(&["parameter", "type inferred"], &rows));
+    }
+    if !a.given_parameters.is_empty() {
+        let rows: Vec<Vec<String>> = a
+            .given_parameters
+            .iter()
+            .map(|(n, sort)| vec![n.clone(), sort.clone()])
+            .collect();
+        out.push_str(&table(&["parameter", "type given (ARG:TYPE)"], &rows));
     }
     let rows: Vec<Vec<String>> = a
         .paths
@@ -477,6 +488,15 @@ pub fn json(a: &Analysis) -> Value {
             a.inferred_parameters
                 .iter()
                 .map(|(n, note)| json!({"name": n, "note": note}))
+                .collect::<Vec<_>>()
+        ),
+    );
+    map.insert(
+        "given_parameters".into(),
+        json!(
+            a.given_parameters
+                .iter()
+                .map(|(n, sort)| json!({"name": n, "type": sort}))
                 .collect::<Vec<_>>()
         ),
     );
@@ -724,6 +744,7 @@ mod tests {
             mode: Mode::Precise,
             path_limit: 64,
             timeout_ms: 5_000,
+            given: Vec::new(),
         };
         analyze(f, &options, &Cancel::new()).expect("analyses")
     }
