@@ -132,6 +132,8 @@ pub struct Analysis {
     pub inferred_parameters: Vec<(String, String)>,
     /// The parameters whose type was given as `ARG:TYPE`, with the type as given.
     pub given_parameters: Vec<(String, String)>,
+    /// What the model assumes of this function's inputs (strings taken to be ASCII).
+    pub notes: Vec<String>,
     pub preconditions: Vec<Precondition>,
     pub ignored_preconditions: Vec<Ignored>,
     pub paths: Vec<PathReport>,
@@ -261,6 +263,11 @@ pub fn analyze(
         unsupported_parameters,
         inferred_parameters,
         given_parameters,
+        notes: if crate::symbolic::chars::uses_ascii_model(f) {
+            vec![crate::symbolic::chars::ASCII_NOTE.to_string()]
+        } else {
+            Vec::new()
+        },
         preconditions,
         ignored_preconditions,
         paths: decided.paths,

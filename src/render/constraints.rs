@@ -139,6 +139,9 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
     for (n, sort) in &a.given_parameters {
         out.push_str(&format!("  given: {n}: {sort} (ARG:TYPE)\n"));
     }
+    for note in &a.notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
     let pre: Vec<String> = a.preconditions.iter().map(|p| p.text.clone()).collect();
     out.push_str(&format!("preconditions: {}\n", or_none(&pre)));
     for i in &a.ignored_preconditions {
@@ -306,6 +309,12 @@ pub fn html(a: &Analysis, selected: Option<usize>) -> String {
             .map(|(n, note)| vec![n.clone(), note.clone()])
             .collect();
         out.push_str(&table(&["parameter", "type inferred"], &rows));
+    }
+    for note in &a.notes {
+        out.push_str(&format!(
+            "<p class=\"analysis-kernel-note\">Note: {}.</p>",
+            escape(note)
+        ));
     }
     if !a.given_parameters.is_empty() {
         let rows: Vec<Vec<String>> = a
@@ -491,6 +500,7 @@ pub fn json(a: &Analysis) -> Value {
                 .collect::<Vec<_>>()
         ),
     );
+    map.insert("notes".into(), json!(a.notes));
     map.insert(
         "given_parameters".into(),
         json!(

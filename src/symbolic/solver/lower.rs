@@ -447,7 +447,25 @@ impl<'a> Lowerer<'a> {
             }
             TermKind::CaseMap(map, s) => {
                 self.assume_ascii(s)?;
-                Z::Str(super::strings::case_map(*map, &self.lower(s)?.into_str()?)?)
+                let z = self.lower(s)?.into_str()?;
+                match self.model {
+                    // Z3's model evaluation leaves `seq.map` of a lambda unreduced: map the
+                    // receiver's value here.
+                    Some(model) => {
+                        let text = match super::convert::value(model, &Z::Str(z), &Sort::Str)? {
+                            crate::python::PyValue::Str(text) => text,
+                            other => return Err(internal(format!("{other:?} as a str"))),
+                        };
+                        let mapped = map.eval(&text).ok_or_else(|| {
+                            SolverError::Unsupported(format!(
+                                ".{}() of the non-ASCII string {text:?}",
+                                map.method()
+                            ))
+                        })?;
+                        Z::Str(str_const(&mapped)?)
+                    }
+                    None => Z::Str(super::strings::case_map(*map, &z)?),
+                }
             }
             TermKind::Concat(parts) => {
                 let zs = parts
