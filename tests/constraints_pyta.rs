@@ -43,6 +43,7 @@ fn analysis(f: &Function, mode: Mode) -> Analysis {
         mode,
         path_limit: 1_000,
         timeout_ms: 10_000,
+        given: Vec::new(),
     };
     analyze(f, &options, &Cancel::new()).unwrap_or_else(|e| panic!("{}: {e}", f.qualname))
 }

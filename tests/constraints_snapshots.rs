@@ -16,6 +16,7 @@ fn analysis(source: &str, mode: Mode) -> Analysis {
         mode,
         path_limit: 64,
         timeout_ms: 10_000,
+        given: Vec::new(),
     };
     analyze(f, &options, &Cancel::new()).expect("analysis")
 }
@@ -307,4 +308,38 @@ mod notebook {
         );
         assert!(errors[2].1.contains("4 listed paths"), "{:?}", errors[2]);
     }
+}
+
+const CHAR_CLASSES: &str = "def kind(s: str) -> str:\n    if s.isdigit():\n        return 'number'\n    if s.lower() == 'yes':\n        return 'yes'\n    return 'other'\n";
+
+#[test]
+fn text_of_ascii_string_methods() {
+    expect![[r#"
+        constraints of kind(s) (SSA versions for reassigned variables)
+        parameters: s: str
+        note: strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase() are taken to be ASCII
+        preconditions: (none)
+
+        paths: 3 in all, 3 listed
+        id  nodes      feasible  witness  constraints
+        --  ---------  --------  -------  -----------------------------------------
+        0   0 1 2 6    yes       s='0'    s.isdigit()
+        1   0 1 3 4 6  yes       s='yES'  not s.isdigit(); s.lower() == 'yes'
+        2   0 1 3 5 6  yes       s=''     not s.isdigit(); not (s.lower() == 'yes')
+
+        edges:
+        edge    label  feasible  paths  adds
+        ------  -----  --------  -----  ------------------------
+        0 -> 1         yes       0,1,2
+        1 -> 2  True   yes       0      s.isdigit()
+        1 -> 3  False  yes       1,2    not s.isdigit()
+        2 -> 6         yes       0
+        3 -> 4  True   yes       1      s.lower() == 'yes'
+        3 -> 5  False  yes       2      not (s.lower() == 'yes')
+        4 -> 6         yes       1
+        5 -> 6         yes       2
+
+        conditions:
+          L2 s.isdigit(): can be True and False
+          L4 s.lower() == 'yes': can be True and False"#]].assert_eq(&text(&analysis(CHAR_CLASSES, Mode::Precise), None));
 }

@@ -96,6 +96,7 @@ fn analysis(f: &Function) -> Analysis {
         mode: Mode::Precise,
         path_limit: 200,
         timeout_ms: 10_000,
+        given: Vec::new(),
     };
     analyze(f, &options, &Cancel::new()).unwrap_or_else(|e| panic!("{}: {e}", f.qualname))
 }

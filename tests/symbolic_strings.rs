@@ -1,6 +1,10 @@
-//! String methods modelled exactly in the one value model (issue 15): `s.find(sub)`.
+//! String methods modelled exactly in the one value model (issue 15): `s.find(sub)`, and over
+//! ASCII the character tests (`isdigit` …) and case maps (`lower`, `upper`, `swapcase`).
 //! - string pairs over an alphabet with non-ASCII characters and a backslash, evaluated by
 //!   Z3 (the lowering) and by the constant folder, agree with `python3`;
+//! - the ASCII methods over an ASCII alphabet with every class (Python's `\x1c` whitespace
+//!   included) agree with `python3`, solved and evaluated; on a non-ASCII literal they are
+//!   refused, never guessed;
 //! - `%set` on functions using it builds exact trees, and `%check` finds them precise with
 //!   every witness reaching its leaf in CPython.
 
@@ -46,47 +50,11 @@ fn words(alphabet: &[char], max: usize) -> Vec<String> {
 
 #[test]
 fn find_agrees_with_cpython() {
-    let env = env_of("s: str, t: str");
     let expressions = ["s.find(t)", "t.find(s) + s.find('1')", "s.find(t) == -1"];
     let strings = words(&['a', '1', '\u{663}', '\u{b2}', '\\'], 3);
     let subs = words(&['a', '1', '\u{663}'], 2);
-    let mut solver = Solver::new(10_000);
-    let mut cases = Vec::new();
-    let mut ours = Vec::new();
-    for source in expressions {
-        let expr = lower_expression(source).expect("parses");
-        let t = translate(&expr, &env).expect("translates");
-        for (i, s) in strings.iter().enumerate() {
-            // Every string with the first few patterns, and a stride through the rest.
-            for t_value in subs.iter().skip(i % 3).step_by(3) {
-                let inputs = vec![
-                    ("s".to_string(), PyValue::Str(s.clone())),
-                    ("t".to_string(), PyValue::Str(t_value.clone())),
-                ];
-                let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
-                    .unwrap_or_else(|e| panic!("{source} at {inputs:?}: {e}"));
-                cases.push(oracle::Case {
-                    source: source.to_string(),
-                    inputs: inputs
-                        .iter()
-                        .map(|(n, v)| (n.clone(), harness::encode(v)))
-                        .collect(),
-                });
-                ours.push((source, inputs, outcome));
-            }
-        }
-    }
-    let python = oracle::evaluate(&cases).expect("the CPython oracle runs");
-    let mut mismatches = Vec::new();
-    for ((source, inputs, outcome), expected) in ours.iter().zip(&python) {
-        if !harness::agrees(outcome, expected).unwrap_or(false) {
-            mismatches.push(format!(
-                "{source} at {inputs:?}: ours {outcome:?}, CPython {expected:?}"
-            ));
-        }
-    }
-    assert!(ours.len() > 300, "{} cases", ours.len());
-    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    let n = agree_with_cpython(&expressions, &strings, &subs);
+    assert!(n > 300, "{n} cases");
 }
 
 #[test]
@@ -138,5 +106,134 @@ fn trees_over_find_are_exact_and_precise() {
             r.function,
             verdict.witnesses
         );
+    }
+}
+
+/// Differential cases of `expressions` over `s` in `strings` and `t` in a third of `subs`
+/// (every string with the first few, a stride through the rest), against CPython: solved and
+/// evaluated by Z3 alike. The number of cases.
+fn agree_with_cpython(expressions: &[&str], strings: &[String], subs: &[String]) -> usize {
+    let env = env_of("s: str, t: str");
+    let mut solver = Solver::new(10_000);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for source in expressions {
+        let expr = lower_expression(source).expect("parses");
+        let t = translate(&expr, &env).expect("translates");
+        for (i, s) in strings.iter().enumerate() {
+            for t_value in subs.iter().skip(i % 3).step_by(3) {
+                let inputs = vec![
+                    ("s".to_string(), PyValue::Str(s.clone())),
+                    ("t".to_string(), PyValue::Str(t_value.clone())),
+                ];
+                let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
+                    .unwrap_or_else(|e| panic!("{source} at {inputs:?}: {e}"));
+                cases.push(oracle::Case {
+                    source: source.to_string(),
+                    inputs: inputs
+                        .iter()
+                        .map(|(n, v)| (n.clone(), harness::encode(v)))
+                        .collect(),
+                });
+                ours.push((source, inputs, outcome));
+            }
+        }
+    }
+    let python = oracle::evaluate(&cases).expect("the CPython oracle runs");
+    let mut mismatches = Vec::new();
+    for ((source, inputs, outcome), expected) in ours.iter().zip(&python) {
+        if !harness::agrees(outcome, expected).unwrap_or(false) {
+            mismatches.push(format!(
+                "{source} at {inputs:?}: ours {outcome:?}, CPython {expected:?}"
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    ours.len()
+}
+
+#[test]
+fn ascii_char_tests_and_case_maps_agree_with_cpython() {
+    let expressions = [
+        "s.isdigit()",
+        "s.isalpha()",
+        "s.isalnum()",
+        "s.isspace()",
+        "s.isupper()",
+        "s.islower()",
+        "s.lower()",
+        "s.upper()",
+        "s.swapcase()",
+        "(s + t).isupper() or t.lower() == s",
+        "s.upper().isupper() and not s.lower().islower()",
+    ];
+    let strings = words(&['a', 'Z', '7', ' ', '\x1c', '_'], 3);
+    let subs = words(&['b', 'Q', '0'], 2);
+    let n = agree_with_cpython(&expressions, &strings, &subs);
+    assert!(n > 2_000, "{n} cases");
+}
+
+#[test]
+fn ascii_methods_fold_like_cpython_and_refuse_non_ascii() {
+    let cases = [
+        ("'Ab1'.isalnum()", "True"),
+        ("'AB 1'.isupper()", "True"),
+        ("'1 2'.isupper()", "False"),
+        ("'\\x1c '.isspace()", "True"),
+        ("''.isdigit()", "False"),
+        ("'aB_1'.swapcase()", "'Ab_1'"),
+        ("'Hi There'.lower()", "'hi there'"),
+    ];
+    let env = env_of("s: str");
+    let script: String = cases
+        .iter()
+        .map(|(source, _)| format!("print(repr({source}))\n"))
+        .collect();
+    let python = python3::python3(&["-"], &script);
+    for ((source, expected), line) in cases.iter().zip(python.lines()) {
+        assert_eq!(&line, expected, "CPython on {source}");
+        let t = translate(&lower_expression(source).expect("parses"), &env).expect("translates");
+        assert_eq!(simplify(&t.value).to_string(), *expected, "folded {source}");
+    }
+    // Python's classes are Unicode-wide ("\u0663".isdigit() is True): a receiver that may hold
+    // a character outside ASCII is refused, not answered from the ASCII model.
+    for source in ["(s + '\u{663}').isdigit()", "'\u{df}'.upper()"] {
+        let err = translate(&lower_expression(source).expect("parses"), &env).expect_err("refused");
+        assert!(err.to_string().contains("not ASCII"), "{source}: {err}");
+    }
+}
+
+#[test]
+fn trees_over_char_classes_are_exact_and_precise() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/everyday_strings/char_classes.py");
+    let records = everyday::run_file_with(&path, true, true);
+    println!("{}", everyday::report(&records));
+    assert_eq!(records.len(), 4);
+    for r in &records {
+        let facts = r
+            .set
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{}: {e:?}", r.function));
+        assert_eq!(facts.approximate, 0, "{}: approximate leaves", r.function);
+        assert!(facts.leaves >= 2, "{}: {} leaves", r.function, facts.leaves);
+        let verdict = r
+            .check
+            .as_ref()
+            .and_then(|c| c.verdict.as_ref().ok())
+            .unwrap_or_else(|| panic!("{}: no %check verdict: {:?}", r.function, r.check));
+        assert!(verdict.precise, "{}: not precise", r.function);
+        assert_eq!(verdict.witness_misses, 0, "{}: witness misses", r.function);
+        assert!(
+            verdict.witnesses >= 2,
+            "{}: {} witnesses",
+            r.function,
+            verdict.witnesses
+        );
+        let edges = r.constraints.as_ref().map(|c| c.edges.clone());
+        match edges {
+            Some(Ok((all, decided))) => assert_eq!(all, decided, "{}: undecided edges", r.function),
+            other => panic!("{}: %constraints gave {other:?}", r.function),
+        }
     }
 }

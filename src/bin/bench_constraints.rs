@@ -155,10 +155,11 @@ fn synthetic(args: &Args) {
             mode: args.mode,
             path_limit: 0,
             timeout_ms: args.timeout_ms,
+            given: Vec::new(),
         };
         let listed = Options {
             path_limit: 64,
-            ..edges_only
+            ..edges_only.clone()
         };
         match (timed(&source, &edges_only), timed(&source, &listed)) {
             (Ok((a, edges_time)), Ok((b, all_time))) => println!(
@@ -257,6 +258,7 @@ fn stdlib(dir: &PathBuf, args: &Args, quiet: bool) -> Totals {
         mode: args.mode,
         path_limit: 64,
         timeout_ms: args.timeout_ms,
+        given: Vec::new(),
     };
     let mut totals = Totals::default();
     for name in MODULES {

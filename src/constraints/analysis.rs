@@ -36,13 +36,15 @@ pub enum Mode {
 }
 
 /// What to compute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub mode: Mode,
     /// Paths listed at most.
     pub path_limit: usize,
     /// Z3 timeout per query.
     pub timeout_ms: u32,
+    /// Parameter types given as `ARG:TYPE`: they take the place of annotations and inference.
+    pub given: Vec<(String, Sort)>,
 }
 
 /// Why there is no analysis.
@@ -128,6 +130,10 @@ pub struct Analysis {
     /// The parameters without annotation whose sort was inferred (precise mode), and from
     /// what.
     pub inferred_parameters: Vec<(String, String)>,
+    /// The parameters whose type was given as `ARG:TYPE`, with the type as given.
+    pub given_parameters: Vec<(String, String)>,
+    /// What the model assumes of this function's inputs (strings taken to be ASCII).
+    pub notes: Vec<String>,
     pub preconditions: Vec<Precondition>,
     pub ignored_preconditions: Vec<Ignored>,
     pub paths: Vec<PathReport>,
@@ -189,7 +195,8 @@ pub fn analyze(
         sorts: parameters,
         skipped: unsupported_parameters,
         inferred: inferred_parameters,
-    } = semantics::inputs(f, options.mode == Mode::Precise);
+        given: given_parameters,
+    } = semantics::inputs(f, options.mode == Mode::Precise, &options.given);
     let (preconditions, ignored_preconditions) = read_preconditions(f, &inputs);
     let pre: Vec<Constraint> = preconditions
         .iter()
@@ -255,6 +262,12 @@ pub fn analyze(
         parameters,
         unsupported_parameters,
         inferred_parameters,
+        given_parameters,
+        notes: if crate::symbolic::chars::uses_ascii_model(f) {
+            vec![crate::symbolic::chars::ASCII_NOTE.to_string()]
+        } else {
+            Vec::new()
+        },
         preconditions,
         ignored_preconditions,
         paths: decided.paths,

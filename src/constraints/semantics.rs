@@ -174,9 +174,20 @@ fn pending_name(join: NodeIndex) -> String {
 
 /// The params of `f` as names (the input variables), with the parameters left out and why.
 /// With `infer`, a parameter without annotation gets the sort `symexec`'s inference gives it
-/// (the same as `%set`'s), reported as `(name, "sort inferred from …")`.
-pub fn inputs(f: &Function, infer: bool) -> Inputs {
+/// (the same as `%set`'s), reported as `(name, "sort inferred from …")`. A sort in `given`
+/// (`ARG:TYPE`, for parameters of `f`) takes the place of the annotation and of inference.
+pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
     let (mut env, mut skipped) = Env::from_params(&f.params);
+    let mut given_notes = Vec::new();
+    for (name, sort) in given {
+        if let Err(e) = env.declare(name, sort) {
+            skipped.retain(|(n, _)| n != name);
+            skipped.push((name.clone(), format!("the type given, {sort}: {e}")));
+            continue;
+        }
+        skipped.retain(|(n, _)| n != name);
+        given_notes.push((name.clone(), sort.to_string()));
+    }
     let mut inferred = Vec::new();
     if infer {
         let unannotated: Vec<String> = skipped
@@ -209,6 +220,7 @@ pub fn inputs(f: &Function, infer: bool) -> Inputs {
         sorts,
         skipped,
         inferred,
+        given: given_notes,
     }
 }
 
@@ -271,6 +283,8 @@ pub struct Inputs {
     pub skipped: Vec<(String, String)>,
     /// The parameters whose sort was inferred, and from what.
     pub inferred: Vec<(String, String)>,
+    /// The parameters whose sort was given as `ARG:TYPE`, with the sort.
+    pub given: Vec<(String, String)>,
 }
 
 /// The translation environment for `names`.

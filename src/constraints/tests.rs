@@ -11,6 +11,7 @@ fn run_with(source: &str, mode: Mode, path_limit: usize) -> Analysis {
         mode,
         path_limit,
         timeout_ms: 5_000,
+        given: Vec::new(),
     };
     analyze(f, &options, &Cancel::new()).unwrap()
 }
@@ -204,6 +205,7 @@ fn an_interrupt_stops_the_analysis() {
         mode: Mode::Precise,
         path_limit: 64,
         timeout_ms: 5_000,
+        given: Vec::new(),
     };
     assert_eq!(
         analyze(f, &options, &cancel).unwrap_err(),

@@ -136,6 +136,12 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
     for (n, note) in &a.inferred_parameters {
         out.push_str(&format!("  inferred: {n}: {note}\n"));
     }
+    for (n, sort) in &a.given_parameters {
+        out.push_str(&format!("  given: {n}: {sort} (ARG:TYPE)\n"));
+    }
+    for note in &a.notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
     let pre: Vec<String> = a.preconditions.iter().map(|p| p.text.clone()).collect();
     out.push_str(&format!("preconditions: {}\n", or_none(&pre)));
     for i in &a.ignored_preconditions {
@@ -303,6 +309,20 @@ pub fn html(a: &Analysis, selected: Option<usize>) -> String {
             .map(|(n, note)| vec![n.clone(), note.clone()])
             .collect();
         out.push_str(&table(&["parameter", "type inferred"], &rows));
+    }
+    for note in &a.notes {
+        out.push_str(&format!(
+            "<p class=\"analysis-kernel-note\">Note: {}.</p>",
+            escape(note)
+        ));
+    }
+    if !a.given_parameters.is_empty() {
+        let rows: Vec<Vec<String>> = a
+            .given_parameters
+            .iter()
+            .map(|(n, sort)| vec![n.clone(), sort.clone()])
+            .collect();
+        out.push_str(&table(&["parameter", "type given (ARG:TYPE)"], &rows));
     }
     let rows: Vec<Vec<String>> = a
         .paths
@@ -477,6 +497,16 @@ pub fn json(a: &Analysis) -> Value {
             a.inferred_parameters
                 .iter()
                 .map(|(n, note)| json!({"name": n, "note": note}))
+                .collect::<Vec<_>>()
+        ),
+    );
+    map.insert("notes".into(), json!(a.notes));
+    map.insert(
+        "given_parameters".into(),
+        json!(
+            a.given_parameters
+                .iter()
+                .map(|(n, sort)| json!({"name": n, "type": sort}))
                 .collect::<Vec<_>>()
         ),
     );
@@ -724,6 +754,7 @@ mod tests {
             mode: Mode::Precise,
             path_limit: 64,
             timeout_ms: 5_000,
+            given: Vec::new(),
         };
         analyze(f, &options, &Cancel::new()).expect("analyses")
     }

@@ -14,6 +14,7 @@
 //! facts about open non-unit-step slices that need induction over the length answer
 //! `unknown` (see `solver::slice`).
 
+pub mod chars;
 pub mod iteration;
 pub mod negate;
 pub mod none;

@@ -175,6 +175,8 @@ fn bare(t: &Term) -> String {
         TermKind::Find(s, p) => {
             format!("{}.find({})", at(s, prec::ATOM), at(p, prec::TEST))
         }
+        TermKind::CharTest(test, s) => format!("{}.{}()", at(s, prec::ATOM), test.method()),
+        TermKind::CaseMap(map, s) => format!("{}.{}()", at(s, prec::ATOM), map.method()),
         TermKind::Items(kind, items) => {
             let body = join(items, prec::TEST, ", ");
             match kind {

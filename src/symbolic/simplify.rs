@@ -98,6 +98,20 @@ impl Folder {
                     _ => Term::find(s, p).ok()?,
                 }
             }
+            K::CharTest(test, s) => {
+                let s = self.fold(s);
+                match s.literal() {
+                    Some(Literal::Str(a)) => Term::bool(test.eval(a)?),
+                    _ => Term::char_test(*test, s).ok()?,
+                }
+            }
+            K::CaseMap(map, s) => {
+                let s = self.fold(s);
+                match s.literal() {
+                    Some(Literal::Str(a)) => Term::str(map.eval(a)?).ok()?,
+                    _ => Term::case_map(*map, s).ok()?,
+                }
+            }
             K::Concat(parts) => concat(self.all(parts))?,
             K::Repeat(a, n) => Term::repeat(self.fold(a), *n).ok()?,
             K::Items(kind, xs) => Term::items(*kind, self.all(xs)).ok()?,

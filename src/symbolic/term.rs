@@ -14,6 +14,7 @@ use std::sync::Arc;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
+use super::chars::{CaseMap, CharTest};
 use super::sort::{Equality, SeqKind, Sort};
 
 /// Largest constant exponent of `**` and count of `*` repetition a term may carry: the
@@ -126,6 +127,10 @@ pub enum TermKind {
     },
     /// `s.find(sub)`: the first index of `sub` in `s`, or -1.
     Find(Term, Term),
+    /// `s.isdigit()` and its kin, over ASCII (see [`crate::symbolic::chars`]).
+    CharTest(CharTest, Term),
+    /// `s.lower()`, `s.upper()`, `s.swapcase()`, over ASCII.
+    CaseMap(CaseMap, Term),
 }
 
 /// Results of work on terms, by term identity ([`Term::id`]), for callers that meet the
@@ -386,7 +391,9 @@ impl Term {
             | ToReal(a)
             | ToInt(a)
             | Len(a)
-            | Repeat(a, _) => vec![a],
+            | Repeat(a, _)
+            | CharTest(_, a)
+            | CaseMap(_, a) => vec![a],
             Arith(_, a, b)
             | Compare(_, a, b)
             | Index(a, b)
@@ -783,6 +790,18 @@ impl Term {
     pub fn find(s: Term, sub: Term) -> Built {
         expect_strs(&s, &sub, "find")?;
         Ok(Term::make(TermKind::Find(s, sub), Sort::Int))
+    }
+
+    /// `s.isdigit()` and its kin.
+    pub fn char_test(test: CharTest, s: Term) -> Built {
+        expect_strs(&s, &s, test.method())?;
+        Ok(Term::make(TermKind::CharTest(test, s), Sort::Bool))
+    }
+
+    /// `s.lower()`, `s.upper()`, `s.swapcase()`.
+    pub fn case_map(map: CaseMap, s: Term) -> Built {
+        expect_strs(&s, &s, map.method())?;
+        Ok(Term::make(TermKind::CaseMap(map, s), Sort::Str))
     }
 
     /// `a + b + …` of strings, or of sequences of one kind (displays join a sequence whose

@@ -180,6 +180,9 @@ pub fn function_inputs(
         };
         inputs.push((p.name.clone(), sort));
     }
+    if crate::symbolic::chars::uses_ascii_model(f) {
+        notes.push(crate::symbolic::chars::ASCII_NOTE.to_string());
+    }
     Ok((Inputs(inputs), notes))
 }
 

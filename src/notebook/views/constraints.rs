@@ -31,7 +31,11 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-pub const USAGE: &str = "%constraints NAME [--pyta] [--paths N] [--path K]";
+pub const USAGE: &str = "%constraints NAME [--pyta] [--paths N] [--path K] [ARG:TYPE ...]";
+
+/// The types `ARG:TYPE` accepts, for the error on a bad one.
+pub const ACCEPTED_TYPES: &str = "int, float, bool, str, list (of int), tuple (of int), list[T], \
+tuple[T, ...], tuple[A, B] (typing's List/Tuple too), with T, A, B among these";
 
 pub const SUMMARY: &str =
     "Z3 path constraints on the CFG's edges, path feasibility and witness inputs";
@@ -53,16 +57,23 @@ twice the query timeout (%config z3_timeout_ms) per analysis: what it has not de
 --pyta applies PythonTA's rule instead of SSA: constraints that mention a reassigned parameter are \
 dropped from the rest of the path. Statements the translation does not cover are assumed to \
 complete; conditions it does not cover make their paths \"unknown\" (with --pyta they are ignored, \
-as PythonTA does).";
+as PythonTA does).\n\n\
+ARG:TYPE words after the name (`%constraints f n:int xs:list[int] s:str`) give a parameter's type: it \
+takes the place of the annotation or of the type inferred, and the output lists it as given. The types: \
+int, float, bool, str, list[T], tuple[T, ...], tuple[A, B].\n\n\
+Strings: .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/\
+.swapcase() are modelled exactly over ASCII; the strings they read are taken to be ASCII (Python's are \
+Unicode-wide), and a path through them is claimed for ASCII inputs only.";
 
 /// Runs `%constraints`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
-    let [name] = inv.args.as_slice() else {
+    let Some((name, specs)) = inv.args.split_first() else {
         return Err(CellError::usage(
             "%constraints takes one function name (see %help constraints)",
         ));
     };
     let f = session.require_lowered(name)?.clone();
+    let given = given_types(&f, specs)?;
     let path_limit = match inv.option("--paths") {
         Some(n) => parse_count("--paths", n)?,
         None => usize::try_from(session.config.path_limit).unwrap_or(usize::MAX),
@@ -79,6 +90,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         },
         path_limit,
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
+        given,
     };
     let analysis = analyze(&f, &options, ctx.cancel).map_err(|e| match e {
         ConstraintsError::Stopped(s) => s.into(),
@@ -119,6 +131,29 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         json: json(&analysis),
     };
     ctx.show(&view, inv)
+}
+
+/// The `ARG:TYPE` words, each naming a parameter of `f`.
+fn given_types(
+    f: &crate::python::ir::Function,
+    specs: &[String],
+) -> Result<Vec<(String, crate::symbolic::Sort)>, CellError> {
+    let given = crate::symexec::parse_specs(specs).map_err(|e| {
+        CellError::usage(format!(
+            "%constraints: {e} (after the name: ARG:TYPE words, the types {ACCEPTED_TYPES})"
+        ))
+    })?;
+    for (name, _) in &given {
+        if f.param(name).is_none() {
+            let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+            return Err(CellError::usage(format!(
+                "%constraints: {} has no parameter {name} (its parameters: {})",
+                f.qualname,
+                params.join(", ")
+            )));
+        }
+    }
+    Ok(given)
 }
 
 fn parse_count(option: &str, value: &str) -> Result<usize, CellError> {

@@ -75,7 +75,10 @@ with a note on the node (\"havoc: the builtin sorted(), line 3\"), and every lea
 ≈; its path condition, outcome and witness are not exact, and %check does not judge it). Parameters without \
 annotation get a type inferred from how the function uses them (n % 2: int, s.lower(): str, lst.append(x): \
 list[int]), a default value, the annotated function they are passed to, or their name; the inference is said \
-under the tree. Optional[T] is explored as T (None is not an input). Floats are exact reals (no rounding).\n\n\
+under the tree. Optional[T] is explored as T (None is not an input). Floats are exact reals (no rounding). \
+.isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/.swapcase() are exact \
+over ASCII: the strings they read are taken to be ASCII (said under the tree), and on a string that may hold a \
+non-ASCII literal they stay a havoc.\n\n\
 Recursion is cut at --depth N nested calls of a function in itself (%config depth, default 4) with bound \
 leaves. The docstring preconditions (PythonTA's forms, read as %constraints reads them) are assumed at the \
 root; --no-pre ignores them.\n\n\

@@ -73,6 +73,10 @@ pub(super) struct Lowerer<'a> {
     /// Variables whose `len!v >= 0` (`abstracted`) or link (`linked`) is in `lengths`.
     abstracted: HashSet<String>,
     linked: HashSet<String>,
+    /// `v` is ASCII, for each string variable `v` a character test or case map reads (see
+    /// `symbolic::chars`), asserted with the term; `ascii_vars` names them.
+    ascii: Vec<ast::Bool>,
+    ascii_vars: HashSet<String>,
 }
 
 pub(super) fn internal(what: impl Into<String>) -> SolverError {
@@ -260,6 +264,8 @@ impl<'a> Lowerer<'a> {
             lengths: Vec::new(),
             abstracted: HashSet::new(),
             linked: HashSet::new(),
+            ascii: Vec::new(),
+            ascii_vars: HashSet::new(),
         }
     }
 
@@ -269,8 +275,23 @@ impl<'a> Lowerer<'a> {
         self.definitions
             .iter()
             .chain(&self.lengths)
+            .chain(&self.ascii)
             .cloned()
             .collect()
+    }
+
+    /// Constrains each string variable of `s` to ASCII (not when evaluating in a model).
+    fn assume_ascii(&mut self, s: &Term) -> Result<()> {
+        if self.model.is_some() {
+            return Ok(());
+        }
+        for (v, sort) in s.vars() {
+            if sort == Sort::Str && self.ascii_vars.insert(smt_name(&v)) {
+                let z = ast::String::new_const(smt_name(&v));
+                self.ascii.push(super::strings::ascii(&z)?);
+            }
+        }
+        Ok(())
     }
 
     /// A lowering for evaluating terms in `model`.
@@ -416,6 +437,35 @@ impl<'a> Lowerer<'a> {
             TermKind::Find(s, p) => {
                 let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
                 Z::Int(super::strings::find(&s, &p)?)
+            }
+            TermKind::CharTest(test, s) => {
+                self.assume_ascii(s)?;
+                Z::Bool(super::strings::char_test(
+                    *test,
+                    &self.lower(s)?.into_str()?,
+                )?)
+            }
+            TermKind::CaseMap(map, s) => {
+                self.assume_ascii(s)?;
+                let z = self.lower(s)?.into_str()?;
+                match self.model {
+                    // Z3's model evaluation leaves `seq.map` of a lambda unreduced: map the
+                    // receiver's value here.
+                    Some(model) => {
+                        let text = match super::convert::value(model, &Z::Str(z), &Sort::Str)? {
+                            crate::python::PyValue::Str(text) => text,
+                            other => return Err(internal(format!("{other:?} as a str"))),
+                        };
+                        let mapped = map.eval(&text).ok_or_else(|| {
+                            SolverError::Unsupported(format!(
+                                ".{}() of the non-ASCII string {text:?}",
+                                map.method()
+                            ))
+                        })?;
+                        Z::Str(str_const(&mapped)?)
+                    }
+                    None => Z::Str(super::strings::case_map(*map, &z)?),
+                }
             }
             TermKind::Concat(parts) => {
                 let zs = parts
