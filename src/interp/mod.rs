@@ -80,7 +80,8 @@
 //!   functions and `__doc__` (`funcattr.rs`), `__cause__`/`__context__`/
 //!   `__suppress_context__` (`exc_chain.rs`), `copy`/`deepcopy` of sets and instances. `with` statements
 //!   (`__enter__`/`__exit__`, several items, suppression). `dataclasses.dataclass` (`field`,
-//!   `frozen`, `order`, `__post_init__`, `__match_args__`), `enum.Enum` (`auto`),
+//!   `frozen`, `order`, `__post_init__`, `__match_args__`; `is_dataclass`, `asdict`, `astuple`,
+//!   `replace` in `dataclass_fns.rs`), `enum.Enum` (`auto`),
 //!   `typing.NamedTuple`,
 //!   `collections.namedtuple`, `functools.total_ordering`.
 //!
@@ -97,7 +98,9 @@
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
 //! `object` (and exception classes with several bases), metaclasses and class
-//! keywords stop the run when the class statement runs. `dataclasses.field` with
+//! keywords stop the run when the class statement runs. `dataclasses.fields`,
+//! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
+//! `dataclasses.field` with
 //! `init`/`repr`/`compare` false, an `Enum` defining `__init__`/`__new__`, `object.__new__(object)`,
 //! and copying a `deque`, a `Random`, an iterator or an instance whose class defines
 //! `__copy__`/`__deepcopy__`/`__reduce__` are refused by name.
@@ -137,6 +140,7 @@ mod classdef;
 mod code;
 mod codec;
 mod compile;
+mod dataclass_fns;
 mod descriptor;
 mod dict;
 mod dunder;

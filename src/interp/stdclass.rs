@@ -48,6 +48,10 @@ pub(crate) enum ClassBuiltin {
     NtReplace,
     /// `object.__init__`, `object.__repr__`, ...
     Object(&'static str),
+    IsDataclass,
+    Asdict,
+    Astuple,
+    Replace,
 }
 
 const NAMES: &[(&str, ClassBuiltin)] = &[
@@ -90,6 +94,10 @@ impl ClassBuiltin {
             ClassBuiltin::NamedTupleFactory => "namedtuple",
             ClassBuiltin::NtAsdict => "_asdict",
             ClassBuiltin::NtReplace => "_replace",
+            ClassBuiltin::IsDataclass => "is_dataclass",
+            ClassBuiltin::Asdict => "asdict",
+            ClassBuiltin::Astuple => "astuple",
+            ClassBuiltin::Replace => "replace",
             ClassBuiltin::Object(n) => n,
             b => NAMES.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
         }
@@ -266,6 +274,10 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
     match (module, name) {
         ("dataclasses", "dataclass") => b(ClassBuiltin::Dataclass),
         ("dataclasses", "field") => b(ClassBuiltin::Field),
+        ("dataclasses", "is_dataclass") => b(ClassBuiltin::IsDataclass),
+        ("dataclasses", "asdict") => b(ClassBuiltin::Asdict),
+        ("dataclasses", "astuple") => b(ClassBuiltin::Astuple),
+        ("dataclasses", "replace") => b(ClassBuiltin::Replace),
         ("dataclasses", "FrozenInstanceError") => {
             Some(Value::UserExcType(LIBRARY.with(|l| l.frozen_error.clone())))
         }
@@ -279,7 +291,7 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
 }
 
 /// The field names and defaults of a dataclass or named tuple, bases' fields first.
-fn fields_of(c: &Rc<Class>) -> Vec<Rc<str>> {
+pub(crate) fn fields_of(c: &Rc<Class>) -> Vec<Rc<str>> {
     let mut out: Vec<Rc<str>> = Vec::new();
     for k in c.mro.iter().rev().chain(std::iter::once(c)) {
         if k.own("__dataclass_fields__").is_none() && !Rc::ptr_eq(k, c) {
@@ -372,6 +384,10 @@ impl Machine {
         use ClassBuiltin as C;
         let name = b.name();
         match b {
+            C::IsDataclass => self.dc_is_dataclass(args, kwargs),
+            C::Asdict => self.dc_convert(false, args, kwargs),
+            C::Astuple => self.dc_convert(true, args, kwargs),
+            C::Replace => self.dc_replace(args, kwargs),
             C::Super => {
                 no_kwargs(name, &kwargs)?;
                 self.make_super(args)

@@ -53,6 +53,11 @@ impl Machine {
         self.deep(x, &mut memo, 0)
     }
 
+    /// `copy.deepcopy(x)` with a fresh memo.
+    pub(crate) fn deepcopy_value(&mut self, x: &Value) -> R<Value> {
+        self.deep(x, &mut HashMap::new(), 0)
+    }
+
     fn deep(&mut self, x: &Value, memo: &mut HashMap<usize, Value>, depth: usize) -> R<Value> {
         if depth > MAX_DEPTH {
             return fail(

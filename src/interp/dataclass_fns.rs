@@ -1,0 +1,180 @@
+//! The module functions of `dataclasses` over instances: `is_dataclass`, `asdict`,
+//! `astuple` (recursive into dataclasses, named tuples, lists, tuples and plain dicts, other
+//! values deep-copied, as CPython 3.11's `_asdict_inner`) and `replace`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::call::{Kwargs, arity, no_kwargs, take_kwargs};
+use super::class::Class;
+use super::dict::{Dict, key_of};
+use super::exc::{ExcKind, R, Unwind, fail, type_error};
+use super::machine::Machine;
+use super::value::Value;
+
+/// Nesting beyond this raises `RecursionError` (CPython's recursion limit).
+const MAX_DEPTH: usize = 1000;
+
+/// What a class's `__dataclass_fields__` says it is.
+#[derive(PartialEq, Eq)]
+enum Kind {
+    Dataclass,
+    NamedTuple,
+    Other,
+}
+
+fn kind(c: &Class) -> Kind {
+    match c.lookup("__dataclass_fields__") {
+        Some(Value::Tuple(_)) => Kind::Dataclass,
+        Some(Value::None) => Kind::NamedTuple,
+        _ => Kind::Other,
+    }
+}
+
+fn instance_class(v: &Value) -> Option<Rc<Class>> {
+    match v {
+        Value::Instance(i) => Some(i.class.clone()),
+        _ => None,
+    }
+}
+
+fn dataclass_instance(v: &Value) -> Option<Rc<Class>> {
+    instance_class(v).filter(|c| kind(c) == Kind::Dataclass)
+}
+
+impl Machine {
+    /// `dataclasses.is_dataclass(obj)`: a dataclass or an instance of one.
+    pub(super) fn dc_is_dataclass(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        no_kwargs("is_dataclass", &kwargs)?;
+        arity("is_dataclass", &args, 1, 1)?;
+        let yes = match &args[0] {
+            Value::Class(c) => kind(c) == Kind::Dataclass,
+            v => dataclass_instance(v).is_some(),
+        };
+        Ok(Value::Bool(yes))
+    }
+
+    /// `dataclasses.asdict(obj)` (`as_tuple` false) or `astuple(obj)`.
+    pub(super) fn dc_convert(
+        &mut self,
+        as_tuple: bool,
+        args: Vec<Value>,
+        kwargs: Kwargs,
+    ) -> R<Value> {
+        let (name, factory) = if as_tuple {
+            ("astuple", "tuple_factory")
+        } else {
+            ("asdict", "dict_factory")
+        };
+        let [f] = take_kwargs(name, kwargs, [factory])?;
+        if f.is_some() {
+            return Err(Unwind::unsupported(format!(
+                "dataclasses.{name}({factory}=...)"
+            )));
+        }
+        arity(name, &args, 1, 1)?;
+        if dataclass_instance(&args[0]).is_none() {
+            return type_error(format!("{name}() should be called on dataclass instances"));
+        }
+        self.dc_inner(&args[0], as_tuple, 0)
+    }
+
+    fn dc_inner(&mut self, x: &Value, as_tuple: bool, depth: usize) -> R<Value> {
+        if depth > MAX_DEPTH {
+            return fail(
+                ExcKind::RecursionError,
+                "maximum recursion depth exceeded while calling a Python object",
+            );
+        }
+        self.tick()?;
+        if let Some(class) = instance_class(x) {
+            match kind(&class) {
+                Kind::Dataclass => {
+                    let fields = super::stdclass::fields_of(&class);
+                    if as_tuple {
+                        let mut items = Vec::with_capacity(fields.len());
+                        for f in &fields {
+                            let v = self.getattr(x, f)?;
+                            items.push(self.dc_inner(&v, as_tuple, depth + 1)?);
+                        }
+                        return Ok(Value::tuple(items));
+                    }
+                    let mut d = Dict::default();
+                    for f in &fields {
+                        let v = self.getattr(x, f)?;
+                        let v = self.dc_inner(&v, as_tuple, depth + 1)?;
+                        let k = Value::str(&**f);
+                        d.insert(key_of(&k)?, k, v);
+                    }
+                    return Ok(Value::Dict(Rc::new(RefCell::new(d))));
+                }
+                Kind::NamedTuple => {
+                    let mut items = Vec::new();
+                    for f in super::stdclass::fields_of(&class) {
+                        let v = self.getattr(x, &f)?;
+                        items.push(self.dc_inner(&v, as_tuple, depth + 1)?);
+                    }
+                    return self.call(&Value::Class(class), items, Vec::new());
+                }
+                Kind::Other => {}
+            }
+        }
+        match x {
+            Value::List(l) => {
+                let items = l.borrow().clone();
+                let mut out = Vec::with_capacity(items.len());
+                for v in &items {
+                    out.push(self.dc_inner(v, as_tuple, depth + 1)?);
+                }
+                Ok(Value::list(out))
+            }
+            Value::Tuple(t) => {
+                let items: Vec<Value> = t.iter().cloned().collect();
+                let mut out = Vec::with_capacity(items.len());
+                for v in &items {
+                    out.push(self.dc_inner(v, as_tuple, depth + 1)?);
+                }
+                Ok(Value::tuple(out))
+            }
+            Value::Dict(d) => {
+                if d.borrow().flavor.is_some() {
+                    return Err(Unwind::unsupported(
+                        "dataclasses.asdict/astuple of a dict subclass (defaultdict, Counter, OrderedDict)",
+                    ));
+                }
+                let pairs: Vec<(Value, Value)> = d.borrow().iter().cloned().collect();
+                let mut out = Dict::default();
+                for (k, v) in &pairs {
+                    let k = self.dc_inner(k, as_tuple, depth + 1)?;
+                    let v = self.dc_inner(v, as_tuple, depth + 1)?;
+                    out.insert(key_of(&k)?, k, v);
+                }
+                Ok(Value::Dict(Rc::new(RefCell::new(out))))
+            }
+            other => self.deepcopy_value(other),
+        }
+    }
+
+    /// `dataclasses.replace(obj, /, **changes)`: a new instance through the class's
+    /// `__init__`, unchanged fields taken from `obj`.
+    pub(super) fn dc_replace(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        if args.len() != 1 {
+            return type_error(format!(
+                "replace() takes 1 positional argument but {} were given",
+                args.len()
+            ));
+        }
+        let obj = &args[0];
+        let Some(class) = dataclass_instance(obj) else {
+            return type_error("replace() should be called on dataclass instances");
+        };
+        let mut changes = kwargs;
+        for f in super::stdclass::fields_of(&class) {
+            if !changes.iter().any(|(k, _)| *k == f) {
+                let v = self.getattr(obj, &f)?;
+                changes.push((f, v));
+            }
+        }
+        self.call(&Value::Class(class), Vec::new(), changes)
+    }
+}
