@@ -79,6 +79,30 @@ fn constant_folding_agrees_with_cpython() {
     }
 }
 
+/// The function's tree has at least two leaves and none approximate, and `%check` finds it
+/// precise with every leaf witness (at least two) replayed to its leaf.
+fn assert_exact_and_precise(r: &everyday::Record) {
+    let facts = r
+        .set
+        .as_ref()
+        .unwrap_or_else(|e| panic!("{}: {e:?}", r.function));
+    assert_eq!(facts.approximate, 0, "{}: approximate leaves", r.function);
+    assert!(facts.leaves >= 2, "{}: {} leaves", r.function, facts.leaves);
+    let verdict = r
+        .check
+        .as_ref()
+        .and_then(|c| c.verdict.as_ref().ok())
+        .unwrap_or_else(|| panic!("{}: no %check verdict: {:?}", r.function, r.check));
+    assert!(verdict.precise, "{}: not precise", r.function);
+    assert_eq!(verdict.witness_misses, 0, "{}: witness misses", r.function);
+    assert!(
+        verdict.witnesses >= 2,
+        "{}: {} witnesses",
+        r.function,
+        verdict.witnesses
+    );
+}
+
 #[test]
 fn trees_over_find_are_exact_and_precise() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -87,25 +111,7 @@ fn trees_over_find_are_exact_and_precise() {
     println!("{}", everyday::report(&records));
     assert_eq!(records.len(), 4);
     for r in &records {
-        let facts = r
-            .set
-            .as_ref()
-            .unwrap_or_else(|e| panic!("{}: {e:?}", r.function));
-        assert_eq!(facts.approximate, 0, "{}: approximate leaves", r.function);
-        assert!(facts.leaves >= 2, "{}: {} leaves", r.function, facts.leaves);
-        let verdict = r
-            .check
-            .as_ref()
-            .and_then(|c| c.verdict.as_ref().ok())
-            .unwrap_or_else(|| panic!("{}: no %check verdict: {:?}", r.function, r.check));
-        assert!(verdict.precise, "{}: not precise", r.function);
-        assert_eq!(verdict.witness_misses, 0, "{}: witness misses", r.function);
-        assert!(
-            verdict.witnesses >= 2,
-            "{}: {} witnesses",
-            r.function,
-            verdict.witnesses
-        );
+        assert_exact_and_precise(r);
     }
 }
 
@@ -211,25 +217,7 @@ fn trees_over_char_classes_are_exact_and_precise() {
     println!("{}", everyday::report(&records));
     assert_eq!(records.len(), 4);
     for r in &records {
-        let facts = r
-            .set
-            .as_ref()
-            .unwrap_or_else(|e| panic!("{}: {e:?}", r.function));
-        assert_eq!(facts.approximate, 0, "{}: approximate leaves", r.function);
-        assert!(facts.leaves >= 2, "{}: {} leaves", r.function, facts.leaves);
-        let verdict = r
-            .check
-            .as_ref()
-            .and_then(|c| c.verdict.as_ref().ok())
-            .unwrap_or_else(|| panic!("{}: no %check verdict: {:?}", r.function, r.check));
-        assert!(verdict.precise, "{}: not precise", r.function);
-        assert_eq!(verdict.witness_misses, 0, "{}: witness misses", r.function);
-        assert!(
-            verdict.witnesses >= 2,
-            "{}: {} witnesses",
-            r.function,
-            verdict.witnesses
-        );
+        assert_exact_and_precise(r);
         let edges = r.constraints.as_ref().map(|c| c.edges.clone());
         match edges {
             Some(Ok((all, decided))) => assert_eq!(all, decided, "{}: undecided edges", r.function),
