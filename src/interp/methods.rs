@@ -58,7 +58,7 @@ pub(crate) fn type_has_method(t: TypeKind, name: &str) -> bool {
         TypeKind::Tuple => matches!(name, "count" | "index"),
         TypeKind::Dict => DICT.contains(&name),
         TypeKind::Int | TypeKind::Bool => matches!(name, "bit_length" | "bit_count" | "conjugate"),
-        TypeKind::Float => matches!(name, "is_integer" | "conjugate"),
+        TypeKind::Float => matches!(name, "is_integer" | "conjugate" | "as_integer_ratio"),
         TypeKind::Set | TypeKind::FrozenSet => super::set_ops::type_has_method(t, name),
         TypeKind::Bytes => super::bytes::METHODS.contains(&name),
         _ => false,
@@ -170,6 +170,7 @@ impl Machine {
                 }
                 Ok(match name {
                     "is_integer" => Value::Bool(f.is_finite() && f.fract() == 0.0),
+                    "as_integer_ratio" => float_as_integer_ratio(*f)?,
                     _ => Value::Float(*f),
                 })
             }
@@ -450,5 +451,17 @@ impl Machine {
             }
             _ => return Err(Unwind::unsupported(format!("dict.{name}()"))),
         })
+    }
+}
+
+/// `f.as_integer_ratio()`: the float's exact value in lowest terms, a positive denominator.
+fn float_as_integer_ratio(f: f64) -> R<Value> {
+    match crate::symbolic::term::float_ratio(f) {
+        Some((num, den)) => Ok(Value::tuple(vec![Value::big(num), Value::big(den)])),
+        None if f.is_nan() => value_error("cannot convert NaN to integer ratio"),
+        None => fail(
+            ExcKind::OverflowError,
+            "cannot convert Infinity to integer ratio",
+        ),
     }
 }
