@@ -57,6 +57,21 @@ fn find_agrees_with_cpython() {
     assert!(n > 300, "{n} cases");
 }
 
+/// Each expression (over constants) prints as CPython's `repr` of it, and folds to that text.
+fn assert_folds_like_cpython(cases: &[(&str, &str)]) {
+    let env = env_of("s: str");
+    let script: String = cases
+        .iter()
+        .map(|(source, _)| format!("print(repr({source}))\n"))
+        .collect();
+    let python = python3::python3(&["-"], &script);
+    for ((source, expected), line) in cases.iter().zip(python.lines()) {
+        assert_eq!(&line, expected, "CPython on {source}");
+        let t = translate(&lower_expression(source).expect("parses"), &env).expect("translates");
+        assert_eq!(simplify(&t.value).to_string(), *expected, "folded {source}");
+    }
+}
+
 #[test]
 fn constant_folding_agrees_with_cpython() {
     let cases = [
@@ -66,17 +81,7 @@ fn constant_folding_agrees_with_cpython() {
         ("'abc'.find('d')", "-1"),
         ("'\\\\x'.find('x')", "1"),
     ];
-    let env = env_of("s: str");
-    let script: String = cases
-        .iter()
-        .map(|(source, _)| format!("print({source})\n"))
-        .collect();
-    let python = python3::python3(&["-"], &script);
-    for ((source, expected), line) in cases.iter().zip(python.lines()) {
-        assert_eq!(&line, expected, "CPython on {source}");
-        let t = translate(&lower_expression(source).expect("parses"), &env).expect("translates");
-        assert_eq!(simplify(&t.value).to_string(), *expected, "folded {source}");
-    }
+    assert_folds_like_cpython(&cases);
 }
 
 /// The function's tree has at least two leaves and none approximate, and `%check` finds it
@@ -190,19 +195,10 @@ fn ascii_methods_fold_like_cpython_and_refuse_non_ascii() {
         ("'aB_1'.swapcase()", "'Ab_1'"),
         ("'Hi There'.lower()", "'hi there'"),
     ];
-    let env = env_of("s: str");
-    let script: String = cases
-        .iter()
-        .map(|(source, _)| format!("print(repr({source}))\n"))
-        .collect();
-    let python = python3::python3(&["-"], &script);
-    for ((source, expected), line) in cases.iter().zip(python.lines()) {
-        assert_eq!(&line, expected, "CPython on {source}");
-        let t = translate(&lower_expression(source).expect("parses"), &env).expect("translates");
-        assert_eq!(simplify(&t.value).to_string(), *expected, "folded {source}");
-    }
+    assert_folds_like_cpython(&cases);
     // Python's classes are Unicode-wide ("\u0663".isdigit() is True): a receiver that may hold
     // a character outside ASCII is refused, not answered from the ASCII model.
+    let env = env_of("s: str");
     for source in ["(s + '\u{663}').isdigit()", "'\u{df}'.upper()"] {
         let err = translate(&lower_expression(source).expect("parses"), &env).expect_err("refused");
         assert!(err.to_string().contains("not ASCII"), "{source}: {err}");
