@@ -36,12 +36,16 @@ fn decided(p: &Value) -> (usize, usize) {
 #[test]
 fn a_given_type_models_a_parameter_and_is_listed_as_given() {
     let mut s = session();
-    // `half(n)` has no evidence for n's type: without ARG:TYPE it is not modelled.
+    // `half(n)` has no evidence for n's type: without ARG:TYPE it gets `%set`'s default
+    // guess, and a note says the verdicts hold for that guess.
     let before = constraints(&mut s, "%constraints half");
+    assert_eq!(before["parameters"]["n"], "int", "{}", before["parameters"]);
+    let notes = before["notes"].as_array().expect("notes");
     assert!(
-        before["parameters"].get("n").is_none(),
-        "{}",
-        before["parameters"]
+        notes.iter().any(|n| n
+            .as_str()
+            .is_some_and(|n| n.contains("n: int, the default guess") && n.contains("ARG:TYPE"))),
+        "{notes:?}"
     );
     let after = constraints(&mut s, "%constraints half n:list[int]");
     assert_eq!(after["parameters"]["n"], "list[int]");
@@ -49,6 +53,7 @@ fn a_given_type_models_a_parameter_and_is_listed_as_given() {
         after["given_parameters"],
         serde_json::json!([{"name": "n", "type": "list[int]"}])
     );
+    assert_eq!(after["notes"], serde_json::json!([]));
     // It overrides an annotation and an inference too.
     let p = constraints(&mut s, "%constraints grade score:int label: str");
     assert_eq!(p["parameters"]["score"], "int");

@@ -132,7 +132,8 @@ pub struct Analysis {
     pub inferred_parameters: Vec<(String, String)>,
     /// The parameters whose type was given as `ARG:TYPE`, with the type as given.
     pub given_parameters: Vec<(String, String)>,
-    /// What the model assumes of this function's inputs (strings taken to be ASCII).
+    /// What the model assumes of this function's inputs (strings taken to be ASCII, types
+    /// guessed).
     pub notes: Vec<String>,
     pub preconditions: Vec<Precondition>,
     pub ignored_preconditions: Vec<Ignored>,
@@ -195,6 +196,7 @@ pub fn analyze(
         sorts: parameters,
         skipped: unsupported_parameters,
         inferred: inferred_parameters,
+        guessed,
         given: given_parameters,
     } = semantics::inputs(f, options.mode == Mode::Precise, &options.given);
     let (preconditions, ignored_preconditions) = read_preconditions(f, &inputs);
@@ -263,11 +265,7 @@ pub fn analyze(
         unsupported_parameters,
         inferred_parameters,
         given_parameters,
-        notes: if crate::symbolic::chars::uses_ascii_model(f) {
-            vec![crate::symbolic::chars::ASCII_NOTE.to_string()]
-        } else {
-            Vec::new()
-        },
+        notes: input_notes(f, &guessed),
         preconditions,
         ignored_preconditions,
         paths: decided.paths,
@@ -398,6 +396,22 @@ impl Work<'_> {
 }
 
 /// The docstring's preconditions, translated over the parameters; the others with reasons.
+/// What the verdicts assume of `f`'s inputs beyond their annotations: strings taken to be
+/// ASCII, and the types guessed for parameters nothing in `f` types.
+fn input_notes(f: &Function, guessed: &[String]) -> Vec<String> {
+    let mut notes = Vec::new();
+    if crate::symbolic::chars::uses_ascii_model(f) {
+        notes.push(crate::symbolic::chars::ASCII_NOTE.to_string());
+    }
+    if !guessed.is_empty() {
+        notes.push(format!(
+            "the verdicts hold for {}, the default guess (nothing in the function tells the type; give ARG:TYPE to override)",
+            guessed.join(", ")
+        ));
+    }
+    notes
+}
+
 fn read_preconditions(f: &Function, inputs: &Names) -> (Vec<Precondition>, Vec<Ignored>) {
     let mut used = Vec::new();
     let mut ignored = Vec::new();

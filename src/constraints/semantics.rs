@@ -176,6 +176,7 @@ fn pending_name(join: NodeIndex) -> String {
 /// With `infer`, a parameter without annotation gets the sort `symexec`'s inference gives it
 /// (the same as `%set`'s), reported as `(name, "sort inferred from …")`. A sort in `given`
 /// (`ARG:TYPE`, for parameters of `f`) takes the place of the annotation and of inference.
+/// A parameter nothing in `f` types gets `%set`'s default guess too, listed in `guessed`.
 pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
     let (mut env, mut skipped) = Env::from_params(&f.params);
     let mut given_notes = Vec::new();
@@ -189,6 +190,7 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
         given_notes.push((name.clone(), sort.to_string()));
     }
     let mut inferred = Vec::new();
+    let mut guessed = Vec::new();
     if infer {
         let unannotated: Vec<String> = skipped
             .iter()
@@ -196,8 +198,11 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
             .map(|(n, _)| n.clone())
             .collect();
         for (name, sort, why) in crate::symexec::infer_parameter_sorts(f, &[], &unannotated) {
-            if why != crate::symexec::DEFAULT_GUESS && env.declare(&name, &sort).is_ok() {
+            if env.declare(&name, &sort).is_ok() {
                 skipped.retain(|(n, _)| *n != name);
+                if why == crate::symexec::DEFAULT_GUESS {
+                    guessed.push(format!("{name}: {sort}"));
+                }
                 inferred.push((name, format!("{sort} inferred from {why}")));
             }
         }
@@ -220,6 +225,7 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
         sorts,
         skipped,
         inferred,
+        guessed,
         given: given_notes,
     }
 }
@@ -227,8 +233,7 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
 /// Whether `%constraints` types parameter `p` of `f` by inference: a plain parameter without
 /// annotation, not a method's `self`/`cls`, whose default (if any) is a literal, and that is
 /// never compared with `None` (a `None` default or test says `None` is a value it takes,
-/// which an inferred type leaves out). A type guessed for want of any use is not taken
-/// either (the parameter stays unmodelled, as before inference).
+/// which an inferred type leaves out).
 fn inferable(f: &Function, p: &crate::python::ir::Param) -> bool {
     let literal_default = p.default.as_ref().is_none_or(|d| {
         matches!(
@@ -283,6 +288,8 @@ pub struct Inputs {
     pub skipped: Vec<(String, String)>,
     /// The parameters whose sort was inferred, and from what.
     pub inferred: Vec<(String, String)>,
+    /// Of those, the ones nothing in the function types, as `name: sort` (the default guess).
+    pub guessed: Vec<String>,
     /// The parameters whose sort was given as `ARG:TYPE`, with the sort.
     pub given: Vec<(String, String)>,
 }
@@ -307,6 +314,24 @@ fn no_exception(fx: &Effects) -> Result<Option<Constraint>, SortError> {
         return Ok(None);
     }
     Ok(Some(constraint(negate(&any)?, Kind::NoException)))
+}
+
+/// Whether storing a value of `sort` (`None`: not known) into `target` cannot raise: a
+/// name, or names unpacking a value of as many items. A subscript or attribute target
+/// (`d[k] = v`, `o.a = v`) and unpacking of other lengths may raise, which the translation
+/// does not model, so the statement's exceptions are then not known.
+fn stores_without_raising(target: &Expr, sort: Option<&Sort>) -> bool {
+    match (&target.kind, sort) {
+        (ExprKind::Name(_), _) => true,
+        (ExprKind::Tuple(parts) | ExprKind::List(parts), Some(Sort::Fixed(_, items))) => {
+            parts.len() == items.len()
+                && parts
+                    .iter()
+                    .zip(items)
+                    .all(|(p, item)| stores_without_raising(p, Some(item)))
+        }
+        _ => false,
+    }
 }
 
 fn effects_of(t: &Translated) -> Effects {
@@ -761,12 +786,16 @@ impl<'a> Semantics<'a> {
         let t = match translate(&value, &env_of(env)) {
             Ok(t) => t,
             Err(_) => {
-                let fx = Effects::of(&[&*value], &env_of(env));
+                let mut fx = Effects::of(&[&*value], &env_of(env));
+                fx.complete &= targets.iter().all(|t| stores_without_raising(t, None));
                 self.completion(&fx, n, &text, edge, step);
                 return Vec::new();
             }
         };
-        let fx = effects_of(&t);
+        let mut fx = effects_of(&t);
+        fx.complete &= targets
+            .iter()
+            .all(|target| stores_without_raising(target, Some(t.value.sort())));
         self.completion(&fx, n, &text, edge, step);
         if edge.kind.is_exception() {
             return Vec::new();

@@ -119,7 +119,7 @@ fn redundant_impossible_and_unreachable_conditions() {
 
 #[test]
 fn preconditions_and_parameters_not_modelled_are_listed() {
-    let src = "def f(x: int, d: dict, g):\n    '''\n    Preconditions:\n        - x > 5\n        - a > 5\n        - bad precondition\n    '''\n    return x\n";
+    let src = "def f(x: int, d: dict, g: Widget):\n    '''\n    Preconditions:\n        - x > 5\n        - a > 5\n        - bad precondition\n    '''\n    return x\n";
     let a = run(src, Mode::Precise);
     assert_eq!(a.parameters.len(), 1);
     let skipped: Vec<&str> = a
@@ -215,7 +215,8 @@ fn an_interrupt_stops_the_analysis() {
 
 #[test]
 fn without_translated_conditions_no_solver_is_taken() {
-    let src = "def f(a, b):\n    if a:\n        return b\n    c = b\n    return c\n";
+    let src =
+        "def f(a: Widget, b: Widget):\n    if a:\n        return b\n    c = b\n    return c\n";
     let a = run(src, Mode::Precise);
     assert_eq!(a.stats.solver_uses, 0);
     assert_eq!(a.stats.edge_checks + a.stats.path_checks, 0);
@@ -315,4 +316,59 @@ fn float_arithmetic_is_not_decided_over_the_reals() {
         Mode::Precise,
     );
     assert!(exact.paths.iter().all(|p| p.feasible == Feasible::Yes));
+}
+
+#[test]
+fn parameters_nothing_types_take_the_default_guess_with_a_note_and_pyta_mode_leaves_them_out() {
+    let src = "def clamp(x, low, high):\n    if x < low:\n        return low\n    if x > high:\n        return high\n    return x\n";
+    let a = run(src, Mode::Precise);
+    let sorts: Vec<String> = a
+        .parameters
+        .iter()
+        .map(|(n, s)| format!("{n}: {s}"))
+        .collect();
+    assert_eq!(sorts, ["x: int", "low: int", "high: int"]);
+    assert!(a.unsupported_parameters.is_empty());
+    assert!(
+        a.notes.iter().any(|n| n
+            .starts_with("the verdicts hold for x: int, low: int, high: int, the default guess")),
+        "{:?}",
+        a.notes
+    );
+    assert!(a.edges.iter().all(|e| e.feasible == Feasible::Yes));
+    let p = run(src, Mode::Pyta);
+    assert!(p.parameters.is_empty());
+    assert!(p.notes.is_empty());
+}
+
+#[test]
+fn a_store_into_a_subscript_or_attribute_may_raise_so_its_handlers_are_not_ruled_out() {
+    for src in [
+        "def f(x: int):\n    try:\n        x.flag = True\n    except AttributeError:\n        return 0\n    return 1\n",
+        "def f(xs: list[int], i: int):\n    try:\n        xs[i] = 0\n    except IndexError:\n        return 0\n    return 1\n",
+        "def f(xs: list[int]):\n    try:\n        a, b = xs\n    except ValueError:\n        return 0\n    return 1\n",
+    ] {
+        let a = run(src, Mode::Precise);
+        let handler = a
+            .edges
+            .iter()
+            .find(|e| matches!(e.kind, crate::cfg::Edge::Exception(_)))
+            .unwrap_or_else(|| panic!("no exception edge: {src}"));
+        assert!(
+            matches!(handler.feasible, Feasible::Unknown(_)),
+            "{src}: {:?}",
+            handler.feasible
+        );
+    }
+    // Unpacking a value of as many items cannot raise.
+    let a = run(
+        "def f(x: int):\n    try:\n        a, b = x, 1\n    except ValueError:\n        return 0\n    return a\n",
+        Mode::Precise,
+    );
+    assert!(
+        a.edges
+            .iter()
+            .filter(|e| matches!(e.kind, crate::cfg::Edge::Exception(_)))
+            .all(|e| e.feasible == Feasible::No)
+    );
 }

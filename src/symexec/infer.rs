@@ -5,7 +5,7 @@
 //! lists); `int` otherwise. Each inference carries its reason, shown with the tree; an
 //! `ARG:TYPE` overrides it.
 
-use crate::python::ir::{BinOp, Constant, Expr, ExprKind, Function, Stmt, UnaryOp};
+use crate::python::ir::{BinOp, CmpOp, Constant, Expr, ExprKind, Function, Stmt, UnaryOp};
 use crate::symbolic::{Sort, annotation_sort};
 
 /// What the uses of one parameter say.
@@ -271,11 +271,27 @@ fn uses(e: &Expr, p: &str, functions: &[&Function], ev: &mut Evidence) {
             }
         }
         ExprKind::Compare {
-            left, comparators, ..
+            left,
+            ops,
+            comparators,
         } => {
             let operands: Vec<&Expr> = std::iter::once(left.as_ref())
                 .chain(comparators.iter())
                 .collect();
+            // `p in {'a', 'b'}`: p is of the kind of the display's literals.
+            for (i, op) in ops.iter().enumerate() {
+                if matches!(op, CmpOp::In | CmpOp::NotIn)
+                    && is(operands[i], p)
+                    && let Some(kind) = literal_display_kind(operands[i + 1])
+                {
+                    let why = format!("`{}`", shown());
+                    match kind {
+                        Sort::Str => ev.str_.get_or_insert(why),
+                        Sort::Real => ev.float.get_or_insert(why),
+                        _ => ev.int.get_or_insert(why),
+                    };
+                }
+            }
             let str_like = |o: &Expr| {
                 matches!(o.kind, ExprKind::Constant(Constant::Str(_)))
                     || o.as_name()
@@ -324,6 +340,25 @@ fn uses(e: &Expr, p: &str, functions: &[&Function], ev: &mut Evidence) {
     }
 }
 
+/// The kind of a non-empty list, tuple or set display whose items are all literals of one
+/// kind (str, float or int).
+fn literal_display_kind(e: &Expr) -> Option<Sort> {
+    let (ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items)) = &e.kind else {
+        return None;
+    };
+    let kind = |i: &Expr| match i.kind {
+        ExprKind::Constant(Constant::Str(_)) => Some(Sort::Str),
+        ExprKind::Constant(Constant::Float(_)) => Some(Sort::Real),
+        ExprKind::Constant(Constant::Int(_)) => Some(Sort::Int),
+        _ => None,
+    };
+    let first = kind(items.first()?)?;
+    items
+        .iter()
+        .all(|i| kind(i).as_ref() == Some(&first))
+        .then_some(first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,6 +394,25 @@ mod tests {
                 "def f(xs):\n    if len(xs) > 0 and xs[0] == 3:\n        return 1\n    return 0\n"
             ),
             ["xs: list[int] (`len(xs)`)"]
+        );
+    }
+
+    #[test]
+    fn membership_in_a_display_of_literals_gives_their_kind() {
+        assert_eq!(
+            inferred(
+                "def f(item):\n    if item in {'__name__', '__qualname__'}:\n        return 1\n    return 0\n"
+            ),
+            ["item: str (`item in {'__name__', '__qualname__'}`)"]
+        );
+        assert_eq!(
+            inferred("def f(k):\n    return k not in (1.5, 2.5)\n"),
+            ["k: float (`k not in (1.5, 2.5)`)"]
+        );
+        // Mixed literals say nothing: the default guess.
+        assert_eq!(
+            inferred("def f(k):\n    return k in [1, 'a']\n"),
+            [format!("k: int ({DEFAULT_GUESS})")]
         );
     }
 

@@ -60,7 +60,9 @@ complete; conditions it does not cover make their paths \"unknown\" (with --pyta
 as PythonTA does).\n\n\
 ARG:TYPE words after the name (`%constraints f n:int xs:list[int] s:str`) give a parameter's type: it \
 takes the place of the annotation or of the type inferred, and the output lists it as given. The types: \
-int, float, bool, str, list[T], tuple[T, ...], tuple[A, B].\n\n\
+int, float, bool, str, list[T], tuple[T, ...], tuple[A, B]. A parameter without annotation gets the \
+type %set infers for it from its uses, default or name; when nothing tells, %set's default guess (int), \
+and a note says the verdicts hold for that guess.\n\n\
 Strings: .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/\
 .swapcase() are modelled exactly over ASCII; the strings they read are taken to be ASCII (Python's are \
 Unicode-wide), and a path through them is claimed for ASCII inputs only.";
