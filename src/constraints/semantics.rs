@@ -19,11 +19,11 @@ use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, ParamKind, Pattern, Stmt, StmtId, StmtKind,
 };
-use crate::symbolic::iteration::Iterable;
+use crate::symbolic::iteration::{ITERATOR_BUILTINS, Iterable};
 use crate::symbolic::negate::negate;
 use crate::symbolic::{
-    CompareOp, Env, ExceptionKind, Sort, SortError, Term, Translated, Var, float_rounding,
-    translate, translate_condition,
+    CompareOp, Env, ExceptionKind, Sort, SortError, Term, TermKind, Translated, Var,
+    float_rounding, translate, translate_condition,
 };
 
 /// What each name currently stands for (absent: unknown or unbound).
@@ -1026,6 +1026,27 @@ impl Iteration {
                 fx.raises.push((ExceptionKind::ValueError, raised));
             }
             return Ok(Iteration { fx, items });
+        }
+        if let ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } = &iter.kind
+            && let Some(name) = func.as_name().filter(|n| ITERATOR_BUILTINS.contains(n))
+            && keywords.is_empty()
+        {
+            let all = Expr::new(ExprKind::Tuple(args.clone()), iter.span);
+            let t = translate(&all, env).map_err(|e| e.to_string())?;
+            let TermKind::Items(_, values) = t.value.kind() else {
+                return Err(format!("the arguments of {name}()"));
+            };
+            let items = Iterable::builtin(name, values)
+                .ok_or_else(|| format!("{name}()"))?
+                .map_err(|e| e.0)?;
+            return Ok(Iteration {
+                fx: effects_of(&t),
+                items,
+            });
         }
         let t = translate(iter, env).map_err(|e| e.to_string())?;
         if !t.value.sort().is_sized() {
