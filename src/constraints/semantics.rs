@@ -19,7 +19,7 @@ use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, ParamKind, Pattern, Stmt, StmtId, StmtKind,
 };
-use crate::symbolic::iteration::{ITERATOR_BUILTINS, Iterable};
+use crate::symbolic::iteration::{Iterable, iterator_call};
 use crate::symbolic::negate::negate;
 use crate::symbolic::{
     CompareOp, Env, ExceptionKind, Sort, SortError, Term, TermKind, Translated, Var,
@@ -1027,15 +1027,8 @@ impl Iteration {
             }
             return Ok(Iteration { fx, items });
         }
-        if let ExprKind::Call {
-            func,
-            args,
-            keywords,
-        } = &iter.kind
-            && let Some(name) = func.as_name().filter(|n| ITERATOR_BUILTINS.contains(n))
-            && keywords.is_empty()
-        {
-            let all = Expr::new(ExprKind::Tuple(args.clone()), iter.span);
+        if let Some((name, args)) = iterator_call(iter) {
+            let all = Expr::new(ExprKind::Tuple(args.to_vec()), iter.span);
             let t = translate(&all, env).map_err(|e| e.to_string())?;
             let TermKind::Items(_, values) = t.value.kind() else {
                 return Err(format!("the arguments of {name}()"));

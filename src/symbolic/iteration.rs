@@ -11,9 +11,26 @@ use num_bigint::Sign;
 use super::simplify::simplify;
 use super::sort::{SeqKind, Sort};
 use super::term::{ArithOp, CompareOp, SortError, Term};
+use crate::python::ir::{Expr, ExprKind};
 
 /// The builtins whose result a `for` iterates over as an [`Iterable`] of its own.
 pub const ITERATOR_BUILTINS: &[&str] = &["enumerate", "zip", "reversed"];
+
+/// `enumerate(…)`, `zip(…)` or `reversed(…)` without keywords or starred arguments: the
+/// builtin's name and its arguments.
+pub fn iterator_call(e: &Expr) -> Option<(&str, &[Expr])> {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let name = func.as_name().filter(|n| ITERATOR_BUILTINS.contains(n))?;
+    let plain = keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
+    plain.then_some((name, args.as_slice()))
+}
 
 /// What a loop iterates over.
 #[derive(Clone, Debug)]

@@ -28,20 +28,24 @@ use crate::python::ir::{ComprehensionKind, Expr, ExprKind, Stmt};
 /// Builtins that consume a generator argument whole.
 const CONSUMERS: &[&str] = &["sum", "min", "max", "sorted", "list", "tuple"];
 
+/// `f(arg)` with one positional argument and no keywords: the called name and `arg`.
+fn call_of_one(e: &Expr) -> Option<(&str, &Expr)> {
+    match &e.kind {
+        ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } if keywords.is_empty() => match args.as_slice() {
+            [arg] => Some((func.as_name()?, arg)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The generator expression of `sum(g)` (and the other consumers), if `e` is one.
 pub fn consumed_generator(e: &Expr) -> Option<&Expr> {
-    let ExprKind::Call {
-        func,
-        args,
-        keywords,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let [g] = args.as_slice() else {
-        return None;
-    };
-    let consumer = func.as_name().is_some_and(|f| CONSUMERS.contains(&f));
+    let (f, g) = call_of_one(e)?;
     let generator = matches!(
         g.kind,
         ExprKind::Comprehension {
@@ -49,23 +53,13 @@ pub fn consumed_generator(e: &Expr) -> Option<&Expr> {
             ..
         }
     );
-    (consumer && generator && keywords.is_empty()).then_some(g)
+    (CONSUMERS.contains(&f) && generator).then_some(g)
 }
 
 /// The argument of `sum(xs)` to run as `sum(x for x in xs)`: one positional argument that
 /// is not a display (whose length is known) or a comprehension (already a loop).
 pub fn summed_iterable(e: &Expr) -> Option<&Expr> {
-    let ExprKind::Call {
-        func,
-        args,
-        keywords,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let [xs] = args.as_slice() else {
-        return None;
-    };
+    let (f, xs) = call_of_one(e)?;
     let direct = !matches!(
         xs.kind,
         ExprKind::List(_)
@@ -73,7 +67,7 @@ pub fn summed_iterable(e: &Expr) -> Option<&Expr> {
             | ExprKind::Comprehension { .. }
             | ExprKind::Starred(_)
     );
-    (func.as_name() == Some("sum") && keywords.is_empty() && direct).then_some(xs)
+    (f == "sum" && direct).then_some(xs)
 }
 
 /// Whether `e` is a list comprehension or a consumed generator to run as a loop (not the

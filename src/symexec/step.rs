@@ -15,7 +15,7 @@ use super::state::{
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::{Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind};
 use crate::python::messages;
-use crate::symbolic::iteration::{ITERATOR_BUILTINS, Iterable};
+use crate::symbolic::iteration::{Iterable, iterator_call};
 use crate::symbolic::none;
 use crate::symbolic::simplify::simplify;
 use crate::symbolic::{CompareOp, Env, Sort, Term, TermKind, translate};
@@ -612,16 +612,8 @@ impl<'p> Machine<'p> {
                 ]))
             });
         }
-        if let ExprKind::Call {
-            func,
-            args,
-            keywords,
-        } = &iter.kind
-            && let Some(name) = func.as_name().filter(|n| ITERATOR_BUILTINS.contains(n))
-            && keywords.is_empty()
-            && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)))
-        {
-            let all = Expr::new(ExprKind::Tuple(args.clone()), iter.span);
+        if let Some((name, args)) = iterator_call(iter) {
+            let all = Expr::new(ExprKind::Tuple(args.to_vec()), iter.span);
             return self.with_any(s, &all, |mut s, v| {
                 let v = match v {
                     Value::Term(v) => v,
