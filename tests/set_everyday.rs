@@ -7,14 +7,15 @@ mod everyday;
 
 use everyday::{report, run_all, summarize};
 
-/// Trees built, out of the corpus's 174 functions (a floor: raise it as coverage grows;
+/// Trees built, out of the corpus's 185 functions (a floor: raise it as coverage grows;
 /// 58 before havoc and type inference).
-const TREE_FLOOR: usize = 174;
+const TREE_FLOOR: usize = 185;
 /// Trees none of whose leaves is approximate (58 at the baseline; 95 before list updates
-/// and comprehensions were modelled).
-const EXACT_FLOOR: usize = 109;
+/// and comprehensions were modelled; 120 of the first 174 functions before the list
+/// builtins and length forks, 134 after).
+const EXACT_FLOOR: usize = 144;
 /// `%check` precise verdicts (a floor).
-const PRECISE_FLOOR: usize = 174;
+const PRECISE_FLOOR: usize = 185;
 
 #[test]
 fn everyday_functions() {

@@ -53,22 +53,8 @@ fn list_updates_are_exact_only_without_aliases_and_checked_in_cpython() {
     assert_eq!(records.len(), EXACT.len() + ALIASED.len());
     for r in &records {
         let name = r.function.as_str();
-        let set = r
-            .set
-            .as_ref()
-            .unwrap_or_else(|e| panic!("{name}: no tree: {e:?}"));
-        let check = r.check.as_ref().expect("checked");
-        let verdict = check
-            .verdict
-            .as_ref()
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(verdict.precise, "{name}: %check is not precise");
-        assert_eq!(
-            verdict.witness_misses, 0,
-            "{name}: a witness misses its leaf"
-        );
+        let set = everyday::assert_checked(r, EXACT.contains(&name));
         if EXACT.contains(&name) {
-            assert!(verdict.witnesses > 0, "{name}: no witness replayed");
             assert_eq!(
                 set.approximate, 0,
                 "{name}: approximate leaves {:?}",

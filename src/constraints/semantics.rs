@@ -19,11 +19,11 @@ use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, ParamKind, Pattern, Stmt, StmtId, StmtKind,
 };
-use crate::symbolic::iteration::Iterable;
+use crate::symbolic::iteration::{Iterable, iterator_call};
 use crate::symbolic::negate::negate;
 use crate::symbolic::{
-    CompareOp, Env, ExceptionKind, Sort, SortError, Term, Translated, Var, float_rounding,
-    translate, translate_condition,
+    CompareOp, Env, ExceptionKind, Sort, SortError, Term, TermKind, Translated, Var,
+    float_rounding, translate, translate_condition,
 };
 
 /// What each name currently stands for (absent: unknown or unbound).
@@ -1055,6 +1055,20 @@ impl Iteration {
                 fx.raises.push((ExceptionKind::ValueError, raised));
             }
             return Ok(Iteration { fx, items });
+        }
+        if let Some((name, args)) = iterator_call(iter) {
+            let all = Expr::new(ExprKind::Tuple(args.to_vec()), iter.span);
+            let t = translate(&all, env).map_err(|e| e.to_string())?;
+            let TermKind::Items(_, values) = t.value.kind() else {
+                return Err(format!("the arguments of {name}()"));
+            };
+            let items = Iterable::builtin(name, values)
+                .ok_or_else(|| format!("{name}()"))?
+                .map_err(|e| e.0)?;
+            return Ok(Iteration {
+                fx: effects_of(&t),
+                items,
+            });
         }
         let t = translate(iter, env).map_err(|e| e.to_string())?;
         if !t.value.sort().is_sized() {

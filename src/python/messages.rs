@@ -27,6 +27,8 @@ pub const STR_INDEX_OUT_OF_RANGE: &str = "string index out of range";
 
 /// `[].pop()` and `[].pop(i)`.
 pub const POP_FROM_EMPTY_LIST: &str = "pop from empty list";
+/// `xs.remove(x)` without such an item.
+pub const LIST_REMOVE_MISSING: &str = "list.remove(x): x not in list";
 /// `xs.pop(i)` out of range.
 pub const POP_INDEX_OUT_OF_RANGE: &str = "pop index out of range";
 /// `xs[i] = v` out of range.

@@ -1,12 +1,36 @@
 //! Iteration in the value model: the items of `range(...)` and of a str, list or tuple,
 //! numbered from 0. Both symbolic engines read a `for` loop through this one model
 //! (`constraints` edge by edge, `symexec` iteration by iteration), so they agree on what
-//! "the loop has an item number `k`" and "item number `k`" mean.
+//! "the loop has an item number `k`" and "item number `k`" mean. `enumerate`, `zip` and
+//! `reversed` of sequences are iterables of their own: item `k` of `enumerate(xs, s)` is
+//! `(s + k, xs[k])`, of `zip(a, b)` is `(a[k], b[k])` while both have one, of
+//! `reversed(xs)` is `xs[-1 - k]`.
 
 use num_bigint::Sign;
 
 use super::simplify::simplify;
+use super::sort::{SeqKind, Sort};
 use super::term::{ArithOp, CompareOp, SortError, Term};
+use crate::python::ir::{Expr, ExprKind};
+
+/// The builtins whose result a `for` iterates over as an [`Iterable`] of its own.
+pub const ITERATOR_BUILTINS: &[&str] = &["enumerate", "zip", "reversed"];
+
+/// `enumerate(…)`, `zip(…)` or `reversed(…)` without keywords or starred arguments: the
+/// builtin's name and its arguments.
+pub fn iterator_call(e: &Expr) -> Option<(&str, &[Expr])> {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let name = func.as_name().filter(|n| ITERATOR_BUILTINS.contains(n))?;
+    let plain = keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
+    plain.then_some((name, args.as_slice()))
+}
 
 /// What a loop iterates over.
 #[derive(Clone, Debug)]
@@ -16,7 +40,17 @@ pub enum Iterable {
     Range { start: Term, stop: Term, step: Term },
     /// A str, list or tuple.
     Seq(Term),
+    /// `enumerate(items, start)`.
+    Enumerate(Box<Iterable>, Term),
+    /// `zip(a, b, …)`: stops with the shortest.
+    Zip(Vec<Iterable>),
+    /// `reversed(seq)` of a str, list or tuple.
+    Reversed(Term),
 }
+
+/// Why a builtin's iterable is not modelled (the caller keeps its havoc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotModelled(pub String);
 
 impl Iterable {
     /// `range(stop)`, `range(start, stop)` or `range(start, stop, step)` of int terms; `None`
@@ -31,6 +65,46 @@ impl Iterable {
         Some(Iterable::Range { start, stop, step })
     }
 
+    /// `enumerate(seq)`, `enumerate(seq, start)`, `zip(seqs…)` or `reversed(seq)` of
+    /// evaluated arguments: sequences (str, list, tuple) and an int `start`. `None` for
+    /// another builtin; an error for arguments not modelled (their `TypeError`s included).
+    pub fn builtin(name: &str, args: &[Term]) -> Option<Result<Iterable, NotModelled>> {
+        let seq = |t: &Term| {
+            if t.sort().is_sized() {
+                Ok(Iterable::Seq(t.clone()))
+            } else {
+                Err(NotModelled(format!("{name}() of a '{}'", t.sort())))
+            }
+        };
+        let arity = || {
+            Err(NotModelled(format!(
+                "{name}() with {} arguments",
+                args.len()
+            )))
+        };
+        Some(match (name, args) {
+            ("enumerate", [xs]) => {
+                seq(xs).map(|it| Iterable::Enumerate(Box::new(it), Term::int(0)))
+            }
+            ("enumerate", [xs, start]) if matches!(start.sort(), Sort::Int | Sort::Bool) => {
+                let start = Term::to_int(start.clone()).map_err(|e| NotModelled(e.0));
+                seq(xs).and_then(|it| Ok(Iterable::Enumerate(Box::new(it), start?)))
+            }
+            ("enumerate", [_, start]) => Err(NotModelled(format!(
+                "enumerate() with a '{}' start",
+                start.sort()
+            ))),
+            ("reversed", [xs]) => seq(xs).map(|_| Iterable::Reversed(xs.clone())),
+            ("enumerate", _) | ("reversed", _) | ("zip", []) => arity(),
+            ("zip", xs) => xs
+                .iter()
+                .map(seq)
+                .collect::<Result<_, _>>()
+                .map(Iterable::Zip),
+            _ => return None,
+        })
+    }
+
     /// When the iterable raises `ValueError: range() arg 3 must not be zero` (false for a
     /// sequence or a non-zero constant step).
     pub fn zero_step(&self) -> Result<Term, SortError> {
@@ -40,7 +114,7 @@ impl Iterable {
                 step.clone(),
                 Term::int(0),
             )?)),
-            Iterable::Seq(_) => Ok(Term::bool(false)),
+            _ => Ok(Term::bool(false)),
         }
     }
 
@@ -65,7 +139,17 @@ impl Iterable {
                     }
                 }
             }
-            Iterable::Seq(seq) => compare(CompareOp::Lt, Term::int(k), Term::len(seq.clone())?),
+            Iterable::Seq(seq) | Iterable::Reversed(seq) => {
+                compare(CompareOp::Lt, Term::int(k), Term::len(seq.clone())?)
+            }
+            Iterable::Enumerate(items, _) => items.has_item(k),
+            Iterable::Zip(parts) => {
+                let each = parts
+                    .iter()
+                    .map(|p| p.has_item(k))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(simplify(&Term::and(each)?))
+            }
         }
     }
 
@@ -79,6 +163,33 @@ impl Iterable {
                     return Ok(None);
                 }
                 Ok(Some(simplify(&Term::index(seq.clone(), Term::int(k))?)))
+            }
+            Iterable::Reversed(seq) => {
+                if self.has_item(k)?.bool_literal() == Some(false) {
+                    return Ok(None);
+                }
+                let from_end = -1 - i128::from(k);
+                Ok(Some(simplify(&Term::index(
+                    seq.clone(),
+                    Term::int(from_end),
+                )?)))
+            }
+            Iterable::Enumerate(items, start) => {
+                let Some(item) = items.item(k)? else {
+                    return Ok(None);
+                };
+                let count = simplify(&Term::arith(ArithOp::Add, start.clone(), Term::int(k))?);
+                Ok(Some(Term::items(SeqKind::Tuple, vec![count, item])?))
+            }
+            Iterable::Zip(parts) => {
+                let mut items = Vec::with_capacity(parts.len());
+                for p in parts {
+                    match p.item(k)? {
+                        Some(item) => items.push(item),
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(Term::items(SeqKind::Tuple, items)?))
             }
         }
     }

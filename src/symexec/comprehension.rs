@@ -13,7 +13,10 @@
 //! and a generator expression that a builtin consumes whole (`sum`, `min`, `max`, `sorted`,
 //! `list`, `tuple`) the same way (`sum(x * x for x in xs)` is `sum($c1)`; consuming
 //! it whole is what the builtin does, so no laziness is lost). `all`/`any` keep their
-//! quantifier translation (it short-circuits and needs no unrolling). The accumulator `$c…`
+//! quantifier translation (it short-circuits and needs no unrolling). `sum(xs)` of anything
+//! but a display or a comprehension runs as `sum(x for x in xs)` (the same additions in
+//! the same order from the start `0`, and the same `TypeError`s), so a list of unknown
+//! length is summed per length up to the unroll bound rather than havocked. The accumulator `$c…`
 //! is owned (see `lists`): only the loop appends to it, and it is read once it is complete.
 //! A comprehension's variable is local to it in Python, so one whose variable is also used
 //! outside comprehensions in the same body is left as it is (not modelled).
@@ -25,20 +28,24 @@ use crate::python::ir::{ComprehensionKind, Expr, ExprKind, Stmt};
 /// Builtins that consume a generator argument whole.
 const CONSUMERS: &[&str] = &["sum", "min", "max", "sorted", "list", "tuple"];
 
+/// `f(arg)` with one positional argument and no keywords: the called name and `arg`.
+fn call_of_one(e: &Expr) -> Option<(&str, &Expr)> {
+    match &e.kind {
+        ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } if keywords.is_empty() => match args.as_slice() {
+            [arg] => Some((func.as_name()?, arg)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The generator expression of `sum(g)` (and the other consumers), if `e` is one.
 pub fn consumed_generator(e: &Expr) -> Option<&Expr> {
-    let ExprKind::Call {
-        func,
-        args,
-        keywords,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let [g] = args.as_slice() else {
-        return None;
-    };
-    let consumer = func.as_name().is_some_and(|f| CONSUMERS.contains(&f));
+    let (f, g) = call_of_one(e)?;
     let generator = matches!(
         g.kind,
         ExprKind::Comprehension {
@@ -46,7 +53,21 @@ pub fn consumed_generator(e: &Expr) -> Option<&Expr> {
             ..
         }
     );
-    (consumer && generator && keywords.is_empty()).then_some(g)
+    (CONSUMERS.contains(&f) && generator).then_some(g)
+}
+
+/// The argument of `sum(xs)` to run as `sum(x for x in xs)`: one positional argument that
+/// is not a display (whose length is known) or a comprehension (already a loop).
+pub fn summed_iterable(e: &Expr) -> Option<&Expr> {
+    let (f, xs) = call_of_one(e)?;
+    let direct = !matches!(
+        xs.kind,
+        ExprKind::List(_)
+            | ExprKind::Tuple(_)
+            | ExprKind::Comprehension { .. }
+            | ExprKind::Starred(_)
+    );
+    (f == "sum" && direct).then_some(xs)
 }
 
 /// Whether `e` is a list comprehension or a consumed generator to run as a loop (not the
@@ -62,7 +83,7 @@ pub fn runs_as_loop(e: &Expr, parent: Option<&Expr>) -> bool {
             ..
         }
     );
-    (list && !quantified) || consumed_generator(e).is_some()
+    (list && !quantified) || consumed_generator(e).is_some() || summed_iterable(e).is_some()
 }
 
 /// Whether `e` holds a comprehension to run as a loop.

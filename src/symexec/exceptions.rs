@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, UnaryOp};
 use crate::python::{exceptions, messages};
-use crate::symbolic::{Env, ExceptionKind, Sort, translate};
+use crate::symbolic::{Env, ExceptionKind, SeqKind, Sort, translate};
 
 /// Exception classes: the builtin ones and those the program defines.
 #[derive(Clone, Debug, Default)]
@@ -66,6 +66,11 @@ pub fn message_for(expr: &Expr, kind: ExceptionKind, env: &Env) -> Option<String
                 if !matches!(index.kind, ExprKind::Slice { .. }) =>
             {
                 Some(sort_of(value, env).and_then(|s| index_message(&s)))
+            }
+            (ExprKind::Call { func, args, .. }, ExceptionKind::ValueError)
+                if matches!(&func.kind, ExprKind::Attribute { attr, .. } if attr == "index") =>
+            {
+                Some(search_message(func, args, env))
             }
             (ExprKind::Subscript { index, .. }, ExceptionKind::ValueError)
                 if matches!(&index.kind, ExprKind::Slice { step: Some(_), .. }) =>
@@ -132,6 +137,34 @@ fn division_message(op: BinOp, left: &Expr, right: &Expr, env: &Env) -> Option<O
         }
         .to_string(),
     ))
+}
+
+/// `xs.index(x)` finding nothing: `tuple.index(x): x not in tuple`, or `3 is not in list`
+/// (the item's repr: known here for an integer constant only).
+fn search_message(func: &Expr, args: &[Expr], env: &Env) -> Option<String> {
+    let ExprKind::Attribute { value, .. } = &func.kind else {
+        return None;
+    };
+    match sort_of(value, env)?.seq_kind()? {
+        SeqKind::Tuple => Some("tuple.index(x): x not in tuple".to_string()),
+        SeqKind::List => {
+            let item = match args {
+                [x] => match &x.kind {
+                    ExprKind::Constant(Constant::Int(i)) => i.to_string(),
+                    ExprKind::UnaryOp {
+                        op: UnaryOp::USub,
+                        operand,
+                    } => match &operand.kind {
+                        ExprKind::Constant(Constant::Int(i)) => (-i.clone()).to_string(),
+                        _ => return None,
+                    },
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            Some(format!("{item} is not in list"))
+        }
+    }
 }
 
 fn index_message(sort: &Sort) -> Option<String> {

@@ -11,10 +11,11 @@
 use super::SymexecError;
 use super::comprehension;
 use crate::python::ir::{
-    BoolOp, CmpOp, ComprehensionKind, Constant, Expr, ExprKind, Stmt, StmtKind, UnaryOp,
+    BoolOp, CmpOp, ComprehensionKind, Constant, Expr, ExprKind, Generator, Stmt, StmtKind, UnaryOp,
 };
 
-/// Calls the translation handles itself (and `print`, `range`, which statements handle):
+/// Calls the translation handles itself (and `print`, `range`, `enumerate`, `zip`,
+/// `reversed`, which statements handle):
 /// any other called name is a user function, resolved when the call runs.
 const NOT_USER: &[&str] = &[
     "len",
@@ -30,9 +31,13 @@ const NOT_USER: &[&str] = &[
     "frozenset",
     "print",
     "range",
+    "enumerate",
+    "zip",
+    "reversed",
     "all",
     "any",
     "sum",
+    "sorted",
 ];
 
 /// A call of a user function: `name(args, key=value)`.
@@ -422,6 +427,31 @@ impl Hoister {
                 let g = comprehension::consumed_generator(e)
                     .ok_or_else(|| unsupported("a malformed call", line))?;
                 let list = self.comprehension(s, g, out)?;
+                rebuilt(ExprKind::Call {
+                    func: func.clone(),
+                    args: vec![list],
+                    keywords: Vec::new(),
+                })
+            }
+            ExprKind::Call { func, .. } if comprehension::summed_iterable(e).is_some() => {
+                let xs = comprehension::summed_iterable(e)
+                    .ok_or_else(|| unsupported("a malformed call", line))?;
+                self.next += 1;
+                let item = name(&format!("$s{}", self.next), xs);
+                let generator = Expr::new(
+                    ExprKind::Comprehension {
+                        kind: ComprehensionKind::Generator,
+                        elt: Box::new(item.clone()),
+                        value: None,
+                        generators: vec![Generator {
+                            target: item,
+                            iter: xs.clone(),
+                            ifs: Vec::new(),
+                        }],
+                    },
+                    xs.span,
+                );
+                let list = self.comprehension(s, &generator, out)?;
                 rebuilt(ExprKind::Call {
                     func: func.clone(),
                     args: vec![list],

@@ -15,7 +15,7 @@ use super::state::{
 use super::tree::{Exc, Message, Value};
 use crate::python::ir::{Constant, Expr, ExprKind, ParamKind, Stmt, StmtKind};
 use crate::python::messages;
-use crate::symbolic::iteration::Iterable;
+use crate::symbolic::iteration::{Iterable, iterator_call};
 use crate::symbolic::none;
 use crate::symbolic::simplify::simplify;
 use crate::symbolic::{CompareOp, Env, Sort, Term, TermKind, translate};
@@ -23,6 +23,7 @@ use crate::symbolic::{CompareOp, Env, Sort, Term, TermKind, translate};
 type Result<T> = std::result::Result<T, SymexecError>;
 
 mod list_effects;
+mod list_lengths;
 
 /// Where one step leads.
 pub enum Branch<'p> {
@@ -198,6 +199,9 @@ impl<'p> Machine<'p> {
     }
 
     fn stmt(&self, mut s: State<'p>, stmt: &'p Stmt) -> Result<Branch<'p>> {
+        if let Some(forked) = self.at_known_length(&s, stmt)? {
+            return Ok(forked);
+        }
         let line = stmt.span.line;
         match &stmt.kind {
             StmtKind::Expr(e) => {
@@ -606,6 +610,35 @@ impl<'p> Machine<'p> {
                     (not(&zero)?, go),
                     (zero, Branch::Go(fail)),
                 ]))
+            });
+        }
+        if let Some((name, args)) = iterator_call(iter) {
+            let all = Expr::new(ExprKind::Tuple(args.to_vec()), iter.span);
+            return self.with_any(s, &all, |mut s, v| {
+                let v = match v {
+                    Value::Term(v) => v,
+                    Value::Havoc(note) => return self.havoc_loop(s, stmt, note),
+                    _ => return Err(internal("iterator arguments are not a value")),
+                };
+                let TermKind::Items(_, items) = v.kind() else {
+                    return Err(internal("iterator arguments are not a display"));
+                };
+                match Iterable::builtin(name, items) {
+                    Some(Ok(items)) => {
+                        s.push(Kont::Loop {
+                            stmt,
+                            count: 0,
+                            iter: Some((Source::Modelled(items), 0)),
+                        })?;
+                        self.loop_test(s)
+                    }
+                    Some(Err(why)) => {
+                        let n = note(&why.0, iter.span.line);
+                        s.havoc.mark(n.clone());
+                        self.havoc_loop(s, stmt, n)
+                    }
+                    None => Err(internal("an iterator builtin without a model")),
+                }
             });
         }
         self.with_any(s, iter, |mut s, v| {

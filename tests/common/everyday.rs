@@ -76,6 +76,32 @@ pub fn fixture_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/everyday")
 }
 
+/// Asserts that `%set` built `r`'s tree and `%check` judged it precise with no witness
+/// missing its leaf (and, when `replayed`, with at least one witness replayed in CPython);
+/// the tree's facts.
+pub fn assert_checked(r: &Record, replayed: bool) -> &SetFacts {
+    let name = r.function.as_str();
+    let set = r
+        .set
+        .as_ref()
+        .unwrap_or_else(|e| panic!("{name}: no tree: {e:?}"));
+    let check = r.check.as_ref().expect("checked");
+    let verdict = check
+        .verdict
+        .as_ref()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(verdict.precise, "{name}: %check is not precise");
+    assert_eq!(
+        verdict.witness_misses, 0,
+        "{name}: a witness misses its leaf"
+    );
+    assert!(
+        !replayed || verdict.witnesses > 0,
+        "{name}: no witness replayed"
+    );
+    set
+}
+
 /// The fixture files, sorted.
 pub fn files() -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(fixture_dir())

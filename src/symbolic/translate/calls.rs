@@ -1,4 +1,5 @@
 //! Calls: the builtins `len`, `abs`, `min`, `max`, `int`, `float`, `bool`, `list`, `tuple`,
+//! `sum`/`sorted` and the methods `count`/`index` of lists and tuples (see `lists`),
 //! `all`/`any` of one comprehension (quantifiers, see `quantifier`), and the string methods
 //! `startswith`/`endswith` (`find` in `strings`). Any other call is unsupported.
 
@@ -81,6 +82,7 @@ impl Translator<'_> {
             "bool" => Term::truthy(one(values)?).map_err(fail)?,
             "min" | "max" => self.extremum(e, name, values)?,
             "sum" => self.sum(e, values)?,
+            "sorted" => self.sorted(e, values)?,
             "set" | "frozenset" => {
                 return Err(self.unsupported(e, format!("{name}() (outside `in`)")));
             }
@@ -113,8 +115,8 @@ impl Translator<'_> {
         }
     }
 
-    /// `list(x)` / `tuple(x)` of a display or a fixed-length value, or of a sequence of
-    /// the same kind.
+    /// `list(x)` / `tuple(x)` of a display or a fixed-length value (or `reversed` of one),
+    /// or of a sequence of the same kind.
     fn convert_seq(&self, e: &Expr, kind: SeqKind, args: &[Expr]) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
         let arg = match args {
@@ -126,6 +128,21 @@ impl Translator<'_> {
             return self.display(e, kind, items);
         }
         let mut fx = Effects::default();
+        if let ExprKind::Call { func, args, .. } = &arg.kind
+            && func.as_name() == Some("reversed")
+            && let [inner] = args.as_slice()
+        {
+            let v = fx.then(self.expr(inner, false)?);
+            let Sort::Fixed(_, items) = v.sort() else {
+                return Err(self.unsupported(e, format!("reversed() of a '{}'", v.sort())));
+            };
+            let parts = (0..items.len())
+                .rev()
+                .map(|i| Term::index(v.clone(), Term::int(i)))
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(fail)?;
+            return Ok(fx.finish(Term::items(kind, parts).map_err(fail)?));
+        }
         let v = fx.then(self.expr(arg, false)?);
         let value = match v.sort().clone() {
             Sort::Fixed(_, items) => {
@@ -144,6 +161,9 @@ impl Translator<'_> {
     }
 
     fn method(&self, e: &Expr, receiver: &Expr, attr: &str, args: &[Expr]) -> Result<Partial> {
+        if let Some(done) = self.seq_method(e, receiver, attr, args) {
+            return done;
+        }
         if let Some(done) = self.str_method(e, receiver, attr, args) {
             return done;
         }

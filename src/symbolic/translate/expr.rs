@@ -67,6 +67,11 @@ impl Effects {
         Ok(p.value)
     }
 
+    /// Whether nothing evaluated so far can raise.
+    pub fn raises_nothing(&self) -> bool {
+        self.raises.is_empty()
+    }
+
     /// Raises `kind` when `cond` holds (and nothing earlier raised).
     pub fn push(&mut self, kind: ExceptionKind, cond: Term) {
         if cond.bool_literal() != Some(false) {
@@ -475,6 +480,15 @@ impl Translator<'_> {
                 let msg = kind.index_out_of_range();
                 return Err(self.always_raises(e, ExceptionKind::IndexError, msg));
             }
+        }
+        if let Sort::Fixed(kind, items) = seq.sort()
+            && items.is_empty()
+            && matches!(i.sort(), Sort::Int | Sort::Bool)
+            && fx.raises_nothing()
+        {
+            // An empty list has no item to index, whatever the index.
+            let msg = kind.index_out_of_range();
+            return Err(self.always_raises(e, ExceptionKind::IndexError, msg));
         }
         let len = Term::len(seq.clone()).map_err(fail)?;
         let out_of_range = Term::or(vec![

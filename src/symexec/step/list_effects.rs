@@ -1,6 +1,7 @@
 //! `%set`'s in-place list updates: `xs.append(v)`, `xs.extend(ys)`, `xs.insert(i, v)`,
-//! `xs.pop()`, `xs.pop(i)` (as a statement, `t = xs.pop(…)` or `return xs.pop(…)`) and
-//! `xs[i] = v` (on a list of known length) give `xs` its new value, with CPython's `IndexError`s, when `xs` is an owned
+//! `xs.pop()`, `xs.pop(i)` (as a statement, `t = xs.pop(…)` or `return xs.pop(…)`),
+//! `xs.remove(x)` and `xs[i] = v` (on a list of known length: `list_lengths` forks on it
+//! first) give `xs` its new value, with CPython's `IndexError`s and `ValueError`s, when `xs` is an owned
 //! list (the aliasing rule is in [`crate::symexec::lists`]). Anything else keeps the havoc.
 
 use super::{Branch, Machine, Result, compare, internal, not, sort_err};
@@ -71,7 +72,10 @@ impl<'p> Machine<'p> {
         let ExprKind::Attribute { value, attr } = &func.kind else {
             return Ok(Err(s));
         };
-        let modelled = matches!(attr.as_str(), "append" | "extend" | "insert" | "pop");
+        let modelled = matches!(
+            attr.as_str(),
+            "append" | "extend" | "insert" | "pop" | "remove"
+        );
         let plain =
             keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
         let Some(name) = value.as_name().filter(|_| modelled && plain) else {
@@ -115,6 +119,10 @@ impl<'p> Machine<'p> {
                 }
                 ("pop", []) => return self.pop(s, &name, &xs, None, &target),
                 ("pop", [i]) if is_int(i) => return self.pop(s, &name, &xs, Some(i), &target),
+                ("remove", [x]) => match self.remove(s, &name, &xs, x, &target)? {
+                    Ok(done) => return Ok(done),
+                    Err(s) => return havoc(s, ".remove() of a list of unknown length".into()),
+                },
                 _ => return havoc(s, format!(".{attr}() with these arguments")),
             };
             if !update(&mut s, new)? {
@@ -181,6 +189,52 @@ impl<'p> Machine<'p> {
         ]))
     }
 
+    /// `xs.remove(x)` of a fixed-length list: a fork on the position of the first item
+    /// equal to `x` (that item removed), or `ValueError` when there is none. The state back
+    /// for a list of unknown length or items `==` does not model against `x`.
+    fn remove(
+        &self,
+        s: State<'p>,
+        name: &str,
+        xs: &Term,
+        x: &Term,
+        target: &CallTarget,
+    ) -> Result<Maybe<'p>> {
+        let Sort::Fixed(_, sorts) = xs.sort() else {
+            return Ok(Err(s));
+        };
+        let mut items = Vec::with_capacity(sorts.len());
+        let mut equal = Vec::with_capacity(sorts.len());
+        for k in 0..sorts.len() {
+            let item = simplify(&Term::index(xs.clone(), Term::int(k)).map_err(sort_err)?);
+            match Term::compare(CompareOp::Eq, item.clone(), x.clone()) {
+                Ok(eq) => equal.push(simplify(&eq)),
+                Err(_) => return Ok(Err(s)),
+            }
+            items.push(item);
+        }
+        let mut alts = Vec::with_capacity(items.len() + 1);
+        let mut earlier = Vec::new();
+        for (k, eq) in equal.iter().enumerate() {
+            let mut first = earlier.clone();
+            first.push(eq.clone());
+            let here = simplify(&Term::and(first).map_err(sort_err)?);
+            let mut rest = items.clone();
+            rest.remove(k);
+            let mut found = s.clone();
+            found.assign(
+                name,
+                Value::Term(Term::items(SeqKind::List, rest).map_err(sort_err)?),
+            )?;
+            alts.push((here, Branch::Go(deliver(found, target, Value::None)?)));
+            earlier.push(not(eq)?);
+        }
+        let missing = simplify(&Term::and(earlier).map_err(sort_err)?);
+        let fail = s.raise(exc("ValueError", messages::LIST_REMOVE_MISSING));
+        alts.push((missing, Branch::Go(fail)));
+        Ok(Ok(Branch::Split(alts)))
+    }
+
     /// `xs[i] = v` where `xs` names an owned list (else the state back).
     pub(super) fn list_store(
         &self,
@@ -201,9 +255,9 @@ impl<'p> Machine<'p> {
             return Ok(Err(s));
         };
         if !matches!(xs.sort(), Sort::Fixed(..)) {
-            // Item assignment into a list of unknown length stays a havoc: a sorting loop's
-            // swaps nest slices Z3's sequence theory could not decide within the kernel's
-            // memory (the everyday corpus's `bubble_sort` used 2 GB).
+            // A list of unknown length is forked on its length first (`list_lengths`); an
+            // update by slices would nest them past what Z3's sequence theory decides within
+            // the kernel's memory (the everyday corpus's `bubble_sort` used 2 GB).
             return Ok(Err(s));
         }
         let name = name.to_string();
@@ -229,11 +283,11 @@ impl<'p> Machine<'p> {
                 "IndexError",
                 messages::LIST_ASSIGNMENT_INDEX_OUT_OF_RANGE,
             ));
-            match lists::set_item(&xs, &i, v.clone()) {
-                Ok(new) => s.assign(&name, Value::Term(simplify(&new)))?,
-                Err(_) => {
+            match lists::set_item(&xs, &i, v.clone()).ok().and_then(kept) {
+                Some(new) => s.assign(&name, Value::Term(new))?,
+                None => {
                     let n = note(
-                        &format!("assignment to {target} (an item of another type)"),
+                        &format!("assignment to {target} (an item of another type, or too large)"),
                         line,
                     );
                     s.havoc.mark(n.clone());
