@@ -263,11 +263,7 @@ pub fn analyze(
         unsupported_parameters,
         inferred_parameters,
         given_parameters,
-        notes: if crate::symbolic::chars::uses_ascii_model(f) {
-            vec![crate::symbolic::chars::ASCII_NOTE.to_string()]
-        } else {
-            Vec::new()
-        },
+        notes: crate::symbolic::chars::model_notes(f),
         preconditions,
         ignored_preconditions,
         paths: decided.paths,

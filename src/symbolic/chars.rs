@@ -166,13 +166,29 @@ pub fn uses_ascii_model(f: &Function) -> bool {
     found
 }
 
+/// What the outputs say about `f`'s strings: [`ASCII_NOTE`] and
+/// [`crate::symbolic::strfn::CONVERSION_NOTE`] when they apply.
+pub fn model_notes(f: &Function) -> Vec<String> {
+    let mut notes = Vec::new();
+    if uses_ascii_model(f) {
+        notes.push(ASCII_NOTE.to_string());
+    }
+    if super::strfn::uses_conversions(f) {
+        notes.push(super::strfn::CONVERSION_NOTE.to_string());
+    }
+    notes
+}
+
 /// Why `s` may hold a character outside ASCII that the model cannot class: a non-ASCII
-/// string literal, or a variable of a sequence of strings (whose items the lowering does not
+/// string literal, `chr(i)`, or a variable of a sequence of strings (whose items the lowering does not
 /// constrain). `None` when `s` is built only from ASCII literals and string variables.
 pub fn not_ascii_only(s: &Term) -> Option<String> {
     match s.kind() {
         TermKind::Literal(Literal::Str(text)) if !text.is_ascii() => {
             Some(format!("the literal {text:?} is not ASCII"))
+        }
+        TermKind::StrFn(super::strfn::StrFn::Chr, _) => {
+            Some("chr() may give a character outside ASCII".to_string())
         }
         TermKind::Var(v)
             if !v.is_bound() && !matches!(s.sort(), Sort::Str) && holds_str(s.sort()) =>
