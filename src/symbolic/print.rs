@@ -296,10 +296,9 @@ fn str_fn(f: &StrFn, args: &[Term]) -> String {
     };
     let arg = |i: usize| args.get(i).map(|a| at(a, prec::TEST)).unwrap_or_default();
     match f {
-        StrFn::Strip(side, chars) => method(
-            side.method(),
-            chars.iter().map(|c| str_repr(c)).collect(),
-        ),
+        StrFn::Strip(side, chars) => {
+            method(side.method(), chars.iter().map(|c| str_repr(c)).collect())
+        }
         StrFn::Count => method("count", vec![arg(1)]),
         StrFn::Replace(old) => method("replace", vec![str_repr(old), arg(1)]),
         StrFn::FromInt => call("str", &refs),

@@ -28,9 +28,9 @@ pub const MAX_STR_DIGITS: usize = 4300;
 /// `[hex(c) for c in range(0x110000) if chr(c).isspace()]`.
 pub const PY_SPACE: &[char] = &[
     '\t', '\n', '\x0b', '\x0c', '\r', '\x1c', '\x1d', '\x1e', '\x1f', ' ', '\u{85}', '\u{a0}',
-    '\u{1680}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}',
-    '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}', '\u{200a}', '\u{2028}', '\u{2029}',
-    '\u{202f}', '\u{205f}', '\u{3000}',
+    '\u{1680}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}',
+    '\u{2007}', '\u{2008}', '\u{2009}', '\u{200a}', '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}',
+    '\u{3000}',
 ];
 
 /// Which ends `strip` works on.
@@ -132,7 +132,9 @@ impl StrFn {
             (StrFn::Count, [Str(s), Str(sub)]) if sub.is_empty() => {
                 Int(BigInt::from(s.chars().count() + 1))
             }
-            (StrFn::Count, [Str(s), Str(sub)]) => Int(BigInt::from(s.matches(sub.as_str()).count())),
+            (StrFn::Count, [Str(s), Str(sub)]) => {
+                Int(BigInt::from(s.matches(sub.as_str()).count()))
+            }
             (StrFn::Replace(old), [Str(s), Str(new)]) if !old.is_empty() => {
                 Str(s.replace(old.as_str(), new))
             }
@@ -146,7 +148,8 @@ impl StrFn {
             (StrFn::IsInt, [Str(s)]) => Literal::Bool(parse_int(s).ok()?.is_some()),
             (StrFn::ToInt, [Str(s)]) => Int(parse_int(s).ok()??),
             (StrFn::Chr, [Int(i)]) => {
-                let c = char::from_u32(i.to_u32()?).filter(|c| *c as u32 <= super::term::MAX_CHAR)?;
+                let c =
+                    char::from_u32(i.to_u32()?).filter(|c| *c as u32 <= super::term::MAX_CHAR)?;
                 Str(c.to_string())
             }
             (StrFn::Ord, [Str(c)]) => {

@@ -15,8 +15,8 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::chars::{CaseMap, CharTest};
-use super::strfn::StrFn;
 use super::sort::{Equality, SeqKind, Sort};
+use super::strfn::StrFn;
 
 /// Largest constant exponent of `**` and count of `*` repetition a term may carry: the
 /// lowering multiplies or concatenates that many copies.

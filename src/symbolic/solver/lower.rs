@@ -337,10 +337,16 @@ impl<'a> Lowerer<'a> {
             zs.push(self.lower(a)?);
         }
         let str_at = |i: usize| -> Result<ast::String> {
-            zs.get(i).cloned().ok_or_else(|| internal("an operand"))?.into_str()
+            zs.get(i)
+                .cloned()
+                .ok_or_else(|| internal("an operand"))?
+                .into_str()
         };
         let int_at = |i: usize| -> Result<ast::Int> {
-            zs.get(i).cloned().ok_or_else(|| internal("an operand"))?.into_int()
+            zs.get(i)
+                .cloned()
+                .ok_or_else(|| internal("an operand"))?
+                .into_int()
         };
         let defs = &mut self.definitions;
         use super::strings as st;

@@ -6,8 +6,9 @@
 use z3::ast::{self, Ast, Regexp};
 use z3_sys::{
     Z3_ast, Z3_mk_char, Z3_mk_char_from_bv, Z3_mk_char_le, Z3_mk_char_to_bv, Z3_mk_int_to_str,
-    Z3_mk_re_range, Z3_mk_seq_index, Z3_mk_seq_map, Z3_mk_seq_replace_all, Z3_mk_seq_to_re,
-    Z3_mk_seq_unit, Z3_mk_str_to_int, Z3_mk_string_from_code, Z3_mk_string_to_code,
+    Z3_mk_re_range, Z3_mk_seq_foldl, Z3_mk_seq_index, Z3_mk_seq_map, Z3_mk_seq_replace_all,
+    Z3_mk_seq_to_re, Z3_mk_seq_unit, Z3_mk_str_to_int, Z3_mk_string_from_code,
+    Z3_mk_string_to_code,
 };
 
 use crate::symbolic::chars::{ASCII_SPACE, CaseMap, CharTest};
@@ -232,10 +233,7 @@ pub(super) fn strip(
     }
     let any = Regexp::full();
     let nonempty = match side {
-        Side::Both => Regexp::union(&[
-            other.clone(),
-            Regexp::concat(&[other.clone(), any, other]),
-        ]),
+        Side::Both => Regexp::union(&[other.clone(), Regexp::concat(&[other.clone(), any, other])]),
         Side::Left => Regexp::concat(&[other, any]),
         Side::Right => Regexp::concat(&[any, other]),
     };
@@ -243,14 +241,92 @@ pub(super) fn strip(
     Ok(r)
 }
 
-/// `s.count(sub)`: the characters `str.replace_all` removes, over `len(sub)`; `len(s) + 1`
-/// for an empty `sub`.
+/// A character constant.
+fn char_const(ctx: &z3::Context, c: char) -> Result<ast::Dynamic, SolverError> {
+    // SAFETY: wrapped right after it was built.
+    unsafe {
+        let raw = Z3_mk_char(ctx.get_z3_context(), c as u32);
+        Ok(ast::Dynamic::wrap(ctx, built(raw, "a char")?))
+    }
+}
+
+/// `seq.foldl(f, init, s)` for `f` a lambda of the accumulator and one character.
+fn foldl(
+    acc: &ast::Dynamic,
+    ch: &ast::Dynamic,
+    body: &ast::Dynamic,
+    init: &ast::Dynamic,
+    s: &ast::String,
+) -> Result<ast::Dynamic, SolverError> {
+    let ctx = s.get_ctx();
+    let f = ast::lambda_const(&[acc, ch], body);
+    // SAFETY: live operands; the result is wrapped before the next Z3 call.
+    unsafe {
+        let raw = Z3_mk_seq_foldl(
+            ctx.get_z3_context(),
+            f.get_z3_ast(),
+            init.get_z3_ast(),
+            s.get_z3_ast(),
+        );
+        Ok(ast::Dynamic::wrap(ctx, built(raw, "seq.foldl")?))
+    }
+}
+
+/// `s` with each character `old` replaced by `new`, as a left fold appending to a string
+/// (Z3 5.4 answers `unknown` for almost any question about `str.replace_all`; the fold
+/// finds models at once, though facts for every `s` may time out).
+fn replace_char(s: &ast::String, old: char, new: &ast::String) -> Result<ast::String, SolverError> {
+    let ctx = s.get_ctx();
+    let acc = ast::String::fresh_const("acc");
+    let ch = ast::Dynamic::fresh_const("ch", &z3::Sort::char());
+    // SAFETY: wrapped right after it was built.
+    let unit = unsafe {
+        let raw = Z3_mk_seq_unit(ctx.get_z3_context(), ch.get_z3_ast());
+        ast::String::wrap(ctx, built(raw, "seq.unit")?)
+    };
+    let body = ch.eq(char_const(ctx, old)?).ite(
+        &ast::String::concat(&[&acc, new]),
+        &ast::String::concat(&[&acc, &unit]),
+    );
+    let init = ast::Dynamic::from_ast(&str_const("")?);
+    foldl(
+        &ast::Dynamic::from_ast(&acc),
+        &ch,
+        &ast::Dynamic::from_ast(&body),
+        &init,
+        s,
+    )?
+    .as_string()
+    .ok_or_else(|| SolverError::Internal("seq.foldl of strings".into()))
+}
+
+/// `s.count(sub)`: for one constant character, a left fold counting it; otherwise the
+/// characters `str.replace_all` removes, over `len(sub)` (`len(s) + 1` for an empty `sub`).
 /// `sub_text` is `sub`'s text when it is a constant.
 pub(super) fn count(
     s: &ast::String,
     sub: &ast::String,
     sub_text: Option<&str>,
 ) -> Result<ast::Int, SolverError> {
+    let ctx = s.get_ctx();
+    let mut chars = sub_text.unwrap_or_default().chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        let acc = ast::Int::fresh_const("acc");
+        let ch = ast::Dynamic::fresh_const("ch", &z3::Sort::char());
+        let body = ch
+            .eq(char_const(ctx, c)?)
+            .ite(&(&acc + ast::Int::from_i64(1)), &acc);
+        let init = ast::Dynamic::from_ast(&ast::Int::from_i64(0));
+        return foldl(
+            &ast::Dynamic::from_ast(&acc),
+            &ch,
+            &ast::Dynamic::from_ast(&body),
+            &init,
+            s,
+        )?
+        .as_int()
+        .ok_or_else(|| SolverError::Internal("seq.foldl of ints".into()));
+    }
     let removed = replace_all(s, sub, &str_const("")?)?;
     let gone = s.length() - removed.length();
     if let Some(text) = sub_text.filter(|t| !t.is_empty()) {
@@ -262,17 +338,25 @@ pub(super) fn count(
     ))
 }
 
-/// `s.replace(old, new)` for a non-empty `old`.
+/// `s.replace(old, new)` for a non-empty `old`: a fold for one character, else
+/// `str.replace_all`.
 pub(super) fn replace(
     s: &ast::String,
     old: &str,
     new: &ast::String,
 ) -> Result<ast::String, SolverError> {
+    let mut chars = old.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return replace_char(s, c, new);
+    }
     replace_all(s, &str_const(old)?, new)
 }
 
 /// `str(n)`, taking `|n| < 10**4300` (Python's digit limit) as a definition.
-pub(super) fn from_int(n: &ast::Int, defs: &mut Vec<ast::Bool>) -> Result<ast::String, SolverError> {
+pub(super) fn from_int(
+    n: &ast::Int,
+    defs: &mut Vec<ast::Bool>,
+) -> Result<ast::String, SolverError> {
     let limit: ast::Int = format!("1{}", "0".repeat(MAX_STR_DIGITS))
         .parse()
         .map_err(|_| SolverError::Internal("the digit limit".into()))?;
@@ -314,7 +398,7 @@ pub(super) fn to_int(s: &ast::String, defs: &mut Vec<ast::Bool>) -> Result<ast::
     let signed = ast::Bool::or(&[&negative, &plus.prefix(&core)]);
     let one = ast::Int::from_i64(1);
     let body = signed.ite(&core.substr(&one, core.length() - &one), &core);
-    let digits = replace_all(&body, &str_const("_")?, &str_const("")?)?;
+    let digits = replace_char(&body, '_', &str_const("")?)?;
     let raw = raw1(&digits, "str.to_int", Z3_mk_str_to_int)?;
     // SAFETY: wrapped right after it was built.
     let value = unsafe { ast::Int::wrap(digits.get_ctx(), raw) };

@@ -98,11 +98,13 @@ impl Translator<'_> {
                 ExprKind::Constant(Constant::None) => None,
                 _ => return Err(self.unsupported(arg, format!(".{attr}() of a non-constant"))),
             },
-            _ => return Err(self.unsupported(e, format!(".{attr}() with {} arguments", args.len()))),
+            _ => {
+                return Err(self.unsupported(e, format!(".{attr}() with {} arguments", args.len())));
+            }
         };
         let (fx, s) = self.str_receiver(e, receiver, attr)?;
-        let value =
-            Term::str_fn(StrFn::Strip(side, chars), vec![s]).map_err(|err| self.sort_error(e, err))?;
+        let value = Term::str_fn(StrFn::Strip(side, chars), vec![s])
+            .map_err(|err| self.sort_error(e, err))?;
         Ok(fx.finish(value))
     }
 
@@ -141,7 +143,13 @@ impl Translator<'_> {
 
     /// `str(x)` of an int, bool or str; `int(s)` of a str; `chr(i)`; `ord(c)`, with the
     /// exceptions Python raises.
-    pub(super) fn conversion(&self, e: &Expr, name: &str, mut fx: Effects, v: Term) -> Result<Partial> {
+    pub(super) fn conversion(
+        &self,
+        e: &Expr,
+        name: &str,
+        mut fx: Effects,
+        v: Term,
+    ) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
         let value = match (name, v.sort()) {
             ("str", Sort::Str) => v,
@@ -165,7 +173,10 @@ impl Translator<'_> {
                 let below = Term::compare(CompareOp::Lt, i.clone(), Term::int(0)).map_err(fail)?;
                 let above =
                     Term::compare(CompareOp::Gt, i.clone(), Term::int(0x10FFFF)).map_err(fail)?;
-                fx.push(ExceptionKind::ValueError, Term::or(vec![below, above]).map_err(fail)?);
+                fx.push(
+                    ExceptionKind::ValueError,
+                    Term::or(vec![below, above]).map_err(fail)?,
+                );
                 Term::str_fn(StrFn::Chr, vec![i]).map_err(fail)?
             }
             ("ord", Sort::Str) => {
