@@ -370,3 +370,32 @@ fn trees_over_str_methods_are_exact_and_precise() {
         assert_exact_and_precise(r);
     }
 }
+
+#[test]
+fn tree_of_str_methods() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::render::set::{leaf_table_text, text};
+    use analysis_kernel::symexec::{Options, Program, execute};
+    let source = "def shout(word: str, times: int) -> str:\n    w = word.strip()\n    if w == '':\n        return ''\n    return w.upper() + '!' * times\n";
+    let module = lower_module(source).expect("parses");
+    let program = Program::function("shout", module.functions(), &[]).expect("program");
+    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    expect_test::expect![[r#"
+        symbolic execution tree of shout(word: str, times: int), unroll 4: 6 nodes, 2 leaves (2 return)
+        [0] L2: w = word.strip()  |  {}  |  {word: word, times: times}
+          [1] L3: if w == '':  |  {}  |  {word: word, times: times, w: word.strip()}
+            [2] L4: return ''  |  {word.strip() == ''}  |  {word: word, times: times, w: word.strip()}
+              [3] ⇒ return ''  |  {word.strip() == ''}  |  {word: word, times: times, w: word.strip()}
+            [4] L5: return w.upper() + '!' * times  |  {word.strip() != ''}  |  {word: word, times: times, w: word.strip()}
+              [5] ⇒ return word.strip().upper() + '!' * times  |  {word.strip() != ''}  |  {word: word, times: times, w: word.strip()}
+        Input types: strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase() are taken to be ASCII.
+
+        leaf  path condition      outcome                                    final store                                  witness
+        ----  ------------------  -----------------------------------------  -------------------------------------------  --------------------
+        3     word.strip() == ''  return ''                                  {word: word, times: times, w: word.strip()}  times=0, word=''
+        5     word.strip() != ''  return word.strip().upper() + '!' * times  {word: word, times: times, w: word.strip()}  times=0, word='\x00'"#]].assert_eq(&format!(
+        "{}\n{}",
+        text(&tree),
+        leaf_table_text(&tree)
+    ));
+}
