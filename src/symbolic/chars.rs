@@ -9,7 +9,7 @@
 
 use super::Sort;
 use super::term::{Literal, Term, TermKind};
-use crate::python::ir::{ExprKind, Function};
+use crate::python::ir::{Expr, ExprKind, Function};
 
 /// What the outputs say when a function uses these methods.
 pub const ASCII_NOTE: &str = "strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase() are taken to be ASCII";
@@ -147,17 +147,21 @@ impl CaseMap {
 /// Whether `f` calls one of the methods modelled over ASCII (its outputs then say so with
 /// [`ASCII_NOTE`]).
 pub fn uses_ascii_model(f: &Function) -> bool {
+    calls_any(f, |func| {
+        matches!(&func.kind, ExprKind::Attribute { attr, .. }
+            if CharTest::from_method(attr).is_some() || CaseMap::from_method(attr).is_some())
+    })
+}
+
+/// Whether some call in `f`'s body has a callee `hit` accepts.
+pub fn calls_any(f: &Function, hit: impl Fn(&Expr) -> bool) -> bool {
     let mut found = false;
     for stmt in &f.body {
         stmt.walk(&mut |s| {
             for e in s.exprs() {
                 e.walk(&mut |x| {
-                    if let ExprKind::Call { func, .. } = &x.kind
-                        && let ExprKind::Attribute { attr, .. } = &func.kind
-                        && (CharTest::from_method(attr).is_some()
-                            || CaseMap::from_method(attr).is_some())
-                    {
-                        found = true;
+                    if let ExprKind::Call { func, .. } = &x.kind {
+                        found |= hit(func);
                     }
                 });
             }

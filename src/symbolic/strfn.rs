@@ -15,7 +15,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::term::Literal;
-use crate::python::ir::{ExprKind, Function};
+use crate::python::ir::Function;
 
 /// What the outputs say when a function converts with `int()`, `str()` or `chr()`.
 pub const CONVERSION_NOTE: &str = "int(s) is taken to read an ASCII s of at most 4300 characters, str(n) an n under 4300 digits, chr(i) an i outside 0x30000..0x10FFFF";
@@ -203,21 +203,9 @@ fn parse_int(s: &str) -> Result<Option<BigInt>, ()> {
 /// Whether `f` calls `int()`, `str()` or `chr()` (its outputs then say so with
 /// [`CONVERSION_NOTE`]).
 pub fn uses_conversions(f: &Function) -> bool {
-    let mut found = false;
-    for stmt in &f.body {
-        stmt.walk(&mut |s| {
-            for e in s.exprs() {
-                e.walk(&mut |x| {
-                    if let ExprKind::Call { func, .. } = &x.kind
-                        && matches!(func.as_name(), Some("int" | "str" | "chr"))
-                    {
-                        found = true;
-                    }
-                });
-            }
-        });
-    }
-    found
+    super::chars::calls_any(f, |func| {
+        matches!(func.as_name(), Some("int" | "str" | "chr"))
+    })
 }
 
 #[cfg(test)]
