@@ -343,3 +343,33 @@ fn text_of_ascii_string_methods() {
           L2 s.isdigit(): can be True and False
           L4 s.lower() == 'yes': can be True and False"#]].assert_eq(&text(&analysis(CHAR_CLASSES, Mode::Precise), None));
 }
+
+const STR_METHODS: &str = "def qty(text: str) -> int:\n    t = text.strip()\n    if t.count(',') > 0:\n        return -1\n    return int(t)\n";
+
+#[test]
+fn text_of_str_methods_and_int() {
+    expect![[r#"
+        constraints of qty(text) (SSA versions for reassigned variables)
+        parameters: text: str
+        note: int(s) is taken to read an ASCII s of at most 4300 characters, str(n) an n under 4300 digits, chr(i) an i outside 0x30000..0x10FFFF
+        preconditions: (none)
+
+        paths: 2 in all, 2 listed
+        id  nodes      feasible  witness   constraints
+        --  ---------  --------  --------  ---------------------------------------------------------------
+        0   0 1 2 3 5  yes       text=','  t_1 == text.strip(); t_1.count(',') > 0
+        1   0 1 2 4 5  yes       text='0'  t_1 == text.strip(); not (t_1.count(',') > 0); int_accepts(t_1)
+
+        edges:
+        edge    label  feasible  paths  adds
+        ------  -----  --------  -----  ------------------------
+        0 -> 1         yes       0,1
+        1 -> 2         yes       0,1    t_1 == text.strip()
+        2 -> 3  True   yes       0      t_1.count(',') > 0
+        2 -> 4  False  yes       1      not (t_1.count(',') > 0)
+        3 -> 5         yes       0
+        4 -> 5         yes       1      int_accepts(t_1)
+
+        conditions:
+          L3 t.count(',') > 0: can be True and False"#]].assert_eq(&text(&analysis(STR_METHODS, Mode::Precise), None));
+}

@@ -124,30 +124,40 @@ fn trees_over_find_are_exact_and_precise() {
 /// (every string with the first few, a stride through the rest), against CPython: solved and
 /// evaluated by Z3 alike. The number of cases.
 fn agree_with_cpython(expressions: &[&str], strings: &[String], subs: &[String]) -> usize {
-    let env = env_of("s: str, t: str");
+    let mut inputs = Vec::new();
+    for (i, s) in strings.iter().enumerate() {
+        for t_value in subs.iter().skip(i % 3).step_by(3) {
+            inputs.push(vec![
+                ("s".to_string(), PyValue::Str(s.clone())),
+                ("t".to_string(), PyValue::Str(t_value.clone())),
+            ]);
+        }
+    }
+    agree_on("s: str, t: str", expressions, &inputs)
+}
+
+/// Each of `expressions` over the parameters `params` at each of `inputs`, solved and
+/// evaluated by Z3, agrees with CPython (the value, or the exception raised). The number of
+/// cases.
+fn agree_on(params: &str, expressions: &[&str], inputs: &[Vec<(String, PyValue)>]) -> usize {
+    let env = env_of(params);
     let mut solver = Solver::new(10_000);
     let mut cases = Vec::new();
     let mut ours = Vec::new();
     for source in expressions {
         let expr = lower_expression(source).expect("parses");
-        let t = translate(&expr, &env).expect("translates");
-        for (i, s) in strings.iter().enumerate() {
-            for t_value in subs.iter().skip(i % 3).step_by(3) {
-                let inputs = vec![
-                    ("s".to_string(), PyValue::Str(s.clone())),
-                    ("t".to_string(), PyValue::Str(t_value.clone())),
-                ];
-                let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
-                    .unwrap_or_else(|e| panic!("{source} at {inputs:?}: {e}"));
-                cases.push(oracle::Case {
-                    source: source.to_string(),
-                    inputs: inputs
-                        .iter()
-                        .map(|(n, v)| (n.clone(), harness::encode(v)))
-                        .collect(),
-                });
-                ours.push((source, inputs, outcome));
-            }
+        let t = translate(&expr, &env).unwrap_or_else(|e| panic!("{source}: {e}"));
+        for inputs in inputs {
+            let outcome = harness::evaluate(&mut solver, &t, &env, inputs)
+                .unwrap_or_else(|e| panic!("{source} at {inputs:?}: {e}"));
+            cases.push(oracle::Case {
+                source: source.to_string(),
+                inputs: inputs
+                    .iter()
+                    .map(|(n, v)| (n.clone(), harness::encode(v)))
+                    .collect(),
+            });
+            ours.push((source, inputs, outcome));
         }
     }
     let python = oracle::evaluate(&cases).expect("the CPython oracle runs");
@@ -161,6 +171,133 @@ fn agree_with_cpython(expressions: &[&str], strings: &[String], subs: &[String])
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     ours.len()
+}
+
+#[test]
+fn strip_count_replace_agree_with_cpython() {
+    let expressions = [
+        "s.strip()",
+        "s.lstrip()",
+        "s.rstrip()",
+        "s.strip('ab')",
+        "s.rstrip('a\\\\')",
+        "s.lstrip('') + t",
+        "s.count(t)",
+        "s.count('aa')",
+        "s.count('')",
+        "s.replace('a', t)",
+        "s.replace('aa', 'a')",
+        "s.replace(' ', '')",
+        "(s + t).strip() == t.strip() + s",
+    ];
+    // Python's whitespace beyond ASCII (U+00A0, U+2000, U+3000) and U+2FFFF included.
+    let strings = words(&['a', ' ', '\u{a0}', '\u{3000}', '\\', '\u{2ffff}'], 3);
+    let subs = words(&['a', ' ', '\u{2000}'], 2);
+    let n = agree_with_cpython(&expressions, &strings, &subs);
+    assert!(n > 2_000, "{n} cases");
+}
+
+#[test]
+fn conversions_agree_with_cpython() {
+    let ints: Vec<i64> = vec![
+        -1_114_112, -1000, -10, -1, 0, 1, 7, 10, 65, 97, 127, 128, 0x663, 0x2ffff, 0x110000,
+    ];
+    let strs = [
+        "",
+        "0",
+        "-7",
+        "+12",
+        " 42 ",
+        "1__0",
+        "_1",
+        "1_",
+        "-",
+        "+-1",
+        "\t-3\n",
+        "007",
+        "12a",
+        "a",
+        "\\",
+        "\x1c9\x1f",
+        "-0",
+    ];
+    let mut inputs = Vec::new();
+    for (i, n) in ints.iter().enumerate() {
+        for s in strs.iter().skip(i % 2).step_by(2) {
+            inputs.push(vec![
+                ("n".to_string(), PyValue::Int((*n).into())),
+                ("s".to_string(), PyValue::Str((*s).to_string())),
+            ]);
+        }
+    }
+    let expressions = [
+        "str(n)",
+        "str(n) + s",
+        "len(str(n)) == 2",
+        "str(n < 0)",
+        "int(s)",
+        "int(s) + n",
+        "int(s + '0')",
+        "chr(n)",
+        "ord(s)",
+        "ord(chr(n)) == n",
+    ];
+    let n = agree_on("n: int, s: str", &expressions, &inputs);
+    assert!(n > 1_000, "{n} cases");
+}
+
+#[test]
+fn repetition_by_a_variable_agrees_with_cpython() {
+    let mut inputs = Vec::new();
+    for n in -2..5i64 {
+        for s in words(&['a', '\u{663}'], 2) {
+            inputs.push(vec![
+                ("n".to_string(), PyValue::Int(n.into())),
+                ("s".to_string(), PyValue::Str(s)),
+            ]);
+        }
+    }
+    let expressions = [
+        "s * n",
+        "'ab' * n",
+        "n * 'x'",
+        "(s * n).count('a')",
+        "len(s * n)",
+    ];
+    let n = agree_on("n: int, s: str", &expressions, &inputs);
+    assert!(n > 200, "{n} cases");
+}
+
+#[test]
+fn str_methods_fold_like_cpython() {
+    let cases = [
+        ("' \\xa0a b\\u3000'.strip()", "'a b'"),
+        ("'xxaxx'.lstrip('x')", "'axx'"),
+        ("'xxaxx'.rstrip('x')", "'xxa'"),
+        ("'aaaa'.count('aa')", "2"),
+        ("'abc'.count('')", "4"),
+        ("'aaa'.replace('aa', 'b')", "'ba'"),
+        ("str(-120)", "'-120'"),
+        ("int(' -1_2 ')", "-12"),
+        ("chr(97) + str(ord('b'))", "'a98'"),
+    ];
+    assert_folds_like_cpython(&cases);
+}
+
+#[test]
+fn str_methods_outside_the_model_are_refused() {
+    // Python's `replace('', x)` inserts `x` between characters; Z3's `str.replace_all` of an
+    // empty pattern changes nothing: refused. `int()` reads ASCII only.
+    let env = env_of("s: str");
+    for (source, why) in [
+        ("s.replace('', '-')", "empty old"),
+        ("s.replace(s, '-')", "non-constant"),
+        ("int(s + '\u{663}')", "not ASCII"),
+        ("int(chr(len(s)))", "outside ASCII"),
+    ] {
+        let err = translate(&lower_expression(source).expect("parses"), &env).expect_err("refused");
+        assert!(err.to_string().contains(why), "{source}: {err}");
+    }
 }
 
 #[test]
@@ -220,4 +357,45 @@ fn trees_over_char_classes_are_exact_and_precise() {
             other => panic!("{}: %constraints gave {other:?}", r.function),
         }
     }
+}
+
+#[test]
+fn trees_over_str_methods_are_exact_and_precise() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/everyday_strings/str_methods.py");
+    let records = everyday::run_file_with(&path, true, true);
+    println!("{}", everyday::report(&records));
+    assert_eq!(records.len(), 6);
+    for r in &records {
+        assert_exact_and_precise(r);
+    }
+}
+
+#[test]
+fn tree_of_str_methods() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::render::set::{leaf_table_text, text};
+    use analysis_kernel::symexec::{Options, Program, execute};
+    let source = "def shout(word: str, times: int) -> str:\n    w = word.strip()\n    if w == '':\n        return ''\n    return w.upper() + '!' * times\n";
+    let module = lower_module(source).expect("parses");
+    let program = Program::function("shout", module.functions(), &[]).expect("program");
+    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    expect_test::expect![[r#"
+        symbolic execution tree of shout(word: str, times: int), unroll 4: 6 nodes, 2 leaves (2 return)
+        [0] L2: w = word.strip()  |  {}  |  {word: word, times: times}
+          [1] L3: if w == '':  |  {}  |  {word: word, times: times, w: word.strip()}
+            [2] L4: return ''  |  {word.strip() == ''}  |  {word: word, times: times, w: word.strip()}
+              [3] ⇒ return ''  |  {word.strip() == ''}  |  {word: word, times: times, w: word.strip()}
+            [4] L5: return w.upper() + '!' * times  |  {word.strip() != ''}  |  {word: word, times: times, w: word.strip()}
+              [5] ⇒ return word.strip().upper() + '!' * times  |  {word.strip() != ''}  |  {word: word, times: times, w: word.strip()}
+        Input types: strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase() are taken to be ASCII.
+
+        leaf  path condition      outcome                                    final store                                  witness
+        ----  ------------------  -----------------------------------------  -------------------------------------------  --------------------
+        3     word.strip() == ''  return ''                                  {word: word, times: times, w: word.strip()}  times=0, word=''
+        5     word.strip() != ''  return word.strip().upper() + '!' * times  {word: word, times: times, w: word.strip()}  times=0, word='\x00'"#]].assert_eq(&format!(
+        "{}\n{}",
+        text(&tree),
+        leaf_table_text(&tree)
+    ));
 }

@@ -395,14 +395,10 @@ impl Work<'_> {
     }
 }
 
-/// The docstring's preconditions, translated over the parameters; the others with reasons.
-/// What the verdicts assume of `f`'s inputs beyond their annotations: strings taken to be
-/// ASCII, and the types guessed for parameters nothing in `f` types.
+/// What the verdicts assume of `f`'s inputs beyond their annotations: the string model's
+/// limits (`chars::model_notes`), and the types guessed for parameters nothing in `f` types.
 fn input_notes(f: &Function, guessed: &[String]) -> Vec<String> {
-    let mut notes = Vec::new();
-    if crate::symbolic::chars::uses_ascii_model(f) {
-        notes.push(crate::symbolic::chars::ASCII_NOTE.to_string());
-    }
+    let mut notes = crate::symbolic::chars::model_notes(f);
     if !guessed.is_empty() {
         notes.push(format!(
             "the verdicts hold for {}, the default guess (nothing in the function tells the type; give ARG:TYPE to override)",
@@ -412,6 +408,7 @@ fn input_notes(f: &Function, guessed: &[String]) -> Vec<String> {
     notes
 }
 
+/// The docstring's preconditions, translated over the parameters; the others with reasons.
 fn read_preconditions(f: &Function, inputs: &Names) -> (Vec<Precondition>, Vec<Ignored>) {
     let mut used = Vec::new();
     let mut ignored = Vec::new();

@@ -993,6 +993,7 @@ fn kind_named(name: &str) -> Option<ExceptionKind> {
         ExceptionKind::ZeroDivisionError,
         ExceptionKind::IndexError,
         ExceptionKind::ValueError,
+        ExceptionKind::TypeError,
     ]
     .into_iter()
     .find(|k| k.name() == name)

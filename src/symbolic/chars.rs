@@ -9,7 +9,7 @@
 
 use super::Sort;
 use super::term::{Literal, Term, TermKind};
-use crate::python::ir::{ExprKind, Function};
+use crate::python::ir::{Expr, ExprKind, Function};
 
 /// What the outputs say when a function uses these methods.
 pub const ASCII_NOTE: &str = "strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase() are taken to be ASCII";
@@ -147,17 +147,21 @@ impl CaseMap {
 /// Whether `f` calls one of the methods modelled over ASCII (its outputs then say so with
 /// [`ASCII_NOTE`]).
 pub fn uses_ascii_model(f: &Function) -> bool {
+    calls_any(f, |func| {
+        matches!(&func.kind, ExprKind::Attribute { attr, .. }
+            if CharTest::from_method(attr).is_some() || CaseMap::from_method(attr).is_some())
+    })
+}
+
+/// Whether some call in `f`'s body has a callee `hit` accepts.
+pub fn calls_any(f: &Function, hit: impl Fn(&Expr) -> bool) -> bool {
     let mut found = false;
     for stmt in &f.body {
         stmt.walk(&mut |s| {
             for e in s.exprs() {
                 e.walk(&mut |x| {
-                    if let ExprKind::Call { func, .. } = &x.kind
-                        && let ExprKind::Attribute { attr, .. } = &func.kind
-                        && (CharTest::from_method(attr).is_some()
-                            || CaseMap::from_method(attr).is_some())
-                    {
-                        found = true;
+                    if let ExprKind::Call { func, .. } = &x.kind {
+                        found |= hit(func);
                     }
                 });
             }
@@ -166,13 +170,29 @@ pub fn uses_ascii_model(f: &Function) -> bool {
     found
 }
 
+/// What the outputs say about `f`'s strings: [`ASCII_NOTE`] and
+/// [`crate::symbolic::strfn::CONVERSION_NOTE`] when they apply.
+pub fn model_notes(f: &Function) -> Vec<String> {
+    let mut notes = Vec::new();
+    if uses_ascii_model(f) {
+        notes.push(ASCII_NOTE.to_string());
+    }
+    if super::strfn::uses_conversions(f) {
+        notes.push(super::strfn::CONVERSION_NOTE.to_string());
+    }
+    notes
+}
+
 /// Why `s` may hold a character outside ASCII that the model cannot class: a non-ASCII
-/// string literal, or a variable of a sequence of strings (whose items the lowering does not
+/// string literal, `chr(i)`, or a variable of a sequence of strings (whose items the lowering does not
 /// constrain). `None` when `s` is built only from ASCII literals and string variables.
 pub fn not_ascii_only(s: &Term) -> Option<String> {
     match s.kind() {
         TermKind::Literal(Literal::Str(text)) if !text.is_ascii() => {
             Some(format!("the literal {text:?} is not ASCII"))
+        }
+        TermKind::StrFn(super::strfn::StrFn::Chr, _) => {
+            Some("chr() may give a character outside ASCII".to_string())
         }
         TermKind::Var(v)
             if !v.is_bound() && !matches!(s.sort(), Sort::Str) && holds_str(s.sort()) =>

@@ -23,6 +23,7 @@ mod rounding;
 pub mod simplify;
 pub mod solver;
 pub mod sort;
+pub mod strfn;
 pub mod term;
 pub mod translate;
 

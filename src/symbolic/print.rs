@@ -10,6 +10,7 @@
 use std::fmt::{self, Display, Formatter};
 
 use super::sort::SeqKind;
+use super::strfn::StrFn;
 use super::term::{ArithOp, Literal, Term, TermKind};
 use crate::python::value::{float_repr, str_repr};
 
@@ -57,7 +58,7 @@ fn precedence(t: &Term) -> u8 {
         TermKind::Not(_) => prec::NOT,
         TermKind::Arith(op, ..) => arith_precedence(*op),
         TermKind::Concat(_) => prec::ARITH,
-        TermKind::Repeat(..) => prec::TERM,
+        TermKind::Repeat(..) | TermKind::StrFn(StrFn::Repeat, _) => prec::TERM,
         TermKind::Pow(..) => prec::POWER,
         TermKind::Compare(..) | TermKind::Contains(..) => prec::CMP,
         TermKind::And(_) => prec::AND,
@@ -177,6 +178,7 @@ fn bare(t: &Term) -> String {
         }
         TermKind::CharTest(test, s) => format!("{}.{}()", at(s, prec::ATOM), test.method()),
         TermKind::CaseMap(map, s) => format!("{}.{}()", at(s, prec::ATOM), map.method()),
+        TermKind::StrFn(f, args) => str_fn(f, args),
         TermKind::Items(kind, items) => {
             let body = join(items, prec::TEST, ", ");
             match kind {
@@ -281,5 +283,33 @@ mod tests {
         assert_eq!(ite.unwrap().to_string(), "y");
         let one = Term::items(SeqKind::Tuple, vec![x]).unwrap();
         assert_eq!(one.to_string(), "(x,)");
+    }
+}
+
+/// A method or conversion of [`crate::symbolic::strfn`] as the Python that computes it
+/// (`int_accepts(s)`, which Python lacks, is "`int(s)` does not raise").
+fn str_fn(f: &StrFn, args: &[Term]) -> String {
+    let refs: Vec<&Term> = args.iter().collect();
+    let method = |name: &str, rest: Vec<String>| {
+        let receiver = args.first().map(|s| at(s, prec::ATOM)).unwrap_or_default();
+        format!("{receiver}.{name}({})", rest.join(", "))
+    };
+    let arg = |i: usize| args.get(i).map(|a| at(a, prec::TEST)).unwrap_or_default();
+    match f {
+        StrFn::Strip(side, chars) => {
+            method(side.method(), chars.iter().map(|c| str_repr(c)).collect())
+        }
+        StrFn::Count => method("count", vec![arg(1)]),
+        StrFn::Replace(old) => method("replace", vec![str_repr(old), arg(1)]),
+        StrFn::FromInt => call("str", &refs),
+        StrFn::ToInt => call("int", &refs),
+        StrFn::IsInt => call("int_accepts", &refs),
+        StrFn::Chr => call("chr", &refs),
+        StrFn::Ord => call("ord", &refs),
+        StrFn::Repeat => format!(
+            "{} * {}",
+            args.first().map(|s| at(s, prec::TERM)).unwrap_or_default(),
+            args.get(1).map(|k| at(k, prec::FACTOR)).unwrap_or_default()
+        ),
     }
 }

@@ -112,6 +112,16 @@ impl Folder {
                     _ => Term::case_map(*map, s).ok()?,
                 }
             }
+            K::StrFn(f, args) => {
+                let args = self.all(args);
+                let literals: Option<Vec<_>> = args.iter().map(|a| a.literal()).collect();
+                match literals.and_then(|ls| f.eval(&ls)) {
+                    Some(Literal::Str(s)) => Term::str(s).ok()?,
+                    Some(Literal::Int(i)) => Term::int(i),
+                    Some(Literal::Bool(b)) => Term::bool(b),
+                    _ => Term::str_fn(f.clone(), args).ok()?,
+                }
+            }
             K::Concat(parts) => concat(self.all(parts))?,
             K::Repeat(a, n) => Term::repeat(self.fold(a), *n).ok()?,
             K::Items(kind, xs) => Term::items(*kind, self.all(xs)).ok()?,

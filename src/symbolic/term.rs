@@ -16,6 +16,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::chars::{CaseMap, CharTest};
 use super::sort::{Equality, SeqKind, Sort};
+use super::strfn::StrFn;
 
 /// Largest constant exponent of `**` and count of `*` repetition a term may carry: the
 /// lowering multiplies or concatenates that many copies.
@@ -131,6 +132,8 @@ pub enum TermKind {
     CharTest(CharTest, Term),
     /// `s.lower()`, `s.upper()`, `s.swapcase()`, over ASCII.
     CaseMap(CaseMap, Term),
+    /// A string method or conversion of [`crate::symbolic::strfn`], with its operands.
+    StrFn(StrFn, Vec<Term>),
 }
 
 /// Results of work on terms, by term identity ([`Term::id`]), for callers that meet the
@@ -402,7 +405,13 @@ impl Term {
             | EndsWith(a, b)
             | Find(a, b) => vec![a, b],
             Ite(c, a, b) => vec![c, a, b],
-            And(xs) | Or(xs) | Min(xs) | Max(xs) | Concat(xs) | Items(_, xs) => xs.iter().collect(),
+            And(xs)
+            | Or(xs)
+            | Min(xs)
+            | Max(xs)
+            | Concat(xs)
+            | Items(_, xs)
+            | TermKind::StrFn(_, xs) => xs.iter().collect(),
             Slice {
                 seq, lower, upper, ..
             } => std::iter::once(seq)
@@ -802,6 +811,33 @@ impl Term {
     pub fn case_map(map: CaseMap, s: Term) -> Built {
         expect_strs(&s, &s, map.method())?;
         Ok(Term::make(TermKind::CaseMap(map, s), Sort::Str))
+    }
+
+    /// A method or conversion of [`crate::symbolic::strfn`]; `str(n)`, `chr(i)` and the
+    /// count of `s * k` take an int (a `bool` is converted), the others strs.
+    pub fn str_fn(f: StrFn, args: Vec<Term>) -> Built {
+        if args.len() != f.arity() {
+            return err(format!("{f:?} takes {} operand(s)", f.arity()));
+        }
+        let wants_int = |i: usize| match f {
+            StrFn::FromInt | StrFn::Chr => true,
+            StrFn::Repeat => i == 1,
+            _ => false,
+        };
+        let mut checked = Vec::with_capacity(args.len());
+        for (i, a) in args.into_iter().enumerate() {
+            checked.push(match (wants_int(i), a.sort()) {
+                (true, Sort::Int) | (false, Sort::Str) => a,
+                (true, Sort::Bool) => Term::to_int(a)?,
+                (_, other) => return err(format!("{f:?} of a '{other}'")),
+            });
+        }
+        let sort = match f {
+            StrFn::Count | StrFn::ToInt | StrFn::Ord => Sort::Int,
+            StrFn::IsInt => Sort::Bool,
+            _ => Sort::Str,
+        };
+        Ok(Term::make(TermKind::StrFn(f, checked), sort))
     }
 
     /// `a + b + …` of strings, or of sequences of one kind (displays join a sequence whose

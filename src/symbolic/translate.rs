@@ -4,7 +4,7 @@
 //! truthiness applies in conditions (`if s:` is `s != ''`).
 //!
 //! Besides its value, a translation lists when evaluating the expression raises
-//! (`ZeroDivisionError`, `IndexError`, `ValueError`), so callers can tell "false" from
+//! (`ZeroDivisionError`, `IndexError`, `ValueError`, `TypeError`), so callers can tell "false" from
 //! "crashes". Anything outside the supported subset is a [`TranslateError`] naming the
 //! construct and its position: nothing is dropped silently.
 
@@ -28,6 +28,8 @@ pub enum ExceptionKind {
     ZeroDivisionError,
     IndexError,
     ValueError,
+    /// `ord()` of a string whose length is not 1.
+    TypeError,
 }
 
 /// A translated expression: its value, and when evaluating it raises.
@@ -77,6 +79,7 @@ impl ExceptionKind {
             ExceptionKind::ZeroDivisionError => "ZeroDivisionError",
             ExceptionKind::IndexError => "IndexError",
             ExceptionKind::ValueError => "ValueError",
+            ExceptionKind::TypeError => "TypeError",
         }
     }
 }

@@ -180,9 +180,7 @@ pub fn function_inputs(
         };
         inputs.push((p.name.clone(), sort));
     }
-    if crate::symbolic::chars::uses_ascii_model(f) {
-        notes.push(crate::symbolic::chars::ASCII_NOTE.to_string());
-    }
+    notes.extend(crate::symbolic::chars::model_notes(f));
     Ok((Inputs(inputs), notes))
 }
 

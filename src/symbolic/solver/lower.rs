@@ -25,6 +25,7 @@ use super::SolverError;
 use super::lengths;
 use super::slice;
 use crate::symbolic::sort::{Equality, Sort};
+use crate::symbolic::strfn::StrFn;
 use crate::symbolic::term::{ArithOp, CompareOp, Literal, Term, TermKind, Var, float_ratio};
 
 pub(super) type Result<T> = std::result::Result<T, SolverError>;
@@ -294,6 +295,79 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// A method or conversion of [`crate::symbolic::strfn`]; in a model, Python's result on
+    /// the operands' values (Z3's model evaluation leaves fresh constants and quantifiers
+    /// unreduced).
+    fn str_fn(&mut self, f: &StrFn, args: &[Term]) -> Result<Z> {
+        use crate::python::PyValue;
+        if let Some(model) = self.model {
+            let mut values = Vec::with_capacity(args.len());
+            for a in args {
+                let z = self.lower(a)?;
+                values.push(match super::convert::value(model, &z, a.sort())? {
+                    PyValue::Str(s) => Literal::Str(s),
+                    PyValue::Int(i) => Literal::Int(i),
+                    PyValue::Bool(b) => Literal::Bool(b),
+                    other => return Err(internal(format!("{other:?} as an operand of {f:?}"))),
+                });
+            }
+            let refs: Vec<&Literal> = values.iter().collect();
+            // `None`: Python raises there (the raise conditions say so); any value will do.
+            let value = match (f.eval(&refs), f) {
+                (Some(Literal::Str(s)), _) => Term::str(s).map_err(|e| internal(e.0))?,
+                (Some(Literal::Int(i)), _) => Term::int(i),
+                (Some(Literal::Bool(b)), _) => Term::bool(b),
+                (_, StrFn::IsInt) => Term::bool(false),
+                (_, StrFn::Count | StrFn::ToInt | StrFn::Ord) => Term::int(0),
+                _ => Term::str("").map_err(|e| internal(e.0))?,
+            };
+            return self.lower(&value);
+        }
+        if matches!(f, StrFn::ToInt | StrFn::IsInt) {
+            for a in args {
+                self.assume_ascii(a)?;
+            }
+        }
+        let text = |i: usize| match args.get(i).and_then(Term::literal) {
+            Some(Literal::Str(s)) => Some(s.as_str()),
+            _ => None,
+        };
+        let mut zs = Vec::with_capacity(args.len());
+        for a in args {
+            zs.push(self.lower(a)?);
+        }
+        let str_at = |i: usize| -> Result<ast::String> {
+            zs.get(i)
+                .cloned()
+                .ok_or_else(|| internal("an operand"))?
+                .into_str()
+        };
+        let int_at = |i: usize| -> Result<ast::Int> {
+            zs.get(i)
+                .cloned()
+                .ok_or_else(|| internal("an operand"))?
+                .into_int()
+        };
+        let defs = &mut self.definitions;
+        use super::strings as st;
+        Ok(match f {
+            StrFn::Strip(side, chars) => Z::Str(st::strip(
+                *side,
+                &StrFn::strip_set(chars.as_deref()),
+                &str_at(0)?,
+                defs,
+            )?),
+            StrFn::Count => Z::Int(st::count(&str_at(0)?, &str_at(1)?, text(1))?),
+            StrFn::Replace(old) => Z::Str(st::replace(&str_at(0)?, old, &str_at(1)?)?),
+            StrFn::FromInt => Z::Str(st::from_int(&int_at(0)?, defs)?),
+            StrFn::ToInt => Z::Int(st::to_int(&str_at(0)?, defs)?),
+            StrFn::IsInt => Z::Bool(st::is_int(&str_at(0)?)?),
+            StrFn::Chr => Z::Str(st::chr(&int_at(0)?, defs)?),
+            StrFn::Ord => Z::Int(st::ord(&str_at(0)?)?),
+            StrFn::Repeat => Z::Str(st::repeat(&str_at(0)?, text(0), &int_at(1)?, defs)?),
+        })
+    }
+
     /// A lowering for evaluating terms in `model`.
     pub fn evaluating(model: &'a z3::Model) -> Lowerer<'a> {
         Lowerer {
@@ -467,6 +541,7 @@ impl<'a> Lowerer<'a> {
                     None => Z::Str(super::strings::case_map(*map, &z)?),
                 }
             }
+            TermKind::StrFn(f, args) => self.str_fn(f, args)?,
             TermKind::Concat(parts) => {
                 let zs = parts
                     .iter()

@@ -5,13 +5,18 @@
 
 use z3::ast::{self, Ast, Regexp};
 use z3_sys::{
-    Z3_ast, Z3_mk_char, Z3_mk_char_from_bv, Z3_mk_char_le, Z3_mk_char_to_bv, Z3_mk_re_range,
-    Z3_mk_seq_index, Z3_mk_seq_map, Z3_mk_seq_unit,
+    Z3_ast, Z3_mk_char, Z3_mk_char_from_bv, Z3_mk_char_le, Z3_mk_char_to_bv, Z3_mk_int_to_str,
+    Z3_mk_re_range, Z3_mk_seq_foldl, Z3_mk_seq_index, Z3_mk_seq_map, Z3_mk_seq_replace_all,
+    Z3_mk_seq_to_re, Z3_mk_seq_unit, Z3_mk_str_to_int, Z3_mk_string_from_code,
+    Z3_mk_string_to_code,
 };
 
 use crate::symbolic::chars::{ASCII_SPACE, CaseMap, CharTest};
+use crate::symbolic::strfn::{MAX_STR_DIGITS, Side};
+use crate::symbolic::term::MAX_CHAR;
 
 use super::SolverError;
+use super::lower::str_const;
 
 fn built(raw: Option<Z3_ast>, what: &str) -> Result<Z3_ast, SolverError> {
     raw.ok_or_else(|| SolverError::Internal(format!("Z3 refused to build {what}")))
@@ -136,4 +141,314 @@ pub(super) fn case_map(map: CaseMap, s: &ast::String) -> Result<ast::String, Sol
         let raw = Z3_mk_seq_map(z, f.get_z3_ast(), s.get_z3_ast());
         Ok(ast::String::wrap(ctx, built(raw, "seq.map")?))
     }
+}
+
+/// A raw string operation of one operand.
+fn raw1(
+    a: &impl Ast,
+    what: &str,
+    op: unsafe extern "C" fn(z3_sys::Z3_context, Z3_ast) -> Option<Z3_ast>,
+) -> Result<Z3_ast, SolverError> {
+    // SAFETY: the operand is a live AST of its context; the caller wraps the result before
+    // any other Z3 call.
+    unsafe { built(op(a.get_ctx().get_z3_context(), a.get_z3_ast()), what) }
+}
+
+/// `str.replace_all(s, old, new)`: every non-overlapping `old`, left to right (`s` itself
+/// for an empty `old`).
+fn replace_all(
+    s: &ast::String,
+    old: &ast::String,
+    new: &ast::String,
+) -> Result<ast::String, SolverError> {
+    let ctx = s.get_ctx();
+    // SAFETY: live operands; the result is wrapped before the next Z3 call.
+    unsafe {
+        let raw = Z3_mk_seq_replace_all(
+            ctx.get_z3_context(),
+            s.get_z3_ast(),
+            old.get_z3_ast(),
+            new.get_z3_ast(),
+        );
+        Ok(ast::String::wrap(ctx, built(raw, "str.replace_all")?))
+    }
+}
+
+/// The regular expression matching exactly the string `s`.
+fn literal(s: &ast::String) -> Result<Regexp, SolverError> {
+    let raw = raw1(s, "str.to_re", Z3_mk_seq_to_re)?;
+    // SAFETY: wrapped right after it was built.
+    Ok(unsafe { Regexp::wrap(s.get_ctx(), raw) })
+}
+
+/// One character of `chars` (the empty language for none).
+fn one_of(ctx: &z3::Context, chars: &[char]) -> Result<Regexp, SolverError> {
+    let mut sorted = chars.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut spans: Vec<(char, char)> = Vec::new();
+    for c in sorted {
+        match spans.last_mut() {
+            Some((_, hi)) if *hi as u32 + 1 == c as u32 => *hi = c,
+            _ => spans.push((c, c)),
+        }
+    }
+    let parts = spans
+        .into_iter()
+        .map(|(lo, hi)| range(ctx, lo, hi))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(match parts.len() {
+        0 => Regexp::empty(),
+        1 => parts.into_iter().next().unwrap_or_else(Regexp::empty),
+        _ => Regexp::union(&parts),
+    })
+}
+
+/// A fresh string constant.
+fn fresh(prefix: &str) -> ast::String {
+    ast::String::fresh_const(prefix)
+}
+
+/// `s.strip(chars)` and kin: `s == p + r + q` with `p` and `q` made of `chars` (empty on
+/// the side not stripped) and `r` neither starting nor ending (on the stripped sides) with
+/// one of them. The definitions go to `defs`.
+pub(super) fn strip(
+    side: Side,
+    chars: &[char],
+    s: &ast::String,
+    defs: &mut Vec<ast::Bool>,
+) -> Result<ast::String, SolverError> {
+    let ctx = s.get_ctx();
+    let set = one_of(ctx, chars)?;
+    let other = Regexp::diff(&Regexp::allchar(), &set);
+    let (p, r, q) = (fresh("lead"), fresh("stripped"), fresh("trail"));
+    defs.push(s.eq(ast::String::concat(&[&p, &r, &q])));
+    let empty = str_const("")?;
+    for (stripped, part) in [(side.left(), &p), (side.right(), &q)] {
+        defs.push(if stripped {
+            part.regex_matches(&set.star())
+        } else {
+            part.eq(&empty)
+        });
+    }
+    let any = Regexp::full();
+    let nonempty = match side {
+        Side::Both => Regexp::union(&[other.clone(), Regexp::concat(&[other.clone(), any, other])]),
+        Side::Left => Regexp::concat(&[other, any]),
+        Side::Right => Regexp::concat(&[any, other]),
+    };
+    defs.push(r.regex_matches(&Regexp::union(&[Regexp::empty().star(), nonempty])));
+    Ok(r)
+}
+
+/// A character constant.
+fn char_const(ctx: &z3::Context, c: char) -> Result<ast::Dynamic, SolverError> {
+    // SAFETY: wrapped right after it was built.
+    unsafe {
+        let raw = Z3_mk_char(ctx.get_z3_context(), c as u32);
+        Ok(ast::Dynamic::wrap(ctx, built(raw, "a char")?))
+    }
+}
+
+/// `seq.foldl(f, init, s)` for `f` a lambda of the accumulator and one character.
+fn foldl(
+    acc: &ast::Dynamic,
+    ch: &ast::Dynamic,
+    body: &ast::Dynamic,
+    init: &ast::Dynamic,
+    s: &ast::String,
+) -> Result<ast::Dynamic, SolverError> {
+    let ctx = s.get_ctx();
+    let f = ast::lambda_const(&[acc, ch], body);
+    // SAFETY: live operands; the result is wrapped before the next Z3 call.
+    unsafe {
+        let raw = Z3_mk_seq_foldl(
+            ctx.get_z3_context(),
+            f.get_z3_ast(),
+            init.get_z3_ast(),
+            s.get_z3_ast(),
+        );
+        Ok(ast::Dynamic::wrap(ctx, built(raw, "seq.foldl")?))
+    }
+}
+
+/// `s` with each character `old` replaced by `new`, as a left fold appending to a string
+/// (Z3 5.4 answers `unknown` for almost any question about `str.replace_all`; the fold
+/// finds models at once, though facts for every `s` may time out).
+fn replace_char(s: &ast::String, old: char, new: &ast::String) -> Result<ast::String, SolverError> {
+    let ctx = s.get_ctx();
+    let acc = ast::String::fresh_const("acc");
+    let ch = ast::Dynamic::fresh_const("ch", &z3::Sort::char());
+    // SAFETY: wrapped right after it was built.
+    let unit = unsafe {
+        let raw = Z3_mk_seq_unit(ctx.get_z3_context(), ch.get_z3_ast());
+        ast::String::wrap(ctx, built(raw, "seq.unit")?)
+    };
+    let body = ch.eq(char_const(ctx, old)?).ite(
+        &ast::String::concat(&[&acc, new]),
+        &ast::String::concat(&[&acc, &unit]),
+    );
+    let init = ast::Dynamic::from_ast(&str_const("")?);
+    foldl(
+        &ast::Dynamic::from_ast(&acc),
+        &ch,
+        &ast::Dynamic::from_ast(&body),
+        &init,
+        s,
+    )?
+    .as_string()
+    .ok_or_else(|| SolverError::Internal("seq.foldl of strings".into()))
+}
+
+/// `s.count(sub)`: for one constant character, a left fold counting it; otherwise the
+/// characters `str.replace_all` removes, over `len(sub)` (`len(s) + 1` for an empty `sub`).
+/// `sub_text` is `sub`'s text when it is a constant.
+pub(super) fn count(
+    s: &ast::String,
+    sub: &ast::String,
+    sub_text: Option<&str>,
+) -> Result<ast::Int, SolverError> {
+    let ctx = s.get_ctx();
+    let mut chars = sub_text.unwrap_or_default().chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        let acc = ast::Int::fresh_const("acc");
+        let ch = ast::Dynamic::fresh_const("ch", &z3::Sort::char());
+        let body = ch
+            .eq(char_const(ctx, c)?)
+            .ite(&(&acc + ast::Int::from_i64(1)), &acc);
+        let init = ast::Dynamic::from_ast(&ast::Int::from_i64(0));
+        return foldl(
+            &ast::Dynamic::from_ast(&acc),
+            &ch,
+            &ast::Dynamic::from_ast(&body),
+            &init,
+            s,
+        )?
+        .as_int()
+        .ok_or_else(|| SolverError::Internal("seq.foldl of ints".into()));
+    }
+    let removed = replace_all(s, sub, &str_const("")?)?;
+    let gone = s.length() - removed.length();
+    if let Some(text) = sub_text.filter(|t| !t.is_empty()) {
+        return Ok(gone.div(ast::Int::from_i64(text.chars().count() as i64)));
+    }
+    Ok(sub.length().eq(ast::Int::from_i64(0)).ite(
+        &(s.length() + ast::Int::from_i64(1)),
+        &gone.div(&sub.length()),
+    ))
+}
+
+/// `s.replace(old, new)` for a non-empty `old`: a fold for one character, else
+/// `str.replace_all`.
+pub(super) fn replace(
+    s: &ast::String,
+    old: &str,
+    new: &ast::String,
+) -> Result<ast::String, SolverError> {
+    let mut chars = old.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return replace_char(s, c, new);
+    }
+    replace_all(s, &str_const(old)?, new)
+}
+
+/// `str(n)`, taking `|n| < 10**4300` (Python's digit limit) as a definition.
+pub(super) fn from_int(
+    n: &ast::Int,
+    defs: &mut Vec<ast::Bool>,
+) -> Result<ast::String, SolverError> {
+    let limit: ast::Int = format!("1{}", "0".repeat(MAX_STR_DIGITS))
+        .parse()
+        .map_err(|_| SolverError::Internal("the digit limit".into()))?;
+    defs.push(n.lt(&limit));
+    defs.push(n.gt(limit.unary_minus()));
+    let digits = |x: &ast::Int| -> Result<ast::String, SolverError> {
+        let raw = raw1(x, "str.from_int", Z3_mk_int_to_str)?;
+        // SAFETY: wrapped right after it was built.
+        Ok(unsafe { ast::String::wrap(x.get_ctx(), raw) })
+    };
+    let negative = ast::String::concat(&[&str_const("-")?, &digits(&n.unary_minus())?]);
+    Ok(n.ge(ast::Int::from_i64(0)).ite(&digits(n)?, &negative))
+}
+
+/// Whether `int(s)` accepts an ASCII `s`: `\s* [+-]? \d (_? \d)* \s*`.
+pub(super) fn is_int(s: &ast::String) -> Result<ast::Bool, SolverError> {
+    let ctx = s.get_ctx();
+    let space = one_of(ctx, ASCII_SPACE)?.star();
+    let digit = range(ctx, '0', '9')?;
+    let sign = one_of(ctx, &['+', '-'])?;
+    let underscore = one_of(ctx, &['_'])?;
+    let more = Regexp::concat(&[underscore.option(), digit.clone()]).star();
+    Ok(s.regex_matches(&Regexp::concat(&[
+        space.clone(),
+        sign.option(),
+        digit,
+        more,
+        space,
+    ])))
+}
+
+/// `int(s)` where [`is_int`] holds: the stripped text without its sign and underscores, read
+/// by `str.to_int`, negated after a `-`; `len(s) <= 4300` is taken as a definition.
+pub(super) fn to_int(s: &ast::String, defs: &mut Vec<ast::Bool>) -> Result<ast::Int, SolverError> {
+    defs.push(s.length().le(ast::Int::from_i64(MAX_STR_DIGITS as i64)));
+    let core = strip(Side::Both, ASCII_SPACE, s, defs)?;
+    let (minus, plus) = (str_const("-")?, str_const("+")?);
+    let negative = minus.prefix(&core);
+    let signed = ast::Bool::or(&[&negative, &plus.prefix(&core)]);
+    let one = ast::Int::from_i64(1);
+    let body = signed.ite(&core.substr(&one, core.length() - &one), &core);
+    let digits = replace_char(&body, '_', &str_const("")?)?;
+    let raw = raw1(&digits, "str.to_int", Z3_mk_str_to_int)?;
+    // SAFETY: wrapped right after it was built.
+    let value = unsafe { ast::Int::wrap(digits.get_ctx(), raw) };
+    Ok(negative.ite(&value.unary_minus(), &value))
+}
+
+/// `chr(i)` for `0 <= i <= 0x10FFFF`, taking `i` outside `0x30000..=0x10FFFF` (the solver's
+/// strings stop at U+2FFFF) as a definition.
+pub(super) fn chr(i: &ast::Int, defs: &mut Vec<ast::Bool>) -> Result<ast::String, SolverError> {
+    defs.push(ast::Bool::or(&[
+        i.le(ast::Int::from_i64(i64::from(MAX_CHAR))),
+        i.gt(ast::Int::from_i64(0x10FFFF)),
+    ]));
+    let raw = raw1(i, "str.from_code", Z3_mk_string_from_code)?;
+    // SAFETY: wrapped right after it was built.
+    Ok(unsafe { ast::String::wrap(i.get_ctx(), raw) })
+}
+
+/// `ord(c)` for `len(c) == 1`.
+pub(super) fn ord(c: &ast::String) -> Result<ast::Int, SolverError> {
+    let raw = raw1(c, "str.to_code", Z3_mk_string_to_code)?;
+    // SAFETY: wrapped right after it was built.
+    Ok(unsafe { ast::Int::wrap(c.get_ctx(), raw) })
+}
+
+/// `s * k`: a fresh `r` of length `len(s) * max(k, 0)`; for a constant `s`, in `s*` (which
+/// fixes it), else with `r[i] == s[i % len(s)]` for every index (a quantifier). `s_text` is
+/// `s`'s text when it is a constant.
+pub(super) fn repeat(
+    s: &ast::String,
+    s_text: Option<&str>,
+    k: &ast::Int,
+    defs: &mut Vec<ast::Bool>,
+) -> Result<ast::String, SolverError> {
+    let zero = ast::Int::from_i64(0);
+    let times = k.gt(&zero).ite(k, &zero);
+    let r = fresh("repeated");
+    if let Some(text) = s_text {
+        if text.is_empty() {
+            return str_const("");
+        }
+        let n = ast::Int::from_i64(text.chars().count() as i64);
+        defs.push(r.length().eq(&n * &times));
+        defs.push(r.regex_matches(&literal(s)?.star()));
+        return Ok(r);
+    }
+    defs.push(r.length().eq(s.length() * &times));
+    let i = ast::Int::fresh_const("i");
+    let inside = ast::Bool::and(&[&zero.le(&i), &i.lt(r.length())]);
+    let same = r.at(&i).eq(s.at(i.modulo(s.length())));
+    defs.push(ast::forall_const(&[&i], &[], &inside.implies(&same)));
+    Ok(r)
 }

@@ -356,7 +356,7 @@ fn unsupported_constructs_are_named_with_positions() {
     );
     assert_eq!(construct("[i for i in xs]").0, "a comprehension");
     assert_eq!(construct("x is None").0, "the operator 'is'");
-    assert_eq!(construct("s * x").0, "repetition by a non-constant count");
+    assert_eq!(construct("xs * x").0, "repetition by a non-constant count");
     assert_eq!(construct("g(x)").0, "the call g()");
     assert!(matches!(err("y > 0"), TranslateError::UnknownName { ref name, .. } if name == "y"));
     assert!(matches!(err("x + s"), TranslateError::Type { .. }));

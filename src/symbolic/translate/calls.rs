@@ -1,7 +1,8 @@
 //! Calls: the builtins `len`, `abs`, `min`, `max`, `int`, `float`, `bool`, `list`, `tuple`,
 //! `sum`/`sorted` and the methods `count`/`index` of lists and tuples (see `lists`),
 //! `all`/`any` of one comprehension (quantifiers, see `quantifier`), and the string methods
-//! `startswith`/`endswith` (`find` in `strings`). Any other call is unsupported.
+//! `startswith`/`endswith` (`find`, the other methods and `str`/`int`/`chr`/`ord` of
+//! strings in `strings`). Any other call is unsupported.
 
 use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
@@ -68,10 +69,11 @@ impl Translator<'_> {
             "int" => {
                 let v = one(values)?;
                 if *v.sort() == Sort::Str {
-                    return Err(self.unsupported(e, "int() of a str"));
+                    return self.conversion(e, name, fx, v);
                 }
                 Term::to_int(v).map_err(fail)?
             }
+            "str" | "chr" | "ord" => return self.conversion(e, name, fx, one(values)?),
             "float" => {
                 let v = one(values)?;
                 if *v.sort() == Sort::Str {

@@ -251,7 +251,7 @@ impl Translator<'_> {
         Ok(fx.finish(value))
     }
 
-    /// `s * n` / `n * s` with a constant count.
+    /// `s * n` / `n * s` with a constant count, or of a str.
     fn repeat(&self, e: &Expr, fx: Effects, a: Term, b: Term) -> Result<Partial> {
         let (seq, count) = if a.sort().is_sized() { (a, b) } else { (b, a) };
         if !seq.sort().is_sized() || !matches!(count.sort(), Sort::Int | Sort::Bool) {
@@ -263,7 +263,12 @@ impl Translator<'_> {
             return Err(self.sort_error(e, SortError(msg)));
         }
         let Some(n) = count.int_literal() else {
-            return Err(self.unsupported(e, "repetition by a non-constant count"));
+            if *seq.sort() != Sort::Str {
+                return Err(self.unsupported(e, "repetition by a non-constant count"));
+            }
+            let value = Term::str_fn(crate::symbolic::strfn::StrFn::Repeat, vec![seq, count])
+                .map_err(|err| self.sort_error(e, err))?;
+            return Ok(fx.finish(value));
         };
         let n = n.to_i64().filter(|n| *n <= MAX_UNROLLED).ok_or_else(|| {
             self.unsupported(e, format!("repetition more than {MAX_UNROLLED} times"))

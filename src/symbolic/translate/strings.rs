@@ -1,14 +1,19 @@
 //! String methods beyond `startswith`/`endswith` that the solver models exactly:
 //! `s.find(sub)` (an index in characters, -1 when absent), and over ASCII strings (see
 //! [`crate::symbolic::chars`]) the character tests `isdigit`/`isalpha`/`isalnum`/`isspace`/
-//! `isupper`/`islower` and the case maps `lower`/`upper`/`swapcase`. Other methods stay
-//! unsupported here (the symbolic interpreter makes them a havoc).
+//! `isupper`/`islower` and the case maps `lower`/`upper`/`swapcase`; `strip`/`lstrip`/
+//! `rstrip` (no argument or a constant one), `count(sub)` and `replace(old, new)` with a
+//! constant non-empty `old`, and the conversions `str(n)`, `int(s)`, `chr(i)`, `ord(c)` (see
+//! [`crate::symbolic::strfn`]). Other methods stay unsupported here (the symbolic
+//! interpreter makes them a havoc).
 
+use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
-use crate::python::ir::Expr;
+use crate::python::ir::{Constant, Expr, ExprKind};
 use crate::symbolic::chars::{CaseMap, CharTest, not_ascii_only};
 use crate::symbolic::sort::Sort;
-use crate::symbolic::term::Term;
+use crate::symbolic::strfn::{Side, StrFn};
+use crate::symbolic::term::{CompareOp, Literal, Term};
 
 impl Translator<'_> {
     /// `Some` when `attr` is one of this module's methods.
@@ -21,6 +26,12 @@ impl Translator<'_> {
     ) -> Option<Result<Partial>> {
         if attr == "find" {
             return Some(self.find(e, receiver, args));
+        }
+        if let Some(side) = Side::from_method(attr) {
+            return Some(self.strip(e, receiver, side, args));
+        }
+        if attr == "count" || attr == "replace" {
+            return Some(self.count_or_replace(e, receiver, attr, args));
         }
         if let Some(test) = CharTest::from_method(attr) {
             return Some(self.ascii_method(e, receiver, attr, args, |s| Term::char_test(test, s)));
@@ -65,6 +76,117 @@ impl Translator<'_> {
         }
         let sub = fx.then(self.expr(sub, false)?);
         let value = Term::find(s, sub).map_err(|err| self.sort_error(e, err))?;
+        Ok(fx.finish(value))
+    }
+
+    /// The receiver of a `str` method, with the effects of evaluating it.
+    fn str_receiver(&self, e: &Expr, receiver: &Expr, attr: &str) -> Result<(Effects, Term)> {
+        let mut fx = Effects::default();
+        let s = fx.then(self.expr(receiver, false)?);
+        if *s.sort() != Sort::Str {
+            return Err(self.unsupported(e, format!("the method .{attr}() of a '{}'", s.sort())));
+        }
+        Ok((fx, s))
+    }
+
+    fn strip(&self, e: &Expr, receiver: &Expr, side: Side, args: &[Expr]) -> Result<Partial> {
+        let attr = side.method();
+        let chars = match args {
+            [] => None,
+            [arg] => match &arg.kind {
+                ExprKind::Constant(Constant::Str(chars)) => Some(chars.clone()),
+                ExprKind::Constant(Constant::None) => None,
+                _ => return Err(self.unsupported(arg, format!(".{attr}() of a non-constant"))),
+            },
+            _ => {
+                return Err(self.unsupported(e, format!(".{attr}() with {} arguments", args.len())));
+            }
+        };
+        let (fx, s) = self.str_receiver(e, receiver, attr)?;
+        let value = Term::str_fn(StrFn::Strip(side, chars), vec![s])
+            .map_err(|err| self.sort_error(e, err))?;
+        Ok(fx.finish(value))
+    }
+
+    /// `s.count(sub)`; `s.replace(old, new)` with a constant non-empty `old`.
+    fn count_or_replace(
+        &self,
+        e: &Expr,
+        receiver: &Expr,
+        attr: &str,
+        args: &[Expr],
+    ) -> Result<Partial> {
+        let wanted = if attr == "count" { 1 } else { 2 };
+        if args.len() != wanted {
+            return Err(self.unsupported(e, format!(".{attr}() with {} argument(s)", args.len())));
+        }
+        let (mut fx, s) = self.str_receiver(e, receiver, attr)?;
+        let mut operands = Vec::with_capacity(args.len());
+        for a in args {
+            operands.push(fx.then(self.expr(a, false)?));
+        }
+        let (f, rest) = if attr == "count" {
+            (StrFn::Count, operands)
+        } else {
+            let Some(Literal::Str(old)) = operands[0].literal().cloned() else {
+                return Err(self.unsupported(e, ".replace() of a non-constant old string"));
+            };
+            if old.is_empty() {
+                return Err(self.unsupported(e, ".replace() of an empty old string"));
+            }
+            (StrFn::Replace(old), operands.split_off(1))
+        };
+        let value = Term::str_fn(f, std::iter::once(s).chain(rest).collect())
+            .map_err(|err| self.sort_error(e, err))?;
+        Ok(fx.finish(value))
+    }
+
+    /// `str(x)` of an int, bool or str; `int(s)` of a str; `chr(i)`; `ord(c)`, with the
+    /// exceptions Python raises.
+    pub(super) fn conversion(
+        &self,
+        e: &Expr,
+        name: &str,
+        mut fx: Effects,
+        v: Term,
+    ) -> Result<Partial> {
+        let fail = |err| self.sort_error(e, err);
+        let value = match (name, v.sort()) {
+            ("str", Sort::Str) => v,
+            ("str", Sort::Bool) => Term::ite(
+                v,
+                Term::str("True").map_err(fail)?,
+                Term::str("False").map_err(fail)?,
+            )
+            .map_err(fail)?,
+            ("str", Sort::Int) => Term::str_fn(StrFn::FromInt, vec![v]).map_err(fail)?,
+            ("int", Sort::Str) => {
+                if let Some(why) = not_ascii_only(&v) {
+                    return Err(self.unsupported(e, format!("int() of a str here ({why})")));
+                }
+                let accepts = Term::str_fn(StrFn::IsInt, vec![v.clone()]).map_err(fail)?;
+                fx.push(ExceptionKind::ValueError, Term::not(accepts).map_err(fail)?);
+                Term::str_fn(StrFn::ToInt, vec![v]).map_err(fail)?
+            }
+            ("chr", Sort::Int | Sort::Bool) => {
+                let i = Term::to_int(v).map_err(fail)?;
+                let below = Term::compare(CompareOp::Lt, i.clone(), Term::int(0)).map_err(fail)?;
+                let above =
+                    Term::compare(CompareOp::Gt, i.clone(), Term::int(0x10FFFF)).map_err(fail)?;
+                fx.push(
+                    ExceptionKind::ValueError,
+                    Term::or(vec![below, above]).map_err(fail)?,
+                );
+                Term::str_fn(StrFn::Chr, vec![i]).map_err(fail)?
+            }
+            ("ord", Sort::Str) => {
+                let len = Term::len(v.clone()).map_err(fail)?;
+                let not_one = Term::compare(CompareOp::NotEq, len, Term::int(1)).map_err(fail)?;
+                fx.push(ExceptionKind::TypeError, not_one);
+                Term::str_fn(StrFn::Ord, vec![v]).map_err(fail)?
+            }
+            (_, sort) => return Err(self.unsupported(e, format!("{name}() of a '{sort}'"))),
+        };
         Ok(fx.finish(value))
     }
 }
