@@ -660,6 +660,26 @@ impl Machine {
                 self.any_eq(&items, item)
             }
             Value::Tuple(items) => self.any_eq(&items.clone(), item),
+            Value::View(v) => {
+                let entries: Vec<(Value, Value)> = v.dict.borrow().iter().cloned().collect();
+                match v.kind {
+                    super::value::ViewKind::Keys => {
+                        let k = self.hash_key(item)?;
+                        Ok(v.dict.borrow().get(&k).is_some())
+                    }
+                    super::value::ViewKind::Values => {
+                        let values: Vec<Value> = entries.into_iter().map(|(_, x)| x).collect();
+                        self.any_eq(&values, item)
+                    }
+                    super::value::ViewKind::Items => {
+                        let pairs: Vec<Value> = entries
+                            .into_iter()
+                            .map(|(k, x)| Value::tuple(vec![k, x]))
+                            .collect();
+                        self.any_eq(&pairs, item)
+                    }
+                }
+            }
             _ => type_error(format!(
                 "argument of type '{}' is not iterable",
                 container.type_name()

@@ -35,6 +35,7 @@ pub(crate) const METHODS: &[&str] = &[
     "ljust",
     "lower",
     "lstrip",
+    "maketrans",
     "partition",
     "removeprefix",
     "removesuffix",
@@ -51,6 +52,7 @@ pub(crate) const METHODS: &[&str] = &[
     "strip",
     "swapcase",
     "title",
+    "translate",
     "upper",
     "zfill",
 ];
@@ -633,6 +635,11 @@ impl Machine {
                     }
                 }
                 Value::str(out)
+            }
+            "maketrans" => super::translate::maketrans(&args)?,
+            "translate" => {
+                arity(name, &args, 1, 1)?;
+                self.translate(text, &args[0])?
             }
             "format" => {
                 let args = self.render_instances(args, None)?;
