@@ -285,6 +285,20 @@ impl Machine {
             (Value::ExcType(_) | Value::UserExcType(_), "__mro__" | "__bases__") => {
                 return Ok(exc_lineage(o, name == "__mro__"));
             }
+            (Value::Int(_) | Value::Big(_) | Value::Bool(_), _) => {
+                let as_int = || match o {
+                    Value::Bool(b) => Value::Int(*b as i64),
+                    other => other.clone(),
+                };
+                match name {
+                    "real" | "numerator" => return Ok(as_int()),
+                    "imag" => return Ok(Value::Int(0)),
+                    "denominator" => return Ok(Value::Int(1)),
+                    _ => {}
+                }
+            }
+            (Value::Float(x), "real") => return Ok(Value::Float(*x)),
+            (Value::Float(_), "imag") => return Ok(Value::Float(0.0)),
             (Value::Type(t), "__name__") => return Ok(Value::str(t.name())),
             (Value::ExcType(k), "__name__") => return Ok(Value::str(k.name())),
             (Value::UserExcType(c), "__name__") => return Ok(Value::str(&*c.name)),

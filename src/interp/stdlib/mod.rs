@@ -324,6 +324,7 @@ std_fns! {
     HarmonicMean = Statistics."harmonic_mean",
     GeometricMean = Statistics."geometric_mean",
     Quantiles = Statistics."quantiles",
+    MedianGrouped = Statistics."median_grouped",
     Prod = Math."prod",
     FSum = Math."fsum",
     Dumps = Json."dumps",

@@ -1,6 +1,6 @@
 //! `statistics`: `mean`, `fmean`, `median` (`_low`, `_high`), `mode`, `multimode`,
 //! `variance`, `pvariance`, `stdev`, `pstdev`, `harmonic_mean`, `geometric_mean`,
-//! `quantiles` with CPython's exact rational arithmetic
+//! `quantiles`, `median_grouped` with CPython's exact rational arithmetic
 //! (the mean of ints is an int when it is integral, variances are exact fractions rounded
 //! once, standard deviations the correctly rounded square root), over ints and floats.
 //! Errors are `statistics.StatisticsError` (a `ValueError`).
@@ -201,6 +201,9 @@ impl Machine {
         if f == StdFn::Quantiles {
             return self.quantiles(args, kwargs);
         }
+        if f == StdFn::MedianGrouped {
+            return self.median_grouped(args, kwargs);
+        }
         if f == StdFn::HarmonicMean {
             let [weights] = take_kwargs(name, kwargs, ["weights"])?;
             arity(name, &args, 1, 2)?;
@@ -322,6 +325,50 @@ impl Machine {
             }
             _ => type_error(format!("{name} is not in statistics")),
         }
+    }
+
+    /// `median_grouped(data, interval=1)`: CPython 3.11's interpolation in floats.
+    fn median_grouped(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        let [interval_kw] = take_kwargs("median_grouped", kwargs, ["interval"])?;
+        arity("median_grouped", &args, 1, 2)?;
+        let interval = args
+            .get(1)
+            .cloned()
+            .or(interval_kw)
+            .unwrap_or(Value::Int(1));
+        let data = self.collect(args[0].clone())?;
+        let data = sort::sort(self, data, Value::None, false)?;
+        let n = data.len();
+        if n == 0 {
+            return stat_error("no median for empty data");
+        }
+        let x = data[n / 2].clone();
+        // data[i:j] holds every item equal to x
+        let (mut i, mut j) = (0, 0);
+        for d in &data {
+            if self.compare(crate::python::ir::CmpOp::Lt, d, &x)? {
+                i += 1;
+            }
+            if !self.compare(crate::python::ir::CmpOp::Lt, &x, d)? {
+                j += 1;
+            }
+        }
+        let float = |v: &Value| match crate::interp::builtins::float_of(v) {
+            Err(Unwind::Raise(r))
+                if r.exc
+                    .class
+                    .is_subclass_of(&ExcClass::Builtin(ExcKind::ValueError)) =>
+            {
+                type_error("Value cannot be converted to a float")
+            }
+            other => other,
+        };
+        let (interval, x) = (float(&interval)?, float(&x)?);
+        let lower = x - interval / 2.0;
+        let within = (j - i) as f64;
+        Ok(Value::Float(
+            lower + interval * (n as f64 / 2.0 - i as f64) / within,
+        ))
     }
 
     /// `quantiles(data, *, n=4, method='exclusive')`, CPython's interpolation with the
