@@ -586,6 +586,10 @@ impl Machine {
                     }
                     Ok(Key::Tuple(keys))
                 }
+                // An `IntEnum` member is the same key as its value, as in CPython.
+                Value::Instance(i) if super::int_enum::member_value(i).is_some() => {
+                    self.hash_key(&super::int_enum::unwrap(v))
+                }
                 Value::Instance(i) if i.class.is_named_tuple() && !i.class.defines("__hash__") => {
                     match self.as_tuple(v) {
                         Some(t) => self.hash_key(&t),
