@@ -172,6 +172,9 @@ pub(crate) fn index_arg(v: &Value) -> R<i64> {
             ExcKind::OverflowError,
             "Python int too large to convert to C ssize_t",
         ),
+        Value::Instance(i) if super::int_enum::member_value(i).is_some() => {
+            index_arg(&super::int_enum::unwrap(v))
+        }
         other => type_error(format!(
             "'{}' object cannot be interpreted as an integer",
             other.type_name()
@@ -623,6 +626,12 @@ impl Machine {
             {
                 Ok(true)
             }
+            Value::Type(TypeKind::Int)
+                if !subclass
+                    && matches!(v, Value::Instance(i) if super::int_enum::member_value(i).is_some()) =>
+            {
+                Ok(true)
+            }
             Value::Type(t) => Ok(match (subclass, v) {
                 (true, Value::Type(s)) => s.is_subtype_of(*t),
                 (true, _) => exc_class(v).is_some() && *t == TypeKind::Object,
@@ -991,6 +1000,7 @@ fn round(number: &Value, ndigits: &Value) -> R<Value> {
 
 /// `int(x, base)`.
 fn int_of(x: Option<Value>, base: Option<Value>) -> R<Value> {
+    let x = x.map(|x| super::int_enum::unwrap(&x));
     let Some(x) = x else {
         return match base {
             Some(_) => type_error("int() missing string argument"),
@@ -1084,6 +1094,11 @@ pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
 
 /// `float(v)`.
 pub(crate) fn float_of(v: &Value) -> R<f64> {
+    if let Value::Instance(i) = v {
+        if let Some(x) = super::int_enum::member_value(i) {
+            return float_of(&x);
+        }
+    }
     match v {
         Value::Str(s) => parse_float(s.as_str()),
         Value::Bytes(_) => Err(Unwind::unsupported("float() of bytes")),

@@ -265,11 +265,40 @@ impl Machine {
             (Value::Function(f), "__dict__") => {
                 return Ok(self.vars_dict(&super::funcattr::dict_items(f)));
             }
+            (Value::Function(f), "__closure__") => {
+                return match f.closure.as_slice() {
+                    [] => Ok(Value::None),
+                    [cell] => Ok(Value::tuple(vec![Value::Std(Rc::new(
+                        super::stdlib::StdObj::Cell(cell.clone()),
+                    ))])),
+                    // CPython orders the cells by free-variable name; the names are not kept.
+                    _ => Err(Unwind::unsupported(
+                        "__closure__ of a function with several free variables",
+                    )),
+                };
+            }
             (Value::Function(f), _) => {
                 if let Some(v) = super::funcattr::get(f, name) {
                     return Ok(v);
                 }
             }
+            (Value::ExcType(_) | Value::UserExcType(_), "__mro__" | "__bases__") => {
+                return Ok(exc_lineage(o, name == "__mro__"));
+            }
+            (Value::Int(_) | Value::Big(_) | Value::Bool(_), _) => {
+                let as_int = || match o {
+                    Value::Bool(b) => Value::Int(*b as i64),
+                    other => other.clone(),
+                };
+                match name {
+                    "real" | "numerator" => return Ok(as_int()),
+                    "imag" => return Ok(Value::Int(0)),
+                    "denominator" => return Ok(Value::Int(1)),
+                    _ => {}
+                }
+            }
+            (Value::Float(x), "real") => return Ok(Value::Float(*x)),
+            (Value::Float(_), "imag") => return Ok(Value::Float(0.0)),
             (Value::Type(t), "__name__") => return Ok(Value::str(t.name())),
             (Value::ExcType(k), "__name__") => return Ok(Value::str(k.name())),
             (Value::UserExcType(c), "__name__") => return Ok(Value::str(&*c.name)),
@@ -466,4 +495,25 @@ pub(crate) fn take_kwargs<const N: usize>(
         }
     }
     Ok(out)
+}
+
+/// `__mro__` (`full`) or `__bases__` of an exception class: its ancestors up to `object`.
+fn exc_lineage(class: &Value, full: bool) -> Value {
+    let start = match class {
+        Value::ExcType(k) => ExcClass::Builtin(*k),
+        Value::UserExcType(c) => ExcClass::User(c.clone()),
+        _ => return Value::tuple(Vec::new()),
+    };
+    let object = Value::Type(TypeKind::Object);
+    if !full {
+        return Value::tuple(vec![start.base().map_or(object, |b| b.as_value())]);
+    }
+    let mut items = Vec::new();
+    let mut cur = Some(start);
+    while let Some(c) = cur {
+        items.push(c.as_value());
+        cur = c.base();
+    }
+    items.push(object);
+    Value::tuple(items)
 }

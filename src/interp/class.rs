@@ -15,6 +15,9 @@ pub(crate) enum Flavor {
     Plain,
     /// `enum.Enum` itself or a subclass: its non-dunder, non-function attributes are members.
     Enum,
+    /// `enum.IntEnum` or a subclass: an enum whose members are ints (its methods unwrap
+    /// members to their values).
+    IntEnum,
     /// `typing.NamedTuple` or `collections.namedtuple` classes: instances are tuples of
     /// their fields.
     NamedTuple,
@@ -44,6 +47,9 @@ pub(crate) struct Class {
     /// Lookups of fixed names (`__init__`, `__eq__`, ...) along the MRO, valid while no
     /// class namespace has changed since (see [`namespaces_changed`]).
     pub special: RefCell<SpecialCache>,
+    /// The attribute names instances may have when every class of the MRO declares
+    /// `__slots__` (none of them `__dict__`); `None` when instances have a `__dict__`.
+    pub slots: Option<Rc<[Rc<str>]>>,
 }
 
 /// Memoized [`Class::lookup_special`] results, with the namespace epoch they were made in.
@@ -124,6 +130,7 @@ impl Class {
         flavor: Flavor,
     ) -> R<Class> {
         let mro = c3(&bases)?;
+        let slots = slots_of(&attrs, &mro)?;
         Ok(Class {
             name,
             qualname,
@@ -137,6 +144,7 @@ impl Class {
             fields: RefCell::new(Vec::new()),
             has_property: Cell::new(false),
             special: RefCell::new(SpecialCache::default()),
+            slots,
         })
         .map(|c| {
             let any = c.attrs.borrow().iter().any(|(_, v)| is_property(v));
@@ -214,7 +222,7 @@ impl Class {
     }
 
     pub fn is_enum(&self) -> bool {
-        self.flavor == Flavor::Enum
+        matches!(self.flavor, Flavor::Enum | Flavor::IntEnum)
     }
 
     pub fn is_named_tuple(&self) -> bool {
@@ -260,6 +268,52 @@ pub(crate) fn remove_attr(attrs: &mut Vec<(Rc<str>, Value)>, name: &str) -> bool
         }
         None => false,
     }
+}
+
+/// [`Class::slots`] of a new class with namespace `attrs` and ancestors `mro`; CPython's
+/// errors for a malformed `__slots__` or one naming a class variable.
+fn slots_of(attrs: &[(Rc<str>, Value)], mro: &[Rc<Class>]) -> R<Option<Rc<[Rc<str>]>>> {
+    let Some((_, own)) = attrs.iter().find(|(n, _)| &**n == "__slots__") else {
+        return Ok(None);
+    };
+    let items = match own {
+        Value::Str(_) => vec![own.clone()],
+        Value::Tuple(t) => t.to_vec(),
+        Value::List(l) => l.borrow().clone(),
+        other => {
+            return type_error(format!("'{}' object is not iterable", other.type_name()));
+        }
+    };
+    let mut names: Vec<Rc<str>> = Vec::new();
+    for item in items {
+        let Value::Str(s) = &item else {
+            return type_error(format!(
+                "__slots__ items must be strings, not '{}'",
+                item.type_name()
+            ));
+        };
+        let name: Rc<str> = s.as_str().into();
+        if attrs.iter().any(|(n, _)| *n == name) {
+            return Err(super::exc::Unwind::new(
+                super::exc::ExcKind::ValueError,
+                format!("'{name}' in __slots__ conflicts with class variable"),
+            ));
+        }
+        names.push(name);
+    }
+    if names.iter().any(|n| &**n == "__dict__") {
+        return Ok(None);
+    }
+    for c in mro {
+        if c.module.as_ref() != "__main__" {
+            continue;
+        }
+        match &c.slots {
+            Some(inherited) => names.extend(inherited.iter().cloned()),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(names.into()))
 }
 
 /// The C3 linearization of the bases (the class itself excluded).

@@ -146,7 +146,7 @@ impl Machine {
         if class.is_named_tuple() {
             self.make_named_tuple(&class)?;
         }
-        if flavor == Flavor::Enum {
+        if matches!(flavor, Flavor::Enum | Flavor::IntEnum) {
             self.make_enum_members(&class)?;
         }
         let mut v = Value::Class(class);

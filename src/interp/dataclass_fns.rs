@@ -1,6 +1,8 @@
 //! The module functions of `dataclasses` over instances: `is_dataclass`, `asdict`,
 //! `astuple` (recursive into dataclasses, named tuples, lists, tuples and plain dicts, other
-//! values deep-copied, as CPython 3.11's `_asdict_inner`) and `replace`.
+//! values deep-copied, as CPython 3.11's `_asdict_inner`), `replace` and `fields` (whose
+//! `Field`s have `name`, `default` and `default_factory`; annotations are not evaluated, so
+//! they have no `type`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -43,6 +45,39 @@ fn dataclass_instance(v: &Value) -> Option<Rc<Class>> {
 }
 
 impl Machine {
+    /// `dataclasses.fields(class_or_instance)`: a tuple of `Field`s, bases' fields first.
+    pub(super) fn dc_fields(&mut self, v: &Value) -> R<Value> {
+        let class = match v {
+            Value::Class(c) if kind(c) == Kind::Dataclass => c.clone(),
+            v => match dataclass_instance(v) {
+                Some(c) => c,
+                None => return type_error("must be called with a dataclass type or instance"),
+            },
+        };
+        let missing = super::stdclass::missing();
+        let mut out = Vec::new();
+        for f in super::stdclass::fields_of(&class) {
+            let factory = class.lookup(&format!("__factory_{f}"));
+            let default = match &factory {
+                Some(_) => None,
+                None => class.lookup(&f),
+            };
+            let flag = |n: &str| Value::Bool(super::stdclass::field_has(&class, n, &f));
+            out.push(super::stdclass::field_object(vec![
+                ("name".into(), Value::str(&*f)),
+                ("default".into(), default.unwrap_or_else(|| missing.clone())),
+                (
+                    "default_factory".into(),
+                    factory.unwrap_or_else(|| missing.clone()),
+                ),
+                ("init".into(), flag("init")),
+                ("repr".into(), flag("repr")),
+                ("compare".into(), flag("compare")),
+            ]));
+        }
+        Ok(Value::tuple(out))
+    }
+
     /// `dataclasses.is_dataclass(obj)`: a dataclass or an instance of one.
     pub(super) fn dc_is_dataclass(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         no_kwargs("is_dataclass", &kwargs)?;

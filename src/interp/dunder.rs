@@ -586,6 +586,10 @@ impl Machine {
                     }
                     Ok(Key::Tuple(keys))
                 }
+                // An `IntEnum` member is the same key as its value, as in CPython.
+                Value::Instance(i) if super::int_enum::member_value(i).is_some() => {
+                    self.hash_key(&super::int_enum::unwrap(v))
+                }
                 Value::Instance(i) if i.class.is_named_tuple() && !i.class.defines("__hash__") => {
                     match self.as_tuple(v) {
                         Some(t) => self.hash_key(&t),
@@ -660,6 +664,26 @@ impl Machine {
                 self.any_eq(&items, item)
             }
             Value::Tuple(items) => self.any_eq(&items.clone(), item),
+            Value::View(v) => {
+                let entries: Vec<(Value, Value)> = v.dict.borrow().iter().cloned().collect();
+                match v.kind {
+                    super::value::ViewKind::Keys => {
+                        let k = self.hash_key(item)?;
+                        Ok(v.dict.borrow().get(&k).is_some())
+                    }
+                    super::value::ViewKind::Values => {
+                        let values: Vec<Value> = entries.into_iter().map(|(_, x)| x).collect();
+                        self.any_eq(&values, item)
+                    }
+                    super::value::ViewKind::Items => {
+                        let pairs: Vec<Value> = entries
+                            .into_iter()
+                            .map(|(k, x)| Value::tuple(vec![k, x]))
+                            .collect();
+                        self.any_eq(&pairs, item)
+                    }
+                }
+            }
             _ => type_error(format!(
                 "argument of type '{}' is not iterable",
                 container.type_name()

@@ -504,8 +504,35 @@ impl Machine {
         }
     }
 
-    /// `a op= b`: lists extend and repeat in place; everything else as `a op b`.
+    /// `a op= b`, with CPython's `for +=:` in the unsupported-operands message.
     fn inplace(&mut self, op: BinOp, a: Value, b: Value) -> R<Value> {
+        match self.inplace_op(op, a, b) {
+            Err(Unwind::Raise(raised))
+                if raised
+                    .exc
+                    .class
+                    .same(&ExcClass::Builtin(ExcKind::TypeError)) =>
+            {
+                let binary = format!(
+                    "unsupported operand type(s) for {}: ",
+                    ops::binary_symbol(op)
+                );
+                let args = raised.exc.args();
+                match args.as_slice() {
+                    [Value::Str(m)] if m.as_str().starts_with(&binary) => type_error(format!(
+                        "unsupported operand type(s) for {}=: {}",
+                        op.symbol(),
+                        &m.as_str()[binary.len()..]
+                    )),
+                    _ => Err(Unwind::Raise(raised)),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// `a op= b`: lists extend and repeat in place; everything else as `a op b`.
+    fn inplace_op(&mut self, op: BinOp, a: Value, b: Value) -> R<Value> {
         if super::dunder::is_instance(&a) {
             return self.inplace_dunder(op, &a, &b);
         }

@@ -109,12 +109,13 @@ impl Machine {
     }
 
     /// `o.name = value` from compiled code (`name` interned): on an instance of a plain
-    /// class without properties, `__setattr__` or freezing, stored here, keeping the
+    /// class without properties, `__setattr__`, `__slots__` or freezing, stored here, keeping the
     /// shared name; anything else by [`Machine::setattr`].
     pub(crate) fn store_attr(&mut self, o: &Value, name: &Rc<str>, value: Value) -> R<()> {
         if let Value::Instance(inst) = o {
             let c = &inst.class;
             let plain = c.flavor == Flavor::Plain
+                && c.slots.is_none()
                 && !c.any_property()
                 && !c.frozen.get()
                 && !c.mro.iter().any(|b| b.frozen.get())

@@ -417,12 +417,38 @@ struct Numbering {
 }
 
 /// `fmt.format(*args, **kwargs)`.
+#[cfg(test)]
 pub(crate) fn str_format(fmt: &str, args: &[Value], kwargs: &Kwargs) -> R<String> {
+    str_format_with(fmt, args, kwargs, &mut plain_render)
+}
+
+/// Renders one replacement field's value: its conversion (`r`, `s`, `a` or none), then
+/// its format spec.
+pub(crate) type Render<'a> = dyn FnMut(&Value, Option<char>, &str) -> R<String> + 'a;
+
+/// [`str_format`] with the values rendered by `render` (the machine's, for instances).
+pub(crate) fn str_format_with(
+    fmt: &str,
+    args: &[Value],
+    kwargs: &Kwargs,
+    render: &mut Render,
+) -> R<String> {
     let mut numbering = Numbering {
         next: 0,
         manual: None,
     };
-    format_with(fmt, args, kwargs, &mut numbering, 0)
+    format_with(fmt, args, kwargs, &mut numbering, 0, render)
+}
+
+#[cfg(test)]
+fn plain_render(value: &Value, conversion: Option<char>, spec: &str) -> R<String> {
+    let value = match conversion {
+        Some('r') => Value::str(repr(value)?),
+        Some('s') => Value::str(to_str(value)?),
+        Some(_) => Value::str(ascii(&repr(value)?)),
+        None => return format_value(value, spec),
+    };
+    format_value(&value, spec)
 }
 
 fn format_with(
@@ -431,6 +457,7 @@ fn format_with(
     kwargs: &Kwargs,
     n: &mut Numbering,
     depth: usize,
+    render: &mut Render,
 ) -> R<String> {
     if depth > 2 {
         return value_error("Max string recursion exceeded");
@@ -481,7 +508,7 @@ fn format_with(
             });
         }
         let field: String = chars[i + 1..j].iter().collect();
-        out.push_str(&replacement(&field, args, kwargs, n, depth)?);
+        out.push_str(&replacement(&field, args, kwargs, n, depth, render)?);
         check_len(out.len())?;
         i = j + 1;
     }
@@ -494,6 +521,7 @@ fn replacement(
     kwargs: &Kwargs,
     n: &mut Numbering,
     depth: usize,
+    render: &mut Render,
 ) -> R<String> {
     // Split off the spec at the first ':' and the conversion at '!' (outside brackets).
     let mut in_bracket = false;
@@ -523,19 +551,15 @@ fn replacement(
         (None, rest.strip_prefix(':').unwrap_or("").to_string())
     };
     let value = field_value(name, args, kwargs, n)?;
-    let value = match conversion {
-        None => value,
-        Some('r') => Value::str(repr(&value)?),
-        Some('s') => Value::str(to_str(&value)?),
-        Some('a') => Value::str(ascii(&repr(&value)?)),
-        Some(c) => return value_error(format!("Unknown conversion specifier {c}")),
-    };
+    if let Some(c) = conversion.filter(|c| !matches!(c, 'r' | 's' | 'a')) {
+        return value_error(format!("Unknown conversion specifier {c}"));
+    }
     let spec = if spec.contains('{') {
-        format_with(&spec, args, kwargs, n, depth + 1)?
+        format_with(&spec, args, kwargs, n, depth + 1, render)?
     } else {
         spec
     };
-    format_value(&value, &spec)
+    render(&value, conversion, &spec)
 }
 
 fn field_value(name: &str, args: &[Value], kwargs: &Kwargs, n: &mut Numbering) -> R<Value> {

@@ -171,6 +171,7 @@ impl Machine {
                 Ok(Value::tuple(items))
             }
             "__dict__" => Ok(self.vars_dict(&c.attrs.borrow())),
+            "__members__" if c.is_enum() => Ok(self.enum_members_proxy(c)),
             _ => match super::builtins::Builtin::object_method(name) {
                 Some(b) => Ok(Value::Builtin(b)),
                 // `EnumType.__getattr__` raises `AttributeError(name)`.
@@ -283,6 +284,11 @@ impl Machine {
         if inst.class.is_named_tuple() {
             return fail(ExcKind::AttributeError, "can't set attribute");
         }
+        if let Some(slots) = &inst.class.slots {
+            if !slots.iter().any(|s| &**s == name) {
+                return Err(no_instance_attr(&inst.class, name));
+            }
+        }
         class::set_attr(&mut inst.attrs.borrow_mut(), name, value);
         Ok(())
     }
@@ -315,7 +321,11 @@ impl Machine {
             if let (Value::Exception(_), "") = (v, spec) {
                 return self.str_of(v);
             }
-            return super::format::format_value(v, spec);
+            return match super::format::format_value(v, spec) {
+                // A container holding instances: `format(x, '')` is `str(x)`.
+                Err(e) if super::dunder::is_marker(&e) && spec.is_empty() => self.str_of(v),
+                r => r,
+            };
         };
         if let Some(r) = self.dunder(v, "__format__", vec![Value::str(spec)])? {
             return match r {
@@ -339,6 +349,11 @@ impl Machine {
     pub fn raw_setattr(&mut self, o: &Value, name: &str, value: Value) -> R<()> {
         match o {
             Value::Instance(inst) => {
+                if let Some(slots) = &inst.class.slots {
+                    if !slots.iter().any(|s| &**s == name) {
+                        return Err(no_instance_attr(&inst.class, name));
+                    }
+                }
                 class::set_attr(&mut inst.attrs.borrow_mut(), name, value);
                 Ok(())
             }

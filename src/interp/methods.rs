@@ -39,7 +39,12 @@ pub(crate) fn has_method(o: &Value, name: &str) -> bool {
         Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
         Value::Native(_) => false,
         Value::Type(TypeKind::Bytes) => name == "fromhex",
+        Value::Type(TypeKind::Str) => name == "maketrans",
+        Value::Type(TypeKind::Dict) => name == "fromkeys",
         Value::Exception(e) => super::exc_object::has_base_method(e, name),
+        Value::Dict(d) if super::stdlib::is_proxy(d) => {
+            matches!(name, "get" | "items" | "keys" | "values")
+        }
         Value::Iter(it) => {
             matches!(name, "send" | "close" | "throw")
                 && it.try_borrow().map_or(true, |s| {
@@ -109,6 +114,22 @@ impl Machine {
             Value::Type(TypeKind::Bytes) => {
                 no_kwargs(name, &kwargs)?;
                 self.bytes_method(&Rc::new(Vec::new()), name, args, Kwargs::new())
+            }
+            Value::Type(TypeKind::Str) => {
+                no_kwargs(name, &kwargs)?;
+                super::translate::maketrans(&args)
+            }
+            Value::Type(TypeKind::Dict) => {
+                no_kwargs(name, &kwargs)?;
+                arity("fromkeys", &args, 1, 2)?;
+                let value = args.get(1).cloned().unwrap_or(Value::None);
+                let keys = self.collect(args[0].clone())?;
+                let mut d = Dict::default();
+                for k in keys {
+                    let hk = self.hash_key(&k)?;
+                    d.insert(hk, k, value.clone());
+                }
+                Ok(Value::Dict(Rc::new(RefCell::new(d))))
             }
             Value::List(l) => self.list_method(l, name, args, kwargs),
             Value::Tuple(t) => {

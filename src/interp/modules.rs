@@ -224,7 +224,7 @@ fn checked(result: f64, args_finite: bool) -> R<Value> {
 }
 
 /// `log` of an int or float, also for ints beyond the float range (as CPython's loghelper).
-fn log_of(v: &Value, f: fn(f64) -> f64) -> R<f64> {
+pub(crate) fn log_of(v: &Value, f: fn(f64) -> f64) -> R<f64> {
     if let Some(b) = v.to_bigint().filter(|_| v.is_int()) {
         if !b.is_positive() {
             return domain();

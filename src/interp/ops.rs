@@ -79,10 +79,18 @@ fn binary_slow(op: BinOp, a: &Value, b: &Value) -> R<Value> {
     }
 }
 
+/// How CPython's binary-operator errors name `op` (`** or pow()` for `**`).
+pub(crate) fn binary_symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Pow => "** or pow()",
+        _ => op.symbol(),
+    }
+}
+
 pub(crate) fn unsupported_operands<T>(op: BinOp, a: &Value, b: &Value) -> R<T> {
     type_error(format!(
         "unsupported operand type(s) for {}: '{}' and '{}'",
-        op.symbol(),
+        binary_symbol(op),
         a.type_name(),
         b.type_name()
     ))

@@ -313,12 +313,23 @@ impl Machine {
                 },
                 r => r,
             },
-            _ => getitem(o, i),
+            _ => match i {
+                // An `IntEnum` member indexes as its value.
+                Value::Instance(m) if super::int_enum::member_value(m).is_some() => {
+                    getitem(o, &super::int_enum::unwrap(i))
+                }
+                _ => getitem(o, i),
+            },
         }
     }
 
     /// `o[i] = value`.
     pub fn setitem(&mut self, o: &Value, i: &Value, value: Value) -> R<()> {
+        if let (Value::List(_), Value::Instance(m)) = (o, i) {
+            if super::int_enum::member_value(m).is_some() {
+                return self.setitem(o, &super::int_enum::unwrap(i), value);
+            }
+        }
         match o {
             Value::List(items) => {
                 let len = items.borrow().len();
@@ -332,6 +343,9 @@ impl Machine {
                         i.type_name()
                     )),
                 }
+            }
+            Value::Dict(d) if super::stdlib::is_proxy(d) => {
+                type_error("'mappingproxy' object does not support item assignment")
             }
             Value::Dict(d) => {
                 let key = self.hash_key(i)?;
@@ -368,6 +382,9 @@ impl Machine {
                         i.type_name()
                     )),
                 }
+            }
+            Value::Dict(d) if super::stdlib::is_proxy(d) => {
+                type_error("'mappingproxy' object does not support item deletion")
             }
             Value::Dict(d) => {
                 let key = self.hash_key(i)?;

@@ -52,6 +52,12 @@ pub(crate) enum ClassBuiltin {
     Asdict,
     Astuple,
     Replace,
+    /// A method of `enum.IntEnum` (see `int_enum.rs`).
+    IntEnumOp(super::int_enum::IntEnumOp),
+    /// `dataclasses.fields(class_or_instance)`.
+    Fields,
+    /// `NamedTuple._make(iterable)`: a class method.
+    NtMake,
 }
 
 const NAMES: &[(&str, ClassBuiltin)] = &[
@@ -98,6 +104,9 @@ impl ClassBuiltin {
             ClassBuiltin::Asdict => "asdict",
             ClassBuiltin::Astuple => "astuple",
             ClassBuiltin::Replace => "replace",
+            ClassBuiltin::IntEnumOp(op) => op.0,
+            ClassBuiltin::Fields => "fields",
+            ClassBuiltin::NtMake => "_make",
             ClassBuiltin::Object(n) => n,
             b => NAMES.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
         }
@@ -120,6 +129,7 @@ pub(crate) fn is_generated_method(v: &Value) -> bool {
                 | C::NtAsdict
                 | C::NtReplace
                 | C::Object(_)
+                | C::IntEnumOp(_)
         ))
     )
 }
@@ -152,12 +162,15 @@ thread_local! {
 /// The library classes, one per interpreter thread (so `isinstance` works across cells).
 struct Library {
     enum_class: Rc<Class>,
+    int_enum: Rc<Class>,
     named_tuple: Rc<Class>,
     field: Rc<Class>,
     frozen_error: Rc<UserClass>,
     object: Rc<Class>,
     /// `enum.auto`: its instances stand for the next member value.
     auto: Rc<Class>,
+    /// `dataclasses.MISSING`.
+    missing: Value,
 }
 
 impl Library {
@@ -168,12 +181,31 @@ impl Library {
             c.module = module.into();
             Rc::new(c)
         };
+        let enum_class = class("Enum", Flavor::Enum, "enum");
+        let int_enum = Class::new(
+            "IntEnum".into(),
+            "IntEnum".into(),
+            vec![enum_class.clone()],
+            super::int_enum::namespace(),
+            Flavor::IntEnum,
+        )
+        .map(|mut c| {
+            c.module = "enum".into();
+            Rc::new(c)
+        })
+        .unwrap_or_else(|_| Rc::new(unreachable_class()));
         Library {
-            enum_class: class("Enum", Flavor::Enum, "enum"),
+            enum_class,
+            int_enum,
             named_tuple: class("NamedTuple", Flavor::NamedTuple, "typing"),
             field: class("Field", Flavor::Plain, "dataclasses"),
             object: class("object", Flavor::Plain, "builtins"),
             auto: class("auto", Flavor::Plain, "enum"),
+            missing: Value::Instance(Rc::new(Instance::new(class(
+                "_MISSING_TYPE",
+                Flavor::Plain,
+                "dataclasses",
+            )))),
             frozen_error: Rc::new(UserClass::plain(
                 "FrozenInstanceError".into(),
                 ExcClass::Builtin(ExcKind::AttributeError),
@@ -191,6 +223,18 @@ pub(crate) fn plain_object(args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
     Ok(Value::Instance(Rc::new(Instance::new(class))))
 }
 
+/// `dataclasses.MISSING`.
+pub(crate) fn missing() -> Value {
+    LIBRARY.with(|l| l.missing.clone())
+}
+
+/// A new `dataclasses.Field` object with the given attributes.
+pub(crate) fn field_object(attrs: Vec<(Rc<str>, Value)>) -> Value {
+    let field = Instance::new(LIBRARY.with(|l| l.field.clone()));
+    *field.attrs.borrow_mut() = attrs;
+    Value::Instance(Rc::new(field))
+}
+
 /// A class without bases always has an MRO.
 fn unreachable_class() -> Class {
     Class {
@@ -206,6 +250,7 @@ fn unreachable_class() -> Class {
         fields: Default::default(),
         has_property: Default::default(),
         special: Default::default(),
+        slots: None,
     }
 }
 
@@ -282,12 +327,23 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
             Some(Value::UserExcType(LIBRARY.with(|l| l.frozen_error.clone())))
         }
         ("enum", "Enum") => Some(Value::Class(LIBRARY.with(|l| l.enum_class.clone()))),
+        ("enum", "IntEnum") => Some(Value::Class(LIBRARY.with(|l| l.int_enum.clone()))),
+        ("dataclasses", "fields") => b(ClassBuiltin::Fields),
+        ("dataclasses", "MISSING") => Some(missing()),
         ("enum", "auto") => Some(Value::Class(LIBRARY.with(|l| l.auto.clone()))),
         ("typing", "NamedTuple") => Some(Value::Class(LIBRARY.with(|l| l.named_tuple.clone()))),
         ("collections", "namedtuple") => b(ClassBuiltin::NamedTupleFactory),
         ("functools", "total_ordering") => b(ClassBuiltin::TotalOrdering),
         _ => None,
     }
+}
+
+/// The `field()` options kept per field: a `False` one marks the class with `__no{flag}_{f}`.
+const FIELD_FLAGS: [&str; 3] = ["init", "repr", "compare"];
+
+/// Whether field `f` of `c` has option `flag` (`init`, `repr`, `compare`) on.
+pub(crate) fn field_has(c: &Class, flag: &str, f: &str) -> bool {
+    c.lookup(&format!("__no{flag}_{f}")).is_none()
 }
 
 /// The field names and defaults of a dataclass or named tuple, bases' fields first.
@@ -388,6 +444,33 @@ impl Machine {
             C::Asdict => self.dc_convert(false, args, kwargs),
             C::Astuple => self.dc_convert(true, args, kwargs),
             C::Replace => self.dc_replace(args, kwargs),
+            C::IntEnumOp(op) => {
+                no_kwargs(name, &kwargs)?;
+                self.call_int_enum_op(op, args)
+            }
+            C::Fields => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 1, 1)?;
+                self.dc_fields(&args[0])
+            }
+            C::NtMake => {
+                no_kwargs(name, &kwargs)?;
+                let (cls, rest) = receiver(args)?;
+                arity("_make", &rest, 1, 1)?;
+                let Value::Class(c) = &cls else {
+                    return type_error("_make() needs a named-tuple class");
+                };
+                let values = self.collect(rest[0].clone())?;
+                let fields = fields_of(c);
+                if values.len() != fields.len() {
+                    return type_error(format!(
+                        "Expected {} arguments, got {}",
+                        fields.len(),
+                        values.len()
+                    ));
+                }
+                Ok(self.named_tuple_instance(c, &fields, values))
+            }
             C::Super => {
                 no_kwargs(name, &kwargs)?;
                 self.make_super(args)
@@ -535,14 +618,14 @@ impl Machine {
                     kwargs,
                     ["default", "default_factory", "repr", "compare", "init"],
                 )?;
-                for (flag, v) in [("repr", repr), ("compare", compare), ("init", init)] {
-                    if v.as_ref().is_some_and(|v| !super::ops::truthy(v)) {
-                        return Err(Unwind::unsupported(format!(
-                            "dataclasses.field({flag}=False)"
-                        )));
-                    }
+                if default.is_some() && factory.is_some() {
+                    return value_error("cannot specify both default and default_factory");
                 }
                 let field = Rc::new(Instance::new(LIBRARY.with(|l| l.field.clone())));
+                for (flag, v) in [("repr", repr), ("compare", compare), ("init", init)] {
+                    let on = v.as_ref().is_none_or(super::ops::truthy);
+                    super::class::set_attr(&mut field.attrs.borrow_mut(), flag, Value::Bool(on));
+                }
                 if let Some(d) = default {
                     super::class::set_attr(&mut field.attrs.borrow_mut(), "default", d);
                 }
@@ -558,6 +641,9 @@ impl Machine {
                     .ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
                 let mut parts = Vec::new();
                 for f in fields_of(&class) {
+                    if !field_has(&class, "repr", &f) {
+                        continue;
+                    }
                     let v = self.getattr(&this, &f)?;
                     parts.push(format!("{f}={}", self.repr_of(&v)?));
                 }
@@ -684,7 +770,9 @@ impl Machine {
             class_of(v).ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
         let mut items = Vec::new();
         for f in fields_of(&class) {
-            items.push(self.getattr(v, &f)?);
+            if field_has(&class, "compare", &f) {
+                items.push(self.getattr(v, &f)?);
+            }
         }
         Ok(Value::tuple(items))
     }
@@ -712,6 +800,11 @@ impl Machine {
                     if let Some(factory) = i.get("default_factory") {
                         c.set(&format!("__factory_{f}"), factory);
                     }
+                    for flag in FIELD_FLAGS {
+                        if matches!(i.get(flag), Some(Value::Bool(false))) {
+                            c.set(&format!("__no{flag}_{f}"), Value::Bool(true));
+                        }
+                    }
                     continue;
                 }
             }
@@ -726,7 +819,10 @@ impl Machine {
             "__dataclass_fields__",
             Value::tuple(own_fields.iter().map(|f| Value::str(&**f)).collect()),
         );
-        let all = fields_of(c);
+        let all: Vec<Rc<str>> = fields_of(c)
+            .into_iter()
+            .filter(|f| field_has(c, "init", f))
+            .collect();
         if init && c.own("__match_args__").is_none() {
             c.set(
                 "__match_args__",
@@ -791,7 +887,12 @@ impl Machine {
         let (this, rest) = receiver(args)?;
         let class =
             class_of(&this).ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
-        let fields = fields_of(&class);
+        let all = fields_of(&class);
+        let fields: Vec<Rc<str>> = all
+            .iter()
+            .filter(|f| field_has(&class, "init", f))
+            .cloned()
+            .collect();
         let mut defaults = Vec::with_capacity(fields.len());
         for f in &fields {
             defaults.push(match class.lookup(&format!("__factory_{f}")) {
@@ -800,16 +901,30 @@ impl Machine {
             });
         }
         let qual = format!("{}.__init__", class.qualname);
-        let mut values = bind_fields(&qual, &fields, &defaults, rest, kwargs)?;
-        for (i, f) in fields.iter().enumerate() {
-            if let Some(factory) = class.lookup(&format!("__factory_{f}")) {
-                if matches!(values[i], Some(Value::Ellipsis)) {
-                    values[i] = Some(self.call(&factory, Vec::new(), Vec::new())?);
+        let bound = bind_fields(&qual, &fields, &defaults, rest, kwargs)?;
+        let mut bound = fields.iter().cloned().zip(bound);
+        // Every field in order: the bound value, or for an `init=False` field its default
+        // (or factory's product); such a field without either is left unset.
+        let mut values = Vec::with_capacity(all.len());
+        for f in &all {
+            let v = if field_has(&class, "init", f) {
+                bound.next().and_then(|(_, v)| v)
+            } else {
+                class.lookup(f).or(Some(Value::Ellipsis))
+            };
+            let v = match (v, class.lookup(&format!("__factory_{f}"))) {
+                (Some(Value::Ellipsis), Some(factory)) => {
+                    Some(self.call(&factory, Vec::new(), Vec::new())?)
                 }
+                (Some(Value::Ellipsis), None) if !field_has(&class, "init", f) => None,
+                (v, _) => v,
+            };
+            if let Some(v) = v {
+                values.push((f.clone(), v));
             }
         }
-        for (f, v) in fields.iter().zip(values) {
-            let v = v.unwrap_or(Value::None);
+        for (f, v) in &values {
+            let (f, v) = (f, v.clone());
             if class.frozen.get() {
                 self.raw_setattr(&this, f, v)?;
             } else {
@@ -925,6 +1040,12 @@ impl Machine {
                 }
                 _ => value,
             };
+            if c.flavor == Flavor::IntEnum && !matches!(value, Value::Int(_) | Value::Big(_)) {
+                return Err(Unwind::unsupported(format!(
+                    "the IntEnum member {}.{name} whose value is not an int",
+                    c.name
+                )));
+            }
             last_values.push(value.clone());
             let mut alias = None;
             for m in &members {
@@ -956,6 +1077,25 @@ impl Machine {
         }
         *c.members.borrow_mut() = members;
         Ok(())
+    }
+
+    /// `Color.__members__`: every member name (aliases too) to its member, in definition
+    /// order, as a read-only `mappingproxy`.
+    pub fn enum_members_proxy(&mut self, c: &Rc<Class>) -> Value {
+        let mut d = super::dict::Dict::default();
+        for k in c.mro.iter().rev().chain(std::iter::once(c)) {
+            for (name, v) in k.attrs.borrow().iter() {
+                let member = matches!(v, Value::Instance(i) if Rc::ptr_eq(&i.class, c));
+                if member {
+                    let key = Value::str(&**name);
+                    if let Ok(hk) = super::dict::key_of(&key) {
+                        d.insert(hk, key, v.clone());
+                    }
+                }
+            }
+        }
+        d.flavor = Some(Rc::new(super::stdlib::Flavor::MappingProxy));
+        Value::Dict(Rc::new(std::cell::RefCell::new(d)))
     }
 
     /// `Color(1)`: the member with that value.
@@ -1039,6 +1179,23 @@ impl Machine {
         c.set(
             "_replace",
             Value::Builtin(Builtin::Class(ClassBuiltin::NtReplace)),
+        );
+        c.set(
+            "_make",
+            Value::Descriptor(Rc::new(Descriptor::ClassMethod(Value::Builtin(
+                Builtin::Class(ClassBuiltin::NtMake),
+            )))),
+        );
+        let mut defaults = super::dict::Dict::default();
+        for f in &fields {
+            if let Some(v) = c.own(f) {
+                let k = Value::str(&**f);
+                defaults.insert(super::dict::key_of(&k)?, k, v);
+            }
+        }
+        c.set(
+            "_field_defaults",
+            Value::Dict(Rc::new(std::cell::RefCell::new(defaults))),
         );
         Ok(())
     }

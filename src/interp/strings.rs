@@ -35,6 +35,7 @@ pub(crate) const METHODS: &[&str] = &[
     "ljust",
     "lower",
     "lstrip",
+    "maketrans",
     "partition",
     "removeprefix",
     "removesuffix",
@@ -51,6 +52,7 @@ pub(crate) const METHODS: &[&str] = &[
     "strip",
     "swapcase",
     "title",
+    "translate",
     "upper",
     "zfill",
 ];
@@ -634,14 +636,27 @@ impl Machine {
                 }
                 Value::str(out)
             }
+            "maketrans" => super::translate::maketrans(&args)?,
+            "translate" => {
+                arity(name, &args, 1, 1)?;
+                self.translate(text, &args[0])?
+            }
             "format" => {
-                let args = self.render_instances(args, None)?;
-                let mut kw = Vec::with_capacity(kwargs.len());
-                for (k, v) in kwargs {
-                    let v = self.render_instances(vec![v], None)?;
-                    kw.push((k, v.into_iter().next().unwrap_or(Value::None)));
-                }
-                Value::str(super::format::str_format(text, &args, &kw)?)
+                let mut render = |v: &Value, conversion: Option<char>, spec: &str| {
+                    let v = match conversion {
+                        None => v.clone(),
+                        Some('r') => Value::str(self.repr_of(v)?),
+                        Some('s') => Value::str(self.str_of(v)?),
+                        Some(_) => Value::str(super::format::ascii(&self.repr_of(v)?)),
+                    };
+                    self.format_of(&v, spec)
+                };
+                Value::str(super::format::str_format_with(
+                    text,
+                    &args,
+                    &kwargs,
+                    &mut render,
+                )?)
             }
             _ => return Err(Unwind::unsupported(format!("str.{name}()"))),
         })

@@ -815,12 +815,20 @@ fn what_bytes_and_exception_classes_leave_out_is_refused_by_name() {
 fn what_the_data_model_and_library_leave_out_is_refused_by_name() {
     for (src, named) in [
         (
-            "from dataclasses import dataclass, field\n@dataclass\nclass A:\n    x: int = field(default=0, repr=False)",
-            "dataclasses.field(repr=False)",
+            "def f(a, b):\n    def g():\n        return a + b\n    return g\nf(1, 2).__closure__",
+            "__closure__ of a function with several free variables",
         ),
         (
-            "from dataclasses import dataclass, field\n@dataclass\nclass A:\n    x: int = field(default=0, init=False)",
-            "dataclasses.field(init=False)",
+            "import json\njson.loads('{}', object_hook=dict)",
+            "json.loads(object_hook=...)",
+        ),
+        (
+            "import statistics\nstatistics.harmonic_mean([1, 2], weights=[1, 1])",
+            "statistics.harmonic_mean(weights=...)",
+        ),
+        (
+            "from enum import IntEnum\nclass N(IntEnum):\n    A = 'a'",
+            "the IntEnum member N.A whose value is not an int",
         ),
         (
             "from enum import Enum\nclass P(Enum):\n    A = (1, 2)\n    def __init__(self, m, r):\n        self.m = m",

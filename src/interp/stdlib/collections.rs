@@ -25,6 +25,8 @@ pub(crate) enum Flavor {
     /// With its `default_factory` (`None` allowed).
     DefaultDict(Value),
     OrderedDict,
+    /// A read-only view of a namespace (`Enum.__members__`).
+    MappingProxy,
 }
 
 type DictRef = Rc<RefCell<Dict>>;
@@ -39,12 +41,18 @@ fn flavor_of(d: &DictRef) -> Option<Rc<Flavor>> {
     d.borrow().flavor.clone()
 }
 
+/// Whether `d` is a read-only `mappingproxy`.
+pub(crate) fn is_proxy(d: &DictRef) -> bool {
+    matches!(d.borrow().flavor.as_deref(), Some(Flavor::MappingProxy))
+}
+
 /// The type name of a flavored dict.
 pub(crate) fn type_name(f: &Flavor) -> &'static str {
     match f {
         Flavor::Counter => "Counter",
         Flavor::DefaultDict(_) => "collections.defaultdict",
         Flavor::OrderedDict => "collections.OrderedDict",
+        Flavor::MappingProxy => "mappingproxy",
     }
 }
 
@@ -101,6 +109,9 @@ pub(crate) fn dict_repr(d: &DictRef, repr: &dyn Fn(&Value) -> R<String>) -> R<Op
                 pairs(&entries(d))?
             )
         }
+        // `str()` of a mappingproxy is its mapping's (what `print` shows); its `repr()`
+        // would wrap that in `mappingproxy(...)`, which is not told apart here.
+        Flavor::MappingProxy => format!("{{{}}}", pairs(&entries(d))?),
         Flavor::OrderedDict if empty => "OrderedDict()".into(),
         Flavor::OrderedDict => {
             let mut parts = Vec::new();
@@ -185,6 +196,7 @@ pub(crate) fn has_flavored_method(d: &DictRef, name: &str) -> bool {
         ),
         Some(Flavor::OrderedDict) => matches!(name, "move_to_end" | "popitem" | "copy"),
         Some(Flavor::DefaultDict(_)) => name == "copy",
+        Some(Flavor::MappingProxy) => false,
         None => false,
     }
 }
@@ -250,6 +262,7 @@ impl Machine {
                     Flavor::Counter => Flavor::Counter,
                     Flavor::DefaultDict(v) => Flavor::DefaultDict(v.clone()),
                     Flavor::OrderedDict => Flavor::OrderedDict,
+                    Flavor::MappingProxy => Flavor::MappingProxy,
                 }));
                 Ok(Value::Dict(Rc::new(RefCell::new(c))))
             }

@@ -1,19 +1,33 @@
 //! `heapq`: CPython's sift algorithms on a list, in place, comparing with `<` only (so
 //! equal items end in CPython's order); `nlargest`/`nsmallest` as their documented
-//! equivalents `sorted(...)[:n]`.
+//! equivalents `sorted(...)[:n]`; `merge` lazily, taking the first least item (greatest
+//! with `reverse`) of the inputs' heads, as CPython's heap of `[key, order, ...]` entries does.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::StdFn;
+use super::{StdFn, StdIter};
 use crate::interp::call::{Kwargs, arity, no_kwargs, take_kwargs};
 use crate::interp::exc::{ExcKind, R, fail, type_error};
+use crate::interp::iter::IterState;
 use crate::interp::machine::Machine;
 use crate::interp::sort;
 use crate::interp::value::Value;
 use crate::python::ir::CmpOp;
 
 type List = Rc<RefCell<Vec<Value>>>;
+
+/// The state of a `heapq.merge` iterator.
+pub(crate) struct Merge {
+    inputs: Vec<IterState>,
+    /// Each live input's head: (key, item); `None` once exhausted.
+    heads: Vec<Option<(Value, Value)>>,
+    key: Value,
+    reverse: bool,
+    started: bool,
+    /// The input whose head was yielded last (to advance before choosing again).
+    taken: Option<usize>,
+}
 
 fn list_arg(name: &str, v: &Value) -> R<List> {
     match v {
@@ -90,7 +104,7 @@ impl Machine {
 
     pub(super) fn call_heapq(&mut self, f: StdFn, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         let name = f.name();
-        if !matches!(f, StdFn::NLargest | StdFn::NSmallest) {
+        if !matches!(f, StdFn::NLargest | StdFn::NSmallest | StdFn::Merge) {
             no_kwargs(name, &kwargs)?;
         }
         match f {
@@ -161,7 +175,65 @@ impl Machine {
                 sorted.truncate(n.max(0) as usize);
                 Ok(Value::list(sorted))
             }
+            StdFn::Merge => {
+                let [key, reverse] = take_kwargs(name, kwargs, ["key", "reverse"])?;
+                let mut inputs = Vec::with_capacity(args.len());
+                for a in args {
+                    inputs.push(self.iter_of(a)?);
+                }
+                let heads = inputs.iter().map(|_| None).collect();
+                Ok(StdIter::Merge(Box::new(Merge {
+                    inputs,
+                    heads,
+                    key: key.unwrap_or(Value::None),
+                    reverse: reverse.is_some_and(|r| crate::interp::ops::truthy(&r)),
+                    started: false,
+                    taken: None,
+                }))
+                .into_value())
+            }
             _ => type_error(format!("{name} is not in heapq")),
         }
+    }
+
+    fn merge_advance(&mut self, m: &mut Merge, i: usize) -> R<()> {
+        m.heads[i] = match self.next(&mut m.inputs[i])? {
+            Some(v) => Some((self.key_of_item(&m.key, &v)?, v)),
+            None => None,
+        };
+        Ok(())
+    }
+
+    /// The next item of a `heapq.merge` iterator.
+    pub(super) fn merge_next(&mut self, m: &mut Merge) -> R<Option<Value>> {
+        if !m.started {
+            m.started = true;
+            for i in 0..m.inputs.len() {
+                self.merge_advance(m, i)?;
+            }
+        } else if let Some(i) = m.taken.take() {
+            self.merge_advance(m, i)?;
+        }
+        let mut best: Option<usize> = None;
+        for i in 0..m.heads.len() {
+            let Some((k, _)) = &m.heads[i] else { continue };
+            let better = match best.and_then(|b| m.heads[b].as_ref()) {
+                None => true,
+                Some((bk, _)) => {
+                    let (a, b) = (k.clone(), bk.clone());
+                    if m.reverse {
+                        self.lt(&b, &a)?
+                    } else {
+                        self.lt(&a, &b)?
+                    }
+                }
+            };
+            if better {
+                best = Some(i);
+            }
+        }
+        let Some(b) = best else { return Ok(None) };
+        m.taken = Some(b);
+        Ok(m.heads[b].as_ref().map(|(_, v)| v.clone()))
     }
 }

@@ -106,6 +106,9 @@ pub(crate) enum StdIter {
         inner: IterState,
         last: Option<Value>,
     },
+    /// `heapq.merge`: each input's next item with its key; the input whose item was
+    /// yielded last is advanced on the next call (the generator's laziness).
+    Merge(Box<super::heapq::Merge>),
 }
 
 impl StdIter {
@@ -127,10 +130,11 @@ impl StdIter {
             StdIter::ZipLongest { .. } => "zip_longest",
             StdIter::Combinatoric { kind, .. } => kind.name(),
             StdIter::Pairwise { .. } => "pairwise",
+            StdIter::Merge(_) => "merge",
         }
     }
 
-    fn into_value(self) -> Value {
+    pub(super) fn into_value(self) -> Value {
         IterState::Std(Box::new(self)).into_value()
     }
 }
@@ -743,10 +747,11 @@ impl Machine {
                 let a = last.replace(b.clone()).unwrap_or(Value::None);
                 Ok(Some(Value::tuple(vec![a, b])))
             }
+            StdIter::Merge(m) => self.merge_next(m),
         }
     }
 
-    fn key_of_item(&mut self, key: &Value, x: &Value) -> R<Value> {
+    pub(super) fn key_of_item(&mut self, key: &Value, x: &Value) -> R<Value> {
         match key {
             Value::None => Ok(x.clone()),
             k => self.call(k, vec![x.clone()], Vec::new()),

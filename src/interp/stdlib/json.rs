@@ -1,14 +1,8 @@
 //! `json`: `dumps` with CPython's layout (`indent`, `sort_keys`, `separators`,
-//! `ensure_ascii`) and `loads` (through `serde_json`; integers beyond 64 bits load as
-//! floats, and a malformed document is a `ValueError` with serde's wording, not CPython's
-//! `JSONDecodeError` message).
-
-use std::cell::RefCell;
-use std::rc::Rc;
+//! `ensure_ascii`) and `loads` (CPython's scanner, in `json_decode.rs`).
 
 use super::StdFn;
 use crate::interp::call::{Kwargs, arity, take_kwargs};
-use crate::interp::dict::{Dict, key_of};
 use crate::interp::exc::{ExcKind, R, Unwind, fail, type_error, value_error};
 use crate::interp::machine::Machine;
 use crate::interp::ops::truthy;
@@ -200,6 +194,9 @@ impl Machine {
                 Ok(Value::str(out))
             }
             StdFn::Loads => {
+                if let Some((k, _)) = kwargs.first() {
+                    return Err(Unwind::unsupported(format!("json.loads({k}=...)")));
+                }
                 arity("loads", &args, 1, 1)?;
                 let Value::Str(s) = &args[0] else {
                     return type_error(format!(
@@ -208,9 +205,7 @@ impl Machine {
                     ));
                 };
                 crate::interp::budget::charge_items(s.as_str().len())?;
-                let parsed: serde_json::Value = serde_json::from_str(s.as_str())
-                    .map_err(|e| Unwind::new(ExcKind::ValueError, e.to_string()))?;
-                from_json(&parsed, 0)
+                super::json_decode::loads(s.as_str())
             }
             _ => value_error(format!("{} is not in json", f.name())),
         }
@@ -224,38 +219,4 @@ fn newline(st: &Style, level: usize, out: &mut String) {
             out.push_str(ind);
         }
     }
-}
-
-fn from_json(v: &serde_json::Value, depth: usize) -> R<Value> {
-    use serde_json::Value as J;
-    if depth > 900 {
-        return fail(
-            ExcKind::RecursionError,
-            "maximum recursion depth exceeded while decoding a JSON document",
-        );
-    }
-    Ok(match v {
-        J::Null => Value::None,
-        J::Bool(b) => Value::Bool(*b),
-        J::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => Value::Int(i),
-            (None, Some(u)) => Value::big(u.into()),
-            _ => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        J::String(s) => Value::str(s.clone()),
-        J::Array(items) => Value::list(
-            items
-                .iter()
-                .map(|x| from_json(x, depth + 1))
-                .collect::<R<_>>()?,
-        ),
-        J::Object(map) => {
-            let mut d = Dict::default();
-            for (k, x) in map {
-                let key = Value::str(k.clone());
-                d.insert(key_of(&key)?, key, from_json(x, depth + 1)?);
-            }
-            Value::Dict(Rc::new(RefCell::new(d)))
-        }
-    })
 }

@@ -13,6 +13,7 @@ mod functools;
 mod heapq;
 mod itertools;
 mod json;
+mod json_decode;
 mod operator;
 mod random;
 mod re;
@@ -27,7 +28,7 @@ use super::exc::{ExcKind, R, Unwind};
 use super::machine::Machine;
 use super::value::{Native, Value};
 
-pub(crate) use collections::{Flavor, counter_op, dict_repr, has_flavored_method};
+pub(crate) use collections::{Flavor, counter_op, dict_repr, has_flavored_method, is_proxy};
 pub(crate) use itertools::StdIter;
 
 /// A module of this file's set.
@@ -225,6 +226,7 @@ std_fns! {
     HeapReplace = Heapq."heapreplace",
     NLargest = Heapq."nlargest",
     NSmallest = Heapq."nsmallest",
+    Merge = Heapq."merge",
     BisectLeft = Bisect."bisect_left",
     BisectRight = Bisect."bisect_right",
     Bisect = Bisect."bisect",
@@ -319,6 +321,10 @@ std_fns! {
     PVariance = Statistics."pvariance",
     Stdev = Statistics."stdev",
     PStdev = Statistics."pstdev",
+    HarmonicMean = Statistics."harmonic_mean",
+    GeometricMean = Statistics."geometric_mean",
+    Quantiles = Statistics."quantiles",
+    MedianGrouped = Statistics."median_grouped",
     Prod = Math."prod",
     FSum = Math."fsum",
     Dumps = Json."dumps",
@@ -427,6 +433,8 @@ pub(crate) enum StdObj {
     RePattern(re::Pattern),
     /// An `re.Match`.
     ReMatch(re::MatchObj),
+    /// A closure cell (`f.__closure__[i]`), read through `cell_contents`.
+    Cell(crate::interp::value::Cell),
 }
 
 impl StdObj {
@@ -444,6 +452,7 @@ impl StdObj {
             StdObj::Deque(..) => "collections.deque",
             StdObj::RePattern(_) => "re.Pattern",
             StdObj::ReMatch(_) => "re.Match",
+            StdObj::Cell(_) => "cell",
         }
     }
 
@@ -455,6 +464,7 @@ impl StdObj {
                 | StdObj::Deque(..)
                 | StdObj::RePattern(_)
                 | StdObj::ReMatch(_)
+                | StdObj::Cell(_)
         )
     }
 
@@ -591,7 +601,8 @@ impl Machine {
             | StdObj::CmpKey { .. }
             | StdObj::Deque(..)
             | StdObj::RePattern(_)
-            | StdObj::ReMatch(_) => {
+            | StdObj::ReMatch(_)
+            | StdObj::Cell(_) => {
                 super::exc::type_error(format!("'{}' object is not callable", o.type_name()))
             }
         }
@@ -602,12 +613,27 @@ impl Machine {
         match (&**o, name) {
             (StdObj::Partial { func, .. }, "func") => Some(Ok(func.clone())),
             (StdObj::Partial { args, .. }, "args") => Some(Ok(Value::tuple(args.clone()))),
+            (StdObj::Partial { kwargs, .. }, "keywords") => {
+                let mut d = crate::interp::dict::Dict::default();
+                for (k, v) in kwargs {
+                    let k = Value::str(&**k);
+                    match crate::interp::dict::key_of(&k) {
+                        Ok(key) => d.insert(key, k, v.clone()),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
+                Some(Ok(Value::Dict(Rc::new(RefCell::new(d)))))
+            }
             (StdObj::Cached(c), "__name__") => Some(Ok(match &c.borrow().func {
                 Value::Function(f) => Value::str(&*f.code.name),
                 _ => Value::str("?"),
             })),
             (StdObj::Cached(_), "cache_info" | "cache_clear") => Some(Ok(bound_method(o, name))),
             (StdObj::Random(_), _) if random::is_method(name) => Some(Ok(bound_method(o, name))),
+            (StdObj::Cell(c), "cell_contents") => Some(match &*c.borrow() {
+                Some(v) => Ok(v.clone()),
+                None => Err(Unwind::new(ExcKind::ValueError, "Cell is empty")),
+            }),
             (StdObj::Deque(_, maxlen), "maxlen") => {
                 Some(Ok(maxlen.map_or(Value::None, |m| Value::Int(m as i64))))
             }

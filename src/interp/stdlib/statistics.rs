@@ -1,5 +1,6 @@
 //! `statistics`: `mean`, `fmean`, `median` (`_low`, `_high`), `mode`, `multimode`,
-//! `variance`, `pvariance`, `stdev`, `pstdev` with CPython's exact rational arithmetic
+//! `variance`, `pvariance`, `stdev`, `pstdev`, `harmonic_mean`, `geometric_mean`,
+//! `quantiles`, `median_grouped` with CPython's exact rational arithmetic
 //! (the mean of ints is an int when it is integral, variances are exact fractions rounded
 //! once, standard deviations the correctly rounded square root), over ints and floats.
 //! Errors are `statistics.StatisticsError` (a `ValueError`).
@@ -11,7 +12,7 @@ use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
 use super::StdFn;
-use crate::interp::call::{Kwargs, arity, no_kwargs};
+use crate::interp::call::{Kwargs, arity, no_kwargs, take_kwargs};
 use crate::interp::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, UserClass, type_error};
 use crate::interp::machine::Machine;
 use crate::interp::num::{int_true_div, num};
@@ -197,8 +198,25 @@ impl Machine {
         kwargs: Kwargs,
     ) -> R<Value> {
         let name = f.name();
-        no_kwargs(name, &kwargs)?;
-        arity(name, &args, 1, 1)?;
+        if f == StdFn::Quantiles {
+            return self.quantiles(args, kwargs);
+        }
+        if f == StdFn::MedianGrouped {
+            return self.median_grouped(args, kwargs);
+        }
+        if f == StdFn::HarmonicMean {
+            let [weights] = take_kwargs(name, kwargs, ["weights"])?;
+            arity(name, &args, 1, 2)?;
+            if weights
+                .or(args.get(1).cloned())
+                .is_some_and(|w| !matches!(w, Value::None))
+            {
+                return Err(Unwind::unsupported("statistics.harmonic_mean(weights=...)"));
+            }
+        } else {
+            no_kwargs(name, &kwargs)?;
+            arity(name, &args, 1, 1)?;
+        }
         let data = self.collect(args[0].clone())?;
         crate::interp::budget::charge_items(data.len() * 8)?;
         let n = data.len();
@@ -284,9 +302,180 @@ impl Machine {
                     sqrt_of_frac(&mss).map(Value::Float)
                 }
             }
+            StdFn::HarmonicMean => harmonic_mean(data),
+            StdFn::GeometricMean => {
+                let mut logs = Vec::with_capacity(n);
+                for x in &data {
+                    match crate::interp::modules::log_of(x, f64::ln) {
+                        Ok(l) => logs.push(Value::Float(l)),
+                        Err(Unwind::Raise(r))
+                            if r.exc
+                                .class
+                                .is_subclass_of(&ExcClass::Builtin(ExcKind::ValueError)) =>
+                        {
+                            return stat_error(GEOMETRIC_ERROR);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                if n == 0 {
+                    return stat_error(GEOMETRIC_ERROR);
+                }
+                Ok(Value::Float((fsum(&logs)? / n as f64).exp()))
+            }
             _ => type_error(format!("{name} is not in statistics")),
         }
     }
+
+    /// `median_grouped(data, interval=1)`: CPython 3.11's interpolation in floats.
+    fn median_grouped(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        let [interval_kw] = take_kwargs("median_grouped", kwargs, ["interval"])?;
+        arity("median_grouped", &args, 1, 2)?;
+        let interval = args
+            .get(1)
+            .cloned()
+            .or(interval_kw)
+            .unwrap_or(Value::Int(1));
+        let data = self.collect(args[0].clone())?;
+        let data = sort::sort(self, data, Value::None, false)?;
+        let n = data.len();
+        if n == 0 {
+            return stat_error("no median for empty data");
+        }
+        let x = data[n / 2].clone();
+        // data[i:j] holds every item equal to x
+        let (mut i, mut j) = (0, 0);
+        for d in &data {
+            if self.compare(crate::python::ir::CmpOp::Lt, d, &x)? {
+                i += 1;
+            }
+            if !self.compare(crate::python::ir::CmpOp::Lt, &x, d)? {
+                j += 1;
+            }
+        }
+        let float = |v: &Value| match crate::interp::builtins::float_of(v) {
+            Err(Unwind::Raise(r))
+                if r.exc
+                    .class
+                    .is_subclass_of(&ExcClass::Builtin(ExcKind::ValueError)) =>
+            {
+                type_error("Value cannot be converted to a float")
+            }
+            other => other,
+        };
+        let (interval, x) = (float(&interval)?, float(&x)?);
+        let lower = x - interval / 2.0;
+        let within = (j - i) as f64;
+        Ok(Value::Float(
+            lower + interval * (n as f64 / 2.0 - i as f64) / within,
+        ))
+    }
+
+    /// `quantiles(data, *, n=4, method='exclusive')`, CPython's interpolation with the
+    /// data's own arithmetic.
+    fn quantiles(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        let [n, method] = take_kwargs("quantiles", kwargs, ["n", "method"])?;
+        arity("quantiles", &args, 1, 1)?;
+        let n = match n {
+            Some(v) => crate::interp::builtins::index_arg(&v)?,
+            None => 4,
+        };
+        if n < 1 {
+            return stat_error("n must be at least 1");
+        }
+        let data = self.collect(args[0].clone())?;
+        let data = sort::sort(self, data, Value::None, false)?;
+        let ld = data.len() as i64;
+        if ld < 2 {
+            return stat_error("must have at least two data points");
+        }
+        let inclusive = match &method {
+            None => false,
+            Some(Value::Str(s)) if s.as_str() == "exclusive" => false,
+            Some(Value::Str(s)) if s.as_str() == "inclusive" => true,
+            Some(other) => {
+                return crate::interp::exc::value_error(format!(
+                    "Unknown method: {}",
+                    self.repr_of(other)?
+                ));
+            }
+        };
+        crate::interp::budget::charge_items(n as usize)?;
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 1..n {
+            // (index of the lower point, weight of the upper one)
+            let (j, delta) = if inclusive {
+                let m = ld - 1;
+                ((i * m).div_euclid(n), (i * m).rem_euclid(n))
+            } else {
+                let m = ld + 1;
+                let j = ((i * m).div_euclid(n)).clamp(1, ld - 1);
+                (j - 1, i * m - j * n)
+            };
+            self.tick()?;
+            let (lo, hi) = (&data[j as usize], &data[j as usize + 1]);
+            let a = ops::binary(BinOp::Mult, lo, &Value::Int(n - delta))?;
+            let b = ops::binary(BinOp::Mult, hi, &Value::Int(delta))?;
+            let sum = ops::binary(BinOp::Add, &a, &b)?;
+            out.push(ops::binary(BinOp::Div, &sum, &Value::Int(n))?);
+        }
+        Ok(Value::list(out))
+    }
+}
+
+const GEOMETRIC_ERROR: &str =
+    "geometric mean requires a non-empty dataset containing positive numbers";
+
+/// `harmonic_mean(data)`: `n / sum(1 / x)` with the reciprocals as floats summed exactly;
+/// a zero value makes it 0, a negative one (before any zero) an error.
+fn harmonic_mean(data: Vec<Value>) -> R<Value> {
+    const NEGATIVE: &str = "harmonic mean does not support negative values";
+    let n = data.len();
+    if n == 0 {
+        return stat_error("harmonic_mean requires at least one data point");
+    }
+    let negative = |x: &Value| -> R<bool> {
+        match num(x) {
+            Some(v) => Ok(v.to_f64()? < 0.0),
+            None => type_error("unsupported type"),
+        }
+    };
+    if n == 1 {
+        if negative(&data[0])? {
+            return stat_error(NEGATIVE);
+        }
+        return Ok(data[0].clone());
+    }
+    let mut total = Frac::int(BigInt::zero());
+    for x in &data {
+        if negative(x)? {
+            return stat_error(NEGATIVE);
+        }
+        let r = match x {
+            Value::Float(f) if *f == 0.0 => return Ok(Value::Int(0)),
+            Value::Float(f) => 1.0 / f,
+            v => match v.to_bigint() {
+                Some(b) if b.is_zero() => return Ok(Value::Int(0)),
+                Some(b) => int_true_div(&BigInt::one(), &b)?,
+                None => {
+                    return type_error(format!(
+                        "can't convert type '{}' to numerator/denominator",
+                        v.type_name()
+                    ));
+                }
+            },
+        };
+        if !r.is_finite() {
+            return Ok(Value::Float(n as f64 / r));
+        }
+        total = total.add(&float_ratio(r));
+    }
+    if !total.n.is_positive() {
+        return stat_error("Weighted sum must be positive");
+    }
+    Frac::new(BigInt::from(n) * &total.d, total.n)
+        .to_f64()
+        .map(Value::Float)
 }
 
 impl Machine {
