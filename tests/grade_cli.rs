@@ -29,9 +29,10 @@ const EXPECTED: &[(&str, f64, &str)] = &[
     ),
     (
         "wrong_signature.py",
-        // Its clamp is correct but unannotated: %set infers the parameters' types (issue
-        // 15), so the symbolic-execution criterion passes; the signature one still fails.
-        4.0,
+        // Its clamp is correct but unannotated: %set and %constraints infer the parameters'
+        // types (issue 15), so the symbolic-execution criterion passes and its stated
+        // precondition `low <= high` is read; the signature one still fails.
+        5.0,
         "defined as clamp(value, low, high)",
     ),
     ("endless_loop.py", 6.0, "StepBudgetExceeded"),

@@ -11,8 +11,6 @@ mod everyday;
 use analysis_kernel::cancel::Cancel;
 use analysis_kernel::constraints::{Mode, analyze};
 use analysis_kernel::python::lower_module;
-use analysis_kernel::render::set::{leaf_table_text, text};
-use analysis_kernel::symexec::{Options, Program, execute};
 use expect_test::expect;
 
 /// Functions whose trees must be exact (no approximate leaf).
@@ -66,15 +64,7 @@ fn list_builtins_are_exact_and_checked_in_cpython() {
 }
 
 fn tree_text(name: &str, unroll: u64) -> String {
-    let source = std::fs::read_to_string(fixture()).expect("fixture");
-    let module = lower_module(&source).expect("parses");
-    let program = Program::function(name, module.functions(), &[]).expect("program");
-    let options = Options {
-        unroll,
-        ..Options::default()
-    };
-    let tree = execute(&program, &options, &Cancel::new()).expect("tree");
-    format!("{}\n{}", text(&tree), leaf_table_text(&tree))
+    everyday::tree_text(&fixture(), name, unroll)
 }
 
 #[test]

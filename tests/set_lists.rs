@@ -8,10 +8,6 @@
 #[path = "common/everyday.rs"]
 mod everyday;
 
-use analysis_kernel::cancel::Cancel;
-use analysis_kernel::python::lower_module;
-use analysis_kernel::render::set::{leaf_table_text, text};
-use analysis_kernel::symexec::{Options, Program, execute};
 use expect_test::expect;
 
 const EXACT: &[&str] = &[
@@ -71,15 +67,7 @@ fn list_updates_are_exact_only_without_aliases_and_checked_in_cpython() {
 }
 
 fn tree_text(name: &str, unroll: u64) -> String {
-    let source = std::fs::read_to_string(fixture()).expect("fixture");
-    let module = lower_module(&source).expect("parses");
-    let program = Program::function(name, module.functions(), &[]).expect("program");
-    let options = Options {
-        unroll,
-        ..Options::default()
-    };
-    let tree = execute(&program, &options, &Cancel::new()).expect("tree");
-    format!("{}\n{}", text(&tree), leaf_table_text(&tree))
+    everyday::tree_text(&fixture(), name, unroll)
 }
 
 #[test]

@@ -616,11 +616,18 @@ impl<'a> Semantics<'a> {
     /// exceptions are (when every expression was translated).
     fn completion(&self, fx: &Effects, n: NodeIndex, text: &str, edge: &EdgeInfo, step: &mut Step) {
         if let Edge::Exception(names) = &edge.kind {
-            if !fx.complete {
+            // Without names (a call raises there), the CFG does not say which exceptions
+            // take this edge and which an earlier handler catches: not modelled.
+            if !fx.complete || names.is_empty() {
+                let reason = if fx.complete {
+                    "which exceptions take this edge is not known"
+                } else {
+                    "which exceptions it raises is not known"
+                };
                 step.dropped.push(Dropped {
                     node: n,
                     text: text.to_string(),
-                    reason: "which exceptions it raises is not known".into(),
+                    reason: reason.into(),
                 });
                 return;
             }
@@ -999,11 +1006,8 @@ fn kind_named(name: &str) -> Option<ExceptionKind> {
     .find(|k| k.name() == name)
 }
 
-/// "One of `names` is raised" (any exception when `names` is empty).
+/// "One of `names` is raised".
 fn raised(fx: &Effects, names: &[String]) -> Result<Term, SortError> {
-    if names.is_empty() {
-        return fx.any();
-    }
     let parts = names
         .iter()
         .filter_map(|n| kind_named(n))

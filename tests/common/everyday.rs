@@ -587,3 +587,20 @@ fn push_by_count(out: &mut String, counts: &BTreeMap<String, usize>) {
         out.push_str(&format!("{n:4}  {c}\n"));
     }
 }
+
+/// The `%set` tree of function `name` in the file `path`, unrolled `unroll` times, as text
+/// with its leaf table (for snapshots).
+pub fn tree_text(path: &Path, name: &str, unroll: u64) -> String {
+    use analysis_kernel::python::lower_module;
+    use analysis_kernel::render::set::{leaf_table_text, text};
+    use analysis_kernel::symexec::{Options, Program, execute};
+    let source = std::fs::read_to_string(path).expect("fixture");
+    let module = lower_module(&source).expect("parses");
+    let program = Program::function(name, module.functions(), &[]).expect("program");
+    let options = Options {
+        unroll,
+        ..Options::default()
+    };
+    let tree = execute(&program, &options, &Cancel::new()).expect("tree");
+    format!("{}\n{}", text(&tree), leaf_table_text(&tree))
+}
