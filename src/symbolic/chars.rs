@@ -38,6 +38,10 @@ pub const ASCII_SPACE: &[char] = &[
     '\t', '\n', '\x0b', '\x0c', '\r', '\x1c', '\x1d', '\x1e', '\x1f', ' ',
 ];
 
+/// The ASCII whitespace `int(s)` strips: C's `isspace`, without the separators `\x1c`–`\x1f`
+/// that `str.isspace` counts (`int('\x1c9')` is a `ValueError`).
+pub const INT_SPACE: &[char] = &['\t', '\n', '\x0b', '\x0c', '\r', ' '];
+
 impl CharTest {
     pub fn from_method(name: &str) -> Option<CharTest> {
         Some(match name {

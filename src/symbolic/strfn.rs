@@ -177,7 +177,7 @@ fn parse_int(s: &str) -> Result<Option<BigInt>, ()> {
     if !s.is_ascii() || s.len() > MAX_STR_DIGITS {
         return Err(());
     }
-    let core = s.trim_matches(|c| PY_SPACE.contains(&c));
+    let core = s.trim_matches(|c| crate::symbolic::chars::INT_SPACE.contains(&c));
     let (negative, body) = match core.as_bytes().first() {
         Some(b'-') => (true, &core[1..]),
         Some(b'+') => (false, &core[1..]),

@@ -11,7 +11,7 @@ use z3_sys::{
     Z3_mk_string_to_code,
 };
 
-use crate::symbolic::chars::{ASCII_SPACE, CaseMap, CharTest};
+use crate::symbolic::chars::{ASCII_SPACE, CaseMap, CharTest, INT_SPACE};
 use crate::symbolic::strfn::{MAX_STR_DIGITS, Side};
 use crate::symbolic::term::MAX_CHAR;
 
@@ -374,7 +374,7 @@ pub(super) fn from_int(
 /// Whether `int(s)` accepts an ASCII `s`: `\s* [+-]? \d (_? \d)* \s*`.
 pub(super) fn is_int(s: &ast::String) -> Result<ast::Bool, SolverError> {
     let ctx = s.get_ctx();
-    let space = one_of(ctx, ASCII_SPACE)?.star();
+    let space = one_of(ctx, INT_SPACE)?.star();
     let digit = range(ctx, '0', '9')?;
     let sign = one_of(ctx, &['+', '-'])?;
     let underscore = one_of(ctx, &['_'])?;
@@ -392,7 +392,7 @@ pub(super) fn is_int(s: &ast::String) -> Result<ast::Bool, SolverError> {
 /// by `str.to_int`, negated after a `-`; `len(s) <= 4300` is taken as a definition.
 pub(super) fn to_int(s: &ast::String, defs: &mut Vec<ast::Bool>) -> Result<ast::Int, SolverError> {
     defs.push(s.length().le(ast::Int::from_i64(MAX_STR_DIGITS as i64)));
-    let core = strip(Side::Both, ASCII_SPACE, s, defs)?;
+    let core = strip(Side::Both, INT_SPACE, s, defs)?;
     let (minus, plus) = (str_const("-")?, str_const("+")?);
     let negative = minus.prefix(&core);
     let signed = ast::Bool::or(&[&negative, &plus.prefix(&core)]);
