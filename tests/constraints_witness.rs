@@ -11,7 +11,8 @@
 //! be the start of the run (the loop then goes on), followed by the loop head where the
 //! head is re-evaluated. Programs: every function of PythonTA's 69 edge-constraint cases,
 //! and programs of our own with loops over sequences, tuples, strings, floor division,
-//! chained comparisons, `finally`, `assert` and `None`.
+//! chained comparisons, `finally`, `assert`, `None`, handlers that an unnamed exception
+//! edge reaches, and stores that raise (unpacking, list items).
 
 #[path = "common/everyday.rs"]
 mod everyday;
@@ -43,6 +44,9 @@ const OWN: &[&str] = &[
     "def asserts(x: int) -> int:\n    assert x != 4\n    if abs(x) > 100:\n        return 1\n    return 2\n",
     "def none_check(x: int) -> int:\n    y = None\n    if x > 0:\n        y = x\n    if y is None:\n        return 0\n    return 1\n",
     "def count(n: int) -> int:\n    i = 0\n    while i < n:\n        if i == 2:\n            return -1\n        i += 1\n    return i\n",
+    "def routed(s: str, t: str) -> int:\n    try:\n        x = int(s) + int(t)\n        assert x > 2\n    except ValueError:\n        return 1\n    except AssertionError:\n        return 2\n    return x\n",
+    "def stores(xs: list[int], i: int, s: str) -> int:\n    try:\n        a, b = s\n        xs[i] = len(a + b)\n    except IndexError:\n        return 1\n    except ValueError:\n        return 2\n    return xs[i]\n",
+    "def pairs(s: str) -> int:\n    n = 0\n    for a, b in [s, s + s]:\n        if a == b:\n            n += 1\n    return n\n",
     "def words(s: str, k: int) -> int:\n    \"\"\"Preconditions:\n        - 0 <= k < 5\n    \"\"\"\n    for c in s:\n        if c == 'z':\n            break\n        k = k + 1\n    else:\n        k = -k\n    if s.startswith('ab') and k > 3:\n        return k\n    return 0\n",
 ];
 
@@ -421,7 +425,9 @@ fn cpython_traces(programs: &[Program], runs: &[Run]) -> Vec<(Vec<u32>, String)>
 }
 
 /// The nodes CPython's line events show: each line mapped to the statement node whose
-/// header spans it, repeats from multi-line statements collapsed.
+/// header spans it, repeats from multi-line statements collapsed. CPython also reports the
+/// line of an `except` clause it tests and finds not matching: a handler node counts only
+/// when its body runs next.
 fn nodes_of_lines(cfg: &Cfg, lines: &[u32]) -> Vec<NodeIndex> {
     let mut out: Vec<NodeIndex> = Vec::new();
     for &line in lines {
@@ -435,7 +441,14 @@ fn nodes_of_lines(cfg: &Cfg, lines: &[u32]) -> Vec<NodeIndex> {
             out.push(n);
         }
     }
-    out
+    let entered = |i: usize| {
+        out.get(i + 1)
+            .is_some_and(|&next| cfg.successors(out[i]).iter().any(|(t, _)| *t == next))
+    };
+    (0..out.len())
+        .filter(|&i| cfg.node(out[i]).kind != NodeKind::Handler || entered(i))
+        .map(|i| out[i])
+        .collect()
 }
 
 #[test]

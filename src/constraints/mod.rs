@@ -31,9 +31,11 @@ mod pool;
 mod precise;
 mod prefixes;
 mod pyta;
+mod routing;
 mod semantics;
 mod smt;
 mod stats;
+mod stores;
 mod unroll;
 
 pub use analysis::{

@@ -15,6 +15,8 @@ use petgraph::graph::NodeIndex;
 use super::dag::EdgeInfo;
 use super::effects::{Effects, mutated_names};
 use super::none;
+use super::routing;
+use super::stores::{store_raises, stores_untranslated_without_raising, unpacked_items};
 use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
 use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, ParamKind, Pattern, Stmt, StmtId, StmtKind,
@@ -303,6 +305,14 @@ pub fn env_of(names: &Names) -> Env {
     env
 }
 
+const ASSERTION_ERROR: &str = "AssertionError";
+
+/// Why an unnamed exception edge is not decided.
+const UNROUTED: &str = "which exceptions take this edge is not known";
+
+/// Why the exception edges of a statement not translated whole are not decided.
+const UNKNOWN_RAISES: &str = "which exceptions it raises is not known";
+
 fn constraint(term: Term, kind: Kind) -> Constraint {
     Constraint { term, kind }
 }
@@ -314,24 +324,6 @@ fn no_exception(fx: &Effects) -> Result<Option<Constraint>, SortError> {
         return Ok(None);
     }
     Ok(Some(constraint(negate(&any)?, Kind::NoException)))
-}
-
-/// Whether storing a value of `sort` (`None`: not known) into `target` cannot raise: a
-/// name, or names unpacking a value of as many items. A subscript or attribute target
-/// (`d[k] = v`, `o.a = v`) and unpacking of other lengths may raise, which the translation
-/// does not model, so the statement's exceptions are then not known.
-fn stores_without_raising(target: &Expr, sort: Option<&Sort>) -> bool {
-    match (&target.kind, sort) {
-        (ExprKind::Name(_), _) => true,
-        (ExprKind::Tuple(parts) | ExprKind::List(parts), Some(Sort::Fixed(_, items))) => {
-            parts.len() == items.len()
-                && parts
-                    .iter()
-                    .zip(items)
-                    .all(|(p, item)| stores_without_raising(p, Some(item)))
-        }
-        _ => false,
-    }
 }
 
 fn effects_of(t: &Translated) -> Effects {
@@ -571,12 +563,14 @@ impl<'a> Semantics<'a> {
                 let refs: Vec<&Expr> = targets.iter().collect();
                 defined = self.assign(&refs, value, n, edge, env, out, step, visit.copy);
             }
-            StmtKind::AugAssign { target, .. } => {
-                if let Some(combined) = s.augmented_value() {
+            StmtKind::AugAssign { target, .. } => match s.augmented_value() {
+                Some(combined) => {
                     defined =
                         self.assign(&[target], &combined, n, edge, env, out, step, visit.copy);
                 }
-            }
+                None if exceptional => self.not_modelled(n, &s.text, UNKNOWN_RAISES, step),
+                None => {}
+            },
             StmtKind::AnnAssign {
                 target,
                 value: Some(value),
@@ -585,12 +579,20 @@ impl<'a> Semantics<'a> {
                 defined = self.assign(&[target], value, n, edge, env, out, step, visit.copy);
             }
             StmtKind::Assert { test, .. } => self.assertion(test, n, edge, env, step),
-            StmtKind::Raise { .. } => {}
+            StmtKind::Raise { .. } => {
+                // Always raised; which handler takes it is told only by its names.
+                let ways_out = self.cfg.successors(n);
+                let ways_out = ways_out.iter().filter(|(_, e)| e.is_exception()).count();
+                if edge.kind.exceptions().is_empty() && ways_out > 1 {
+                    self.not_modelled(n, &s.text, UNROUTED, step);
+                }
+            }
             StmtKind::Return(Some(e)) | StmtKind::Expr(e) => {
                 let e = none::resolve(e, env, false);
                 let fx = Effects::of(&[&*e], &env_of(env));
                 self.completion(&fx, n, &s.text, edge, step);
             }
+            _ if exceptional => self.not_modelled(n, &s.text, UNKNOWN_RAISES, step),
             _ => {}
         }
         if !exceptional {
@@ -612,25 +614,48 @@ impl<'a> Semantics<'a> {
         }
     }
 
+    /// Records that the edge taken at node `n` is not modelled, and why.
+    fn not_modelled(&self, n: NodeIndex, text: &str, reason: &str, step: &mut Step) {
+        step.dropped.push(Dropped {
+            node: n,
+            text: text.to_string(),
+            reason: reason.into(),
+        });
+    }
+
+    /// The exceptions of `raised` that take exception edge `edge` from `n`: its names, or,
+    /// when the CFG could not name them, where Python sends each ([`routing`]).
+    fn travelling(
+        &self,
+        n: NodeIndex,
+        edge: &EdgeInfo,
+        names: &[String],
+        raised: &[&str],
+    ) -> Option<Vec<String>> {
+        if !names.is_empty() {
+            return Some(names.to_vec());
+        }
+        let handler_at = |t: NodeIndex| match self.item(t) {
+            Some(Item::Handler(h)) => Some(h),
+            _ => None,
+        };
+        routing::travelling(self.cfg, n, edge.target, handler_at, raised)
+    }
+
     /// The normal edges require that nothing is raised; exception edges that the named
     /// exceptions are (when every expression was translated).
     fn completion(&self, fx: &Effects, n: NodeIndex, text: &str, edge: &EdgeInfo, step: &mut Step) {
         if let Edge::Exception(names) = &edge.kind {
-            // Without names (a call raises there), the CFG does not say which exceptions
-            // take this edge and which an earlier handler catches: not modelled.
-            if !fx.complete || names.is_empty() {
-                let reason = if fx.complete {
-                    "which exceptions take this edge is not known"
-                } else {
-                    "which exceptions it raises is not known"
-                };
-                step.dropped.push(Dropped {
-                    node: n,
-                    text: text.to_string(),
-                    reason: reason.into(),
-                });
+            if !fx.complete {
+                self.not_modelled(n, text, UNKNOWN_RAISES, step);
                 return;
             }
+            let kinds: Vec<&str> = fx.raises.iter().map(|(k, _)| k.name()).collect();
+            let Some(names) = self.travelling(n, edge, names, &kinds) else {
+                self.not_modelled(n, text, UNROUTED, step);
+                return;
+            };
+            let names = &names;
             match raised(fx, names) {
                 Ok(t) => step.guards.push(constraint(t, Kind::Branch)),
                 Err(e) => step.dropped.push(Dropped {
@@ -737,23 +762,22 @@ impl<'a> Semantics<'a> {
             );
             return;
         };
+        // The assertion fails (AssertionError) or evaluating its test raises.
+        let mut kinds: Vec<&str> = fx.raises.iter().map(|(k, _)| k.name()).collect();
+        kinds.push(ASSERTION_ERROR);
+        let Some(names) = self.travelling(n, edge, names, &kinds) else {
+            self.not_modelled(n, &self.test_text(n, test), UNROUTED, step);
+            return;
+        };
         let failed = (|| {
-            let holds = t.holds()?;
-            let fails = Term::not(holds.clone())?;
-            if names.is_empty() || names.iter().any(|k| k == "AssertionError") {
-                let mut parts = vec![Term::and(vec![
+            let mut parts = vec![raised(&fx, &names)?];
+            if names.iter().any(|k| k == ASSERTION_ERROR) {
+                parts.push(Term::and(vec![
                     Term::not(fx.any()?)?,
                     Term::not(t.value.clone())?,
-                ])?];
-                for k in names.iter().filter_map(|k| kind_named(k)) {
-                    parts.push(fx.kind(k)?);
-                }
-                if names.is_empty() {
-                    return Ok(fails);
-                }
-                return Term::or(parts);
+                ])?);
             }
-            raised(&fx, names)
+            Term::or(parts)
         })();
         match failed {
             Ok(g) => step.guards.push(constraint(g, Kind::Branch)),
@@ -790,19 +814,31 @@ impl<'a> Semantics<'a> {
             return defined;
         }
         let value = none::resolve(value, env, false);
-        let t = match translate(&value, &env_of(env)) {
+        let names = env_of(env);
+        let t = match translate(&value, &names) {
             Ok(t) => t,
             Err(_) => {
-                let mut fx = Effects::of(&[&*value], &env_of(env));
-                fx.complete &= targets.iter().all(|t| stores_without_raising(t, None));
+                let mut fx = Effects::of(&[&*value], &names);
+                fx.complete &= targets
+                    .iter()
+                    .all(|t| stores_untranslated_without_raising(t));
                 self.completion(&fx, n, &text, edge, step);
                 return Vec::new();
             }
         };
         let mut fx = effects_of(&t);
-        fx.complete &= targets
-            .iter()
-            .all(|target| stores_without_raising(target, Some(t.value.sort())));
+        for target in targets {
+            match store_raises(target, &t.value, &names) {
+                Some(raises) => fx.raises.extend(raises),
+                None => {
+                    fx.complete = false;
+                    if !edge.kind.is_exception() {
+                        let reason = format!("whether storing into {target} raises is not known");
+                        self.not_modelled(n, &text, &reason, step);
+                    }
+                }
+            }
+        }
         self.completion(&fx, n, &text, edge, step);
         if edge.kind.is_exception() {
             return Vec::new();
@@ -851,17 +887,12 @@ impl<'a> Semantics<'a> {
                 }
             }
             ExprKind::Tuple(parts) | ExprKind::List(parts) => {
-                let Sort::Fixed(_, items) = value.sort() else {
+                let Some(items) = unpacked_items(parts, value) else {
                     return;
                 };
-                if items.len() != parts.len()
-                    || parts.iter().any(|p| matches!(p.kind, ExprKind::Starred(_)))
-                {
-                    return;
-                }
-                for (i, p) in parts.iter().enumerate() {
-                    if let Ok(item) = Term::index(value.clone(), Term::int(i)) {
-                        self.bind(p, &item, (n, copy), out, step, defined);
+                for (p, item) in parts.iter().zip(&items) {
+                    {
+                        self.bind(p, item, (n, copy), out, step, defined);
                     }
                 }
             }
@@ -902,7 +933,13 @@ impl<'a> Semantics<'a> {
         };
         let k = match (&edge.kind, visit.arrival) {
             (Edge::Exception(_), _) => {
-                self.completion(&iteration.fx, n, &text, edge, step);
+                // Binding the item may raise too (unpacking of another length).
+                let mut fx = iteration.fx.clone();
+                fx.complete &= iteration
+                    .item(0)
+                    .and_then(|item| store_raises(target, &item, &env_of(env)))
+                    .is_some_and(|raises| raises.is_empty());
+                self.completion(&fx, n, &text, edge, step);
                 return Vec::new();
             }
             (Edge::True | Edge::False, Arrival::Any) => {
@@ -928,15 +965,24 @@ impl<'a> Semantics<'a> {
         };
         match &edge.kind {
             Edge::True => {
-                self.guarded(
-                    &iteration.fx,
-                    iteration.has_item(k),
-                    n,
-                    &|| iter.to_string(),
-                    step,
-                );
+                // Item k exists, and binding it to the target raises nothing.
+                let item = iteration.item(k);
+                let binds = match &item {
+                    Some(item) => store_raises(target, item, &env_of(env)),
+                    None => Some(Vec::new()), // there is no item k: the edge is not taken
+                };
+                let Some(binds) = binds else {
+                    let reason = format!("whether binding an item to {target} raises is not known");
+                    self.not_modelled(n, &text, &reason, step);
+                    return Vec::new();
+                };
+                let taken = (|| {
+                    let raises = Term::or(binds.into_iter().map(|(_, c)| c).collect())?;
+                    Term::and(vec![iteration.has_item(k)?, Term::not(raises)?])
+                })();
+                self.guarded(&iteration.fx, taken, n, &|| iter.to_string(), step);
                 let mut defined = Vec::new();
-                if let Some(item) = iteration.item(k) {
+                if let Some(item) = item {
                     self.bind(target, &item, (n, visit.copy), out, step, &mut defined);
                 }
                 defined
