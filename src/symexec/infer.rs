@@ -5,7 +5,9 @@
 //! lists); `int` otherwise. Each inference carries its reason, shown with the tree; an
 //! `ARG:TYPE` overrides it.
 
-use crate::python::ir::{BinOp, CmpOp, Constant, Expr, ExprKind, Function, Stmt, UnaryOp};
+use crate::python::ir::{
+    BinOp, CmpOp, Constant, Expr, ExprKind, Function, Stmt, StmtKind, UnaryOp,
+};
 use crate::symbolic::{Sort, annotation_sort};
 
 /// What the uses of one parameter say.
@@ -21,6 +23,10 @@ struct Evidence {
     passed: Option<(Sort, String)>,
     /// Names the function assigns a str literal (compared with them, a value is a str).
     str_names: Vec<String>,
+    /// Its items are used as strings (`p[i] == " "`, `for c in p: c.lower()`).
+    items_str: Option<String>,
+    /// An item of it is assigned or deleted (`p[i] = v`): a list, as str cannot be.
+    stored: Option<String>,
 }
 
 const STR_METHODS: &[&str] = &[
@@ -113,6 +119,11 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
             ev.items.push(t.to_string());
             ev.list.get_or_insert_with(|| format!("`for {t} in {p}`"));
         }
+        if ev.stored.is_none()
+            && let Some(store) = item_store(s, p)
+        {
+            ev.stored = Some(format!("`{store}`"));
+        }
         for e in s.exprs() {
             e.walk(&mut |e: &Expr| uses(e, p, functions, &mut ev));
         }
@@ -129,11 +140,23 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
             }
         }
         if let Some(why) = item_ev.str_ {
-            ev.str_
+            ev.items_str
                 .get_or_insert(format!("its items are strings ({why})"));
         }
     }
     if let Some(why) = ev.str_ {
+        return (Sort::Str, why);
+    }
+    if let Some(store) = ev.stored {
+        return match ev.items_str {
+            Some(items) => (
+                Sort::list(Sort::Str),
+                format!("{store} stores an item; {items}"),
+            ),
+            None => (Sort::list(Sort::Int), format!("{store} stores an item")),
+        };
+    }
+    if let Some(why) = ev.items_str {
         return (Sort::Str, why);
     }
     if let Some((sort, why)) = ev.passed {
@@ -155,6 +178,20 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
         return (Sort::list(Sort::Int), "its name".into());
     }
     (Sort::Int, DEFAULT_GUESS.into())
+}
+
+/// The target of statement `s` that stores into or deletes an item of `p` (`p[i] = v`,
+/// `p[i] += 1`, `del p[i]`), if any.
+fn item_store<'s>(s: &'s Stmt, p: &str) -> Option<&'s Expr> {
+    let targets: Vec<&Expr> = match &s.kind {
+        StmtKind::Assign { targets, .. } => targets.iter().collect(),
+        StmtKind::AugAssign { target, .. } | StmtKind::AnnAssign { target, .. } => vec![target],
+        StmtKind::Delete(targets) => targets.iter().collect(),
+        _ => return None,
+    };
+    targets
+        .into_iter()
+        .find(|t| matches!(&t.kind, ExprKind::Subscript { value, .. } if is(value, p)))
 }
 
 /// The names some statement assigns a str literal (`sep = "-"`), and no other value.
@@ -303,7 +340,7 @@ fn uses(e: &Expr, p: &str, functions: &[&Function], ev: &mut Evidence) {
                     if is(value, p) && !matches!(index.kind, ExprKind::Slice { .. }))
             };
             if operands.iter().any(item_of_p) && operands.iter().any(|o| str_like(o)) {
-                ev.str_
+                ev.items_str
                     .get_or_insert_with(|| format!("its items are strings (`{}`)", shown()));
             }
             if !operands.iter().any(|o| is(o, p)) {
@@ -373,6 +410,26 @@ mod tests {
             .into_iter()
             .map(|(n, s, why)| format!("{n}: {s} ({why})"))
             .collect()
+    }
+
+    #[test]
+    fn an_item_store_makes_a_list_of_the_items_kind() {
+        assert_eq!(
+            inferred(
+                "def f(chunks, i):\n    if chunks[i + 1] == ' ':\n        chunks[i + 1] = '  '\n    return chunks\n"
+            ),
+            [
+                "chunks: list[str] (`chunks[i + 1]` stores an item; its items are strings (`chunks[i + 1] == ' '`))",
+                "i: int (`i + 1`)"
+            ]
+        );
+        assert_eq!(
+            inferred("def f(counts, k):\n    counts[k] += 1\n"),
+            [
+                "counts: list[int] (`counts[k]` stores an item)",
+                "k: int (nothing else tells (the default guess))"
+            ]
+        );
     }
 
     #[test]
