@@ -18,7 +18,7 @@ use crate::symbolic::term::MAX_CHAR;
 use super::SolverError;
 use super::lower::str_const;
 
-fn built(raw: Option<Z3_ast>, what: &str) -> Result<Z3_ast, SolverError> {
+pub(super) fn built(raw: Option<Z3_ast>, what: &str) -> Result<Z3_ast, SolverError> {
     raw.ok_or_else(|| SolverError::Internal(format!("Z3 refused to build {what}")))
 }
 
@@ -182,7 +182,7 @@ fn literal(s: &ast::String) -> Result<Regexp, SolverError> {
 }
 
 /// One character of `chars` (the empty language for none).
-fn one_of(ctx: &z3::Context, chars: &[char]) -> Result<Regexp, SolverError> {
+pub(super) fn one_of(ctx: &z3::Context, chars: &[char]) -> Result<Regexp, SolverError> {
     let mut sorted = chars.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -205,7 +205,7 @@ fn one_of(ctx: &z3::Context, chars: &[char]) -> Result<Regexp, SolverError> {
 }
 
 /// A fresh string constant.
-fn fresh(prefix: &str) -> ast::String {
+pub(super) fn fresh(prefix: &str) -> ast::String {
     ast::String::fresh_const(prefix)
 }
 
