@@ -228,7 +228,11 @@ impl StrFn {
                 Str(s.repeat(k))
             }
             (StrFn::SplitItem(sep, i), [Str(s)]) if sep.as_deref() != Some("") => {
-                Str(split(s, sep.as_deref()).get(*i).copied().unwrap_or("").to_string())
+                Str(split(s, sep.as_deref())
+                    .get(*i)
+                    .copied()
+                    .unwrap_or("")
+                    .to_string())
             }
             (StrFn::SplitAtLeast(sep, k), [Str(s)]) if sep.as_deref() != Some("") => {
                 Literal::Bool(split(s, sep.as_deref()).len() >= *k)

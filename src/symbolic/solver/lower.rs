@@ -366,9 +366,7 @@ impl<'a> Lowerer<'a> {
             StrFn::Ord => Z::Int(st::ord(&str_at(0)?)?),
             StrFn::Repeat => Z::Str(st::repeat(&str_at(0)?, text(0), &int_at(1)?, defs)?),
             StrFn::SplitItem(sep, i) => Z::Str(sp::item(&str_at(0)?, sep.as_deref(), *i, defs)?),
-            StrFn::SplitAtLeast(sep, k) => {
-                Z::Bool(sp::at_least(&str_at(0)?, sep.as_deref(), *k)?)
-            }
+            StrFn::SplitAtLeast(sep, k) => Z::Bool(sp::at_least(&str_at(0)?, sep.as_deref(), *k)?),
         })
     }
 

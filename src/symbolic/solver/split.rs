@@ -15,7 +15,11 @@ use super::strings::{built, fresh, one_of};
 use crate::symbolic::strfn::PY_SPACE;
 
 /// `str.indexof(s, sep, start)`.
-fn index_from(s: &ast::String, sep: &ast::String, start: &ast::Int) -> Result<ast::Int, SolverError> {
+fn index_from(
+    s: &ast::String,
+    sep: &ast::String,
+    start: &ast::Int,
+) -> Result<ast::Int, SolverError> {
     let ctx = s.get_ctx();
     // SAFETY: live operands; the result is wrapped before the next Z3 call.
     unsafe {
@@ -88,10 +92,18 @@ fn at_most_words(ctx: &z3::Context, m: usize) -> Result<Regexp, SolverError> {
     let mut options = vec![spaces.clone()];
     let mut words = w.clone();
     for _ in 0..m {
-        options.push(Regexp::concat(&[spaces.clone(), words.clone(), spaces.clone()]));
+        options.push(Regexp::concat(&[
+            spaces.clone(),
+            words.clone(),
+            spaces.clone(),
+        ]));
         words = Regexp::concat(&[words, gap.clone(), w.clone()]);
     }
-    Ok(Regexp::union(&options))
+    // Z3 refuses `re.union` of one operand.
+    Ok(match options.len() {
+        1 => spaces,
+        _ => Regexp::union(&options),
+    })
 }
 
 /// Item `i` of `s.split(sep)`, `""` when there are at most `i` items; definitions go to

@@ -119,7 +119,9 @@ impl Translator<'_> {
     /// their number (see [`crate::symbolic::strfn::split_names`]); unsupported otherwise.
     fn split(&self, e: &Expr, receiver: &Expr) -> Result<Partial> {
         if as_split(e).is_none() {
-            return Err(self.unsupported(e, ".split() other than of a constant non-empty separator"));
+            return Err(
+                self.unsupported(e, ".split() other than of a constant non-empty separator")
+            );
         }
         let (fx, s) = self.str_receiver(e, receiver, "split")?;
         let (items, of) = split_names(e.span);
@@ -138,13 +140,16 @@ impl Translator<'_> {
         if self.env.get(&split_names(arg.span).0).is_some() {
             return None;
         }
-        Some(self.str_receiver(arg, receiver, "split").and_then(|(fx, s)| {
-            let fail = |err| self.sort_error(e, err);
-            let sep = Term::str(sep).map_err(fail)?;
-            let count = Term::str_fn(StrFn::Count, vec![s, sep]).map_err(fail)?;
-            let n = Term::arith(ArithOp::Add, count, Term::int(1)).map_err(fail)?;
-            Ok(fx.finish(n))
-        }))
+        Some(
+            self.str_receiver(arg, receiver, "split")
+                .and_then(|(fx, s)| {
+                    let fail = |err| self.sort_error(e, err);
+                    let sep = Term::str(sep).map_err(fail)?;
+                    let count = Term::str_fn(StrFn::Count, vec![s, sep]).map_err(fail)?;
+                    let n = Term::arith(ArithOp::Add, count, Term::int(1)).map_err(fail)?;
+                    Ok(fx.finish(n))
+                }),
+        )
     }
 
     /// `sep.join(xs)` of a list or tuple of strs of known length: `xs[0] + sep + xs[1] + …`.

@@ -35,13 +35,16 @@ impl<'p> Machine<'p> {
                 continue;
             }
             let (items_name, of_name) = split_names(call.span);
-            let known = s.frames.last().is_some_and(|f| {
-                f.hidden.iter().any(|(n, t)| *n == of_name && *t == value)
-            });
+            let known = s
+                .frames
+                .last()
+                .is_some_and(|f| f.hidden.iter().any(|(n, t)| *n == of_name && *t == value));
             if known {
                 continue;
             }
-            return self.fork_split(s, stmt, &value, sep, (items_name, of_name)).map(Some);
+            return self
+                .fork_split(s, stmt, &value, sep, (items_name, of_name))
+                .map(Some);
         }
         Ok(None)
     }
@@ -65,14 +68,21 @@ impl<'p> Machine<'p> {
             if k >= first {
                 let mut known = s.clone();
                 let list = Term::items(SeqKind::List, items.clone()).map_err(sort_err)?;
-                let frame = known.frames.last_mut().ok_or_else(|| internal("no frame"))?;
-                frame.hidden.retain(|(n, _)| *n != items_name && *n != of_name);
+                let frame = known
+                    .frames
+                    .last_mut()
+                    .ok_or_else(|| internal("no frame"))?;
+                frame
+                    .hidden
+                    .retain(|(n, _)| *n != items_name && *n != of_name);
                 frame.hidden.push((items_name.clone(), list));
                 frame.hidden.push((of_name.clone(), value.clone()));
                 let fewer = Term::not(at_least(k + 1)?).map_err(sort_err)?;
-                let exactly = match k {
-                    0 | 1 => fewer,
-                    _ => Term::and(vec![at_least(k)?, fewer]).map_err(sort_err)?,
+                // A split with a separator has at least one item.
+                let exactly = if k <= first {
+                    fewer
+                } else {
+                    Term::and(vec![at_least(k)?, fewer]).map_err(sort_err)?
                 };
                 alts.push((simplify(&exactly), self.stmt(known, stmt)?));
             }
