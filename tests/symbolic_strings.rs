@@ -521,3 +521,47 @@ fn tree_of_split_and_join() {
         leaf_table_text(&tree)
     ));
 }
+
+#[test]
+fn constraints_of_split_and_join() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::constraints::{Mode, Options, analyze};
+    use analysis_kernel::render::constraints::text;
+    let source = "def row(line: str) -> str:\n    if len(line.split(',')) == 3:\n        return 'three'\n    if '-'.join([line, 'x']) == 'a-x':\n        return 'a'\n    return line\n";
+    let module = lower_module(source).expect("parses");
+    let f = module.functions().next().expect("a function");
+    let options = Options {
+        mode: Mode::Precise,
+        path_limit: 64,
+        timeout_ms: 10_000,
+        given: Vec::new(),
+    };
+    let analysis = analyze(f, &options, &Cancel::new()).expect("analysis");
+    expect_test::expect![[r#"
+        constraints of row(line) (SSA versions for reassigned variables)
+        parameters: line: str
+        preconditions: (none)
+
+        paths: 3 in all, 3 listed
+        id  nodes      feasible  witness     constraints
+        --  ---------  --------  ----------  ---------------------------------------------------------------
+        0   0 1 2 6    yes       line='A,,'  line.count(',') + 1 == 3
+        1   0 1 3 4 6  yes       line='a'    not (line.count(',') + 1 == 3); line + '-' + 'x' == 'a-x'
+        2   0 1 3 5 6  yes       line=''     not (line.count(',') + 1 == 3); not (line + '-' + 'x' == 'a-x')
+
+        edges:
+        edge    label  feasible  paths  adds
+        ------  -----  --------  -----  -------------------------------
+        0 -> 1         yes       0,1,2
+        1 -> 2  True   yes       0      line.count(',') + 1 == 3
+        1 -> 3  False  yes       1,2    not (line.count(',') + 1 == 3)
+        2 -> 6         yes       0
+        3 -> 4  True   yes       1      line + '-' + 'x' == 'a-x'
+        3 -> 5  False  yes       2      not (line + '-' + 'x' == 'a-x')
+        4 -> 6         yes       1
+        5 -> 6         yes       2
+
+        conditions:
+          L2 len(line.split(',')) == 3: can be True and False
+          L4 '-'.join([line, 'x']) == 'a-x': can be True and False"#]].assert_eq(&text(&analysis, None));
+}
