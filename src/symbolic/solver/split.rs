@@ -7,31 +7,11 @@
 //! words, where it is unique).
 
 use z3::ast::{self, Ast, Regexp};
-use z3_sys::Z3_mk_seq_index;
 
 use super::SolverError;
 use super::lower::str_const;
-use super::strings::{built, fresh, one_of};
+use super::strings::{fresh, index_from, one_of};
 use crate::symbolic::strfn::PY_SPACE;
-
-/// `str.indexof(s, sep, start)`.
-fn index_from(
-    s: &ast::String,
-    sep: &ast::String,
-    start: &ast::Int,
-) -> Result<ast::Int, SolverError> {
-    let ctx = s.get_ctx();
-    // SAFETY: live operands; the result is wrapped before the next Z3 call.
-    unsafe {
-        let raw = Z3_mk_seq_index(
-            ctx.get_z3_context(),
-            s.get_z3_ast(),
-            sep.get_z3_ast(),
-            start.get_z3_ast(),
-        );
-        Ok(ast::Int::wrap(ctx, built(raw, "str.indexof")?))
-    }
-}
 
 /// The first `n` separators Python finds: their positions (each `-1` once one is missing).
 fn separators(s: &ast::String, sep: &str, n: usize) -> Result<Vec<ast::Int>, SolverError> {

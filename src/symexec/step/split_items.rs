@@ -90,8 +90,10 @@ impl<'p> Machine<'p> {
             items.push(item.map_err(sort_err)?);
         }
         let mut longer = s.clone();
+        let sep_text = sep.as_deref().map(|s| Term::str(s).map(|t| t.to_string()));
         longer.bound = Some(format!(
-            "{value}.split() at line {} has more than {bound} items (unroll bound)",
+            "{value}.split({}) at line {} has more than {bound} items (unroll bound)",
+            sep_text.transpose().map_err(sort_err)?.unwrap_or_default(),
             stmt.span.line
         ));
         alts.push((simplify(&at_least(bound + 1)?), Branch::Go(longer)));
