@@ -399,3 +399,169 @@ fn tree_of_str_methods() {
         leaf_table_text(&tree)
     ));
 }
+
+#[test]
+fn split_and_join_agree_with_cpython() {
+    // Items and counts of split with a separator that overlaps itself and of the
+    // whitespace split (Python's whitespace beyond ASCII included); join of displays.
+    let expressions = [
+        "len(s.split('a')) >= 2",
+        "len(s.split('aa'))",
+        "len(s.split('a ')) + len(s.split(' '))",
+        "'-'.join([s, t, s])",
+        "t.join([s])",
+        "''.join(())",
+    ];
+    let strings = words(&['a', ' ', '\u{a0}', '\u{3000}', 'b', '\u{2ffff}'], 3);
+    let subs = words(&['a', ' '], 2);
+    let n = agree_with_cpython(&expressions, &strings, &subs);
+    assert!(n > 2_000, "{n} cases");
+}
+
+#[test]
+fn split_items_agree_with_cpython() {
+    use analysis_kernel::symbolic::strfn::StrFn;
+    use analysis_kernel::symbolic::{Sort, Term, Translated, Var};
+    // Each item of s.split(sep) and each "at least k items", solved and evaluated by Z3 at
+    // each input, is CPython's: separators that overlap themselves, and whitespace beyond
+    // ASCII.
+    let strings = words(&['a', ' ', '\u{a0}', 'b', '\u{2029}'], 3);
+    let seps: [Option<&str>; 4] = [None, Some("a"), Some("aa"), Some(" b")];
+    let env = env_of("s: str");
+    let s = Term::var(Var::input("s"), Sort::Str).expect("a str");
+    let mut solver = Solver::new(10_000);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for sep in seps {
+        let owned = sep.map(str::to_string);
+        let call = match sep {
+            Some(sep) => format!("s.split({sep:?})"),
+            None => "s.split()".to_string(),
+        };
+        for i in 0..4 {
+            let item = Term::str_fn(StrFn::SplitItem(owned.clone(), i), vec![s.clone()]);
+            let at_least = Term::str_fn(StrFn::SplitAtLeast(owned.clone(), i), vec![s.clone()]);
+            let sources = [
+                format!("({call} + [''] * 5)[{i}]"),
+                format!("len({call}) >= {i}"),
+            ];
+            for (term, source) in [(item, &sources[0]), (at_least, &sources[1])] {
+                let t = Translated {
+                    value: term.expect("a term"),
+                    raises: Vec::new(),
+                };
+                for text in &strings {
+                    let inputs = vec![("s".to_string(), PyValue::Str(text.clone()))];
+                    let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
+                        .unwrap_or_else(|e| panic!("{source} at {text:?}: {e}"));
+                    cases.push(oracle::Case {
+                        source: source.clone(),
+                        inputs: vec![("s".to_string(), harness::encode(&inputs[0].1))],
+                    });
+                    ours.push((source.clone(), text.clone(), outcome));
+                }
+            }
+        }
+    }
+    let python = oracle::evaluate(&cases).expect("the CPython oracle runs");
+    let mut mismatches = Vec::new();
+    for ((source, text, outcome), expected) in ours.iter().zip(&python) {
+        if !harness::agrees(outcome, expected).unwrap_or(false) {
+            mismatches.push(format!(
+                "{source} at {text:?}: ours {outcome:?}, CPython {expected:?}"
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(ours.len() > 3_000, "{} cases", ours.len());
+}
+
+#[test]
+fn trees_over_split_and_join_are_exact_and_precise() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/everyday_strings/split_join.py");
+    let records = everyday::run_file_with(&path, true, true);
+    println!("{}", everyday::report(&records));
+    assert_eq!(records.len(), 7);
+    for r in &records {
+        assert_exact_and_precise(r);
+    }
+}
+
+#[test]
+fn tree_of_split_and_join() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::render::set::{leaf_table_text, text};
+    use analysis_kernel::symexec::{Options, Program, execute};
+    let source = "def word_count(text: str) -> int:\n    return len(text.split())\n";
+    let module = lower_module(source).expect("parses");
+    let program = Program::function("word_count", module.functions(), &[]).expect("program");
+    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    expect_test::expect![[r#"
+        symbolic execution tree of word_count(text: str), unroll 4: 7 nodes, 6 leaves (5 return, 1 bound)
+        [0] L2: return len(text.split())  |  {}  |  {text: text}
+          [1] ⇒ return 0  |  {not (len(text.split()) >= 1)}  |  {text: text}
+          [2] ⇒ return 1  |  {len(text.split()) >= 1 and not (len(text.split()) >= 2)}  |  {text: text}
+          [3] ⇒ return 2  |  {len(text.split()) >= 2 and not (len(text.split()) >= 3)}  |  {text: text}
+          [4] ⇒ return 3  |  {len(text.split()) >= 3 and not (len(text.split()) >= 4)}  |  {text: text}
+          [5] ⇒ return 4  |  {len(text.split()) >= 4 and not (len(text.split()) >= 5)}  |  {text: text}
+          [6] ⇒ bound reached: text.split() at line 2 has more than 4 items (unroll bound)  |  {len(text.split()) >= 5}  |  {text: text}
+        1 path was cut by a bound (the grey leaves): runs taking them are not covered; raise --unroll or %config recursion_limit to see further.
+
+        leaf  path condition                                           outcome                                                                     final store   witness
+        ----  -------------------------------------------------------  --------------------------------------------------------------------------  ------------  -----------------------------------
+        1     not (len(text.split()) >= 1)                             return 0                                                                    {text: text}  text=''
+        2     len(text.split()) >= 1 and not (len(text.split()) >= 2)  return 1                                                                    {text: text}  text='\x00'
+        3     len(text.split()) >= 2 and not (len(text.split()) >= 3)  return 2                                                                    {text: text}  text='\x00\t\x00'
+        4     len(text.split()) >= 3 and not (len(text.split()) >= 4)  return 3                                                                    {text: text}  text='\x00\t\x00\t\x00'
+        5     len(text.split()) >= 4 and not (len(text.split()) >= 5)  return 4                                                                    {text: text}  text='\x00\t\x00\t\x00\t\x00'
+        6     len(text.split()) >= 5                                   bound reached: text.split() at line 2 has more than 4 items (unroll bound)  {text: text}  text='\x00\t\x00\t\x00\t\x00\t\x00'"#]].assert_eq(&format!(
+        "{}\n{}",
+        text(&tree),
+        leaf_table_text(&tree)
+    ));
+}
+
+#[test]
+fn constraints_of_split_and_join() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::constraints::{Mode, Options, analyze};
+    use analysis_kernel::render::constraints::text;
+    let source = "def row(line: str) -> str:\n    if len(line.split(',')) == 3:\n        return 'three'\n    if '-'.join([line, 'x']) == 'a-x':\n        return 'a'\n    return line\n";
+    let module = lower_module(source).expect("parses");
+    let f = module.functions().next().expect("a function");
+    let options = Options {
+        mode: Mode::Precise,
+        path_limit: 64,
+        timeout_ms: 10_000,
+        given: Vec::new(),
+    };
+    let analysis = analyze(f, &options, &Cancel::new()).expect("analysis");
+    expect_test::expect![[r#"
+        constraints of row(line) (SSA versions for reassigned variables)
+        parameters: line: str
+        preconditions: (none)
+
+        paths: 3 in all, 3 listed
+        id  nodes      feasible  witness     constraints
+        --  ---------  --------  ----------  ---------------------------------------------------------------
+        0   0 1 2 6    yes       line='A,,'  line.count(',') + 1 == 3
+        1   0 1 3 4 6  yes       line='a'    not (line.count(',') + 1 == 3); line + '-' + 'x' == 'a-x'
+        2   0 1 3 5 6  yes       line=''     not (line.count(',') + 1 == 3); not (line + '-' + 'x' == 'a-x')
+
+        edges:
+        edge    label  feasible  paths  adds
+        ------  -----  --------  -----  -------------------------------
+        0 -> 1         yes       0,1,2
+        1 -> 2  True   yes       0      line.count(',') + 1 == 3
+        1 -> 3  False  yes       1,2    not (line.count(',') + 1 == 3)
+        2 -> 6         yes       0
+        3 -> 4  True   yes       1      line + '-' + 'x' == 'a-x'
+        3 -> 5  False  yes       2      not (line + '-' + 'x' == 'a-x')
+        4 -> 6         yes       1
+        5 -> 6         yes       2
+
+        conditions:
+          L2 len(line.split(',')) == 3: can be True and False
+          L4 '-'.join([line, 'x']) == 'a-x': can be True and False"#]].assert_eq(&text(&analysis, None));
+}

@@ -60,7 +60,9 @@ fn precedence(t: &Term) -> u8 {
         TermKind::Concat(_) => prec::ARITH,
         TermKind::Repeat(..) | TermKind::StrFn(StrFn::Repeat, _) => prec::TERM,
         TermKind::Pow(..) => prec::POWER,
-        TermKind::Compare(..) | TermKind::Contains(..) => prec::CMP,
+        TermKind::Compare(..)
+        | TermKind::Contains(..)
+        | TermKind::StrFn(StrFn::SplitAtLeast(..), _) => prec::CMP,
         TermKind::And(_) => prec::AND,
         TermKind::Or(_) => prec::OR,
         TermKind::Ite(..) => prec::TEST,
@@ -306,6 +308,14 @@ fn str_fn(f: &StrFn, args: &[Term]) -> String {
         StrFn::IsInt => call("int_accepts", &refs),
         StrFn::Chr => call("chr", &refs),
         StrFn::Ord => call("ord", &refs),
+        StrFn::SplitItem(sep, i) => {
+            let sep = sep.iter().map(|c| str_repr(c)).collect();
+            format!("{}[{i}]", method("split", sep))
+        }
+        StrFn::SplitAtLeast(sep, k) => {
+            let sep = sep.iter().map(|c| str_repr(c)).collect();
+            format!("len({}) >= {k}", method("split", sep))
+        }
         StrFn::Repeat => format!(
             "{} * {}",
             args.first().map(|s| at(s, prec::TERM)).unwrap_or_default(),

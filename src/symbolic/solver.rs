@@ -43,6 +43,7 @@ mod lengths;
 mod lower;
 mod scopes;
 mod slice;
+mod split;
 mod strings;
 mod watch;
 

@@ -1,7 +1,8 @@
 //! String methods and conversions beyond the character classes of [`crate::symbolic::chars`]:
 //! `s.strip()`/`lstrip`/`rstrip` (Python whitespace or a constant character set),
 //! `s.count(sub)`, `s.replace(old, new)` with a constant non-empty `old`, `str(n)`,
-//! `int(s)`, `chr(i)`, `ord(c)` and `s * k` with a non-constant `k`.
+//! `int(s)`, `chr(i)`, `ord(c)`, `s * k` with a non-constant `k`, and the pieces of
+//! `s.split(sep)` (a constant non-empty `sep`, or none: runs of Python whitespace).
 //!
 //! This module says what each one computes in Python ([`StrFn::eval`], used to fold
 //! constants and to evaluate terms in a model); `solver::strings` lowers them to Z3. What is
@@ -15,7 +16,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::term::Literal;
-use crate::python::ir::Function;
+use crate::python::ir::{Constant, Expr, ExprKind, Function};
 
 /// What the outputs say when a function converts with `int()`, `str()` or `chr()`.
 pub const CONVERSION_NOTE: &str = "int(s) is taken to read an ASCII s of at most 4300 characters, str(n) an n under 4300 digits, chr(i) an i outside 0x30000..0x10FFFF";
@@ -64,6 +65,66 @@ pub enum StrFn {
     Ord,
     /// `s * k` (`[s, k]`) with a non-constant `k`: `""` when `k <= 0`.
     Repeat,
+    /// Item `i` of `s.split(sep)` (`[s]`), `""` when there are at most `i` items.
+    SplitItem(Split, usize),
+    /// Whether `s.split(sep)` has at least `k` items (`[s]`).
+    SplitAtLeast(Split, usize),
+}
+
+/// The separator of `s.split(sep)`: a constant non-empty string, or `None` for runs of
+/// Python whitespace ([`PY_SPACE`]; empty items dropped).
+pub type Split = Option<String>;
+
+/// The names a symbolic execution binds for the `s.split(sep)` at `span` once it knows
+/// how many items it has: the list of its items, and the `s` they are items of.
+pub fn split_names(span: crate::python::Span) -> (String, String) {
+    let at = format!("$split@{}:{}", span.line, span.column);
+    (at.clone(), format!("{at}:of"))
+}
+
+/// The separator of `s.split(…)` with these arguments: `Some(None)` for no argument (or
+/// `None`), `Some(Some(sep))` for a constant non-empty `sep`; `None` for anything else
+/// (`maxsplit`, a variable or empty separator).
+pub fn split_sep(args: &[Expr]) -> Option<Split> {
+    match args {
+        [] => Some(None),
+        [a] => match &a.kind {
+            ExprKind::Constant(Constant::None) => Some(None),
+            ExprKind::Constant(Constant::Str(sep)) if !sep.is_empty() => Some(Some(sep.clone())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `receiver.split(…)` as a receiver and separator, when `e` is a call this model splits.
+pub fn as_split(e: &Expr) -> Option<(&Expr, Split)> {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let ExprKind::Attribute { value, attr } = &func.kind else {
+        return None;
+    };
+    if attr != "split" || !keywords.is_empty() {
+        return None;
+    }
+    Some((value, split_sep(args)?))
+}
+
+/// The items of `s.split(sep)`, as Python computes them (`sep` non-empty).
+pub fn split<'s>(s: &'s str, sep: Option<&str>) -> Vec<&'s str> {
+    match sep {
+        Some(sep) => s.split(sep).collect(),
+        None => s
+            .split(|c| PY_SPACE.contains(&c))
+            .filter(|w| !w.is_empty())
+            .collect(),
+    }
 }
 
 /// Longest string [`StrFn::eval`] builds for `s * k`.
@@ -165,6 +226,16 @@ impl StrFn {
                     return None;
                 }
                 Str(s.repeat(k))
+            }
+            (StrFn::SplitItem(sep, i), [Str(s)]) if sep.as_deref() != Some("") => {
+                Str(split(s, sep.as_deref())
+                    .get(*i)
+                    .copied()
+                    .unwrap_or("")
+                    .to_string())
+            }
+            (StrFn::SplitAtLeast(sep, k), [Str(s)]) if sep.as_deref() != Some("") => {
+                Literal::Bool(split(s, sep.as_deref()).len() >= *k)
             }
             _ => return None,
         })

@@ -834,7 +834,7 @@ impl Term {
         }
         let sort = match f {
             StrFn::Count | StrFn::ToInt | StrFn::Ord => Sort::Int,
-            StrFn::IsInt => Sort::Bool,
+            StrFn::IsInt | StrFn::SplitAtLeast(..) => Sort::Bool,
             _ => Sort::Str,
         };
         Ok(Term::make(TermKind::StrFn(f, checked), sort))

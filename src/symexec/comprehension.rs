@@ -11,7 +11,7 @@
 //! ```
 //!
 //! and a generator expression that a builtin consumes whole (`sum`, `min`, `max`, `sorted`,
-//! `list`, `tuple`) the same way (`sum(x * x for x in xs)` is `sum($c1)`; consuming
+//! `list`, `tuple`, `sep.join`) the same way (`sum(x * x for x in xs)` is `sum($c1)`; consuming
 //! it whole is what the builtin does, so no laziness is lost). `all`/`any` keep their
 //! quantifier translation (it short-circuits and needs no unrolling). `sum(xs)` of anything
 //! but a display or a comprehension runs as `sum(x for x in xs)` (the same additions in
@@ -43,9 +43,23 @@ fn call_of_one(e: &Expr) -> Option<(&str, &Expr)> {
     }
 }
 
-/// The generator expression of `sum(g)` (and the other consumers), if `e` is one.
+/// The generator expression of `sum(g)` (and the other consumers, `sep.join(g)` too), if
+/// `e` is one.
 pub fn consumed_generator(e: &Expr) -> Option<&Expr> {
-    let (f, g) = call_of_one(e)?;
+    let (consumer, g) = match call_of_one(e) {
+        Some((f, g)) => (CONSUMERS.contains(&f), g),
+        None => match &e.kind {
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if keywords.is_empty() => match (&func.kind, args.as_slice()) {
+                (ExprKind::Attribute { attr, .. }, [g]) => (attr == "join", g),
+                _ => return None,
+            },
+            _ => return None,
+        },
+    };
     let generator = matches!(
         g.kind,
         ExprKind::Comprehension {
@@ -53,7 +67,7 @@ pub fn consumed_generator(e: &Expr) -> Option<&Expr> {
             ..
         }
     );
-    (CONSUMERS.contains(&f) && generator).then_some(g)
+    (consumer && generator).then_some(g)
 }
 
 /// The argument of `sum(xs)` to run as `sum(x for x in xs)`: one positional argument that

@@ -11,7 +11,7 @@ use super::tree::{Exc, Message, Value};
 use crate::python::builtins;
 use crate::python::ir::Stmt;
 use crate::symbolic::iteration::Iterable;
-use crate::symbolic::{Env, Sort};
+use crate::symbolic::{Env, Sort, Term};
 
 /// A frame's variables in the order they were first bound (shared between a path's states
 /// and the tree's nodes until one of them assigns).
@@ -89,6 +89,9 @@ pub struct Frame<'p> {
     pub store: Store,
     pub konts: Vec<Kont<'p>>,
     pub target: CallTarget,
+    /// Hidden bindings expressions may read besides the store (the items of a `split`
+    /// once its length is known: see `step::split_items`), by name.
+    pub hidden: Vec<(String, Term)>,
 }
 
 /// One path through the program.
@@ -144,6 +147,7 @@ impl<'p> State<'p> {
                     next: 0,
                 }],
                 target: CallTarget::Top,
+                hidden: Vec::new(),
             }],
             completion: None,
             path: Path::default(),
@@ -211,6 +215,9 @@ impl<'p> State<'p> {
             if let Value::Term(t) = &**v {
                 env.bind(n.to_string(), t.clone());
             }
+        }
+        for (n, t) in &frame.hidden {
+            env.bind(n.clone(), t.clone());
         }
         Ok(env)
     }

@@ -24,6 +24,7 @@ type Result<T> = std::result::Result<T, SymexecError>;
 
 mod list_effects;
 mod list_lengths;
+mod split_items;
 
 /// Where one step leads.
 pub enum Branch<'p> {
@@ -200,6 +201,9 @@ impl<'p> Machine<'p> {
 
     fn stmt(&self, mut s: State<'p>, stmt: &'p Stmt) -> Result<Branch<'p>> {
         if let Some(forked) = self.at_known_length(&s, stmt)? {
+            return Ok(forked);
+        }
+        if let Some(forked) = self.at_split(&s, stmt)? {
             return Ok(forked);
         }
         let line = stmt.span.line;
@@ -863,6 +867,7 @@ impl<'p> Machine<'p> {
                     next: 0,
                 }],
                 target,
+                hidden: Vec::new(),
             });
             Ok(Branch::Go(s))
         })

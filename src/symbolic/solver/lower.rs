@@ -317,7 +317,7 @@ impl<'a> Lowerer<'a> {
                 (Some(Literal::Str(s)), _) => Term::str(s).map_err(|e| internal(e.0))?,
                 (Some(Literal::Int(i)), _) => Term::int(i),
                 (Some(Literal::Bool(b)), _) => Term::bool(b),
-                (_, StrFn::IsInt) => Term::bool(false),
+                (_, StrFn::IsInt | StrFn::SplitAtLeast(..)) => Term::bool(false),
                 (_, StrFn::Count | StrFn::ToInt | StrFn::Ord) => Term::int(0),
                 _ => Term::str("").map_err(|e| internal(e.0))?,
             };
@@ -349,7 +349,7 @@ impl<'a> Lowerer<'a> {
                 .into_int()
         };
         let defs = &mut self.definitions;
-        use super::strings as st;
+        use super::{split as sp, strings as st};
         Ok(match f {
             StrFn::Strip(side, chars) => Z::Str(st::strip(
                 *side,
@@ -365,6 +365,8 @@ impl<'a> Lowerer<'a> {
             StrFn::Chr => Z::Str(st::chr(&int_at(0)?, defs)?),
             StrFn::Ord => Z::Int(st::ord(&str_at(0)?)?),
             StrFn::Repeat => Z::Str(st::repeat(&str_at(0)?, text(0), &int_at(1)?, defs)?),
+            StrFn::SplitItem(sep, i) => Z::Str(sp::item(&str_at(0)?, sep.as_deref(), *i, defs)?),
+            StrFn::SplitAtLeast(sep, k) => Z::Bool(sp::at_least(&str_at(0)?, sep.as_deref(), *k)?),
         })
     }
 

@@ -24,8 +24,16 @@ fn built(raw: Option<Z3_ast>, what: &str) -> Result<Z3_ast, SolverError> {
 
 /// `s.find(sub)`.
 pub(super) fn find(s: &ast::String, sub: &ast::String) -> Result<ast::Int, SolverError> {
+    index_from(s, sub, &ast::Int::from_i64(0))
+}
+
+/// `str.indexof(s, sub, start)`: the first `sub` at or after `start` (-1 when none).
+pub(super) fn index_from(
+    s: &ast::String,
+    sub: &ast::String,
+    start: &ast::Int,
+) -> Result<ast::Int, SolverError> {
     let ctx = s.get_ctx();
-    let zero = ast::Int::from_i64(0);
     // SAFETY: the operands are live ASTs of `ctx`; `wrap` takes a reference to the result
     // before any other Z3 call.
     unsafe {
@@ -33,7 +41,7 @@ pub(super) fn find(s: &ast::String, sub: &ast::String) -> Result<ast::Int, Solve
             ctx.get_z3_context(),
             s.get_z3_ast(),
             sub.get_z3_ast(),
-            zero.get_z3_ast(),
+            start.get_z3_ast(),
         );
         Ok(ast::Int::wrap(ctx, built(raw, "str.indexof")?))
     }
@@ -182,7 +190,7 @@ fn literal(s: &ast::String) -> Result<Regexp, SolverError> {
 }
 
 /// One character of `chars` (the empty language for none).
-fn one_of(ctx: &z3::Context, chars: &[char]) -> Result<Regexp, SolverError> {
+pub(super) fn one_of(ctx: &z3::Context, chars: &[char]) -> Result<Regexp, SolverError> {
     let mut sorted = chars.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -205,7 +213,7 @@ fn one_of(ctx: &z3::Context, chars: &[char]) -> Result<Regexp, SolverError> {
 }
 
 /// A fresh string constant.
-fn fresh(prefix: &str) -> ast::String {
+pub(super) fn fresh(prefix: &str) -> ast::String {
     ast::String::fresh_const(prefix)
 }
 

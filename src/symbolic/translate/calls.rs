@@ -38,6 +38,11 @@ impl Translator<'_> {
         {
             return q;
         }
+        if let ("len", [arg]) = (name, args)
+            && let Some(n) = self.split_len(e, arg)
+        {
+            return n;
+        }
         if name == "list" || name == "tuple" {
             let kind = if name == "list" {
                 SeqKind::List

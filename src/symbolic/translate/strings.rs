@@ -11,9 +11,10 @@ use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
 use crate::python::ir::{Constant, Expr, ExprKind};
 use crate::symbolic::chars::{CaseMap, CharTest, not_ascii_only};
+use crate::symbolic::simplify::simplify;
 use crate::symbolic::sort::Sort;
-use crate::symbolic::strfn::{Side, StrFn};
-use crate::symbolic::term::{CompareOp, Literal, Term};
+use crate::symbolic::strfn::{Side, StrFn, as_split, split_names};
+use crate::symbolic::term::{ArithOp, CompareOp, Literal, Term};
 
 impl Translator<'_> {
     /// `Some` when `attr` is one of this module's methods.
@@ -29,6 +30,12 @@ impl Translator<'_> {
         }
         if let Some(side) = Side::from_method(attr) {
             return Some(self.strip(e, receiver, side, args));
+        }
+        if attr == "split" {
+            return Some(self.split(e, receiver));
+        }
+        if attr == "join" {
+            return Some(self.join(e, receiver, args));
         }
         if attr == "count" || attr == "replace" {
             return Some(self.count_or_replace(e, receiver, attr, args));
@@ -105,6 +112,72 @@ impl Translator<'_> {
         let (fx, s) = self.str_receiver(e, receiver, attr)?;
         let value = Term::str_fn(StrFn::Strip(side, chars), vec![s])
             .map_err(|err| self.sort_error(e, err))?;
+        Ok(fx.finish(value))
+    }
+
+    /// `s.split(sep)`: the items a symbolic execution bound for this call once it forked on
+    /// their number (see [`crate::symbolic::strfn::split_names`]); unsupported otherwise.
+    fn split(&self, e: &Expr, receiver: &Expr) -> Result<Partial> {
+        if as_split(e).is_none() {
+            return Err(
+                self.unsupported(e, ".split() other than of a constant non-empty separator")
+            );
+        }
+        let (fx, s) = self.str_receiver(e, receiver, "split")?;
+        let (items, of) = split_names(e.span);
+        match (self.env.get(&items), self.env.get(&of)) {
+            (Some(items), Some(of)) if simplify(of) == simplify(&s) => Ok(fx.finish(items.clone())),
+            _ => Err(self.unsupported(e, ".split() (a list of unknown length)")),
+        }
+    }
+
+    /// `len(s.split(sep))` with a constant `sep` where the items are not known: `s.count(sep)
+    /// + 1` (`None` for any other argument of `len`).
+    pub(super) fn split_len(&self, e: &Expr, arg: &Expr) -> Option<Result<Partial>> {
+        let (receiver, Some(sep)) = as_split(arg)? else {
+            return None;
+        };
+        if self.env.get(&split_names(arg.span).0).is_some() {
+            return None;
+        }
+        Some(
+            self.str_receiver(arg, receiver, "split")
+                .and_then(|(fx, s)| {
+                    let fail = |err| self.sort_error(e, err);
+                    let sep = Term::str(sep).map_err(fail)?;
+                    let count = Term::str_fn(StrFn::Count, vec![s, sep]).map_err(fail)?;
+                    let n = Term::arith(ArithOp::Add, count, Term::int(1)).map_err(fail)?;
+                    Ok(fx.finish(n))
+                }),
+        )
+    }
+
+    /// `sep.join(xs)` of a list or tuple of strs of known length: `xs[0] + sep + xs[1] + …`.
+    fn join(&self, e: &Expr, receiver: &Expr, args: &[Expr]) -> Result<Partial> {
+        let [arg] = args else {
+            return Err(self.unsupported(e, format!(".join() with {} argument(s)", args.len())));
+        };
+        let (mut fx, sep) = self.str_receiver(e, receiver, "join")?;
+        let xs = fx.then(self.expr(arg, false)?);
+        let fail = |err| self.sort_error(e, err);
+        let Sort::Fixed(_, items) = xs.sort().clone() else {
+            return Err(self.unsupported(e, format!(".join() of a '{}'", xs.sort())));
+        };
+        if let Some(other) = items.iter().find(|s| **s != Sort::Str) {
+            return Err(self.unsupported(e, format!(".join() of an item of sort '{other}'")));
+        }
+        let mut parts = Vec::with_capacity(2 * items.len());
+        for i in 0..items.len() {
+            if i > 0 {
+                parts.push(sep.clone());
+            }
+            parts.push(Term::index(xs.clone(), Term::int(i)).map_err(fail)?);
+        }
+        let value = match parts.len() {
+            0 => Term::str("").map_err(fail)?,
+            1 => parts.remove(0),
+            _ => Term::concat(parts).map_err(fail)?,
+        };
         Ok(fx.finish(value))
     }
 

@@ -1,5 +1,5 @@
 //! Lists of unknown length made known where an operation is exact only at a known length:
-//! `sorted(xs)`, `min(xs)`, `max(xs)`, `list(reversed(xs))`, `xs.count(x)`,
+//! `sorted(xs)`, `min(xs)`, `max(xs)`, `list(reversed(xs))`, `sep.join(xs)`, `xs.count(x)`,
 //! `xs.index(x)`, and on an owned list (see [`crate::symexec::lists`]) `xs.remove(x)` and
 //! `xs[i] = v`. Before such a statement runs, the path forks on `len(xs) == k` for `k` up
 //! to the unroll bound, `xs` rebound to its items `[xs[0], …, xs[k-1]]` in each (the same
@@ -79,6 +79,7 @@ impl<'p> Machine<'p> {
                     (ExprKind::Name(f), [arg]) if matches!(f.as_str(), "list" | "tuple") => {
                         reversed_name(arg)
                     }
+                    (ExprKind::Attribute { attr, .. }, [arg]) if attr == "join" => arg.as_name(),
                     (ExprKind::Attribute { value, attr }, _)
                         if SEARCHES.contains(&attr.as_str()) =>
                     {
