@@ -208,8 +208,10 @@ impl<'p> State<'p> {
             }
         }
         for (n, v) in frame.store.iter() {
-            if let Value::Term(t) = &**v {
-                env.bind(n.to_string(), t.clone());
+            match &**v {
+                Value::Term(t) => env.bind(n.to_string(), t.clone()),
+                Value::Mapping(m) => env.bind_mapping(n.to_string(), m.clone()),
+                _ => {}
             }
         }
         Ok(env)
@@ -342,6 +344,7 @@ pub fn type_name(v: &Value) -> String {
         Value::Function { .. } => "function".into(),
         Value::Exception(e) => e.type_name.clone(),
         Value::Havoc(_) => "object".into(),
+        Value::Mapping(m) => m.kind.name().into(),
     }
 }
 
@@ -364,5 +367,6 @@ fn describe(v: &Value) -> String {
         }
         Value::Exception(e) => format!("an exception object {} (not modelled)", e.type_name),
         Value::Havoc(_) => "an unmodelled value".into(),
+        Value::Mapping(m) => format!("a {} (only read by key, length and iteration)", m.kind.name()),
     }
 }

@@ -27,7 +27,7 @@ fn kept(t: Term) -> Option<Term> {
 }
 
 /// What a step that may not apply gives back: its branch, or the state untouched.
-type Maybe<'p> = std::result::Result<Branch<'p>, State<'p>>;
+pub(super) type Maybe<'p> = std::result::Result<Branch<'p>, State<'p>>;
 
 /// The owned list `name` holds in the current frame.
 fn owned_list(s: &State<'_>, m: &Machine<'_>, name: &str) -> Option<Term> {
@@ -44,7 +44,7 @@ fn is_int(t: &Term) -> bool {
 }
 
 /// Delivers a method's result to where the call's value goes.
-fn deliver<'p>(mut s: State<'p>, target: &CallTarget, v: Value) -> Result<State<'p>> {
+pub(super) fn deliver<'p>(mut s: State<'p>, target: &CallTarget, v: Value) -> Result<State<'p>> {
     match target {
         CallTarget::Name(n) => s.assign(n, v)?,
         CallTarget::Return => s.completion = Some(Completion::Return(v)),
