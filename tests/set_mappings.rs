@@ -78,15 +78,60 @@ fn tree_text(name: &str) -> String {
 
 #[test]
 fn a_lookup_forks_on_the_key_error() {
-    expect![[r#""#]].assert_eq(&tree_text("lookup_grade"));
+    expect![[r#"
+        symbolic execution tree of lookup_grade(key: str), unroll 2: 4 nodes, 2 leaves (1 return, 1 exception)
+        [0] L13: grades = {"a": 4, "b": 3, "c": 2}  |  {}  |  {key: key}
+          [1] L14: return grades[key]  |  {}  |  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}
+            [2] ⇒ return 4 if key == 'a' else 3 if key == 'b' else 2  |  {key == 'a' or key == 'b' or key == 'c'}  |  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}
+            [3] ⇒ KeyError: (message depends on the operation that raised)  |  {not (key == 'a' or key == 'b' or key == 'c')}  |  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}
+
+        leaf  path condition                                outcome                                                   final store                                   witness
+        ----  --------------------------------------------  --------------------------------------------------------  --------------------------------------------  -------
+        2     key == 'a' or key == 'b' or key == 'c'        return 4 if key == 'a' else 3 if key == 'b' else 2        {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}  key='a'
+        3     not (key == 'a' or key == 'b' or key == 'c')  KeyError: (message depends on the operation that raised)  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}  key=''"#]].assert_eq(&tree_text("lookup_grade"));
 }
 
 #[test]
 fn a_set_display_forks_on_equal_items() {
-    expect![[r#""#]].assert_eq(&tree_text("distinct_count"));
+    expect![[r#"
+        symbolic execution tree of distinct_count(x: int, y: int, z: int), unroll 2: 11 nodes, 5 leaves (5 return)
+        [0] L31: s = {x, y, z}  |  {}  |  {x: x, y: y, z: z}
+          [1] L32: return len(s)  |  {y == x, z == x}  |  {x: x, y: y, z: z, s: {x}}
+            [2] ⇒ return 1  |  {y == x, z == x}  |  {x: x, y: y, z: z, s: {x}}
+          [3] L32: return len(s)  |  {y == x, z != x}  |  {x: x, y: y, z: z, s: {x, z}}
+            [4] ⇒ return 2  |  {y == x, z != x}  |  {x: x, y: y, z: z, s: {x, z}}
+          [5] L32: return len(s)  |  {y != x, z == x}  |  {x: x, y: y, z: z, s: {x, y}}
+            [6] ⇒ return 2  |  {y != x, z == x}  |  {x: x, y: y, z: z, s: {x, y}}
+          [7] L32: return len(s)  |  {y != x, z == y}  |  {x: x, y: y, z: z, s: {x, y}}
+            [8] ⇒ return 2  |  {y != x, z == y}  |  {x: x, y: y, z: z, s: {x, y}}
+          [9] L32: return len(s)  |  {y != x, z != x and z != y}  |  {x: x, y: y, z: z, s: {x, y, z}}
+            [10] ⇒ return 3  |  {y != x, z != x and z != y}  |  {x: x, y: y, z: z, s: {x, y, z}}
+
+        leaf  path condition                outcome   final store                       witness
+        ----  ----------------------------  --------  --------------------------------  -------------
+        2     y == x and z == x             return 1  {x: x, y: y, z: z, s: {x}}        x=2, y=2, z=2
+        4     y == x and z != x             return 2  {x: x, y: y, z: z, s: {x, z}}     x=2, y=2, z=3
+        6     y != x and z == x             return 2  {x: x, y: y, z: z, s: {x, y}}     x=3, y=2, z=3
+        8     y != x and z == y             return 2  {x: x, y: y, z: z, s: {x, y}}     x=3, y=2, z=2
+        10    y != x and z != x and z != y  return 3  {x: x, y: y, z: z, s: {x, y, z}}  x=3, y=2, z=4"#]].assert_eq(&tree_text("distinct_count"));
 }
 
 #[test]
 fn an_overwrite_keeps_the_insertion_order() {
-    expect![[r#""#]].assert_eq(&tree_text("insertion_order"));
+    expect![[r#"
+        symbolic execution tree of insertion_order(a: str, b: str), unroll 2: 9 nodes, 2 leaves (2 return)
+        [0] L76: d = {}  |  {}  |  {a: a, b: b}
+          [1] L77: d[a] = 1  |  {}  |  {a: a, b: b, d: {}}
+            [2] L78: d[b] = 2  |  {}  |  {a: a, b: b, d: {a: 1}}
+              [3] L79: d[a] = 3  |  {b == a}  |  {a: a, b: b, d: {a: 2}}
+                [4] L80: return list(d)  |  {b == a}  |  {a: a, b: b, d: {a: 3}}
+                  [5] ⇒ return [a]  |  {b == a}  |  {a: a, b: b, d: {a: 3}}
+              [6] L79: d[a] = 3  |  {b != a}  |  {a: a, b: b, d: {a: 1, b: 2}}
+                [7] L80: return list(d)  |  {b != a}  |  {a: a, b: b, d: {a: 3, b: 2}}
+                  [8] ⇒ return [a, b]  |  {b != a}  |  {a: a, b: b, d: {a: 3, b: 2}}
+
+        leaf  path condition  outcome        final store                    witness
+        ----  --------------  -------------  -----------------------------  -----------
+        5     b == a          return [a]     {a: a, b: b, d: {a: 3}}        a='', b=''
+        8     b != a          return [a, b]  {a: a, b: b, d: {a: 3, b: 2}}  a='', b='A'"#]].assert_eq(&tree_text("insertion_order"));
 }

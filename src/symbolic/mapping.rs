@@ -117,7 +117,11 @@ impl Mapping {
     /// The value stored under `key`, with the condition under which there is none
     /// (`KeyError`, or the default of `.get`). `None` when the values do not share one sort
     /// (a conditional of them would change some value's type).
-    pub fn lookup(&self, key: &Term, default: Option<Term>) -> Result<Option<(Term, Term)>, SortError> {
+    pub fn lookup(
+        &self,
+        key: &Term,
+        default: Option<Term>,
+    ) -> Result<Option<(Term, Term)>, SortError> {
         let missing = Term::not(self.contains(key)?)?;
         let mut acc = default;
         for (k, v) in self.entries.iter().rev() {
@@ -140,7 +144,10 @@ impl Mapping {
 
     /// The values in order, as a list display.
     pub fn values_list(&self) -> Result<Term, SortError> {
-        Term::items(SeqKind::List, self.entries.iter().map(|(_, v)| v.clone()).collect())
+        Term::items(
+            SeqKind::List,
+            self.entries.iter().map(|(_, v)| v.clone()).collect(),
+        )
     }
 
     /// The `(key, value)` pairs in order, as a list display of tuples.
@@ -190,7 +197,11 @@ impl std::fmt::Display for Mapping {
     /// Python's display: `{'a': x, k: 2}`, `{x, 1}`, `set()`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let parts: Vec<String> = match self.kind {
-            MapKind::Dict => self.entries.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
+            MapKind::Dict => self
+                .entries
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect(),
             MapKind::Set if self.entries.is_empty() => return f.write_str("set()"),
             MapKind::Set => self.keys().map(Term::to_string).collect(),
         };
@@ -208,9 +219,14 @@ mod tests {
         let a = Term::str("a").unwrap();
         let m = Mapping::new(MapKind::Dict).stored(&Slot::Missing, a.clone(), Term::int(1));
         let slots = m.slots(&a).unwrap();
-        assert!(matches!(slots.as_slice(), [(c, Slot::Entry(0))] if c.bool_literal() == Some(true)));
+        assert!(
+            matches!(slots.as_slice(), [(c, Slot::Entry(0))] if c.bool_literal() == Some(true))
+        );
         let b = Term::str("b").unwrap();
-        assert!(matches!(m.slots(&b).unwrap().as_slice(), [(_, Slot::Missing)]));
+        assert!(matches!(
+            m.slots(&b).unwrap().as_slice(),
+            [(_, Slot::Missing)]
+        ));
         let x = Term::var(Var::input("x"), Sort::Str).unwrap();
         assert_eq!(m.slots(&x).unwrap().len(), 2);
         let (v, missing) = m.lookup(&x, None).unwrap().unwrap();
@@ -218,7 +234,10 @@ mod tests {
         assert_eq!(missing.to_string(), "x != 'a'");
         let mixed = m.stored(&Slot::Missing, b, Term::str("s").unwrap());
         assert!(mixed.lookup(&x, None).unwrap().is_none());
-        assert_eq!(unhashable(&Sort::list(Sort::Int)).as_deref(), Some("unhashable type: 'list'"));
+        assert_eq!(
+            unhashable(&Sort::list(Sort::Int)).as_deref(),
+            Some("unhashable type: 'list'")
+        );
         assert_eq!(unhashable(&Sort::Str), None);
     }
 }

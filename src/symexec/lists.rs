@@ -221,7 +221,8 @@ fn for_mutations(body: &[Stmt], iterated: &mut BTreeSet<String>, bad: &mut BTree
                 if let ExprKind::Call { func, .. } = &x.kind
                     && let ExprKind::Attribute { value, attr } = &func.kind
                     && let Some(n) = value.as_name()
-                    && (MUTATING.contains(&attr.as_str()) || MAPPING_MUTATING.contains(&attr.as_str()))
+                    && (MUTATING.contains(&attr.as_str())
+                        || MAPPING_MUTATING.contains(&attr.as_str()))
                     && iterated.contains(n)
                 {
                     bad.insert(n.to_string());

@@ -210,7 +210,11 @@ impl<'p> State<'p> {
         for (n, v) in frame.store.iter() {
             match &**v {
                 Value::Term(t) => env.bind(n.to_string(), t.clone()),
-                Value::Mapping(m) => env.bind_mapping(n.to_string(), m.clone()),
+                // Only an unaliased name may be read as the mapping it holds (a dict a
+                // call returned into another name is not tracked through its aliases).
+                Value::Mapping(m) if super::lists::owned(self, program, n) => {
+                    env.bind_mapping(n.to_string(), m.clone())
+                }
                 _ => {}
             }
         }
@@ -367,6 +371,9 @@ fn describe(v: &Value) -> String {
         }
         Value::Exception(e) => format!("an exception object {} (not modelled)", e.type_name),
         Value::Havoc(_) => "an unmodelled value".into(),
-        Value::Mapping(m) => format!("a {} (only read by key, length and iteration)", m.kind.name()),
+        Value::Mapping(m) => format!(
+            "a {} (only read by key, length and iteration)",
+            m.kind.name()
+        ),
     }
 }

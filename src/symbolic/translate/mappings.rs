@@ -5,8 +5,8 @@
 //! or a view, and `<=`/`<`/`>=`/`>`/`==`/`!=` between two sets. A dict or set as a value
 //! of its own (passed, returned, compared otherwise) is not a term: it stays unsupported.
 
-use super::{Env, ExceptionKind};
 use super::expr::{Effects, Partial, Result, Translator};
+use super::{Env, ExceptionKind};
 use crate::python::ir::{CmpOp, Expr, ExprKind};
 use crate::symbolic::mapping::{MapKind, Mapping, View};
 use crate::symbolic::sort::{SeqKind, Sort};
@@ -27,13 +27,20 @@ impl Translator<'_> {
         if let Some(m) = self.mapping_named(e) {
             return Some((m, View::Keys));
         }
-        let ExprKind::Call { func, args, keywords } = &e.kind else {
+        let ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } = &e.kind
+        else {
             return None;
         };
         let ExprKind::Attribute { value, attr } = &func.kind else {
             return None;
         };
-        let m = self.mapping_named(value).filter(|m| m.kind == MapKind::Dict)?;
+        let m = self
+            .mapping_named(value)
+            .filter(|m| m.kind == MapKind::Dict)?;
         if !args.is_empty() || !keywords.is_empty() {
             return None;
         }
@@ -76,31 +83,37 @@ impl Translator<'_> {
                 let m = self.mapping_named(value)?;
                 Some(self.lookup(e, m, index, None))
             }
-            ExprKind::Call { func, args, keywords } if keywords.is_empty() => {
-                match &func.kind {
-                    ExprKind::Attribute { value, attr } => {
-                        let m = self.mapping_named(value)?;
-                        Some(match (attr.as_str(), args.as_slice()) {
-                            ("get", [k, default]) if m.kind == MapKind::Dict => {
-                                self.lookup(e, m, k, Some(default))
-                            }
-                            _ => Err(self.unsupported(
-                                e,
-                                format!("the method .{attr}() of a {}", m.kind.name()),
-                            )),
-                        })
-                    }
-                    ExprKind::Name(name) => {
-                        let [arg] = args.as_slice() else {
-                            return None;
-                        };
-                        let (m, view) = self.view(arg)?;
-                        Some(self.builtin_of_view(e, name, m, view))
-                    }
-                    _ => None,
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if keywords.is_empty() => match &func.kind {
+                ExprKind::Attribute { value, attr } => {
+                    let m = self.mapping_named(value)?;
+                    Some(match (attr.as_str(), args.as_slice()) {
+                        ("get", [k, default]) if m.kind == MapKind::Dict => {
+                            self.lookup(e, m, k, Some(default))
+                        }
+                        _ => Err(self.unsupported(
+                            e,
+                            format!("the method .{attr}() of a {}", m.kind.name()),
+                        )),
+                    })
                 }
-            }
-            ExprKind::Compare { left, ops, comparators } => {
+                ExprKind::Name(name) => {
+                    let [arg] = args.as_slice() else {
+                        return None;
+                    };
+                    let (m, view) = self.view(arg)?;
+                    Some(self.builtin_of_view(e, name, m, view))
+                }
+                _ => None,
+            },
+            ExprKind::Compare {
+                left,
+                ops,
+                comparators,
+            } => {
                 let ([op], [right]) = (ops.as_slice(), comparators.as_slice()) else {
                     return None;
                 };
@@ -115,10 +128,7 @@ impl Translator<'_> {
     fn lookup(&self, e: &Expr, m: &Mapping, key: &Expr, default: Option<&Expr>) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
         if m.kind == MapKind::Set {
-            return Err(self.sort_error(
-                e,
-                SortError("'set' object is not subscriptable".into()),
-            ));
+            return Err(self.sort_error(e, SortError("'set' object is not subscriptable".into())));
         }
         if matches!(key.kind, ExprKind::Slice { .. }) {
             return Err(self.unsupported(e, "a slice of a dict"));
@@ -158,7 +168,11 @@ impl Translator<'_> {
         let value = match name {
             "len" => Term::int(m.entries.len()),
             "list" | "tuple" if ordered => {
-                let kind = if name == "list" { SeqKind::List } else { SeqKind::Tuple };
+                let kind = if name == "list" {
+                    SeqKind::List
+                } else {
+                    SeqKind::Tuple
+                };
                 let TermKind::Items(_, parts) = items.kind() else {
                     return Err(self.unsupported(e, format!("{name}() of a view")));
                 };
@@ -200,7 +214,11 @@ impl Translator<'_> {
             return Err(self.unsupported(e, "comparing dicts"));
         }
         let subset = |x: &Mapping, y: &Mapping| -> std::result::Result<Term, SortError> {
-            Term::and(x.keys().map(|k| y.contains(k)).collect::<std::result::Result<Vec<_>, _>>()?)
+            Term::and(
+                x.keys()
+                    .map(|k| y.contains(k))
+                    .collect::<std::result::Result<Vec<_>, _>>()?,
+            )
         };
         let (la, lb) = (a.entries.len(), b.entries.len());
         let value = match op {

@@ -17,7 +17,7 @@ use crate::symbolic::simplify::simplify;
 use crate::symbolic::{Term, TermKind, dict_items};
 use crate::symexec::havoc::{havoc_names, note};
 use crate::symexec::lists;
-use crate::symexec::state::{CallTarget, Kont, Source, State, exc, get};
+use crate::symexec::state::{CallTarget, Completion, Kont, Source, State, exc, get};
 use crate::symexec::tree::{Exc, Message, Value};
 
 /// How a mapping is built from evaluated operands.
@@ -110,7 +110,13 @@ impl<'p> Machine<'p> {
     }
 
     /// Gives up on modelling `name`: it becomes havoc with a note.
-    fn havoc_mapping(&self, mut s: State<'p>, name: &str, why: &str, line: u32) -> Result<State<'p>> {
+    fn havoc_mapping(
+        &self,
+        mut s: State<'p>,
+        name: &str,
+        why: &str,
+        line: u32,
+    ) -> Result<State<'p>> {
         let n = note(why, line);
         s.havoc.mark(n.clone());
         havoc_names(&mut s, [name.to_string()], &n)?;
@@ -181,19 +187,32 @@ impl<'p> Machine<'p> {
                 let Some(name) = d.as_name() else {
                     return Ok(Err(s));
                 };
-                let Some(m) = self.owned_mapping(&s, name).filter(|m| m.kind == MapKind::Dict)
+                let Some(m) = self
+                    .owned_mapping(&s, name)
+                    .filter(|m| m.kind == MapKind::Dict)
                 else {
                     return Ok(Err(s));
                 };
                 let name = name.to_string();
                 let discard = CallTarget::Discard;
-                let b = self.with_operands(s, t, &name, &discard, vec![(**index).clone()], |s, v| {
-                    self.take(s, &name, &m, &v[0], Take::Remove(None), &discard)
-                })?;
+                let b =
+                    self.with_operands(s, t, &name, &discard, vec![(**index).clone()], |s, v| {
+                        self.take(s, &name, &m, &v[0], Take::Remove(None), &discard)
+                    })?;
                 Ok(Ok(b))
             }
             StmtKind::Expr(e) => self.mapping_method(s, e, CallTarget::Discard),
-            StmtKind::Return(Some(e)) => self.mapping_method(s, e, CallTarget::Return),
+            StmtKind::Return(Some(e)) => {
+                match e.as_name().and_then(|n| self.owned_mapping(&s, n)) {
+                    // The frame ends: no alias can see the mapping afterwards.
+                    Some(m) => {
+                        let mut s = s;
+                        s.completion = Some(Completion::Return(Value::Mapping(m)));
+                        Ok(Ok(Branch::Go(s)))
+                    }
+                    None => self.mapping_method(s, e, CallTarget::Return),
+                }
+            }
             _ => Ok(Err(s)),
         }
     }
@@ -241,10 +260,11 @@ impl<'p> Machine<'p> {
                         let name = name.to_string();
                         let discard = CallTarget::Discard;
                         let line = stmt.span.line;
-                        let b = self.with_operands(s, value, &name, &discard, operands, |s, v| {
-                            let put = Insert::Store(v[0].clone());
-                            self.insert(s, line, &name, &m, &v[1], put, &discard)
-                        })?;
+                        let b =
+                            self.with_operands(s, value, &name, &discard, operands, |s, v| {
+                                let put = Insert::Store(v[0].clone());
+                                self.insert(s, line, &name, &m, &v[1], put, &discard)
+                            })?;
                         Ok(Ok(b))
                     }
                     _ => Ok(Err(s)),
@@ -255,7 +275,13 @@ impl<'p> Machine<'p> {
     }
 
     /// `d[k] op= v` as `d[k] = d[k] op v` (operands: the key, then the combined value).
-    fn store(&self, s: State<'p>, line: u32, name: &str, operands: Vec<Expr>) -> Result<Branch<'p>> {
+    fn store(
+        &self,
+        s: State<'p>,
+        line: u32,
+        name: &str,
+        operands: Vec<Expr>,
+    ) -> Result<Branch<'p>> {
         let name = name.to_string();
         let at = operands[1].clone();
         let discard = CallTarget::Discard;
@@ -263,7 +289,15 @@ impl<'p> Machine<'p> {
             let Some(m) = self.owned_mapping(&s, &name) else {
                 return Err(internal("the dict is gone"));
             };
-            self.insert(s, line, &name, &m, &v[0], Insert::Store(v[1].clone()), &discard)
+            self.insert(
+                s,
+                line,
+                &name,
+                &m,
+                &v[0],
+                Insert::Store(v[1].clone()),
+                &discard,
+            )
         })
     }
 
@@ -286,7 +320,10 @@ impl<'p> Machine<'p> {
             ),
             Build::Set => (
                 MapKind::Set,
-                operands.into_iter().map(|k| (k, Term::bool(true))).collect(),
+                operands
+                    .into_iter()
+                    .map(|k| (k, Term::bool(true)))
+                    .collect(),
             ),
             Build::SetOf => {
                 let xs = &operands[0];
@@ -301,7 +338,10 @@ impl<'p> Machine<'p> {
                         return Ok(Branch::Go(s));
                     }
                 };
-                (MapKind::Set, items.into_iter().map(|k| (k, Term::bool(true))).collect())
+                (
+                    MapKind::Set,
+                    items.into_iter().map(|k| (k, Term::bool(true))).collect(),
+                )
             }
         };
         let mut s = s;
@@ -348,7 +388,9 @@ impl<'p> Machine<'p> {
             let mut here = s.clone();
             let (value, delivered) = match (&put, &slot) {
                 (Insert::Store(v), _) => (Some(v.clone()), Value::None),
-                (Insert::Default(_), Slot::Entry(i)) => (None, Value::Term(m.entries[*i].1.clone())),
+                (Insert::Default(_), Slot::Entry(i)) => {
+                    (None, Value::Term(m.entries[*i].1.clone()))
+                }
                 (Insert::Default(v), Slot::Missing) => (Some(v.clone()), Value::Term(v.clone())),
             };
             if let Some(v) = value {
@@ -500,4 +542,3 @@ impl<'p> Machine<'p> {
         Ok(Ok(self.loop_test(s)?))
     }
 }
-
