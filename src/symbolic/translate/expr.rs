@@ -418,6 +418,9 @@ impl Translator<'_> {
                 _ => self.expr(right, false)?,
             };
             let b = fx.then_if(&guard, operand).map_err(fail)?;
+            if matches!(op, CmpOp::In | CmpOp::NotIn) {
+                self.hashable_needle(right, &a)?;
+            }
             let result = match (op, compare_op(*op)) {
                 (CmpOp::In, _) => Term::contains(a, b.clone()),
                 (CmpOp::NotIn, _) => Term::contains(a, b.clone()).and_then(Term::not),

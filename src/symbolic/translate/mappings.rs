@@ -68,6 +68,16 @@ impl Translator<'_> {
         }))
     }
 
+    /// `needle in container`: a container that hashes its items (a mapping, its keys)
+    /// raises `TypeError` for an unhashable needle.
+    pub(super) fn hashable_needle(&self, container: &Expr, needle: &Term) -> Result<()> {
+        let hashed = matches!(self.view(container), Some((_, View::Keys)));
+        match crate::symbolic::mapping::unhashable(needle.sort()).filter(|_| hashed) {
+            Some(msg) => Err(self.sort_error(container, SortError(msg))),
+            None => Ok(()),
+        }
+    }
+
     /// `e` when it reads a mapping; `None` when it does not involve one at the top.
     pub(super) fn mapping_expr(&self, e: &Expr, condition: bool) -> Option<Result<Partial>> {
         match &e.kind {

@@ -10,7 +10,8 @@
 
 use super::list_effects::{Maybe, deliver};
 use super::{Branch, Machine, Result, internal, sort_err};
-use crate::python::ir::{Expr, ExprKind, Stmt, StmtKind};
+use crate::python::ir::{BinOp, Expr, ExprKind, Stmt, StmtKind};
+use crate::symexec::SymexecError;
 use crate::symbolic::iteration::Iterable;
 use crate::symbolic::mapping::{MAX_ENTRIES, MapKind, Mapping, Slot, unhashable};
 use crate::symbolic::simplify::simplify;
@@ -237,6 +238,15 @@ impl<'p> Machine<'p> {
                         self.build(s, stmt.span.line, &name, build, v)
                     })?;
                     return Ok(Ok(b));
+                }
+                if let ExprKind::BinOp { op, left, right } = &value.kind
+                    && let (Some(a), Some(b)) = (left.as_name(), right.as_name())
+                    && let (Some(a), Some(b)) = (self.owned_mapping(&s, a), self.owned_mapping(&s, b))
+                    && a.kind == MapKind::Set
+                    && b.kind == MapKind::Set
+                    && lists::owned(&s, self.program, name)
+                {
+                    return self.set_operation(s, stmt.span.line, name, *op, &a, &b);
                 }
                 if let Some(acc) = value.as_name().filter(|n| n.starts_with("$c"))
                     && let Some(m) = self.owned_mapping(&s, acc)
@@ -521,6 +531,65 @@ impl<'p> Machine<'p> {
             }
         })?;
         Ok(Ok(b))
+    }
+
+    /// `name = a op b` of two sets (`&`, `|`, `-`, `^`): each item that may belong to the
+    /// result is added on the paths where it does (the items are distinct already, so
+    /// no insertion forks on equal keys).
+    fn set_operation(
+        &self,
+        s: State<'p>,
+        line: u32,
+        name: &str,
+        op: BinOp,
+        a: &Mapping,
+        b: &Mapping,
+    ) -> Result<Maybe<'p>> {
+        let in_other = |x: &Term, other: &Mapping, wanted: bool| -> Result<Term> {
+            let c = other.contains(x).map_err(sort_err)?;
+            if wanted { Ok(c) } else { Term::not(c).map_err(sort_err) }
+        };
+        let mut candidates: Vec<(Term, Term)> = Vec::new();
+        let only = |from: &Mapping, other: &Mapping, wanted: bool, out: &mut Vec<(Term, Term)>| {
+            for x in from.keys() {
+                out.push((x.clone(), in_other(x, other, wanted)?));
+            }
+            Ok::<(), SymexecError>(())
+        };
+        match op {
+            BinOp::BitAnd => only(a, b, true, &mut candidates)?,
+            BinOp::Sub => only(a, b, false, &mut candidates)?,
+            BinOp::BitOr => {
+                candidates.extend(a.keys().map(|x| (x.clone(), Term::bool(true))));
+                only(b, a, false, &mut candidates)?;
+            }
+            BinOp::BitXor => {
+                only(a, b, false, &mut candidates)?;
+                only(b, a, false, &mut candidates)?;
+            }
+            _ => return Ok(Err(s)),
+        }
+        if candidates.len() > MAX_ENTRIES {
+            let why = format!("a set of more than {MAX_ENTRIES} items");
+            return Ok(Ok(Branch::Go(self.havoc_mapping(s, name, &why, line)?)));
+        }
+        let mut s = s;
+        s.assign(name, Value::Mapping(Mapping::new(MapKind::Set)))?;
+        let mut branch = Branch::Go(s);
+        for (x, cond) in candidates {
+            branch = branch.and_then(&mut |s| {
+                let Some(m) = self.owned_mapping(&s, name) else {
+                    return Err(internal("the set is gone"));
+                };
+                let mut with = s.clone();
+                with.assign(name, Value::Mapping(m.stored(&Slot::Missing, x.clone(), Term::bool(true))))?;
+                Ok(fork(vec![
+                    (cond.clone(), Branch::Go(with)),
+                    (Term::not(cond.clone()).map_err(sort_err)?, Branch::Go(s)),
+                ]))
+            })?;
+        }
+        Ok(Ok(branch))
     }
 
     /// `for x in d` (or `d.keys()`, `d.values()`, `d.items()`) of an owned dict: its items
