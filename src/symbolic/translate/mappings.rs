@@ -27,24 +27,11 @@ impl Translator<'_> {
         if let Some(m) = self.mapping_named(e) {
             return Some((m, View::Keys));
         }
-        let ExprKind::Call {
-            func,
-            args,
-            keywords,
-        } = &e.kind
-        else {
-            return None;
-        };
-        let ExprKind::Attribute { value, attr } = &func.kind else {
-            return None;
-        };
+        let (value, attr, args) = e.as_method_call()?;
         let m = self
             .mapping_named(value)
-            .filter(|m| m.kind == MapKind::Dict)?;
-        if !args.is_empty() || !keywords.is_empty() {
-            return None;
-        }
-        let view = match attr.as_str() {
+            .filter(|m| m.kind == MapKind::Dict && args.is_empty())?;
+        let view = match attr {
             "keys" => View::Keys,
             "values" => View::Values,
             "items" => View::Items,

@@ -11,11 +11,11 @@
 use super::list_effects::{Maybe, deliver};
 use super::{Branch, Machine, Result, internal, sort_err};
 use crate::python::ir::{BinOp, Expr, ExprKind, Stmt, StmtKind};
-use crate::symexec::SymexecError;
 use crate::symbolic::iteration::Iterable;
 use crate::symbolic::mapping::{MAX_ENTRIES, MapKind, Mapping, Slot, unhashable};
 use crate::symbolic::simplify::simplify;
 use crate::symbolic::{Term, TermKind, dict_items};
+use crate::symexec::SymexecError;
 use crate::symexec::havoc::{havoc_names, note};
 use crate::symexec::lists;
 use crate::symexec::state::{CallTarget, Completion, Kont, Source, State, exc, get};
@@ -241,7 +241,8 @@ impl<'p> Machine<'p> {
                 }
                 if let ExprKind::BinOp { op, left, right } = &value.kind
                     && let (Some(a), Some(b)) = (left.as_name(), right.as_name())
-                    && let (Some(a), Some(b)) = (self.owned_mapping(&s, a), self.owned_mapping(&s, b))
+                    && let (Some(a), Some(b)) =
+                        (self.owned_mapping(&s, a), self.owned_mapping(&s, b))
                     && a.kind == MapKind::Set
                     && b.kind == MapKind::Set
                     && lists::owned(&s, self.program, name)
@@ -469,15 +470,7 @@ impl<'p> Machine<'p> {
     /// `d.pop(k[, default])`, `d.get(k)`, `d.setdefault(k, v)`, `d.clear()`, `s.add(x)`,
     /// `s.discard(x)`, `s.remove(x)`, `s.clear()` on an owned mapping.
     fn mapping_method(&self, s: State<'p>, e: &Expr, target: CallTarget) -> Result<Maybe<'p>> {
-        let ExprKind::Call {
-            func,
-            args,
-            keywords,
-        } = &e.kind
-        else {
-            return Ok(Err(s));
-        };
-        let ExprKind::Attribute { value, attr } = &func.kind else {
+        let Some((value, attr, args)) = e.as_method_call() else {
             return Ok(Err(s));
         };
         let Some(name) = value.as_name() else {
@@ -486,25 +479,21 @@ impl<'p> Machine<'p> {
         let Some(m) = self.owned_mapping(&s, name) else {
             return Ok(Err(s));
         };
-        let plain =
-            keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
-        let modelled = plain
-            && matches!(
-                (m.kind, attr.as_str(), args.len()),
-                (MapKind::Dict, "pop", 1 | 2)
-                    | (MapKind::Dict, "get", 1)
-                    | (MapKind::Dict, "setdefault", 2)
-                    | (_, "clear", 0)
-                    | (MapKind::Set, "add" | "discard" | "remove", 1)
-            );
+        let modelled = matches!(
+            (m.kind, attr, args.len()),
+            (MapKind::Dict, "pop", 1 | 2)
+                | (MapKind::Dict, "get", 1)
+                | (MapKind::Dict, "setdefault", 2)
+                | (_, "clear", 0)
+                | (MapKind::Set, "add" | "discard" | "remove", 1)
+        );
         if !modelled {
             return Ok(Err(s));
         }
         let name = name.to_string();
-        let attr = attr.clone();
         let line = e.span.line;
-        let b = self.with_operands(s, e, &name, &target, args.clone(), |mut s, v| {
-            match (attr.as_str(), v.as_slice()) {
+        let b = self.with_operands(s, e, &name, &target, args.to_vec(), |mut s, v| {
+            match (attr, v.as_slice()) {
                 ("clear", []) => {
                     s.assign(&name, Value::Mapping(Mapping::new(m.kind)))?;
                     Ok(Branch::Go(deliver(s, &target, Value::None)?))
@@ -547,7 +536,11 @@ impl<'p> Machine<'p> {
     ) -> Result<Maybe<'p>> {
         let in_other = |x: &Term, other: &Mapping, wanted: bool| -> Result<Term> {
             let c = other.contains(x).map_err(sort_err)?;
-            if wanted { Ok(c) } else { Term::not(c).map_err(sort_err) }
+            if wanted {
+                Ok(c)
+            } else {
+                Term::not(c).map_err(sort_err)
+            }
         };
         let mut candidates: Vec<(Term, Term)> = Vec::new();
         let only = |from: &Mapping, other: &Mapping, wanted: bool, out: &mut Vec<(Term, Term)>| {
@@ -582,7 +575,10 @@ impl<'p> Machine<'p> {
                     return Err(internal("the set is gone"));
                 };
                 let mut with = s.clone();
-                with.assign(name, Value::Mapping(m.stored(&Slot::Missing, x.clone(), Term::bool(true))))?;
+                with.assign(
+                    name,
+                    Value::Mapping(m.stored(&Slot::Missing, x.clone(), Term::bool(true))),
+                )?;
                 Ok(fork(vec![
                     (cond.clone(), Branch::Go(with)),
                     (Term::not(cond.clone()).map_err(sort_err)?, Branch::Go(s)),
