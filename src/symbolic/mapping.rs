@@ -231,7 +231,7 @@ mod tests {
         assert_eq!(m.slots(&x).unwrap().len(), 2);
         let (v, missing) = m.lookup(&x, None).unwrap().unwrap();
         assert_eq!(v.to_string(), "1");
-        assert_eq!(missing.to_string(), "x != 'a'");
+        assert_eq!(missing.to_string(), "not (x == 'a')");
         let mixed = m.stored(&Slot::Missing, b, Term::str("s").unwrap());
         assert!(mixed.lookup(&x, None).unwrap().is_none());
         assert_eq!(
