@@ -936,6 +936,24 @@ impl Expr {
         }
     }
 
+    /// `receiver.attr(args)` without keywords or starred arguments: its parts.
+    pub fn as_method_call(&self) -> Option<(&Expr, &str, &[Expr])> {
+        let ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } = &self.kind
+        else {
+            return None;
+        };
+        let ExprKind::Attribute { value, attr } = &func.kind else {
+            return None;
+        };
+        let plain =
+            keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
+        plain.then_some((&**value, attr.as_str(), args.as_slice()))
+    }
+
     fn collect_reads(&self, bound: &mut Vec<String>, out: &mut Vec<String>) {
         match &self.kind {
             ExprKind::Name(n) => {

@@ -16,6 +16,7 @@
 
 pub mod chars;
 pub mod iteration;
+pub mod mapping;
 pub mod negate;
 pub mod none;
 mod print;
@@ -35,7 +36,8 @@ pub use solver::{
 pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, TermMemo, Var};
 pub use translate::{
-    Env, ExceptionKind, TranslateError, Translated, annotation_sort, translate, translate_condition,
+    Env, ExceptionKind, TranslateError, Translated, annotation_sort, dict_items, translate,
+    translate_condition,
 };
 
 #[cfg(test)]

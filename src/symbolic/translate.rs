@@ -17,10 +17,12 @@ mod calls;
 mod env;
 mod expr;
 mod lists;
+mod mappings;
 mod quantifier;
 mod strings;
 
 pub use env::{Env, annotation_sort};
+pub use mappings::dict_items;
 
 /// An exception the translated expressions can raise at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -30,6 +32,8 @@ pub enum ExceptionKind {
     ValueError,
     /// `ord()` of a string whose length is not 1.
     TypeError,
+    /// `d[k]` of a key the dict does not hold.
+    KeyError,
 }
 
 /// A translated expression: its value, and when evaluating it raises.
@@ -80,6 +84,7 @@ impl ExceptionKind {
             ExceptionKind::IndexError => "IndexError",
             ExceptionKind::ValueError => "ValueError",
             ExceptionKind::TypeError => "TypeError",
+            ExceptionKind::KeyError => "KeyError",
         }
     }
 }

@@ -18,6 +18,8 @@
 //! the same order from the start `0`, and the same `TypeError`s), so a list of unknown
 //! length is summed per length up to the unroll bound rather than havocked. The accumulator `$c…`
 //! is owned (see `lists`): only the loop appends to it, and it is read once it is complete.
+//! Set and dict comprehensions run the same way, from `$c1 = set()` with `$c1.add(f(x))`
+//! and from `$c1 = {}` with `$c1[k(x)] = v(x)` (see `symexec::step::mappings`).
 //! A comprehension's variable is local to it in Python, so one whose variable is also used
 //! outside comprehensions in the same body is left as it is (not modelled).
 
@@ -93,7 +95,7 @@ pub fn runs_as_loop(e: &Expr, parent: Option<&Expr>) -> bool {
     let list = matches!(
         e.kind,
         ExprKind::Comprehension {
-            kind: ComprehensionKind::List,
+            kind: ComprehensionKind::List | ComprehensionKind::Set | ComprehensionKind::Dict,
             ..
         }
     );

@@ -37,6 +37,7 @@ const PYTHON_TYPE_ERRORS: &[&str] = &[
     "can only concatenate",
     "indices must be integers",
     "can't multiply sequence",
+    "unhashable type",
 ];
 
 /// Evaluates `e` (as a condition: its truth value) in `state`.

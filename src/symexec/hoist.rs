@@ -420,7 +420,7 @@ impl Hoister {
         let rebuilt = |kind| Ok(Expr::new(kind, e.span));
         match &e.kind {
             ExprKind::Comprehension {
-                kind: ComprehensionKind::List,
+                kind: ComprehensionKind::List | ComprehensionKind::Set | ComprehensionKind::Dict,
                 ..
             } => self.comprehension(s, e, out),
             _ if comprehension::consumed_generator(e).is_some() => {
@@ -629,7 +629,10 @@ impl Hoister {
     fn comprehension(&mut self, s: &Stmt, e: &Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
         let line = e.span.line;
         let ExprKind::Comprehension {
-            elt, generators, ..
+            kind,
+            elt,
+            value,
+            generators,
         } = &e.kind
         else {
             return Err(unsupported("a malformed comprehension", line));
@@ -647,21 +650,52 @@ impl Hoister {
         };
         self.next += 1;
         let acc = format!("$c{}", self.next);
-        let append = Expr::new(
-            ExprKind::Call {
-                func: Box::new(Expr::new(
-                    ExprKind::Attribute {
-                        value: Box::new(name(&acc, e)),
-                        attr: "append".to_string(),
-                    },
-                    elt.span,
-                )),
-                args: vec![(**elt).clone()],
-                keywords: Vec::new(),
-            },
-            elt.span,
-        );
-        let mut body = vec![synthetic(s, StmtKind::Expr(append))];
+        let method = |attr: &str| {
+            Expr::new(
+                ExprKind::Call {
+                    func: Box::new(Expr::new(
+                        ExprKind::Attribute {
+                            value: Box::new(name(&acc, e)),
+                            attr: attr.to_string(),
+                        },
+                        elt.span,
+                    )),
+                    args: vec![(**elt).clone()],
+                    keywords: Vec::new(),
+                },
+                elt.span,
+            )
+        };
+        // The accumulator's start and what one item does to it: `$c.append(elt)`,
+        // `$c.add(elt)`, `$c[elt] = value`.
+        let (start, add) = match (kind, value) {
+            (ComprehensionKind::Set, _) => (
+                ExprKind::Call {
+                    func: Box::new(name("set", e)),
+                    args: Vec::new(),
+                    keywords: Vec::new(),
+                },
+                StmtKind::Expr(method("add")),
+            ),
+            (ComprehensionKind::Dict, Some(v)) => (
+                ExprKind::Dict {
+                    keys: Vec::new(),
+                    values: Vec::new(),
+                },
+                StmtKind::Assign {
+                    targets: vec![Expr::new(
+                        ExprKind::Subscript {
+                            value: Box::new(name(&acc, e)),
+                            index: elt.clone(),
+                        },
+                        elt.span,
+                    )],
+                    value: (**v).clone(),
+                },
+            ),
+            _ => (ExprKind::List(Vec::new()), StmtKind::Expr(method("append"))),
+        };
+        let mut body = vec![synthetic(s, add)];
         for (k, g) in generators.iter().enumerate().rev() {
             for c in g.ifs.iter().rev() {
                 body = vec![synthetic(
@@ -687,7 +721,7 @@ impl Hoister {
         }
         let body = self.block(&body)?;
         let iter = self.expr(s, &first.iter, out)?;
-        out.push(self.assign(s, &acc, Expr::new(ExprKind::List(Vec::new()), e.span)));
+        out.push(self.assign(s, &acc, Expr::new(start, e.span)));
         out.push(synthetic(
             s,
             StmtKind::For {

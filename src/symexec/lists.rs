@@ -39,6 +39,18 @@ pub const MUTATING: &[&str] = &[
     "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
 ];
 
+/// The dict and set methods that change the receiver (besides those lists share).
+const MAPPING_MUTATING: &[&str] = &[
+    "add",
+    "discard",
+    "setdefault",
+    "update",
+    "popitem",
+    "difference_update",
+    "intersection_update",
+    "symmetric_difference_update",
+];
+
 /// Builtins that read an argument without keeping a reference to it.
 const CONSUMERS: &[&str] = &[
     "len",
@@ -136,13 +148,16 @@ fn has_finally(body: &[Stmt]) -> bool {
 /// Whether `e` evaluates to a new list no other name refers to.
 fn fresh_list(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::List(_) => true,
+        ExprKind::List(_) | ExprKind::Set(_) => true,
+        ExprKind::Dict { keys, .. } => keys.iter().all(Option::is_some),
         ExprKind::Comprehension {
-            kind: ComprehensionKind::List,
+            kind: ComprehensionKind::List | ComprehensionKind::Set | ComprehensionKind::Dict,
             ..
         } => true,
         ExprKind::Name(n) => n.starts_with("$c"),
-        ExprKind::Call { func, .. } => matches!(func.as_name(), Some("list" | "sorted")),
+        ExprKind::Call { func, .. } => {
+            matches!(func.as_name(), Some("list" | "sorted" | "dict" | "set"))
+        }
         ExprKind::BinOp { .. } => true,
         ExprKind::Subscript { index, .. } => matches!(index.kind, ExprKind::Slice { .. }),
         _ => false,
@@ -206,7 +221,8 @@ fn for_mutations(body: &[Stmt], iterated: &mut BTreeSet<String>, bad: &mut BTree
                 if let ExprKind::Call { func, .. } = &x.kind
                     && let ExprKind::Attribute { value, attr } = &func.kind
                     && let Some(n) = value.as_name()
-                    && MUTATING.contains(&attr.as_str())
+                    && (MUTATING.contains(&attr.as_str())
+                        || MAPPING_MUTATING.contains(&attr.as_str()))
                     && iterated.contains(n)
                 {
                     bad.insert(n.to_string());
@@ -227,8 +243,15 @@ fn for_mutations(body: &[Stmt], iterated: &mut BTreeSet<String>, bad: &mut BTree
                 }
             }
             StmtKind::AugAssign { target, .. } => {
-                if let Some(n) = target.as_name().filter(|n| iterated.contains(*n)) {
+                if let Some(n) = super::havoc::base_name(target).filter(|n| iterated.contains(*n)) {
                     bad.insert(n.to_string());
+                }
+            }
+            StmtKind::Delete(targets) => {
+                for t in targets {
+                    if let Some(n) = super::havoc::base_name(t).filter(|n| iterated.contains(*n)) {
+                        bad.insert(n.to_string());
+                    }
                 }
             }
             _ => {}

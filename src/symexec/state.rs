@@ -212,8 +212,14 @@ impl<'p> State<'p> {
             }
         }
         for (n, v) in frame.store.iter() {
-            if let Value::Term(t) = &**v {
-                env.bind(n.to_string(), t.clone());
+            match &**v {
+                Value::Term(t) => env.bind(n.to_string(), t.clone()),
+                // Only an unaliased name may be read as the mapping it holds (a dict a
+                // call returned into another name is not tracked through its aliases).
+                Value::Mapping(m) if super::lists::owned(self, program, n) => {
+                    env.bind_mapping(n.to_string(), m.clone())
+                }
+                _ => {}
             }
         }
         for (n, t) in &frame.hidden {
@@ -349,6 +355,7 @@ pub fn type_name(v: &Value) -> String {
         Value::Function { .. } => "function".into(),
         Value::Exception(e) => e.type_name.clone(),
         Value::Havoc(_) => "object".into(),
+        Value::Mapping(m) => m.kind.name().into(),
     }
 }
 
@@ -371,5 +378,9 @@ fn describe(v: &Value) -> String {
         }
         Value::Exception(e) => format!("an exception object {} (not modelled)", e.type_name),
         Value::Havoc(_) => "an unmodelled value".into(),
+        Value::Mapping(m) => format!(
+            "a {} (only read by key, length and iteration)",
+            m.kind.name()
+        ),
     }
 }

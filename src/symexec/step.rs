@@ -24,6 +24,7 @@ type Result<T> = std::result::Result<T, SymexecError>;
 
 mod list_effects;
 mod list_lengths;
+mod mappings;
 mod split_items;
 
 /// Where one step leads.
@@ -206,6 +207,10 @@ impl<'p> Machine<'p> {
         if let Some(forked) = self.at_split(&s, stmt)? {
             return Ok(forked);
         }
+        s = match self.mapping_stmt(s, stmt)? {
+            Ok(done) => return Ok(done),
+            Err(s) => s,
+        };
         let line = stmt.span.line;
         match &stmt.kind {
             StmtKind::Expr(e) => {
@@ -552,6 +557,10 @@ impl<'p> Machine<'p> {
     }
 
     fn for_loop(&self, s: State<'p>, stmt: &'p Stmt) -> Result<Branch<'p>> {
+        let s = match self.mapping_loop(s, stmt)? {
+            Ok(done) => return Ok(done),
+            Err(s) => s,
+        };
         let StmtKind::For { iter, .. } = &stmt.kind else {
             return Err(internal("for_loop on another statement"));
         };

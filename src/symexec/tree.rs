@@ -25,6 +25,8 @@ pub enum Value {
     /// What an expression the symbolic interpreter does not model produced ("havoc"), with
     /// the note saying which: anything at all. Paths through it are approximate.
     Havoc(String),
+    /// A dict or set of known structure (see [`crate::symbolic::mapping`]).
+    Mapping(crate::symbolic::mapping::Mapping),
 }
 
 /// An exception as the tree reports it.
@@ -240,6 +242,7 @@ impl fmt::Display for Value {
             Value::Function { name, .. } => write!(f, "<function {name}>"),
             Value::Exception(e) => write!(f, "{}({})", e.type_name, e.message.repr()),
             Value::Havoc(_) => f.write_str("?"),
+            Value::Mapping(m) => write!(f, "{m}"),
         }
     }
 }

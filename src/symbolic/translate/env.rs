@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::python::ir::{Constant, Expr, ExprKind, Param, ParamKind};
+use crate::symbolic::mapping::Mapping;
 use crate::symbolic::sort::{SeqKind, Sort};
 use crate::symbolic::term::{SortError, Term, Var};
 
@@ -11,6 +12,8 @@ use crate::symbolic::term::{SortError, Term, Var};
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     bindings: BTreeMap<String, Term>,
+    /// Names bound to a dict or set of known structure (see `mapping`).
+    mappings: BTreeMap<String, Mapping>,
 }
 
 impl Env {
@@ -29,6 +32,16 @@ impl Env {
         let term = Term::input(Var::input(name), sort)?;
         self.bind(name, term.clone());
         Ok(term)
+    }
+
+    /// Binds `name` to a dict or set of known structure.
+    pub fn bind_mapping(&mut self, name: impl Into<String>, mapping: Mapping) {
+        self.mappings.insert(name.into(), mapping);
+    }
+
+    /// The dict or set `name` is bound to.
+    pub fn mapping(&self, name: &str) -> Option<&Mapping> {
+        self.mappings.get(name)
     }
 
     pub fn get(&self, name: &str) -> Option<&Term> {

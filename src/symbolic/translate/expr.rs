@@ -120,6 +120,9 @@ impl Translator<'_> {
 
     /// Translates `e`; as a condition, its value is its truth value.
     pub fn expr(&self, e: &Expr, condition: bool) -> Result<Partial> {
+        if let Some(done) = self.mapping_expr(e, condition) {
+            return done;
+        }
         let mut p = match &e.kind {
             ExprKind::BoolOp { op, values } => return self.bool_op(e, *op, values, condition),
             ExprKind::IfExp { test, body, orelse } => {
@@ -415,6 +418,9 @@ impl Translator<'_> {
                 _ => self.expr(right, false)?,
             };
             let b = fx.then_if(&guard, operand).map_err(fail)?;
+            if matches!(op, CmpOp::In | CmpOp::NotIn) {
+                self.hashable_needle(right, &a)?;
+            }
             let result = match (op, compare_op(*op)) {
                 (CmpOp::In, _) => Term::contains(a, b.clone()),
                 (CmpOp::NotIn, _) => Term::contains(a, b.clone()).and_then(Term::not),
@@ -433,6 +439,9 @@ impl Translator<'_> {
     /// The right operand of `in`: set displays and `set(...)`/`frozenset(...)` of displays
     /// become lists (membership is the same); anything else is an ordinary value.
     fn collection(&self, e: &Expr) -> Result<Partial> {
+        if let Some(done) = self.mapping_collection(e) {
+            return done;
+        }
         match &e.kind {
             ExprKind::Set(items) => self.display(e, SeqKind::List, items),
             ExprKind::Call {

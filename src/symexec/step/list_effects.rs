@@ -27,7 +27,7 @@ fn kept(t: Term) -> Option<Term> {
 }
 
 /// What a step that may not apply gives back: its branch, or the state untouched.
-type Maybe<'p> = std::result::Result<Branch<'p>, State<'p>>;
+pub(super) type Maybe<'p> = std::result::Result<Branch<'p>, State<'p>>;
 
 /// The owned list `name` holds in the current frame.
 fn owned_list(s: &State<'_>, m: &Machine<'_>, name: &str) -> Option<Term> {
@@ -44,7 +44,7 @@ fn is_int(t: &Term) -> bool {
 }
 
 /// Delivers a method's result to where the call's value goes.
-fn deliver<'p>(mut s: State<'p>, target: &CallTarget, v: Value) -> Result<State<'p>> {
+pub(super) fn deliver<'p>(mut s: State<'p>, target: &CallTarget, v: Value) -> Result<State<'p>> {
     match target {
         CallTarget::Name(n) => s.assign(n, v)?,
         CallTarget::Return => s.completion = Some(Completion::Return(v)),
@@ -61,32 +61,19 @@ impl<'p> Machine<'p> {
         e: &Expr,
         target: CallTarget,
     ) -> Result<Maybe<'p>> {
-        let ExprKind::Call {
-            func,
-            args,
-            keywords,
-        } = &e.kind
-        else {
+        let Some((value, attr, args)) = e.as_method_call() else {
             return Ok(Err(s));
         };
-        let ExprKind::Attribute { value, attr } = &func.kind else {
-            return Ok(Err(s));
-        };
-        let modelled = matches!(
-            attr.as_str(),
-            "append" | "extend" | "insert" | "pop" | "remove"
-        );
-        let plain =
-            keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
-        let Some(name) = value.as_name().filter(|_| modelled && plain) else {
+        let modelled = matches!(attr, "append" | "extend" | "insert" | "pop" | "remove");
+        let Some(name) = value.as_name().filter(|_| modelled) else {
             return Ok(Err(s));
         };
         let Some(xs) = owned_list(&s, self, name) else {
             return Ok(Err(s));
         };
         let line = e.span.line;
-        let all = Expr::new(ExprKind::Tuple(args.clone()), e.span);
-        let attr = attr.clone();
+        let all = Expr::new(ExprKind::Tuple(args.to_vec()), e.span);
+        let attr = attr.to_string();
         let name = name.to_string();
         let branch = self.with_any(s, &all, |mut s, v| {
             let havoc = |mut s: State<'p>, why: String| -> Result<Branch<'p>> {
