@@ -359,8 +359,10 @@ impl<'a> Compiler<'a> {
             let bound = a.asname.as_deref().unwrap_or(first);
             let value = match modules::module(&a.name) {
                 Some(m) => Value::Native(m),
-                None if a.name == super::host::MODULE => {
-                    match self.globals.lookup(super::host::GLOBAL) {
+                None if super::source_module::find(&a.name).is_some() => {
+                    match super::source_module::find(&a.name)
+                        .and_then(|sm| self.globals.lookup(sm.global))
+                    {
                         Some(v) => v.clone(),
                         None => return Ok(import_error(&a.name)),
                     }
@@ -383,8 +385,8 @@ impl<'a> Compiler<'a> {
             return Ok(StmtKind::Pass);
         }
         let m = modules::module(name).filter(|_| level == 0);
-        if m.is_none() && level == 0 && name == super::host::MODULE {
-            return self.import_prelude(names);
+        if let Some(sm) = super::source_module::find(name).filter(|_| m.is_none() && level == 0) {
+            return self.import_source_module(sm, names);
         }
         if m.is_none() {
             return Ok(import_error(if level > 0 { "." } else { name }));
@@ -416,19 +418,26 @@ impl<'a> Compiler<'a> {
         Ok(StmtKind::Bind(binds))
     }
 
-    /// `from analysis import …`: the names of the module object the prelude bound
-    /// (`host::load_prelude` runs it before the cell is compiled).
-    fn import_prelude(&mut self, names: &[ir::Alias]) -> Result<StmtKind> {
-        let module = match self.globals.lookup(super::host::GLOBAL) {
+    /// `from analysis import …`: the names of the module object the module's source bound
+    /// (`source_module::load_imported` runs it before the cell is compiled).
+    fn import_source_module(
+        &mut self,
+        sm: &super::source_module::SourceModule,
+        names: &[ir::Alias],
+    ) -> Result<StmtKind> {
+        let module = match self.globals.lookup(sm.global) {
             Some(Value::Instance(i)) => i.clone(),
-            _ => return Ok(import_error(super::host::MODULE)),
+            _ => return Ok(import_error(sm.name)),
         };
         let mut binds = Vec::new();
         for a in names {
             let Some(value) = module.get(&a.name) else {
                 return Ok(StmtKind::ImportError(
                     ExcKind::ImportError,
-                    format!("cannot import name '{}' from 'analysis' (built-in)", a.name),
+                    format!(
+                        "cannot import name '{}' from '{}' (built-in)",
+                        a.name, sm.name
+                    ),
                 ));
             };
             binds.push((self.var(a.asname.as_deref().unwrap_or(&a.name))?, value));
