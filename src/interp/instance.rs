@@ -216,11 +216,16 @@ impl Machine {
                         Descriptor::Static(f) => f.clone(),
                         Descriptor::Property { .. } => Value::Descriptor(d.clone()),
                     },
+                    // An implicit classmethod.
+                    (_, v @ Value::Function(_)) if name == "__init_subclass__" => {
+                        bind(v, s.receiver.clone())
+                    }
                     (_, v) => v,
                 });
             }
         }
-        if let (Value::Instance(_), _) | (_, "__new__") = (&s.receiver, name) {
+        if let (Value::Instance(_), _) | (_, "__new__" | "__init_subclass__") = (&s.receiver, name)
+        {
             if let Some(v) = self.object_method(&s.receiver, name) {
                 return Ok(v);
             }
