@@ -4,6 +4,7 @@
 //! and message) must be identical.
 //!
 //! `DIFF_CASES=N` sets the number of programs (default 300), `DIFF_SEED=S` the seed,
+//! `DIFF_CORPUS=name` compares one corpus file, `DIFF_SHOW=n` prints n discrepancies per file,
 //! `DIFF_DUMP=path` writes the programs as a JSON list, `DIFF_FAILURES=dir` each failing
 //! case to a file there.
 
@@ -1367,7 +1368,12 @@ fn fixture_corpora_agree_with_cpython() {
         );
         if skipped > 0 || !failures.is_empty() {
             failed.push(file.display().to_string());
-            for failure in failures.iter().take(3) {
+            // `DIFF_SHOW=n` prints n discrepancies per file (3 by default)
+            let show = std::env::var("DIFF_SHOW")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(3);
+            for failure in failures.iter().take(show) {
                 println!("{failure}\n");
             }
         }

@@ -266,16 +266,20 @@ impl Machine {
                 return Ok(self.vars_dict(&super::funcattr::dict_items(f)));
             }
             (Value::Function(f), "__closure__") => {
-                return match f.closure.as_slice() {
-                    [] => Ok(Value::None),
-                    [cell] => Ok(Value::tuple(vec![Value::Std(Rc::new(
-                        super::stdlib::StdObj::Cell(cell.clone()),
-                    ))])),
-                    // CPython orders the cells by free-variable name; the names are not kept.
-                    _ => Err(Unwind::unsupported(
-                        "__closure__ of a function with several free variables",
-                    )),
-                };
+                if f.closure.is_empty() {
+                    return Ok(Value::None);
+                }
+                // CPython orders the cells by free-variable name.
+                let mut cells: Vec<_> = f.code.free_names.iter().zip(&f.closure).collect();
+                cells.sort_by(|a, b| a.0.cmp(b.0));
+                return Ok(Value::tuple(
+                    cells
+                        .into_iter()
+                        .map(|(_, cell)| {
+                            Value::Std(Rc::new(super::stdlib::StdObj::Cell(cell.clone())))
+                        })
+                        .collect(),
+                ));
             }
             (Value::Function(f), _) => {
                 if let Some(v) = super::funcattr::get(f, name) {

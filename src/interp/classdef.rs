@@ -58,7 +58,13 @@ impl Machine {
         // cell defining one next to functions still runs; using the class stops the run.
         match self.class_bases(def, &bases)? {
             Ok((class_bases, flavor)) => {
-                self.run_class_body(f, def, class_bases, flavor, decorators)
+                let mut keywords = Vec::new();
+                for k in &def.keywords {
+                    if let Kwarg::Named(name, e) = k {
+                        keywords.push((name.clone(), self.eval(f, e)?));
+                    }
+                }
+                self.run_class_body(f, def, class_bases, flavor, keywords, decorators)
             }
             Err(reason) => {
                 let v = Value::Unavailable(format!("the class {} ({reason})", def.name).into());
@@ -75,7 +81,11 @@ impl Machine {
         def: &ClassDef,
         bases: &[Value],
     ) -> R<Result<(Vec<Rc<Class>>, Flavor), String>> {
-        if let Some(k) = def.keywords.first() {
+        // Other keywords go to `__init_subclass__`.
+        if let Some(k) = def.keywords.iter().find(|k| match k {
+            Kwarg::Named(name, _) => &**name == "metaclass",
+            Kwarg::Splat(_) => true,
+        }) {
             return Ok(Err(match k {
                 Kwarg::Named(name, _) => format!("the class keyword `{name}=` is not supported"),
                 Kwarg::Splat(_) => "class keywords `**` are not supported".into(),
@@ -125,6 +135,7 @@ impl Machine {
         def: &ClassDef,
         class_bases: Vec<Rc<Class>>,
         flavor: Flavor,
+        keywords: super::call::Kwargs,
         decorators: Vec<Value>,
     ) -> R<()> {
         let (mut attrs, frame) = self.class_namespace(f, def)?;
@@ -149,12 +160,33 @@ impl Machine {
         if matches!(flavor, Flavor::Enum | Flavor::IntEnum) {
             self.make_enum_members(&class)?;
         }
+        self.init_subclass(&class, keywords)?;
         let mut v = Value::Class(class);
         for d in decorators.iter().rev() {
             v = self.call(d, vec![v], Vec::new())?;
         }
         self.store(f, def.target, v);
         Ok(())
+    }
+
+    /// The parent's `__init_subclass__` (an implicit classmethod) with the class keywords,
+    /// as `type.__new__` calls it; `object`'s takes no keywords.
+    fn init_subclass(&mut self, class: &Rc<Class>, keywords: super::call::Kwargs) -> R<()> {
+        let hook = class.mro.iter().find_map(|b| b.own("__init_subclass__"));
+        match hook {
+            Some(f @ Value::Function(_)) => {
+                self.call(&f, vec![Value::Class(class.clone())], keywords)?;
+                Ok(())
+            }
+            Some(_) => Err(super::exc::Unwind::unsupported(
+                "an __init_subclass__ that is not a plain function",
+            )),
+            None if keywords.is_empty() => Ok(()),
+            None => type_error(format!(
+                "{}.__init_subclass__() takes no keyword arguments",
+                class.name
+            )),
+        }
     }
 
     /// Runs a class body in its own frame; its bound locals, in definition order, are the

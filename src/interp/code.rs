@@ -38,6 +38,8 @@ pub(crate) struct Code {
     pub ncells: usize,
     /// For each free variable, the cell index in the defining frame it is taken from.
     pub free_sources: Vec<u32>,
+    /// The free variables' names, in `free_sources`' order (`__closure__` sorts by them).
+    pub free_names: Vec<Rc<str>>,
     pub body: Body,
     pub line: u32,
     /// The header line (`def f(x):`), for tracebacks.

@@ -19,6 +19,33 @@ use super::scope::{Binding, Scope, Scopes, node_key};
 use super::value::{Native, Value};
 use crate::python::ir::{self, ComprehensionKind, Constant, ExprKind, ParamKind, StmtKind as S};
 
+/// The first surrogate escape (`\uD800`..`\uDFFF`, `\U0000D800`..) in a statement's text:
+/// a backslash not itself escaped, then a surrogate code point (raw strings included).
+fn surrogate_escape(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let digits = match bytes.get(i + 1) {
+            Some(b'u') => 4,
+            Some(b'U') => 8,
+            _ => {
+                i += 2;
+                continue;
+            }
+        };
+        let hex = text.get(i + 2..i + 2 + digits).unwrap_or("");
+        if u32::from_str_radix(hex, 16).is_ok_and(|c| (0xd800..=0xdfff).contains(&c)) {
+            return text.get(i..i + 2 + digits);
+        }
+        i += 2;
+    }
+    None
+}
+
 /// Why a cell cannot be run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
@@ -87,6 +114,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         nlocals: 0,
         ncells: 0,
         free_sources: Vec::new(),
+        free_names: Vec::new(),
         body: Body::Block(body),
         line: 1,
         text: "".into(),
@@ -174,7 +202,13 @@ impl<'a> Compiler<'a> {
 
     fn stmt(&mut self, s: &ir::Stmt) -> Result<Stmt> {
         self.line = s.span.line;
-        let kind = self.stmt_kind(s)?;
+        let kind = match surrogate_escape(&s.text) {
+            // The parser turns a surrogate escape into U+FFFD; CPython keeps it in the str.
+            Some(escape) => StmtKind::Unsupported(
+                self.unsupported(format!("the lone surrogate {escape} in a str literal"))?,
+            ),
+            None => self.stmt_kind(s)?,
+        };
         Ok(Stmt {
             line: s.span.line,
             text: s.text.as_str().into(),
@@ -359,8 +393,10 @@ impl<'a> Compiler<'a> {
             let bound = a.asname.as_deref().unwrap_or(first);
             let value = match modules::module(&a.name) {
                 Some(m) => Value::Native(m),
-                None if a.name == super::host::MODULE => {
-                    match self.globals.lookup(super::host::GLOBAL) {
+                None if super::source_module::find(&a.name).is_some() => {
+                    match super::source_module::find(&a.name)
+                        .and_then(|sm| self.globals.lookup(sm.global))
+                    {
                         Some(v) => v.clone(),
                         None => return Ok(import_error(&a.name)),
                     }
@@ -383,8 +419,8 @@ impl<'a> Compiler<'a> {
             return Ok(StmtKind::Pass);
         }
         let m = modules::module(name).filter(|_| level == 0);
-        if m.is_none() && level == 0 && name == super::host::MODULE {
-            return self.import_prelude(names);
+        if let Some(sm) = super::source_module::find(name).filter(|_| m.is_none() && level == 0) {
+            return self.import_source_module(sm, names);
         }
         if m.is_none() {
             return Ok(import_error(if level > 0 { "." } else { name }));
@@ -416,19 +452,26 @@ impl<'a> Compiler<'a> {
         Ok(StmtKind::Bind(binds))
     }
 
-    /// `from analysis import …`: the names of the module object the prelude bound
-    /// (`host::load_prelude` runs it before the cell is compiled).
-    fn import_prelude(&mut self, names: &[ir::Alias]) -> Result<StmtKind> {
-        let module = match self.globals.lookup(super::host::GLOBAL) {
+    /// `from analysis import …`: the names of the module object the module's source bound
+    /// (`source_module::load_imported` runs it before the cell is compiled).
+    fn import_source_module(
+        &mut self,
+        sm: &super::source_module::SourceModule,
+        names: &[ir::Alias],
+    ) -> Result<StmtKind> {
+        let module = match self.globals.lookup(sm.global) {
             Some(Value::Instance(i)) => i.clone(),
-            _ => return Ok(import_error(super::host::MODULE)),
+            _ => return Ok(import_error(sm.name)),
         };
         let mut binds = Vec::new();
         for a in names {
             let Some(value) = module.get(&a.name) else {
                 return Ok(StmtKind::ImportError(
                     ExcKind::ImportError,
-                    format!("cannot import name '{}' from 'analysis' (built-in)", a.name),
+                    format!(
+                        "cannot import name '{}' from '{}' (built-in)",
+                        a.name, sm.name
+                    ),
                 ));
             };
             binds.push((self.var(a.asname.as_deref().unwrap_or(&a.name))?, value));
@@ -736,6 +779,7 @@ impl<'a> Compiler<'a> {
             nlocals: frame.locals.len(),
             ncells: scope.cells.len(),
             free_sources,
+            free_names: scope.frees.iter().map(|n| n.as_str().into()).collect(),
             body,
             line: src.line,
             text: src.text.into(),
@@ -871,6 +915,7 @@ impl<'a> Compiler<'a> {
             nlocals: frame.locals.len(),
             ncells: scope.cells.len(),
             free_sources,
+            free_names: scope.frees.iter().map(|n| n.as_str().into()).collect(),
             body: Body::Comprehension(body),
             line: e.span.line,
             text: format!("{e}").into(),
@@ -1027,6 +1072,7 @@ impl Compiler<'_> {
             nlocals: frame.locals.len(),
             ncells: scope.cells.len(),
             free_sources,
+            free_names: scope.frees.iter().map(|n| n.as_str().into()).collect(),
             body: Body::Block(body_c),
             line: s.span.line,
             text: s.text.as_str().into(),

@@ -88,10 +88,20 @@ impl Machine {
                 let mut it = self.iter_of(iterable)?;
                 while let Some(v) = self.next(&mut it)? {
                     self.assign(f, target, v)?;
-                    match self.exec_block(f, body)? {
-                        Flow::Break => return Ok(Flow::Normal),
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
-                        Flow::Normal | Flow::Continue => self.tick()?,
+                    match self.exec_block(f, body) {
+                        Ok(Flow::Break) => {
+                            self.release_iter(it)?;
+                            return Ok(Flow::Normal);
+                        }
+                        Ok(Flow::Return(v)) => {
+                            self.release_iter(it)?;
+                            return Ok(Flow::Return(v));
+                        }
+                        Ok(Flow::Normal | Flow::Continue) => self.tick()?,
+                        Err(e) => {
+                            self.release_iter(it)?;
+                            return Err(e);
+                        }
                     }
                     self.trace_line(f, s.line);
                 }

@@ -120,6 +120,26 @@ impl GenObj {
 }
 
 impl Machine {
+    /// A `for` loop leaving its iterator early: a suspended generator nothing else refers to
+    /// is closed (its `finally` blocks run), as CPython does when it drops the last
+    /// reference. An exception from closing is dropped, as CPython only reports it.
+    pub fn release_iter(&mut self, it: IterState) -> R<()> {
+        let IterState::Shared(rc) = it else {
+            return Ok(());
+        };
+        let suspended = Rc::strong_count(&rc) == 1
+            && matches!(&*rc.borrow(), IterState::Coroutine(g) if g.started && !g.finished());
+        if !suspended {
+            return Ok(());
+        }
+        match self.gen_close(&rc) {
+            Ok(_) | Err(Unwind::Raise(_)) => Ok(()),
+            Err(abort) => Err(abort),
+        }
+    }
+}
+
+impl Machine {
     /// Resumes a generator: `Some(value)` when it yields, `None` when it returns (its value
     /// kept in [`GenObj::returned`]); an exception it raises finishes it.
     pub fn gen_resume(&mut self, g: &mut GenObj, input: Resume) -> R<Option<Value>> {

@@ -10,7 +10,7 @@
 //!
 //! The `analysis` module (`prelude/analysis.py`: `Domain`, `Analysis`, the `domain` and
 //! `analysis` decorators, the registry) is Python source run once per session, the first
-//! time a cell imports it; it binds one global, `__analysis__`.
+//! time a cell imports it (`source_module.rs`); it binds one global, `__analysis__`.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -20,13 +20,11 @@ use num_bigint::BigInt;
 use super::RunError;
 use super::machine::Machine;
 use super::value::Value;
-use crate::python::ir;
 
 /// The module's import name.
 pub(crate) const MODULE: &str = "analysis";
 /// The global holding the module object.
 pub(crate) const GLOBAL: &str = "__analysis__";
-const PRELUDE: &str = include_str!("prelude/analysis.py");
 
 thread_local! {
     static MACHINE: RefCell<Option<Machine>> = const { RefCell::new(None) };
@@ -218,21 +216,10 @@ pub fn module() -> Result<HostValue, RunError> {
 
 /// Runs the prelude unless it ran in this session.
 pub(super) fn load_prelude(m: &mut Machine) -> Result<(), RunError> {
-    if m.globals.lookup(GLOBAL).is_some() {
-        return Ok(());
+    match super::source_module::find(MODULE) {
+        Some(module) => super::source_module::load(m, module),
+        None => Err(RunError::Crashed(
+            "the analysis module is not listed".into(),
+        )),
     }
-    let module = crate::python::lower_module(PRELUDE)
-        .map_err(|e| RunError::Crashed(format!("the analysis module does not parse: {e}")))?;
-    super::worker::run_module(m, &module).map(|_| ())
-}
-
-/// Whether the module's top-level code imports `analysis`.
-pub(super) fn imports_prelude(module: &ir::Module) -> bool {
-    module.body.iter().any(|s| match &s.kind {
-        ir::StmtKind::Import(names) => names.iter().any(|a| a.name == MODULE),
-        ir::StmtKind::ImportFrom { module, level, .. } => {
-            *level == 0 && module.as_deref() == Some(MODULE)
-        }
-        _ => false,
-    })
 }

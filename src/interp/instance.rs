@@ -170,7 +170,14 @@ impl Machine {
                 items.push(Value::Type(super::value::TypeKind::Object));
                 Ok(Value::tuple(items))
             }
-            "__dict__" => Ok(self.vars_dict(&c.attrs.borrow())),
+            "__dict__" => {
+                // A read-only view in CPython (`mappingproxy`).
+                let d = self.vars_dict(&c.attrs.borrow());
+                if let Value::Dict(d) = &d {
+                    d.borrow_mut().flavor = Some(Rc::new(super::stdlib::Flavor::MappingProxy));
+                }
+                Ok(d)
+            }
             "__members__" if c.is_enum() => Ok(self.enum_members_proxy(c)),
             _ => match super::builtins::Builtin::object_method(name) {
                 Some(b) => Ok(Value::Builtin(b)),
@@ -209,11 +216,16 @@ impl Machine {
                         Descriptor::Static(f) => f.clone(),
                         Descriptor::Property { .. } => Value::Descriptor(d.clone()),
                     },
+                    // An implicit classmethod.
+                    (_, v @ Value::Function(_)) if name == "__init_subclass__" => {
+                        bind(v, s.receiver.clone())
+                    }
                     (_, v) => v,
                 });
             }
         }
-        if let (Value::Instance(_), _) | (_, "__new__") = (&s.receiver, name) {
+        if let (Value::Instance(_), _) | (_, "__new__" | "__init_subclass__") = (&s.receiver, name)
+        {
             if let Some(v) = self.object_method(&s.receiver, name) {
                 return Ok(v);
             }

@@ -172,6 +172,7 @@ mod seq;
 mod set;
 mod set_ops;
 mod sort;
+mod source_module;
 mod stdclass;
 mod stdlib;
 mod strings;

@@ -51,6 +51,9 @@ fn binary_slow(op: BinOp, a: &Value, b: &Value) -> R<Value> {
     if let Some(r) = super::set_ops::binary(op, a, b) {
         return r;
     }
+    if let Some(r) = super::set_ops::view_binary(op, a, b) {
+        return r;
+    }
     if let Some(r) = super::stdlib::counter_op(op, a, b) {
         return r;
     }
@@ -315,6 +318,11 @@ fn eq_at(a: &Value, b: &Value, depth: u32) -> R<bool> {
     if depth > 0 && depth > limits::current().recursion_limit {
         return Err(depth_error());
     }
+    if let (Value::View(_), _) | (_, Value::View(_)) = (a, b) {
+        if let Some(r) = super::set_ops::view_compare(CmpOp::Eq, a, b) {
+            return r;
+        }
+    }
     if let Some(r) = super::set_ops::eq(a, b) {
         return r;
     }
@@ -388,6 +396,9 @@ fn compare_at(op: CmpOp, a: &Value, b: &Value, depth: u32) -> R<bool> {
     }
     if depth > 0 && depth > limits::current().recursion_limit {
         return Err(depth_error());
+    }
+    if let Some(r) = super::set_ops::view_compare(op, a, b) {
+        return r;
     }
     if let Some(r) = super::set_ops::compare(op, a, b) {
         return r;

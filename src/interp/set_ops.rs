@@ -10,7 +10,7 @@ use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::machine::Machine;
 use super::repr::repr;
 use super::set::{SetObj, element_key, py_hash};
-use super::value::{TypeKind, Value};
+use super::value::{TypeKind, Value, ViewKind};
 use crate::python::ir::{BinOp, CmpOp};
 
 /// The methods of `set`; those of `frozenset` are the non-mutating ones.
@@ -104,6 +104,72 @@ pub(crate) fn binary(op: BinOp, a: &Value, b: &Value) -> Option<R<Value>> {
         _ => return None,
     };
     Some(Ok(new_set(out)))
+}
+
+/// `|`, `&`, `-`, `^` with a dict's keys or items view on either side: both operands as
+/// sets (the view's first), the result a set, as CPython's `dictviews_*` compute it.
+pub(crate) fn view_binary(op: BinOp, a: &Value, b: &Value) -> Option<R<Value>> {
+    let is_view = |v: &Value| matches!(v, Value::View(w) if w.kind != ViewKind::Values);
+    let set_op = matches!(
+        op,
+        BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor
+    );
+    if !set_op || !(is_view(a) || is_view(b)) {
+        return None;
+    }
+    let (Some(x), Some(y)) = (as_set(a), as_set(b)) else {
+        return Some(Err(Unwind::unsupported(format!(
+            "`{}` between '{}' and '{}' (a dict view and another iterable)",
+            op.symbol(),
+            a.type_name(),
+            b.type_name()
+        ))));
+    };
+    match (x, y) {
+        (Ok(x), Ok(y)) => binary(op, &new_set(x), &new_set(y)),
+        (Err(e), _) | (_, Err(e)) => Some(Err(e)),
+    }
+}
+
+/// A set, or a dict's keys or items view, as a new set (`None` for other values).
+fn as_set(v: &Value) -> Option<R<SetObj>> {
+    match v {
+        Value::View(w) if w.kind != ViewKind::Values => {
+            let d = w.dict.borrow();
+            let mut s = SetObj::new(false);
+            if let Err(e) = budget::charge_items(d.len()) {
+                return Some(Err(e));
+            }
+            for (k, val) in d.iter() {
+                let item = match w.kind {
+                    ViewKind::Keys => k.clone(),
+                    _ => Value::tuple(vec![k.clone(), val.clone()]),
+                };
+                if let Err(e) = s.add(item) {
+                    return Some(Err(e));
+                }
+            }
+            Some(Ok(s))
+        }
+        Value::Set(s) => Some(Ok(s.borrow().copy_as(false))),
+        _ => None,
+    }
+}
+
+/// A comparison between a dict's keys or items view and a set or view, as sets.
+pub(crate) fn view_compare(op: CmpOp, a: &Value, b: &Value) -> Option<R<bool>> {
+    let is_view = |v: &Value| matches!(v, Value::View(w) if w.kind != ViewKind::Values);
+    let order = matches!(
+        op,
+        CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE | CmpOp::Eq | CmpOp::NotEq
+    );
+    if !order || !(is_view(a) || is_view(b)) {
+        return None;
+    }
+    match (as_set(a)?, as_set(b)?) {
+        (Ok(x), Ok(y)) => compare(op, &new_set(x), &new_set(y)),
+        (Err(e), _) | (_, Err(e)) => Some(Err(e)),
+    }
 }
 
 /// CPython's `set_intersection` with a set: iterates the smaller one.

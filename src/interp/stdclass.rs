@@ -82,6 +82,7 @@ const OBJECT_METHODS: &[&str] = &[
     "__hash__",
     "__setattr__",
     "__new__",
+    "__init_subclass__",
 ];
 
 impl ClassBuiltin {
@@ -729,6 +730,14 @@ impl Machine {
         }
         let (this, rest) = receiver(args)?;
         match method {
+            "__init_subclass__" => match (&this, kwargs.is_empty()) {
+                (_, true) => Ok(Value::None),
+                (Value::Class(c), false) => type_error(format!(
+                    "{}.__init_subclass__() takes no keyword arguments",
+                    c.name
+                )),
+                _ => type_error("__init_subclass__() takes no keyword arguments"),
+            },
             "__init__" => Ok(Value::None),
             "__repr__" => match &this {
                 Value::Instance(i) => Ok(Value::str(super::dunder::default_repr(i))),
@@ -1201,7 +1210,7 @@ impl Machine {
     }
 
     /// `collections.namedtuple('P', 'x y')` or `namedtuple('P', ['x', 'y'])`.
-    fn namedtuple_factory(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+    pub(crate) fn namedtuple_factory(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         let [defaults] = take_kwargs("namedtuple", kwargs, ["defaults"])?;
         arity("namedtuple", &args, 2, 2)?;
         let Value::Str(name) = &args[0] else {

@@ -149,9 +149,7 @@ pub(super) fn run_module(
     m: &mut Machine,
     module: &ir::Module,
 ) -> Result<Option<CellValue>, RunError> {
-    if super::host::imports_prelude(module) {
-        super::host::load_prelude(m)?;
-    }
+    super::source_module::load_imported(m, module)?;
     let code = compile_module(module, &mut m.globals).map_err(|e| match e {
         CompileError::Syntax { message, line } => RunError::Syntax { message, line },
         CompileError::Unsupported { construct, line } => RunError::Refused { construct, line },
@@ -235,7 +233,7 @@ const SHORT_REPR: usize = 60;
 fn variables(m: &Machine) -> Vec<Variable> {
     m.globals
         .bound()
-        .filter(|(name, _)| *name != super::host::GLOBAL && !RESULT_NAMES.contains(name))
+        .filter(|(name, _)| !super::source_module::is_global(name) && !RESULT_NAMES.contains(name))
         .map(|(name, v)| {
             let type_name = v.type_name();
             let mut text = repr(v).unwrap_or_else(|_| format!("<{type_name} object>"));

@@ -36,7 +36,7 @@ pub(crate) fn cached(func: Value, maxsize: Option<usize>) -> Value {
     .into_value()
 }
 
-/// `cache_info()` and `cache_clear()`.
+/// `cache_clear()`, and `cache_info()`'s four counts as a tuple (`CacheInfo`'s fields).
 pub(crate) fn cache_method(c: &RefCell<Cache>, name: &str, args: &[Value]) -> R<Value> {
     arity(name, args, 0, 0)?;
     let mut c = c.borrow_mut();
@@ -46,13 +46,13 @@ pub(crate) fn cache_method(c: &RefCell<Cache>, name: &str, args: &[Value]) -> R<
         c.misses = 0;
         return Ok(Value::None);
     }
-    let maxsize = c.maxsize.map_or("None".to_string(), |m| m.to_string());
-    Ok(Value::str(format!(
-        "CacheInfo(hits={}, misses={}, maxsize={maxsize}, currsize={})",
-        c.hits,
-        c.misses,
-        c.entries.len()
-    )))
+    let maxsize = c.maxsize.map_or(Value::None, |m| Value::Int(m as i64));
+    Ok(Value::tuple(vec![
+        Value::Int(c.hits as i64),
+        Value::Int(c.misses as i64),
+        maxsize,
+        Value::Int(c.entries.len() as i64),
+    ]))
 }
 
 impl Machine {

@@ -2,6 +2,7 @@
 //! `ensure_ascii`) and `loads` (CPython's scanner, in `json_decode.rs`).
 
 use super::StdFn;
+use super::json_decode::Hook;
 use crate::interp::call::{Kwargs, arity, take_kwargs};
 use crate::interp::exc::{ExcKind, R, Unwind, fail, type_error, value_error};
 use crate::interp::machine::Machine;
@@ -194,9 +195,17 @@ impl Machine {
                 Ok(Value::str(out))
             }
             StdFn::Loads => {
-                if let Some((k, _)) = kwargs.first() {
+                const HOOKS: [&str; 4] = [
+                    "object_hook",
+                    "parse_float",
+                    "parse_int",
+                    "object_pairs_hook",
+                ];
+                if let Some((k, _)) = kwargs.iter().find(|(k, _)| !HOOKS.contains(&&**k)) {
                     return Err(Unwind::unsupported(format!("json.loads({k}=...)")));
                 }
+                let [object_hook, parse_float, parse_int, pairs_hook] =
+                    take_kwargs("loads", kwargs, HOOKS)?;
                 arity("loads", &args, 1, 1)?;
                 let Value::Str(s) = &args[0] else {
                     return type_error(format!(
@@ -205,7 +214,44 @@ impl Machine {
                     ));
                 };
                 crate::interp::budget::charge_items(s.as_str().len())?;
-                super::json_decode::loads(s.as_str())
+                let given = |v: Option<Value>| v.filter(|v| !matches!(v, Value::None));
+                let (object_hook, parse_float, parse_int, pairs_hook) = (
+                    given(object_hook),
+                    given(parse_float),
+                    given(parse_int),
+                    given(pairs_hook),
+                );
+                if object_hook.is_none()
+                    && parse_float.is_none()
+                    && parse_int.is_none()
+                    && pairs_hook.is_none()
+                {
+                    return super::json_decode::loads(s.as_str(), None);
+                }
+                let mut hooks = |h: Hook<'_>| -> R<Option<Value>> {
+                    let (f, arg) = match h {
+                        Hook::Int(t) => (&parse_int, Value::str(t)),
+                        Hook::Float(t) => (&parse_float, Value::str(t)),
+                        Hook::Object(pairs) => match (&pairs_hook, &object_hook) {
+                            (Some(_), _) => (
+                                &pairs_hook,
+                                Value::list(
+                                    pairs
+                                        .iter()
+                                        .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                                        .collect(),
+                                ),
+                            ),
+                            (None, Some(_)) => (&object_hook, super::json_decode::dict_of(pairs)?),
+                            (None, None) => return Ok(None),
+                        },
+                    };
+                    match f {
+                        Some(f) => self.call(f, vec![arg], Vec::new()).map(Some),
+                        None => Ok(None),
+                    }
+                };
+                super::json_decode::loads(s.as_str(), Some(&mut hooks))
             }
             _ => value_error(format!("{} is not in json", f.name())),
         }

@@ -18,14 +18,31 @@ const MAX_DEPTH: usize = 900;
 /// A scan failure: CPython's message and the char position it names.
 struct Error(&'static str, usize);
 
-struct Scanner<'a> {
-    doc: &'a [char],
+/// What `json.loads`' keyword hooks are asked for: a number's text, or an object's pairs
+/// in document order (duplicates kept).
+pub(super) enum Hook<'a> {
+    Int(String),
+    Float(String),
+    Object(&'a [(Value, Value)]),
 }
 
-/// `json.loads(text)`.
-pub(super) fn loads(text: &str) -> R<Value> {
+/// Answers a [`Hook`]: `Some(value)` replaces the default value.
+pub(super) type Hooks<'h> = dyn FnMut(Hook<'_>) -> R<Option<Value>> + 'h;
+
+struct Scanner<'a, 'h> {
+    doc: &'a [char],
+    /// Called as CPython's scanner calls the hooks: each number when read, each object
+    /// when closed.
+    hooks: Option<RefCell<&'a mut Hooks<'h>>>,
+}
+
+/// `json.loads(text)`, with the keyword hooks when there are some.
+pub(super) fn loads(text: &str, hooks: Option<&mut Hooks<'_>>) -> R<Value> {
     let doc: Vec<char> = text.chars().collect();
-    let s = Scanner { doc: &doc };
+    let s = Scanner {
+        doc: &doc,
+        hooks: hooks.map(RefCell::new),
+    };
     let result = if doc.first() == Some(&'\u{feff}') {
         Err(Error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0))
     } else {
@@ -55,7 +72,23 @@ fn is_ws(c: char) -> bool {
 /// Either a scan error or an interpreter error (recursion, memory).
 type Scan<T> = Result<R<T>, Error>;
 
-impl Scanner<'_> {
+/// A dict of the pairs, later duplicates replacing earlier ones.
+pub(super) fn dict_of(pairs: &[(Value, Value)]) -> R<Value> {
+    let mut d = Dict::default();
+    for (k, v) in pairs {
+        d.insert(key_of(k)?, k.clone(), v.clone());
+    }
+    Ok(Value::Dict(Rc::new(RefCell::new(d))))
+}
+
+impl Scanner<'_, '_> {
+    fn hook(&self, h: Hook<'_>) -> R<Option<Value>> {
+        match &self.hooks {
+            Some(hooks) => (hooks.borrow_mut())(h),
+            None => Ok(None),
+        }
+    }
+
     fn skip_ws(&self, mut i: usize) -> usize {
         while self.doc.get(i).is_some_and(|c| is_ws(*c)) {
             i += 1;
@@ -106,10 +139,7 @@ impl Scanner<'_> {
             }
         };
         match c {
-            '"' => {
-                let (s, end) = self.string(i + 1)?;
-                Ok(Ok((Value::str(s), end)))
-            }
+            '"' => Ok(self.string(i + 1)?.map(|(s, end)| (Value::str(s), end))),
             '{' => self.object(i + 1, depth),
             '[' => self.array(i + 1, depth),
             'n' => word("null", Value::None),
@@ -162,6 +192,18 @@ impl Scanner<'_> {
             }
         }
         let text: String = self.doc[i..k].iter().collect();
+        if self.hooks.is_some() {
+            let hook = if is_float {
+                Hook::Float(text.clone())
+            } else {
+                Hook::Int(text.clone())
+            };
+            match self.hook(hook) {
+                Ok(Some(v)) => return Ok(Ok((v, k))),
+                Ok(None) => {}
+                Err(e) => return Ok(Err(e)),
+            }
+        }
         let v = if is_float {
             Value::Float(text.parse::<f64>().unwrap_or(f64::NAN))
         } else {
@@ -180,7 +222,7 @@ impl Scanner<'_> {
 
     /// The string whose opening quote is just before `i`, and the position after its
     /// closing quote.
-    fn string(&self, i: usize) -> Result<(String, usize), Error> {
+    fn string(&self, i: usize) -> Scan<(String, usize)> {
         let begin = i - 1;
         let mut out = String::new();
         let mut k = i;
@@ -189,7 +231,7 @@ impl Scanner<'_> {
                 return Err(Error("Unterminated string starting at", begin));
             };
             match c {
-                '"' => return Ok((out, k + 1)),
+                '"' => return Ok(Ok((out, k + 1))),
                 '\\' => {
                     let Some(&esc) = self.doc.get(k + 1) else {
                         return Err(Error("Unterminated string starting at", begin));
@@ -224,8 +266,15 @@ impl Scanner<'_> {
                             k += 6;
                         }
                     }
-                    // A lone surrogate has no `char`; CPython keeps it in the str.
-                    out.push(char::from_u32(u).unwrap_or('\u{fffd}'));
+                    // A lone surrogate has no `char` (CPython keeps it in the str).
+                    match char::from_u32(u) {
+                        Some(ch) => out.push(ch),
+                        None => {
+                            return Ok(Err(Unwind::unsupported(format!(
+                                "the lone surrogate \\u{u:04x} in a JSON string"
+                            ))));
+                        }
+                    }
                 }
                 c if (c as u32) < 0x20 => return Err(Error("Invalid control character at", k)),
                 c => {
@@ -247,10 +296,10 @@ impl Scanner<'_> {
 
     /// The object whose `{` is just before `i`.
     fn object(&self, i: usize, depth: usize) -> Scan<(Value, usize)> {
-        let mut d = Dict::default();
+        let mut pairs = Vec::new();
         let mut k = self.skip_ws(i);
         if self.doc.get(k) == Some(&'}') {
-            return Ok(Ok((Value::Dict(Rc::new(RefCell::new(d))), k + 1)));
+            return Ok(self.close_object(&pairs).map(|v| (v, k + 1)));
         }
         loop {
             if self.doc.get(k) != Some(&'"') {
@@ -259,7 +308,10 @@ impl Scanner<'_> {
                     k,
                 ));
             }
-            let (key, after) = self.string(k + 1)?;
+            let (key, after) = match self.string(k + 1)? {
+                Ok(x) => x,
+                Err(e) => return Ok(Err(e)),
+            };
             k = self.skip_ws(after);
             if self.doc.get(k) != Some(&':') {
                 return Err(Error("Expecting ':' delimiter", k));
@@ -269,17 +321,21 @@ impl Scanner<'_> {
                 Ok(x) => x,
                 Err(e) => return Ok(Err(e)),
             };
-            let key = Value::str(key);
-            match key_of(&key) {
-                Ok(h) => d.insert(h, key, v),
-                Err(e) => return Ok(Err(e)),
-            }
+            pairs.push((Value::str(key), v));
             k = self.skip_ws(after);
             match self.doc.get(k) {
-                Some('}') => return Ok(Ok((Value::Dict(Rc::new(RefCell::new(d))), k + 1))),
+                Some('}') => return Ok(self.close_object(&pairs).map(|v| (v, k + 1))),
                 Some(',') => k = self.skip_ws(k + 1),
                 _ => return Err(Error("Expecting ',' delimiter", k)),
             }
+        }
+    }
+
+    /// The value of a closed object: the hook's, or a dict of its pairs.
+    fn close_object(&self, pairs: &[(Value, Value)]) -> R<Value> {
+        match self.hook(Hook::Object(pairs))? {
+            Some(v) => Ok(v),
+            None => dict_of(pairs),
         }
     }
 

@@ -660,6 +660,17 @@ impl Machine {
         kwargs: Kwargs,
     ) -> R<Value> {
         match &**o {
+            StdObj::Cached(c) if name == "cache_info" => {
+                let Value::Tuple(counts) = functools::cache_method(c, name, &args)? else {
+                    return Err(Unwind::unsupported("cache_info()"));
+                };
+                let fields = "hits misses maxsize currsize";
+                let class = self.namedtuple_factory(
+                    vec![Value::str("CacheInfo"), Value::str(fields)],
+                    Vec::new(),
+                )?;
+                self.call(&class, counts.to_vec(), Vec::new())
+            }
             StdObj::Cached(c) => functools::cache_method(c, name, &args),
             StdObj::Deque(q, maxlen) => self.deque_method(q, *maxlen, name, args, kwargs),
             StdObj::RePattern(_) | StdObj::ReMatch(_) => self.call_re_method(o, name, args, kwargs),

@@ -204,14 +204,14 @@ impl Machine {
         if f == StdFn::MedianGrouped {
             return self.median_grouped(args, kwargs);
         }
+        let mut weights = None;
         if f == StdFn::HarmonicMean {
-            let [weights] = take_kwargs(name, kwargs, ["weights"])?;
+            let [weights_kw] = take_kwargs(name, kwargs, ["weights"])?;
             arity(name, &args, 1, 2)?;
-            if weights
-                .or(args.get(1).cloned())
-                .is_some_and(|w| !matches!(w, Value::None))
-            {
-                return Err(Unwind::unsupported("statistics.harmonic_mean(weights=...)"));
+            if let Some(w) = weights_kw.or(args.get(1).cloned()) {
+                if !matches!(w, Value::None) {
+                    weights = Some(w);
+                }
             }
         } else {
             no_kwargs(name, &kwargs)?;
@@ -220,6 +220,13 @@ impl Machine {
         let data = self.collect(args[0].clone())?;
         crate::interp::budget::charge_items(data.len() * 8)?;
         let n = data.len();
+        if let Some(weights) = weights {
+            if n == 0 {
+                return stat_error("harmonic_mean requires at least one data point");
+            }
+            let weights = self.collect(weights)?;
+            return weighted_harmonic_mean(&data, &weights);
+        }
         match f {
             StdFn::Mean => {
                 if n == 0 {
@@ -428,18 +435,74 @@ const GEOMETRIC_ERROR: &str =
 
 /// `harmonic_mean(data)`: `n / sum(1 / x)` with the reciprocals as floats summed exactly;
 /// a zero value makes it 0, a negative one (before any zero) an error.
+const NEGATIVE_HARMONIC: &str = "harmonic mean does not support negative values";
+
+fn negative(x: &Value) -> R<bool> {
+    match num(x) {
+        Some(v) => Ok(v.to_f64()? < 0.0),
+        None => type_error("unsupported type"),
+    }
+}
+
+/// `harmonic_mean(data, weights)` (data not empty): `sum(weights) / sum(w / x)` over exact
+/// fractions of the weights and of the float terms, as CPython 3.11 computes it.
+fn weighted_harmonic_mean(data: &[Value], weights: &[Value]) -> R<Value> {
+    if weights.len() != data.len() {
+        return stat_error("Number of weights does not match data size");
+    }
+    for w in weights {
+        if negative(w)? {
+            return stat_error(NEGATIVE_HARMONIC);
+        }
+    }
+    let zero = || Frac::int(BigInt::zero());
+    let sum_weights = match exact(weights)? {
+        Data::Exact(ws, _) => ws.iter().fold(zero(), |acc, w| acc.add(w)),
+        Data::NonFinite(..) => {
+            return Err(Unwind::unsupported(
+                "statistics.harmonic_mean with a weight that is not finite",
+            ));
+        }
+    };
+    let mut total = zero();
+    for (w, x) in weights.iter().zip(data) {
+        if negative(x)? {
+            return stat_error(NEGATIVE_HARMONIC);
+        }
+        if num(w).is_some_and(|v| v.to_f64().is_ok_and(|f| f == 0.0)) {
+            continue;
+        }
+        match ops::binary(BinOp::Div, w, x) {
+            Ok(Value::Float(t)) if t.is_finite() => total = total.add(&float_ratio(t)),
+            Ok(_) => {
+                return Err(Unwind::unsupported(
+                    "statistics.harmonic_mean with a term that is not finite",
+                ));
+            }
+            Err(Unwind::Raise(r))
+                if r.exc
+                    .class
+                    .is_subclass_of(&ExcClass::Builtin(ExcKind::ZeroDivisionError)) =>
+            {
+                return Ok(Value::Int(0));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if !total.n.is_positive() {
+        return stat_error("Weighted sum must be positive");
+    }
+    Frac::new(sum_weights.n * &total.d, sum_weights.d * total.n)
+        .to_f64()
+        .map(Value::Float)
+}
+
 fn harmonic_mean(data: Vec<Value>) -> R<Value> {
-    const NEGATIVE: &str = "harmonic mean does not support negative values";
+    const NEGATIVE: &str = NEGATIVE_HARMONIC;
     let n = data.len();
     if n == 0 {
         return stat_error("harmonic_mean requires at least one data point");
     }
-    let negative = |x: &Value| -> R<bool> {
-        match num(x) {
-            Some(v) => Ok(v.to_f64()? < 0.0),
-            None => type_error("unsupported type"),
-        }
-    };
     if n == 1 {
         if negative(&data[0])? {
             return stat_error(NEGATIVE);
