@@ -827,16 +827,12 @@ impl<'a> Semantics<'a> {
             }
         };
         let mut fx = effects_of(&t);
+        // A store not modelled leaves the exceptions unknown; like an untranslated call, it
+        // is taken not to raise on the normal edge.
         for target in targets {
             match store_raises(target, &t.value, &names) {
                 Some(raises) => fx.raises.extend(raises),
-                None => {
-                    fx.complete = false;
-                    if !edge.kind.is_exception() {
-                        let reason = format!("whether storing into {target} raises is not known");
-                        self.not_modelled(n, &text, &reason, step);
-                    }
-                }
+                None => fx.complete = false,
             }
         }
         self.completion(&fx, n, &text, edge, step);
