@@ -47,20 +47,7 @@ fn fixture() -> std::path::PathBuf {
 fn list_builtins_are_exact_and_checked_in_cpython() {
     let records = everyday::run_file_with(&fixture(), true, true);
     println!("{}", everyday::report(&records));
-    assert_eq!(records.len(), EXACT.len() + CHECKED.len());
-    for r in &records {
-        let name = r.function.as_str();
-        let set = everyday::assert_checked(r, true);
-        if EXACT.contains(&name) {
-            assert_eq!(
-                set.approximate, 0,
-                "{name}: approximate leaves {:?}",
-                r.havocs
-            );
-        } else {
-            assert!(CHECKED.contains(&name), "{name} is in neither list");
-        }
-    }
+    everyday::assert_exact_and_rest(&records, EXACT, CHECKED, everyday::Rest::Checked);
 }
 
 fn tree_text(name: &str, unroll: u64) -> String {

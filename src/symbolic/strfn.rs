@@ -99,21 +99,10 @@ pub fn split_sep(args: &[Expr]) -> Option<Split> {
 
 /// `receiver.split(…)` as a receiver and separator, when `e` is a call this model splits.
 pub fn as_split(e: &Expr) -> Option<(&Expr, Split)> {
-    let ExprKind::Call {
-        func,
-        args,
-        keywords,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let ExprKind::Attribute { value, attr } = &func.kind else {
-        return None;
-    };
-    if attr != "split" || !keywords.is_empty() {
-        return None;
+    match e.as_method_call()? {
+        (receiver, "split", args) => Some((receiver, split_sep(args)?)),
+        _ => None,
     }
-    Some((value, split_sep(args)?))
 }
 
 /// The items of `s.split(sep)`, as Python computes them (`sep` non-empty).

@@ -102,6 +102,44 @@ pub fn assert_checked(r: &Record, replayed: bool) -> &SetFacts {
     set
 }
 
+/// What a fixture's functions outside its exact list must be.
+#[allow(dead_code)]
+pub enum Rest {
+    /// Approximate (a havoc keeps an unsound case out of the model): at least one
+    /// approximate leaf.
+    Approximate,
+    /// Checked like the exact ones, witnesses replayed, approximate leaves allowed.
+    Checked,
+}
+
+/// Asserts every record is of a function in `exact` (checked, a witness replayed in CPython,
+/// no approximate leaf) or in `rest` (as `kind` says), and that there is one per name.
+#[allow(dead_code)]
+pub fn assert_exact_and_rest(records: &[Record], exact: &[&str], rest: &[&str], kind: Rest) {
+    assert_eq!(records.len(), exact.len() + rest.len());
+    for r in records {
+        let name = r.function.as_str();
+        let is_exact = exact.contains(&name);
+        assert!(
+            is_exact || rest.contains(&name),
+            "{name} is in neither list"
+        );
+        let set = assert_checked(r, is_exact || matches!(kind, Rest::Checked));
+        if is_exact {
+            assert_eq!(
+                set.approximate, 0,
+                "{name}: approximate leaves {:?}",
+                r.havocs
+            );
+        } else if matches!(kind, Rest::Approximate) {
+            assert!(
+                set.approximate > 0,
+                "{name}: a case that must stay approximate was modelled"
+            );
+        }
+    }
+}
+
 /// The fixture files, sorted.
 pub fn files() -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(fixture_dir())
