@@ -887,9 +887,7 @@ impl<'a> Semantics<'a> {
                     return;
                 };
                 for (p, item) in parts.iter().zip(&items) {
-                    {
-                        self.bind(p, item, (n, copy), out, step, defined);
-                    }
+                    self.bind(p, item, (n, copy), out, step, defined);
                 }
             }
             _ => {}
