@@ -110,6 +110,32 @@ impl<'p> Machine<'p> {
         lists::owned(s, self.program, name).then(|| m.clone())
     }
 
+    /// Where `key` may land in `m`, with the state to go on from; `Err` with where the path
+    /// goes instead: a `TypeError` for an unhashable key, a havoc when the slots cannot be
+    /// told.
+    #[allow(clippy::type_complexity)]
+    fn key_slots(
+        &self,
+        s: State<'p>,
+        name: &str,
+        m: &Mapping,
+        key: &Term,
+        target: &CallTarget,
+        line: u32,
+    ) -> Result<std::result::Result<(State<'p>, Vec<(Term, Slot)>), Branch<'p>>> {
+        if let Some(msg) = unhashable(key.sort()) {
+            return Ok(Err(Branch::Go(s.raise(exc("TypeError", msg)))));
+        }
+        match m.slots(key) {
+            Ok(slots) => Ok(Ok((s, slots))),
+            Err(e) => {
+                let why = format!("a key of the {} ({})", m.kind.name(), e.0);
+                let s = self.havoc_mapping(s, name, &why, line)?;
+                Ok(Err(Branch::Go(deliver(s, target, Value::Havoc(why))?)))
+            }
+        }
+    }
+
     /// Gives up on modelling `name`: it becomes havoc with a note.
     fn havoc_mapping(
         &self,
@@ -383,16 +409,9 @@ impl<'p> Machine<'p> {
         put: Insert,
         target: &CallTarget,
     ) -> Result<Branch<'p>> {
-        if let Some(msg) = unhashable(key.sort()) {
-            return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
-        }
-        let slots = match m.slots(key) {
-            Ok(slots) => slots,
-            Err(e) => {
-                let why = format!("a key of the {} ({})", m.kind.name(), e.0);
-                let s = self.havoc_mapping(s, name, &why, line)?;
-                return Ok(Branch::Go(deliver(s, target, Value::Havoc(why))?));
-            }
+        let (s, slots) = match self.key_slots(s, name, m, key, target, line)? {
+            Ok(found) => found,
+            Err(done) => return Ok(done),
         };
         let mut alts = Vec::with_capacity(slots.len());
         for (cond, slot) in slots {
@@ -432,16 +451,9 @@ impl<'p> Machine<'p> {
             Take::Remove(d) => (true, d),
             Take::Get(d) => (false, Some(d)),
         };
-        if let Some(msg) = unhashable(key.sort()) {
-            return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
-        }
-        let slots = match m.slots(key) {
-            Ok(slots) => slots,
-            Err(e) => {
-                let why = format!("a key of the {} ({})", m.kind.name(), e.0);
-                let s = self.havoc_mapping(s, name, &why, 0)?;
-                return Ok(Branch::Go(deliver(s, target, Value::Havoc(why))?));
-            }
+        let (s, slots) = match self.key_slots(s, name, m, key, target, 0)? {
+            Ok(found) => found,
+            Err(done) => return Ok(done),
         };
         let mut alts = Vec::with_capacity(slots.len());
         for (cond, slot) in slots {
