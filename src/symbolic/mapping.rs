@@ -59,18 +59,8 @@ impl MapKind {
 
 /// Python's `TypeError` for a key that cannot be hashed (a list, or a tuple holding one).
 pub fn unhashable(key: &Sort) -> Option<String> {
-    let holds_list = |s: &Sort| -> bool {
-        fn walk(s: &Sort) -> bool {
-            match s {
-                Sort::Seq(SeqKind::List, _) | Sort::Fixed(SeqKind::List, _) => true,
-                Sort::Seq(_, item) => walk(item),
-                Sort::Fixed(_, items) => items.iter().any(walk),
-                _ => false,
-            }
-        }
-        walk(s)
-    };
-    holds_list(key).then(|| "unhashable type: 'list'".to_string())
+    key.may_hold_list()
+        .then(|| "unhashable type: 'list'".to_string())
 }
 
 impl Mapping {

@@ -64,6 +64,17 @@ impl SeqKind {
 }
 
 impl Sort {
+    /// Whether a value of this sort can be or contain a list (so cannot be hashed, and may
+    /// be changed through another reference).
+    pub fn may_hold_list(&self) -> bool {
+        match self {
+            Sort::Seq(SeqKind::List, _) | Sort::Fixed(SeqKind::List, _) => true,
+            Sort::Seq(_, item) => item.may_hold_list(),
+            Sort::Fixed(_, items) => items.iter().any(Sort::may_hold_list),
+            _ => false,
+        }
+    }
+
     pub fn list(item: Sort) -> Sort {
         Sort::Seq(SeqKind::List, Box::new(item))
     }

@@ -95,7 +95,7 @@ pub fn owned(s: &State<'_>, program: &Program, name: &str) -> bool {
                 && program
                     .input_env
                     .get(&p.name)
-                    .is_none_or(|t| may_hold_list(t.sort()))
+                    .is_none_or(|t| t.sort().may_hold_list())
         });
         if !entry || others_hold_lists {
             return false;
@@ -103,16 +103,6 @@ pub fn owned(s: &State<'_>, program: &Program, name: &str) -> bool {
     }
     let (fresh, bad) = classify(&f.body);
     (fresh.contains(name) || is_param) && !bad.contains(name)
-}
-
-/// Whether a value of `sort` can be or contain a list.
-fn may_hold_list(sort: &Sort) -> bool {
-    match sort {
-        Sort::Seq(SeqKind::List, _) | Sort::Fixed(SeqKind::List, _) => true,
-        Sort::Seq(_, item) => may_hold_list(item),
-        Sort::Fixed(_, items) => items.iter().any(may_hold_list),
-        _ => false,
-    }
 }
 
 /// The names of `body` bound only to fresh lists (rule 1), and the names rules 1–3
