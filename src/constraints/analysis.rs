@@ -86,6 +86,9 @@ pub struct EdgeReport {
     pub adds: Vec<Constraint>,
     /// The edge's conditions that have no translation.
     pub dropped: Vec<Dropped>,
+    /// The inputs of the run that showed the edge feasible where the solver could not
+    /// (see [`super::observed`]).
+    pub run: Option<Vec<(String, crate::python::PyValue)>>,
 }
 
 /// PythonTA's R9900/R9901 for an `if`/`elif`/`while` test.
@@ -247,6 +250,7 @@ pub fn analyze(
             paths,
             adds: decided.adds[id].0.clone(),
             dropped: decided.adds[id].1.clone(),
+            run: None,
         })
         .collect();
     let nodes = node_verdicts(&dag, &edges);
@@ -446,7 +450,7 @@ fn read_preconditions(f: &Function, inputs: &Names) -> (Vec<Precondition>, Vec<I
 }
 
 /// A node can be reached when one of its incoming edges can be taken.
-fn node_verdicts(dag: &Dag, edges: &[EdgeReport]) -> Vec<Feasible> {
+pub(super) fn node_verdicts(dag: &Dag, edges: &[EdgeReport]) -> Vec<Feasible> {
     let mut out = vec![Feasible::No; dag.out.len()];
     if dag.reachable[dag.entry.index()] {
         out[dag.entry.index()] = Feasible::Yes;

@@ -542,6 +542,23 @@ impl Function {
     pub fn param(&self, name: &str) -> Option<&Param> {
         self.params.iter().find(|p| p.name == name)
     }
+
+    /// Whether the body (nested functions included, erring on "yes") yields.
+    pub fn is_generator(&self) -> bool {
+        let mut found = false;
+        for s in &self.body {
+            s.walk(&mut |s| {
+                for e in s.exprs() {
+                    e.walk(&mut |e| {
+                        if let ExprKind::Unsupported { construct, .. } = &e.kind {
+                            found |= construct.contains("yield");
+                        }
+                    });
+                }
+            });
+        }
+        found
+    }
 }
 
 impl Stmt {

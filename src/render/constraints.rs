@@ -7,7 +7,7 @@ use petgraph::graph::NodeIndex;
 use serde_json::{Map, Value, json};
 
 use crate::cfg::{Cfg, Edge, NodeKind};
-use crate::constraints::{Analysis, Feasible, Mode, PathReport, Verdict};
+use crate::constraints::{Analysis, Feasible, Mode, PathReport, Verdict, inputs_text};
 use crate::render::cfg::{Attrs, FALSE_COLOUR, Style, TRUE_COLOUR, edge_colours, styled_dot};
 use crate::render::html::{escape, table, text_table};
 
@@ -96,11 +96,7 @@ fn shown(p: &PathReport, indices: impl IntoIterator<Item = usize>) -> Vec<String
 
 fn witness_text(p: &PathReport) -> String {
     match &p.witness {
-        Some(w) => w
-            .iter()
-            .map(|(n, v)| format!("{n}={}", v.repr()))
-            .collect::<Vec<_>>()
-            .join(", "),
+        Some(w) => inputs_text(w),
         None => "-".into(),
     }
 }
@@ -196,7 +192,10 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
             vec![
                 format!("{} -> {}", e.source.index(), e.target.index()),
                 e.kind.describe().unwrap_or_default(),
-                feasible_word(&e.feasible).into(),
+                match &e.run {
+                    Some(_) => "yes (run)".into(),
+                    None => feasible_word(&e.feasible).into(),
+                },
                 e.paths
                     .iter()
                     .map(|p| p.to_string())
@@ -211,6 +210,25 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
         &rows,
     ));
     out.push('\n');
+    let runs: Vec<String> = a
+        .edges
+        .iter()
+        .filter_map(|e| {
+            let run = e.run.as_ref()?;
+            Some(format!(
+                "  {} -> {}: {}\n",
+                e.source.index(),
+                e.target.index(),
+                inputs_text(run)
+            ))
+        })
+        .collect();
+    if !runs.is_empty() {
+        out.push_str(
+            "\nedges a run took (undecided by the solver; the function ran on these inputs):\n",
+        );
+        out.extend(runs);
+    }
     if !a.merges.is_empty() {
         out.push_str("\nmerges (SSA φ: the value of the way in taken):\n");
         for m in &a.merges {
@@ -466,6 +484,9 @@ pub fn json(a: &Analysis) -> Value {
             });
             if let (Value::Object(m), Feasible::Unknown(r)) = (&mut m, &e.feasible) {
                 m.insert("reason".into(), json!(r));
+            }
+            if let (Value::Object(m), Some(run)) = (&mut m, &e.run) {
+                m.insert("run".into(), json!(inputs_text(run)));
             }
             m
         })

@@ -40,7 +40,7 @@ use super::engine::{FixpointError, NodeStates, Options, Results, iterate_to_fixp
 use super::lattice::MaybeReachable;
 use crate::cfg::{CfgError, Edge, Item};
 use crate::python::builtins;
-use crate::python::ir::{ExprKind, Function, StmtKind};
+use crate::python::ir::{Function, StmtKind};
 use table::{Oracle, Table};
 
 /// Context runs allowed per context before the analysis gives up (it cannot loop for ever:
@@ -305,7 +305,7 @@ fn return_value<D: AbstractDomain>(
     results: &Results<'_, AbsInt<'_, D>>,
     states: &[NodeStates<MaybeReachable<Frame<D>>>],
 ) -> D {
-    if is_generator(f) {
+    if f.is_generator() {
         return D::TOP;
     }
     let cfg = &program.cfg;
@@ -343,23 +343,6 @@ fn return_value<D: AbstractDomain>(
         }
     }
     value
-}
-
-/// Whether `f`'s body (nested functions included, erring on `⊤`) yields.
-fn is_generator(f: &Function) -> bool {
-    let mut found = false;
-    for s in &f.body {
-        s.walk(&mut |s| {
-            for e in s.exprs() {
-                e.walk(&mut |e| {
-                    if let ExprKind::Unsupported { construct, .. } = &e.kind {
-                        found |= construct.contains("yield");
-                    }
-                });
-            }
-        });
-    }
-    found
 }
 
 /// The calls in `program` the analysis gives `⊤`: methods, builtins, other names.

@@ -65,7 +65,14 @@ type %set infers for it from its uses, default or name; when nothing tells, %set
 and a note says the verdicts hold for that guess.\n\n\
 Strings: .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/\
 .swapcase() are modelled exactly over ASCII; the strings they read are taken to be ASCII (Python's are \
-Unicode-wide), and a path through them is claimed for ASCII inputs only.";
+Unicode-wide), and a path through them is claimed for ASCII inputs only.\n\n\
+Runs: an edge the solver leaves unknown (a condition it cannot translate) is decided where a run \
+takes it. The function runs in a fresh interpreter with the session's functions, on the witnesses \
+of %set's leaves (explored with the same parameter types) and on random inputs within the \
+preconditions; an edge a run took is \"yes (run)\", listed with the inputs under \"edges a run \
+took\", and a listed path a run followed gets its inputs as witness. A run only shows that an edge \
+can be taken: an edge no run took stays unknown. A function that reads a global other than a \
+session function, a generator or a method is not run.";
 
 /// Runs `%constraints`.
 pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result<(), CellError> {
@@ -94,10 +101,11 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
         timeout_ms: u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX),
         given,
     };
-    let analysis = analyze(&f, &options, ctx.cancel).map_err(|e| match e {
+    let mut analysis = analyze(&f, &options, ctx.cancel).map_err(|e| match e {
         ConstraintsError::Stopped(s) => s.into(),
         ConstraintsError::Cfg(e) => CellError::new("SyntaxError", format!("in {name}: {e}")),
     })?;
+    super::constraints_runs::decide_by_runs(session, &f, &mut analysis, ctx.cancel)?;
     if let Some(k) = selected
         && k >= analysis.paths.len()
     {
