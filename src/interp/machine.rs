@@ -304,7 +304,7 @@ impl Machine {
     }
 
     /// Keeps an overwritten or deleted iterator for [`Machine::release_dropped`].
-    #[inline]
+    #[inline(always)]
     pub fn note_dropped(&mut self, old: Option<Value>) {
         if let Some(Value::Iter(rc)) = old {
             self.dropped.push(rc);
