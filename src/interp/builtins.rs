@@ -834,6 +834,16 @@ impl Machine {
                     }
                 }
             }
+            // A mapping that is not a dict: its `keys()` and its items, as CPython does.
+            Value::Instance(obj) if obj.class.lookup("keys").is_some() => {
+                let o = Value::Instance(obj);
+                let keys = self.call_method(o.clone(), "keys", Vec::new(), Vec::new())?;
+                for k in self.collect(keys)? {
+                    let v = self.getitem(&o, &k)?;
+                    let key = self.hash_key(&k)?;
+                    d.borrow_mut().insert(key, k, v);
+                }
+            }
             other => {
                 let items = self.collect(other)?;
                 for (i, item) in items.into_iter().enumerate() {
@@ -883,6 +893,7 @@ pub(crate) fn type_of(v: &Value) -> Value {
     match v {
         Value::Exception(e) => e.class.as_value(),
         Value::Instance(i) => Value::Class(i.class.clone()),
+        Value::Dict(d) if super::stdlib::is_proxy(d) => Value::Type(TypeKind::MappingProxy),
         other => Value::Type(other.type_kind().unwrap_or(TypeKind::Object)),
     }
 }

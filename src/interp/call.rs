@@ -120,9 +120,19 @@ impl Machine {
         }
         self.leave();
         let mut locals = std::mem::take(&mut frame.locals);
+        for v in locals.iter_mut() {
+            if matches!(v, Some(Value::Iter(_))) {
+                let old = v.take();
+                self.note_dropped(old);
+            }
+        }
         if self.pool.len() < 64 {
             locals.clear();
             self.pool.push(locals);
+        }
+        if !self.dropped.is_empty() {
+            drop(frame);
+            self.release_dropped()?;
         }
         result
     }

@@ -432,7 +432,17 @@ impl<'a> Compiler<'a> {
                     self.unsupported(format!("`from {name} import *`"))?,
                 ));
             }
-            let value = match m.and_then(|m| modules::import_name(m, &a.name)) {
+            let extra = || {
+                let sm = super::source_module::find(name)?;
+                match self.globals.lookup(sm.global) {
+                    Some(Value::Instance(i)) => i.get(&a.name),
+                    _ => None,
+                }
+            };
+            let value = match m
+                .and_then(|m| modules::import_name(m, &a.name))
+                .or_else(extra)
+            {
                 Some(v) => v,
                 None if m == Some(Native::Typing) => {
                     Value::Unavailable(format!("{name}.{}", a.name).into())

@@ -33,7 +33,10 @@ impl Machine {
     pub fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> R<Flow> {
         for s in body {
             match self.exec(f, s) {
-                Ok(Flow::Normal) => {}
+                Ok(Flow::Normal) if self.dropped.is_empty() => {}
+                Ok(Flow::Normal) => self
+                    .release_dropped()
+                    .map_err(|e| self.annotate(e, s.line, &s.text, &s.function))?,
                 Ok(flow) => return Ok(flow),
                 Err(e) => return Err(self.annotate(e, s.line, &s.text, &s.function)),
             }

@@ -1,4 +1,5 @@
 //! Attributes of user functions: `f.__doc__` (the docstring), `f.__module__`, `f.__dict__`,
+//! `f.__defaults__`,
 //! and any attribute a program sets (`f.calls = 0`, `inc.reset = reset`); and
 //! `functools.wraps`, which copies `__module__`, `__name__`, `__qualname__`, `__doc__`
 //! and `__dict__` from the wrapped function and sets `__wrapped__`, as CPython's
@@ -24,6 +25,8 @@ pub(crate) fn get(f: &Function, name: &str) -> Option<Value> {
         "__qualname__" => Value::str(&*f.code.qualname),
         "__module__" => Value::str("__main__"),
         "__doc__" => docstring(f).unwrap_or(Value::None),
+        "__defaults__" if f.defaults.is_empty() => Value::None,
+        "__defaults__" => Value::tuple(f.defaults.clone()),
         _ => return None,
     })
 }

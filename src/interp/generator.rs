@@ -140,6 +140,17 @@ impl Machine {
 }
 
 impl Machine {
+    /// Closes the suspended generators among the iterators stores, `del`s and finished
+    /// frames let go of, when nothing else refers to them (see [`Machine::release_iter`]).
+    pub fn release_dropped(&mut self) -> R<()> {
+        while let Some(rc) = self.dropped.pop() {
+            self.release_iter(IterState::Shared(rc))?;
+        }
+        Ok(())
+    }
+}
+
+impl Machine {
     /// Resumes a generator: `Some(value)` when it yields, `None` when it returns (its value
     /// kept in [`GenObj::returned`]); an exception it raises finishes it.
     pub fn gen_resume(&mut self, g: &mut GenObj, input: Resume) -> R<Option<Value>> {

@@ -45,18 +45,14 @@ impl Globals {
         self.values.get_mut(slot as usize)?.as_mut()
     }
 
-    pub fn set(&mut self, slot: u32, value: Value) {
-        if let Some(v) = self.values.get_mut(slot as usize) {
-            *v = Some(value);
-        }
+    /// Binds a global, returning the value it held.
+    pub fn set(&mut self, slot: u32, value: Value) -> Option<Value> {
+        self.values.get_mut(slot as usize)?.replace(value)
     }
 
-    /// Removes a global; false if it was not set.
-    pub fn delete(&mut self, slot: u32) -> bool {
-        self.values
-            .get_mut(slot as usize)
-            .and_then(Option::take)
-            .is_some()
+    /// Removes a global, returning the value it held (`None` if it was not set).
+    pub fn delete(&mut self, slot: u32) -> Option<Value> {
+        self.values.get_mut(slot as usize).and_then(Option::take)
     }
 
     /// Every global the program has bound (not builtins), in the order names were first seen.

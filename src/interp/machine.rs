@@ -85,6 +85,10 @@ pub(crate) struct Machine {
     pub handling: Vec<Handled>,
     /// Emptied locals vectors of finished calls, reused by the next ones.
     pub pool: Vec<Vec<Option<Value>>>,
+    /// Iterators a store, `del` or a finished frame let go of: a suspended generator among
+    /// them that nothing else refers to is closed at the end of the statement or frame
+    /// (`generator::release_dropped`), as CPython closes it when its last reference goes.
+    pub dropped: Vec<std::rc::Rc<std::cell::RefCell<super::iter::IterState>>>,
     sink: Option<Sink>,
     pending: String,
     pending_stream: Stream,
@@ -117,6 +121,7 @@ impl Machine {
             depth: 0,
             handling: Vec::new(),
             pool: Vec::new(),
+            dropped: Vec::new(),
             sink: None,
             pending: String::new(),
             pending_stream: Stream::Stdout,
@@ -281,15 +286,28 @@ impl Machine {
         match var {
             Var::Local(i) => {
                 if let Some(slot) = f.locals.get_mut(i as usize) {
-                    *slot = Some(value);
+                    let old = slot.replace(value);
+                    self.note_dropped(old);
                 }
             }
             Var::Cell(i) => {
                 if let Some(c) = f.cells.get(i as usize) {
-                    *c.borrow_mut() = Some(value);
+                    let old = c.borrow_mut().replace(value);
+                    self.note_dropped(old);
                 }
             }
-            Var::Global(g) => self.globals.set(g, value),
+            Var::Global(g) => {
+                let old = self.globals.set(g, value);
+                self.note_dropped(old);
+            }
+        }
+    }
+
+    /// Keeps an overwritten or deleted iterator for [`Machine::release_dropped`].
+    #[inline(always)]
+    pub fn note_dropped(&mut self, old: Option<Value>) {
+        if let Some(Value::Iter(rc)) = old {
+            self.dropped.push(rc);
         }
     }
 
@@ -305,26 +323,21 @@ impl Machine {
 
     /// `del name`.
     pub fn unbind(&mut self, f: &mut Frame, var: Var, name: &str) -> R<()> {
-        let was_set = match var {
-            Var::Local(i) => f
-                .locals
-                .get_mut(i as usize)
-                .and_then(Option::take)
-                .is_some(),
-            Var::Cell(i) => f
-                .cells
-                .get(i as usize)
-                .and_then(|c| c.borrow_mut().take())
-                .is_some(),
-            Var::Global(g) => {
-                if self.globals.delete(g) {
-                    true
-                } else {
+        let old = match var {
+            Var::Local(i) => f.locals.get_mut(i as usize).and_then(Option::take),
+            Var::Cell(i) => f.cells.get(i as usize).and_then(|c| c.borrow_mut().take()),
+            Var::Global(g) => match self.globals.delete(g) {
+                Some(v) => Some(v),
+                None => {
                     return fail(ExcKind::NameError, format!("name '{name}' is not defined"));
                 }
-            }
+            },
         };
-        if was_set { Ok(()) } else { unbound_local(name) }
+        if old.is_none() {
+            return unbound_local(name);
+        }
+        self.note_dropped(old);
+        Ok(())
     }
 
     /// Unbinds silently (the `as` name after an `except` block).

@@ -17,7 +17,9 @@
 //! - Generator functions (`generator.rs`): `yield`, `yield from` (with the inner return
 //!   value), `next(g[, default])`, `send`, `throw` (forwarded through `yield from`),
 //!   `close`, `StopIteration.value`, `RuntimeError: generator raised StopIteration`; each
-//!   generator runs as a stackful coroutine on its own lazily committed stack.
+//!   generator runs as a stackful coroutine on its own lazily committed stack. A suspended
+//!   generator is closed (its `finally` runs) when a `for` loop leaves it or a `del`, a
+//!   rebinding or its function's return drops its last reference, as CPython does.
 //! - `match` (`pattern.rs`): literal, capture, wildcard, value, singleton, sequence (with
 //!   `*rest`), mapping (with `**rest`), class (builtins that match themselves, keyword
 //!   attributes, `__match_args__` through `match_class`), or and `as` patterns, guards.
@@ -83,7 +85,9 @@
 //!   `frozen`, `order`, `__post_init__`, `__match_args__`; `is_dataclass`, `asdict`, `astuple`,
 //!   `replace` in `dataclass_fns.rs`), `enum.Enum` (`auto`),
 //!   `typing.NamedTuple`,
-//!   `collections.namedtuple`, `functools.total_ordering`.
+//!   `collections.namedtuple`, `functools.total_ordering`; in Python (`prelude/`): `abc.ABC`/
+//!   `abstractmethod`, `collections.ChainMap`, `functools.cached_property`,
+//!   `typing.TypeVar`/`Generic`/`Protocol`.
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
 //! `bytearray`, `memoryview`, `bytes % args`, encodings other than utf-8/ascii/latin-1 and

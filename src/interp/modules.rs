@@ -83,8 +83,28 @@ const MATH: &[(&str, MathFn)] = &[
 ];
 
 const TYPING: &[&str] = &[
-    "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
-    "Tuple", "Union",
+    "Any",
+    "Callable",
+    "ClassVar",
+    "DefaultDict",
+    "Deque",
+    "Dict",
+    "Final",
+    "FrozenSet",
+    "Generator",
+    "Hashable",
+    "Iterable",
+    "Iterator",
+    "List",
+    "Literal",
+    "Mapping",
+    "MutableMapping",
+    "Optional",
+    "Sequence",
+    "Set",
+    "Tuple",
+    "Type",
+    "Union",
 ];
 
 impl MathFn {

@@ -293,7 +293,11 @@ impl Machine {
                 type_error(format!("'{}' object is not subscriptable", o.type_name()))
             }
             Value::Class(c) if c.is_enum() => self.enum_item(c, i),
-            Value::Class(c) => type_error(format!("type '{}' is not subscriptable", c.name)),
+            Value::Class(c) => match c.lookup("__class_getitem__") {
+                // implicitly a class method, as in CPython
+                Some(f) => self.call_method_value(&f, o.clone(), vec![i.clone()], Vec::new()),
+                None => type_error(format!("type '{}' is not subscriptable", c.name)),
+            },
             Value::Dict(d) => {
                 let key = self.hash_key(i)?;
                 let found = d.borrow().get(&key).cloned();

@@ -34,13 +34,18 @@ const MODULUS: u64 = (1 << 61) - 1;
 const HASH_BITS: u32 = 61;
 const HASH_INF: i64 = 314159;
 
-/// A table slot. The key and element live behind a `Box` so that a slot is 16 bytes: large
-/// tables are then cheap to allocate and resize (the pages are what costs, not the moves).
+/// An element with its key, shared between the sets holding it: copying a set, or taking
+/// elements of one into another (`|`, `&`, `-`, `^`), allocates nothing per element.
+pub(crate) type Elem = Rc<(Key, Value)>;
+
+/// A table slot. The key and element live behind a pointer so that a slot is 16 bytes:
+/// large tables are then cheap to allocate and resize (the pages are what costs, not the
+/// moves).
 #[derive(Clone)]
 enum Slot {
     Empty,
     Dummy,
-    Full { hash: i64, kv: Box<(Key, Value)> },
+    Full { hash: i64, kv: Elem },
 }
 
 /// The table of a set or frozenset.
@@ -78,8 +83,13 @@ impl SetObj {
 
     /// The elements in table order, with their hashes and keys.
     pub fn entries(&self) -> impl Iterator<Item = (i64, &Key, &Value)> {
+        self.elems().map(|(hash, kv)| (hash, &kv.0, &kv.1))
+    }
+
+    /// The elements in table order, with their hashes, shareable with other sets.
+    pub fn elems(&self) -> impl Iterator<Item = (i64, &Elem)> {
         self.table.iter().filter_map(|s| match s {
-            Slot::Full { hash, kv } => Some((*hash, &kv.0, &kv.1)),
+            Slot::Full { hash, kv } => Some((*hash, kv)),
             _ => None,
         })
     }
@@ -130,26 +140,37 @@ impl SetObj {
 
     /// CPython's `set_add_entry`.
     pub fn add_entry(&mut self, hash: i64, key: Key, value: Value) {
+        if let Some(at) = self.insert_at(hash, &key) {
+            self.put(at, hash, Rc::new((key, value)));
+        }
+    }
+
+    /// `add_entry` of an element another set holds.
+    pub fn add_elem(&mut self, hash: i64, kv: &Elem) {
+        if let Some(at) = self.insert_at(hash, &kv.0) {
+            self.put(at, hash, kv.clone());
+        }
+    }
+
+    /// Where `set_add_entry` puts a new key: `None` when it is there already, else the
+    /// slot and whether it is a dummy (reused) rather than an empty one.
+    fn insert_at(&self, hash: i64, key: &Key) -> Option<(usize, bool)> {
         let mask = self.mask;
         let mut perturb = hash as u64;
         let mut i = (hash as u64 as usize) & mask;
         let mut freeslot = None;
-        let found = loop {
+        loop {
             let probes = if i + LINEAR_PROBES <= mask {
                 LINEAR_PROBES
             } else {
                 0
             };
-            let mut hit = None;
             for j in i..=i + probes {
                 match &self.table[j] {
-                    Slot::Empty => {
-                        hit = Some(j);
-                        break;
-                    }
+                    Slot::Empty => return Some(freeslot.map_or((j, false), |f| (f, true))),
                     Slot::Full { hash: h, kv } => {
-                        if *h == hash && kv.0 == key {
-                            return;
+                        if *h == hash && kv.0 == *key {
+                            return None;
                         }
                     }
                     Slot::Dummy => {
@@ -159,27 +180,20 @@ impl SetObj {
                     }
                 }
             }
-            if let Some(j) = hit {
-                break j;
-            }
             i = next_probe(i, &mut perturb, mask);
-        };
+        }
+    }
+
+    /// Fills the slot [`SetObj::insert_at`] chose, resizing as `set_add_entry` does.
+    fn put(&mut self, (at, dummy): (usize, bool), hash: i64, kv: Elem) {
         self.version += 1;
-        if let Some(free) = freeslot {
-            self.used += 1;
-            self.table[free] = Slot::Full {
-                hash,
-                kv: Box::new((key, value)),
-            };
+        self.used += 1;
+        self.table[at] = Slot::Full { hash, kv };
+        if dummy {
             return;
         }
         self.fill += 1;
-        self.used += 1;
-        self.table[found] = Slot::Full {
-            hash,
-            kv: Box::new((key, value)),
-        };
-        if self.fill * 5 < mask * 3 {
+        if self.fill * 5 < self.mask * 3 {
             return;
         }
         let used = self.used;
@@ -224,7 +238,7 @@ impl SetObj {
     }
 
     /// CPython's `set_insert_clean`: into a table without dummies or this key.
-    fn insert_clean(&mut self, hash: i64, kv: Box<(Key, Value)>) {
+    fn insert_clean(&mut self, hash: i64, kv: Elem) {
         let mask = self.mask;
         let mut perturb = hash as u64;
         let mut i = (hash as u64 as usize) & mask;
@@ -270,8 +284,8 @@ impl SetObj {
             }
             return;
         }
-        for (hash, key, value) in other.entries() {
-            self.add_entry(hash, key.clone(), value.clone());
+        for (hash, kv) in other.elems() {
+            self.add_elem(hash, kv);
         }
     }
 
@@ -309,7 +323,9 @@ impl SetObj {
         self.finger = j + 1;
         self.version += 1;
         match slot {
-            Slot::Full { kv, .. } => Ok(kv.1),
+            Slot::Full { kv, .. } => {
+                Ok(Rc::try_unwrap(kv).map_or_else(|kv| kv.1.clone(), |kv| kv.1))
+            }
             _ => Ok(Value::None),
         }
     }

@@ -180,9 +180,9 @@ fn intersection(so: &SetObj, other: &SetObj, frozen: bool) -> SetObj {
         (so, other)
     };
     let mut r = SetObj::new(frozen);
-    for (h, k, v) in small.entries() {
-        if big.contains_key(h, k) {
-            r.add_entry(h, k.clone(), v.clone());
+    for (h, kv) in small.elems() {
+        if big.contains_key(h, &kv.0) {
+            r.add_elem(h, kv);
         }
     }
     r
@@ -196,9 +196,9 @@ fn difference(so: &SetObj, other: &SetObj, frozen: bool) -> SetObj {
         return r;
     }
     let mut r = SetObj::new(frozen);
-    for (h, k, v) in so.entries() {
-        if !other.contains_key(h, k) {
-            r.add_entry(h, k.clone(), v.clone());
+    for (h, kv) in so.elems() {
+        if !other.contains_key(h, &kv.0) {
+            r.add_elem(h, kv);
         }
     }
     r
@@ -219,9 +219,9 @@ fn symmetric_difference(so: &SetObj, other: &SetObj, frozen: bool) -> SetObj {
 }
 
 fn symmetric_difference_update(so: &mut SetObj, other: &SetObj) {
-    for (h, k, v) in other.entries() {
-        if !so.discard_entry(h, k) {
-            so.add_entry(h, k.clone(), v.clone());
+    for (h, kv) in other.elems() {
+        if !so.discard_entry(h, &kv.0) {
+            so.add_elem(h, kv);
         }
     }
 }

@@ -27,6 +27,26 @@ pub(crate) const MODULES: &[SourceModule] = &[
         global: "__contextlib__",
         source: include_str!("prelude/contextlib.py"),
     },
+    SourceModule {
+        name: "abc",
+        global: "__abc__",
+        source: include_str!("prelude/abc.py"),
+    },
+    SourceModule {
+        name: "collections",
+        global: "__collections__",
+        source: include_str!("prelude/collections.py"),
+    },
+    SourceModule {
+        name: "functools",
+        global: "__functools__",
+        source: include_str!("prelude/functools.py"),
+    },
+    SourceModule {
+        name: "typing",
+        global: "__typing__",
+        source: include_str!("prelude/typing.py"),
+    },
 ];
 
 /// The source module imported as `name`.

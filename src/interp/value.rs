@@ -155,6 +155,8 @@ pub(crate) enum TypeKind {
     DictKeys,
     DictValues,
     DictItems,
+    /// Only as `type(C.__dict__)`: a class's `__dict__` is a read-only dict otherwise.
+    MappingProxy,
     Range,
     Function,
     BuiltinFunction,
@@ -201,6 +203,7 @@ impl TypeKind {
             DictKeys => "dict_keys",
             DictValues => "dict_values",
             DictItems => "dict_items",
+            MappingProxy => "mappingproxy",
             Range => "range",
             Function => "function",
             BuiltinFunction => "builtin_function_or_method",
