@@ -30,6 +30,10 @@ fn constraints(session: &mut Session, function: &str) -> Value {
     cells::payload(&out, "constraints").clone()
 }
 
+fn call_text(d: &Decided) -> String {
+    format!("{}({})", d.function, d.inputs)
+}
+
 fn edge_key(e: &Value) -> (String, String, Option<String>) {
     (
         e["source"].as_str().unwrap_or_default().to_string(),
@@ -66,33 +70,45 @@ fn every_edge_a_run_decided_is_taken_by_cpython_on_the_inputs_shown() {
         "only {} edges decided by runs",
         decided.len()
     );
-    let jobs: Vec<cpython_trace::Job> = decided
-        .iter()
-        .map(|d| cpython_trace::Job {
-            source: d.source.clone(),
-            function: d.function.clone(),
-            call: format!("{}({})", d.function, d.inputs),
-        })
-        .collect();
     let mut failures = Vec::new();
-    for (d, traced) in decided.iter().zip(cpython_trace::traces(&jobs)) {
-        let module = lower_module(&d.source).expect("parses");
-        let f = module.function(&d.function).expect("defined");
-        let cfg = function_cfg(f).expect("cfg");
-        let walk = Walk::of(&cfg, &[traced.lines], &[traced.outcome == "return"]);
-        let taken = cfg.edges().iter().enumerate().any(|(k, (s, t, e))| {
-            (
-                s.index().to_string(),
-                t.index().to_string(),
-                e.label().map(str::to_string),
-            ) == d.edge
-                && walk.edges[k] > 0
-        });
-        if !taken {
-            failures.push(format!(
-                "{}({}): CPython ({}) did not take {:?}",
-                d.function, d.inputs, traced.outcome, d.edge
-            ));
+    let mut sources: Vec<&String> = decided.iter().map(|d| &d.source).collect();
+    sources.dedup();
+    for source in sources {
+        let mine: Vec<&Decided> = decided.iter().filter(|d| &d.source == source).collect();
+        let calls: Vec<String> = mine.iter().map(|d| call_text(d)).collect();
+        let module = lower_module(source).expect("parses");
+        for (d, call) in mine.iter().zip(cpython_trace::trace(source, &calls)) {
+            let f = module.function(&d.function).expect("defined");
+            let cfg = function_cfg(f).expect("cfg");
+            let first = call["activations"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|a| a["function"] == d.function.as_str());
+            let lines: Vec<u32> = first
+                .and_then(|a| a["lines"].as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(|l| l.as_u64().map(|l| l as u32))
+                .collect();
+            let returned = first.is_some_and(|a| a["raised"] == false);
+            let walk = Walk::of(&cfg, &[lines], &[returned]);
+            let taken = cfg.edges().iter().enumerate().any(|(k, (s, t, e))| {
+                (
+                    s.index().to_string(),
+                    t.index().to_string(),
+                    e.label().map(str::to_string),
+                ) == d.edge
+                    && walk.edges[k] > 0
+            });
+            if !taken {
+                failures.push(format!(
+                    "{}: CPython (exception {}) did not take {:?}",
+                    call_text(d),
+                    call["exception"],
+                    d.edge
+                ));
+            }
         }
     }
     println!(

@@ -14,12 +14,12 @@
 //! chained comparisons, `finally`, `assert`, `None`, handlers that an unnamed exception
 //! edge reaches, and stores that raise (unpacking, list items).
 
-#[path = "common/cpython_trace.rs"]
-mod cpython_trace;
 #[path = "common/everyday.rs"]
 mod everyday;
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
 use analysis_kernel::cancel::Cancel;
 use analysis_kernel::cfg::{Cfg, NodeKind, scope_code};
@@ -31,7 +31,7 @@ use analysis_kernel::python::ir::{
 use analysis_kernel::python::{PyValue, lower_module};
 use num_bigint::BigInt;
 use petgraph::graph::NodeIndex;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Programs of our own, each a module of one or more functions.
 const OWN: &[&str] = &[
@@ -340,26 +340,87 @@ fn interp_trace(program: &Program, run: &Run, cfg: &Cfg) -> Result<Vec<NodeIndex
 // ---------------------------------------------------------------------------------------
 // CPython, with sys.settrace
 
+const TRACER: &str = r#"
+import sys, json, io, contextlib
+
+class Stop(Exception):
+    pass
+
+results = []
+for job in json.load(sys.stdin):
+    ns = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(job["src"], "<case>", "exec"), ns)
+    code = ns[job["name"]].__code__
+    lines = []
+    top = []
+    def tracer(frame, event, arg):
+        # The outermost call's lines only (recursive calls run the same code).
+        if frame.f_code is code and (not top or top[0] is frame):
+            if not top:
+                top.append(frame)
+            if event == "line":
+                lines.append(frame.f_lineno)
+                if len(lines) > 2000:
+                    raise Stop()
+            return tracer
+        return None
+    args = [eval(a) for a in job["args"]]
+    outcome = "return"
+    sys.settrace(tracer)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            ns[job["name"]](*args)
+    except Stop:
+        outcome = "limit"
+    except Exception as e:
+        outcome = "exception:" + type(e).__name__
+    finally:
+        sys.settrace(None)
+    results.append({"key": job["key"], "lines": lines, "outcome": outcome})
+print(json.dumps(results))
+"#;
+
 fn cpython_traces(programs: &[Program], runs: &[Run]) -> Vec<(Vec<u32>, String)> {
-    let jobs: Vec<cpython_trace::Job> = runs
+    let jobs: Vec<Value> = runs
         .iter()
-        .map(|r| cpython_trace::Job {
-            source: programs[r.program].source.clone(),
-            function: r.function.clone(),
-            call: format!(
-                "{}({})",
-                r.function,
-                r.args
-                    .iter()
-                    .map(PyValue::repr)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+        .enumerate()
+        .map(|(i, r)| {
+            json!({
+                "key": i,
+                "src": programs[r.program].source,
+                "name": r.function,
+                "args": r.args.iter().map(PyValue::repr).collect::<Vec<_>>(),
+            })
         })
         .collect();
-    cpython_trace::traces(&jobs)
-        .into_iter()
-        .map(|t| (t.lines, t.outcome))
+    let mut child = Command::new("python3")
+        .arg("-c")
+        .arg(TRACER)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let input = serde_json::to_string(&jobs).expect("json");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write jobs");
+    let out = child.wait_with_output().expect("python3 finishes");
+    let results: Vec<Value> = serde_json::from_slice(&out.stdout).expect("tracer output");
+    results
+        .iter()
+        .map(|r| {
+            let lines = r["lines"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|l| l.as_u64().map(|l| l as u32))
+                .collect();
+            (lines, r["outcome"].as_str().unwrap_or_default().to_string())
+        })
         .collect()
 }
 
