@@ -18,7 +18,8 @@ impl Translator<'_> {
         args: &[Expr],
         keywords: &[(Option<String>, Expr)],
     ) -> Result<Partial> {
-        if !keywords.is_empty() {
+        // `s.split(maxsplit=k)` reads its keywords in `strfn::as_split`.
+        if !keywords.is_empty() && crate::symbolic::strfn::as_split(e).is_none() {
             return Err(self.unsupported(e, "keyword arguments"));
         }
         if let Some(star) = args.iter().find(|a| matches!(a.kind, ExprKind::Starred(_))) {
