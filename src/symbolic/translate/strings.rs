@@ -79,11 +79,7 @@ impl Translator<'_> {
     /// `s.find(sub)`, `s.rfind(sub)`, and `index`/`rindex`, which raise `ValueError` where
     /// those answer -1.
     fn find(&self, e: &Expr, receiver: &Expr, attr: &str, args: &[Expr]) -> Result<Partial> {
-        let [sub] = args else {
-            return Err(self.unsupported(e, format!(".{attr}() with {} argument(s)", args.len())));
-        };
-        let (mut fx, s) = self.str_receiver(e, receiver, attr)?;
-        let sub = fx.then(self.expr(sub, false)?);
+        let (mut fx, s, sub) = self.receiver_and_arg(e, receiver, attr, args)?;
         let fail = |err| self.sort_error(e, err);
         let value = if attr.starts_with('r') {
             Term::str_fn(StrFn::RFind, vec![s, sub])
@@ -101,11 +97,7 @@ impl Translator<'_> {
     /// `s.partition(sep)` / `s.rpartition(sep)`: the 3-tuple around the first (last) `sep`,
     /// `(s, "", "")` (`("", "", s)`) without one; an empty `sep` raises `ValueError`.
     fn partition(&self, e: &Expr, receiver: &Expr, attr: &str, args: &[Expr]) -> Result<Partial> {
-        let [sep] = args else {
-            return Err(self.unsupported(e, format!(".{attr}() with {} argument(s)", args.len())));
-        };
-        let (mut fx, s) = self.str_receiver(e, receiver, attr)?;
-        let sep = fx.then(self.expr(sep, false)?);
+        let (mut fx, s, sep) = self.receiver_and_arg(e, receiver, attr, args)?;
         let fail = |err| self.sort_error(e, err);
         let empty = Term::str("").map_err(fail)?;
         let no_sep = Term::compare(CompareOp::Eq, sep.clone(), empty).map_err(fail)?;
@@ -117,6 +109,23 @@ impl Translator<'_> {
             .map_err(fail)?;
         let value = Term::items(SeqKind::Tuple, parts).map_err(fail)?;
         Ok(fx.finish(value))
+    }
+
+    /// The receiver of a `str` method of one argument and that argument, with the effects of
+    /// evaluating them.
+    fn receiver_and_arg(
+        &self,
+        e: &Expr,
+        receiver: &Expr,
+        attr: &str,
+        args: &[Expr],
+    ) -> Result<(Effects, Term, Term)> {
+        let [arg] = args else {
+            return Err(self.unsupported(e, format!(".{attr}() with {} argument(s)", args.len())));
+        };
+        let (mut fx, s) = self.str_receiver(e, receiver, attr)?;
+        let arg = fx.then(self.expr(arg, false)?);
+        Ok((fx, s, arg))
     }
 
     /// The receiver of a `str` method, with the effects of evaluating it.
