@@ -565,3 +565,194 @@ fn constraints_of_split_and_join() {
           L2 len(line.split(',')) == 3: can be True and False
           L4 '-'.join([line, 'x']) == 'a-x': can be True and False"#]].assert_eq(&text(&analysis, None));
 }
+
+#[test]
+fn rfind_index_and_partition_agree_with_cpython() {
+    // The last occurrence (of a separator that overlaps itself, of an empty or variable
+    // one), the ValueError of index/rindex and of an empty separator, and the 3-tuples.
+    let expressions = [
+        "s.rfind(t)",
+        "s.rfind('aa')",
+        "s.rfind('')",
+        "s.index(t)",
+        "s.rindex('a ')",
+        "s.partition(t)",
+        "s.rpartition(t)",
+        "s.partition('aa')",
+        "s.rpartition('aa')[0] + '|' + s.rpartition('aa')[2]",
+        "s.rpartition(' ')[1] == ''",
+    ];
+    let strings = words(&['a', ' ', '\u{a0}', 'b', '\u{2ffff}'], 4);
+    let subs = words(&['a', ' '], 2);
+    let n = agree_with_cpython(&expressions, &strings, &subs);
+    assert!(n > 2_000, "{n} cases");
+}
+
+#[test]
+fn split_rest_agrees_with_cpython() {
+    use analysis_kernel::symbolic::strfn::StrFn;
+    use analysis_kernel::symbolic::{Sort, Term, Translated, Var};
+    // The last item of s.split(sep, k), solved and evaluated by Z3 at each input, is
+    // CPython's (`''` where the split has fewer than k + 1 items): separators that overlap
+    // themselves, and whitespace beyond ASCII kept at the end of the rest.
+    let strings = words(&['a', ' ', '\u{a0}', 'b', '\u{2029}'], 4);
+    let seps: [Option<&str>; 4] = [None, Some("a"), Some("aa"), Some(" b")];
+    let env = env_of("s: str");
+    let s = Term::var(Var::input("s"), Sort::Str).expect("a str");
+    let mut solver = Solver::new(10_000);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for sep in seps {
+        let owned = sep.map(str::to_string);
+        let sep_text = sep.map_or("None".to_string(), |s| format!("{s:?}"));
+        for k in 0..3 {
+            let term = Term::str_fn(StrFn::SplitRest(owned.clone(), k), vec![s.clone()]);
+            let source = format!("(s.split({sep_text}, {k}) + [''] * 5)[{k}]");
+            let t = Translated {
+                value: term.expect("a term"),
+                raises: Vec::new(),
+            };
+            for text in &strings {
+                let inputs = vec![("s".to_string(), PyValue::Str(text.clone()))];
+                let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
+                    .unwrap_or_else(|e| panic!("{source} at {text:?}: {e}"));
+                cases.push(oracle::Case {
+                    source: source.clone(),
+                    inputs: vec![("s".to_string(), harness::encode(&inputs[0].1))],
+                });
+                ours.push((source.clone(), text.clone(), outcome));
+            }
+        }
+    }
+    let python = oracle::evaluate(&cases).expect("the CPython oracle runs");
+    let mut mismatches = Vec::new();
+    for ((source, text, outcome), expected) in ours.iter().zip(&python) {
+        if !harness::agrees(outcome, expected).unwrap_or(false) {
+            mismatches.push(format!(
+                "{source} at {text:?}: ours {outcome:?}, CPython {expected:?}"
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(ours.len() > 5_000, "{} cases", ours.len());
+}
+
+#[test]
+fn split_at_most_folds_like_cpython() {
+    use analysis_kernel::symbolic::strfn::split_at_most;
+    // Rust's fold of s.split(sep, k), item for item, against CPython's; strings travel as
+    // code points.
+    let codes = |s: &str| {
+        let c: Vec<String> = s.chars().map(|c| (c as u32).to_string()).collect();
+        format!("[{}]", c.join(","))
+    };
+    let strings = words(&['a', ' ', '\u{a0}', 'b'], 4);
+    let mut cases = Vec::new();
+    for s in &strings {
+        for sep in [None, Some("a"), Some("aa"), Some(" b")] {
+            for k in 0..3 {
+                cases.push((s.clone(), sep, k));
+            }
+        }
+    }
+    let input: String = cases
+        .iter()
+        .map(|(s, sep, k)| {
+            let sep = sep.map_or("None".to_string(), codes);
+            format!("{} {sep} {k}\n", codes(s))
+        })
+        .collect();
+    let script = "import sys\nfrom ast import literal_eval as ev\nt = lambda c: ''.join(map(chr, c))\nfor line in sys.stdin:\n    s, sep, k = line.split(' ')\n    sep = None if sep == 'None' else t(ev(sep))\n    print('|'.join(str([ord(c) for c in w]).replace(' ', '') for w in t(ev(s)).split(sep, int(k))))\n";
+    let python = python3::python3(&["-c", script], &input);
+    for ((s, sep, k), line) in cases.iter().zip(python.lines()) {
+        let ours: Vec<String> = split_at_most(s, *sep, *k)
+            .iter()
+            .map(|w| codes(w))
+            .collect();
+        assert_eq!(ours.join("|"), line, "{s:?}.split({sep:?}, {k})");
+    }
+    assert_eq!(python.lines().count(), cases.len());
+}
+
+#[test]
+fn trees_over_partition_rfind_and_maxsplit_are_exact_and_precise() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/everyday_strings/partition.py");
+    let records = everyday::run_file_with(&path, true, true);
+    println!("{}", everyday::report(&records));
+    assert_eq!(records.len(), 7);
+    for r in &records {
+        assert_exact_and_precise(r);
+    }
+}
+
+#[test]
+fn tree_of_partition_and_maxsplit() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::render::set::{leaf_table_text, text};
+    use analysis_kernel::symexec::{Options, Program, execute};
+    let source = "def pair(line: str) -> str:\n    head, sep, tail = line.partition('=')\n    if sep:\n        return head\n    parts = line.split(',', 1)\n    return parts[-1]\n";
+    let module = lower_module(source).expect("parses");
+    let program = Program::function("pair", module.functions(), &[]).expect("program");
+    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    expect_test::expect![[r#"
+        symbolic execution tree of pair(line: str), unroll 4: 9 nodes, 3 leaves (3 return)
+        [0] L2: head, sep, tail = line.partition('=')  |  {}  |  {line: line}
+          [1] L3: if sep:  |  {}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2]}
+            [2] L4: return head  |  {line.partition('=')[1] != ''}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2]}
+              [3] ⇒ return line.partition('=')[0]  |  {line.partition('=')[1] != ''}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2]}
+            [4] L5: parts = line.split(',', 1)  |  {line.partition('=')[1] == ''}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2]}
+              [5] L6: return parts[-1]  |  {line.partition('=')[1] == '', not (len(line.split(',')) >= 2)}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0]]}
+                [6] ⇒ return line.split(',')[0]  |  {line.partition('=')[1] == '', not (len(line.split(',')) >= 2)}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0]]}
+              [7] L6: return parts[-1]  |  {line.partition('=')[1] == '', len(line.split(',')) >= 2}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0], line.split(',', 1)[1]]}
+                [8] ⇒ return line.split(',', 1)[1]  |  {line.partition('=')[1] == '', len(line.split(',')) >= 2}  |  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0], line.split(',', 1)[1]]}
+
+        leaf  path condition                                                    outcome                        final store                                                                                                                                                witness
+        ----  ----------------------------------------------------------------  -----------------------------  ---------------------------------------------------------------------------------------------------------------------------------------------------------  --------
+        3     line.partition('=')[1] != ''                                      return line.partition('=')[0]  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2]}                                                      line='='
+        6     line.partition('=')[1] == '' and not (len(line.split(',')) >= 2)  return line.split(',')[0]      {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0]]}                         line=''
+        8     line.partition('=')[1] == '' and len(line.split(',')) >= 2        return line.split(',', 1)[1]   {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0], line.split(',', 1)[1]]}  line=','"#]].assert_eq(&format!(
+        "{}\n{}",
+        text(&tree),
+        leaf_table_text(&tree)
+    ));
+}
+
+#[test]
+fn constraints_of_rfind_and_partition() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::constraints::{Mode, Options, analyze};
+    use analysis_kernel::render::constraints::text;
+    let source = "def ext(name: str) -> str:\n    if name.rfind('.') > 0:\n        return name.rpartition('.')[2]\n    return ''\n";
+    let module = lower_module(source).expect("parses");
+    let f = module.functions().next().expect("a function");
+    let options = Options {
+        mode: Mode::Precise,
+        path_limit: 64,
+        timeout_ms: 10_000,
+        given: Vec::new(),
+    };
+    let analysis = analyze(f, &options, &Cancel::new()).expect("analysis");
+    expect_test::expect![[r#"
+        constraints of ext(name) (SSA versions for reassigned variables)
+        parameters: name: str
+        preconditions: (none)
+
+        paths: 2 in all, 2 listed
+        id  nodes    feasible  witness    constraints
+        --  -------  --------  ---------  ---------------------------------------------------------------------------------------------------------
+        0   0 1 2 4  yes       name='..'  name.rfind('.') > 0; 2 < len((name.rpartition('.')[0], name.rpartition('.')[1], name.rpartition('.')[2]))
+        1   0 1 3 4  yes       name=''    not (name.rfind('.') > 0)
+
+        edges:
+        edge    label  feasible  paths  adds
+        ------  -----  --------  -----  ------------------------------------------------------------------------------------
+        0 -> 1         yes       0,1
+        1 -> 2  True   yes       0      name.rfind('.') > 0
+        1 -> 3  False  yes       1      not (name.rfind('.') > 0)
+        2 -> 4         yes       0      2 < len((name.rpartition('.')[0], name.rpartition('.')[1], name.rpartition('.')[2]))
+        3 -> 4         yes       1
+
+        conditions:
+          L2 name.rfind('.') > 0: can be True and False"#]].assert_eq(&text(&analysis, None));
+}

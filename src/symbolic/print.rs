@@ -302,6 +302,11 @@ fn str_fn(f: &StrFn, args: &[Term]) -> String {
             method(side.method(), chars.iter().map(|c| str_repr(c)).collect())
         }
         StrFn::Count => method("count", vec![arg(1)]),
+        StrFn::RFind => method("rfind", vec![arg(1)]),
+        StrFn::Partition(right, i) => {
+            let name = if *right { "rpartition" } else { "partition" };
+            format!("{}[{i}]", method(name, vec![arg(1)]))
+        }
         StrFn::Replace(old) => method("replace", vec![str_repr(old), arg(1)]),
         StrFn::FromInt => call("str", &refs),
         StrFn::ToInt => call("int", &refs),
@@ -311,6 +316,13 @@ fn str_fn(f: &StrFn, args: &[Term]) -> String {
         StrFn::SplitItem(sep, i) => {
             let sep = sep.iter().map(|c| str_repr(c)).collect();
             format!("{}[{i}]", method("split", sep))
+        }
+        StrFn::SplitRest(sep, k) => {
+            let sep = match sep {
+                Some(sep) => str_repr(sep),
+                None => "None".to_string(),
+            };
+            format!("{}[{k}]", method("split", vec![sep, k.to_string()]))
         }
         StrFn::SplitAtLeast(sep, k) => {
             let sep = sep.iter().map(|c| str_repr(c)).collect();

@@ -1,8 +1,9 @@
 //! String methods and conversions beyond the character classes of [`crate::symbolic::chars`]:
 //! `s.strip()`/`lstrip`/`rstrip` (Python whitespace or a constant character set),
 //! `s.count(sub)`, `s.replace(old, new)` with a constant non-empty `old`, `str(n)`,
-//! `int(s)`, `chr(i)`, `ord(c)`, `s * k` with a non-constant `k`, and the pieces of
-//! `s.split(sep)` (a constant non-empty `sep`, or none: runs of Python whitespace).
+//! `int(s)`, `chr(i)`, `ord(c)`, `s * k` with a non-constant `k`, `s.rfind(sub)`, and the
+//! pieces of `s.split(sep)` and `s.split(sep, k)` (a constant non-empty `sep`, or none: runs
+//! of Python whitespace; a constant `k`).
 //!
 //! This module says what each one computes in Python ([`StrFn::eval`], used to fold
 //! constants and to evaluate terms in a model); `solver::strings` lowers them to Z3. What is
@@ -65,10 +66,20 @@ pub enum StrFn {
     Ord,
     /// `s * k` (`[s, k]`) with a non-constant `k`: `""` when `k <= 0`.
     Repeat,
+    /// `s.rfind(sub)` (`[s, sub]`): the index in characters of the last `sub`, -1 when
+    /// absent, `len(s)` for `""`.
+    RFind,
+    /// Item `i` (0, 1 or 2) of `s.partition(sep)` (`[s, sep]`), or of `s.rpartition(sep)`
+    /// when the flag is set; `sep` non-empty (else `ValueError`).
+    Partition(bool, usize),
     /// Item `i` of `s.split(sep)` (`[s]`), `""` when there are at most `i` items.
     SplitItem(Split, usize),
     /// Whether `s.split(sep)` has at least `k` items (`[s]`).
     SplitAtLeast(Split, usize),
+    /// The last item of `s.split(sep, k)` (`[s]`) when it has `k + 1` items (what follows
+    /// the `k`-th separator; without `sep`, the rest after `k` words with its leading
+    /// whitespace removed), `""` otherwise. Its first `k` items are those of `s.split(sep)`.
+    SplitRest(Split, usize),
 }
 
 /// The separator of `s.split(sep)`: a constant non-empty string, or `None` for runs of
@@ -82,38 +93,121 @@ pub fn split_names(span: crate::python::Span) -> (String, String) {
     (at.clone(), format!("{at}:of"))
 }
 
-/// The separator of `s.split(…)` with these arguments: `Some(None)` for no argument (or
-/// `None`), `Some(Some(sep))` for a constant non-empty `sep`; `None` for anything else
-/// (`maxsplit`, a variable or empty separator).
-pub fn split_sep(args: &[Expr]) -> Option<Split> {
-    match args {
-        [] => Some(None),
-        [a] => match &a.kind {
-            ExprKind::Constant(Constant::None) => Some(None),
-            ExprKind::Constant(Constant::Str(sep)) if !sep.is_empty() => Some(Some(sep.clone())),
-            _ => None,
-        },
+/// A `s.split(…)` this model splits: its separator and its constant `maxsplit` (`None`
+/// for no limit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitCall {
+    pub sep: Split,
+    pub max: Option<usize>,
+}
+
+/// The separator of `s.split(…)` with this argument: `Some(None)` for none (or `None`),
+/// `Some(Some(sep))` for a constant non-empty `sep`; `None` for anything else.
+fn split_sep(arg: Option<&Expr>) -> Option<Split> {
+    match arg.map(|a| &a.kind) {
+        None | Some(ExprKind::Constant(Constant::None)) => Some(None),
+        Some(ExprKind::Constant(Constant::Str(sep))) if !sep.is_empty() => Some(Some(sep.clone())),
         _ => None,
     }
 }
 
-/// `receiver.split(…)` as a receiver and separator, when `e` is a call this model splits.
-pub fn as_split(e: &Expr) -> Option<(&Expr, Split)> {
-    match e.as_method_call()? {
-        (receiver, "split", args) => Some((receiver, split_sep(args)?)),
-        _ => None,
+/// A constant `maxsplit`: `None` for a negative one (no limit), `Some(None)` for anything
+/// but a constant int.
+fn split_max(arg: &Expr) -> Option<Option<usize>> {
+    use num_traits::Signed;
+    let value = match &arg.kind {
+        ExprKind::Constant(Constant::Int(k)) => k.clone(),
+        ExprKind::UnaryOp {
+            op: crate::python::ir::UnaryOp::USub,
+            operand,
+        } => match &operand.kind {
+            ExprKind::Constant(Constant::Int(k)) => -k.clone(),
+            _ => return Some(None),
+        },
+        _ => return Some(None),
+    };
+    if value.is_negative() {
+        return None;
     }
+    Some(Some(value.to_usize()?))
+}
+
+/// Whether `sep` has no proper prefix that is also a suffix: then `rsplit(sep)` finds the
+/// separators `split(sep)` finds.
+fn borderless(sep: &str) -> bool {
+    let chars: Vec<char> = sep.chars().collect();
+    (1..chars.len()).all(|l| chars[..l] != chars[chars.len() - l..])
+}
+
+/// `receiver.split(…)` (or an `rsplit` that splits the same) as a receiver and
+/// [`SplitCall`], when `e` is a call this model splits: a separator as [`split_sep`] takes,
+/// and a constant `maxsplit` (positional or keyword) for `split` only.
+pub fn as_split(e: &Expr) -> Option<(&Expr, SplitCall)> {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let ExprKind::Attribute { value, attr } = &func.kind else {
+        return None;
+    };
+    if !matches!(attr.as_str(), "split" | "rsplit")
+        || args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)))
+    {
+        return None;
+    }
+    let (mut sep_arg, mut max_arg) = (args.first(), args.get(1));
+    if args.len() > 2 {
+        return None;
+    }
+    for (name, v) in keywords {
+        let slot = match name.as_deref() {
+            Some("sep") if args.is_empty() => &mut sep_arg,
+            Some("maxsplit") if args.len() < 2 => &mut max_arg,
+            _ => return None,
+        };
+        if slot.replace(v).is_some() {
+            return None;
+        }
+    }
+    let sep = split_sep(sep_arg)?;
+    let max = match max_arg {
+        None => None,
+        Some(k) => split_max(k)?,
+    };
+    let same_as_split = max.is_none() && sep.as_deref().is_none_or(borderless);
+    if attr == "rsplit" && !same_as_split {
+        return None;
+    }
+    Some((&**value, SplitCall { sep, max }))
 }
 
 /// The items of `s.split(sep)`, as Python computes them (`sep` non-empty).
 pub fn split<'s>(s: &'s str, sep: Option<&str>) -> Vec<&'s str> {
-    match sep {
-        Some(sep) => s.split(sep).collect(),
-        None => s
-            .split(|c| PY_SPACE.contains(&c))
-            .filter(|w| !w.is_empty())
-            .collect(),
-    }
+    split_at_most(s, sep, usize::MAX)
+}
+
+/// The items of `s.split(sep, max)`, as Python computes them (`sep` non-empty).
+pub fn split_at_most<'s>(s: &'s str, sep: Option<&str>, max: usize) -> Vec<&'s str> {
+    let Some(sep) = sep else {
+        let space = |c: char| PY_SPACE.contains(&c);
+        let mut items = Vec::new();
+        let mut rest = s.trim_start_matches(space);
+        while !rest.is_empty() {
+            if items.len() == max {
+                items.push(rest);
+                break;
+            }
+            let end = rest.find(space).unwrap_or(rest.len());
+            items.push(&rest[..end]);
+            rest = rest[end..].trim_start_matches(space);
+        }
+        return items;
+    };
+    s.splitn(max.saturating_add(1), sep).collect()
 }
 
 /// Longest string [`StrFn::eval`] builds for `s * k`.
@@ -150,7 +244,11 @@ impl StrFn {
     /// How many operands the term takes.
     pub fn arity(&self) -> usize {
         match self {
-            StrFn::Count | StrFn::Replace(_) | StrFn::Repeat => 2,
+            StrFn::Count
+            | StrFn::Replace(_)
+            | StrFn::Repeat
+            | StrFn::RFind
+            | StrFn::Partition(..) => 2,
             _ => 1,
         }
     }
@@ -184,6 +282,23 @@ impl StrFn {
             }
             (StrFn::Count, [Str(s), Str(sub)]) => {
                 Int(BigInt::from(s.matches(sub.as_str()).count()))
+            }
+            (StrFn::RFind, [Str(s), Str(sub)]) => Int(BigInt::from(
+                s.rfind(sub.as_str())
+                    .map_or(-1, |byte| s[..byte].chars().count() as i64),
+            )),
+            (StrFn::Partition(right, i), [Str(s), Str(sep)]) if !sep.is_empty() => {
+                let found = if *right {
+                    s.rsplit_once(sep.as_str())
+                } else {
+                    s.split_once(sep.as_str())
+                };
+                let parts = match (found, right) {
+                    (Some((head, tail)), _) => [head, sep.as_str(), tail],
+                    (None, false) => [s.as_str(), "", ""],
+                    (None, true) => ["", "", s.as_str()],
+                };
+                Str(parts.get(*i)?.to_string())
             }
             (StrFn::Replace(old), [Str(s), Str(new)]) if !old.is_empty() => {
                 Str(s.replace(old.as_str(), new))
@@ -225,6 +340,10 @@ impl StrFn {
             }
             (StrFn::SplitAtLeast(sep, k), [Str(s)]) if sep.as_deref() != Some("") => {
                 Literal::Bool(split(s, sep.as_deref()).len() >= *k)
+            }
+            (StrFn::SplitRest(sep, k), [Str(s)]) if sep.as_deref() != Some("") => {
+                let items = split_at_most(s, sep.as_deref(), *k);
+                Str(if items.len() == k + 1 { items[*k] } else { "" }.to_string())
             }
             _ => return None,
         })

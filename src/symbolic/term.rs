@@ -833,7 +833,7 @@ impl Term {
             });
         }
         let sort = match f {
-            StrFn::Count | StrFn::ToInt | StrFn::Ord => Sort::Int,
+            StrFn::Count | StrFn::RFind | StrFn::ToInt | StrFn::Ord => Sort::Int,
             StrFn::IsInt | StrFn::SplitAtLeast(..) => Sort::Bool,
             _ => Sort::Str,
         };

@@ -22,6 +22,7 @@ mod quantifier;
 mod strings;
 
 pub use env::{Env, annotation_sort};
+pub use lists::sorted_reverse;
 pub use mappings::dict_items;
 
 /// An exception the translated expressions can raise at run time.

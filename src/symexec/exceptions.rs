@@ -68,7 +68,7 @@ pub fn message_for(expr: &Expr, kind: ExceptionKind, env: &Env) -> Option<String
                 Some(sort_of(value, env).and_then(|s| index_message(&s)))
             }
             (ExprKind::Call { func, args, .. }, ExceptionKind::ValueError)
-                if matches!(&func.kind, ExprKind::Attribute { attr, .. } if attr == "index") =>
+                if matches!(&func.kind, ExprKind::Attribute { attr, .. } if attr == "index" || attr == "rindex") =>
             {
                 Some(search_message(func, args, env))
             }
@@ -142,10 +142,17 @@ fn division_message(op: BinOp, left: &Expr, right: &Expr, env: &Env) -> Option<O
 /// `xs.index(x)` finding nothing: `tuple.index(x): x not in tuple`, or `3 is not in list`
 /// (the item's repr: known here for an integer constant only).
 fn search_message(func: &Expr, args: &[Expr], env: &Env) -> Option<String> {
-    let ExprKind::Attribute { value, .. } = &func.kind else {
+    let ExprKind::Attribute { value, attr } = &func.kind else {
         return None;
     };
-    match sort_of(value, env)?.seq_kind()? {
+    let sort = sort_of(value, env)?;
+    if sort == Sort::Str {
+        return Some("substring not found".to_string());
+    }
+    if attr != "index" {
+        return None;
+    }
+    match sort.seq_kind()? {
         SeqKind::Tuple => Some("tuple.index(x): x not in tuple".to_string()),
         SeqKind::List => {
             let item = match args {

@@ -521,14 +521,14 @@ fn recursion_stops_at_the_depth_bound() {
 
 #[test]
 fn havoc_paths_are_approximate_and_exact_ones_stay_exact() {
-    let src = "def f(xs: list[int], k: int) -> int:\n    if k < 0:\n        return -1\n    ys = sorted(xs, reverse=True)\n    if len(ys) > k:\n        return ys[k]\n    return 0\n";
+    let src = "def f(xs: list[int], k: int) -> int:\n    if k < 0:\n        return -1\n    ys = sorted(xs, key=abs)\n    if len(ys) > k:\n        return ys[k]\n    return 0\n";
     let tree = function(src, "f", 4);
     expect_test::expect![[r#"
         symbolic execution tree of f(xs: list[int], k: int), unroll 4: 9 nodes, 3 leaves (3 return)
         [0] L2: if k < 0:  |  {}  |  {xs: xs, k: k}
           [1] L3: return -1  |  {k < 0}  |  {xs: xs, k: k}
             [2] ⇒ return -1  |  {k < 0}  |  {xs: xs, k: k}
-          [3] L4: ys = sorted(xs, reverse=True)  |  {k >= 0}  |  {xs: xs, k: k}
+          [3] L4: ys = sorted(xs, key=abs)  |  {k >= 0}  |  {xs: xs, k: k}
             [4] L5: if len(ys) > k:  |  {k >= 0}  |  {xs: xs, k: k, ys: ?}
               [5] L6: return ys[k]  |  {k >= 0, $havoc_1}  |  {xs: xs, k: k, ys: ?}
                 [6] ⇒ ≈ return ?  |  {k >= 0, $havoc_1}  |  {xs: xs, k: k, ys: ?}

@@ -318,7 +318,7 @@ impl<'a> Lowerer<'a> {
                 (Some(Literal::Int(i)), _) => Term::int(i),
                 (Some(Literal::Bool(b)), _) => Term::bool(b),
                 (_, StrFn::IsInt | StrFn::SplitAtLeast(..)) => Term::bool(false),
-                (_, StrFn::Count | StrFn::ToInt | StrFn::Ord) => Term::int(0),
+                (_, StrFn::Count | StrFn::RFind | StrFn::ToInt | StrFn::Ord) => Term::int(0),
                 _ => Term::str("").map_err(|e| internal(e.0))?,
             };
             return self.lower(&value);
@@ -358,6 +358,10 @@ impl<'a> Lowerer<'a> {
                 defs,
             )?),
             StrFn::Count => Z::Int(st::count(&str_at(0)?, &str_at(1)?, text(1))?),
+            StrFn::RFind => Z::Int(st::rfind(&str_at(0)?, &str_at(1)?, defs)?),
+            StrFn::Partition(right, i) => {
+                Z::Str(st::partition(*right, *i, &str_at(0)?, &str_at(1)?, defs)?)
+            }
             StrFn::Replace(old) => Z::Str(st::replace(&str_at(0)?, old, &str_at(1)?)?),
             StrFn::FromInt => Z::Str(st::from_int(&int_at(0)?, defs)?),
             StrFn::ToInt => Z::Int(st::to_int(&str_at(0)?, defs)?),
@@ -367,6 +371,7 @@ impl<'a> Lowerer<'a> {
             StrFn::Repeat => Z::Str(st::repeat(&str_at(0)?, text(0), &int_at(1)?, defs)?),
             StrFn::SplitItem(sep, i) => Z::Str(sp::item(&str_at(0)?, sep.as_deref(), *i, defs)?),
             StrFn::SplitAtLeast(sep, k) => Z::Bool(sp::at_least(&str_at(0)?, sep.as_deref(), *k)?),
+            StrFn::SplitRest(sep, k) => Z::Str(sp::rest(&str_at(0)?, sep.as_deref(), *k, defs)?),
         })
     }
 

@@ -4,14 +4,15 @@
 //! (exact for any `sep`, also one that overlaps itself). Without: "fewer than `k` words" is
 //! a regular expression over Python's whitespace, and word `i` comes from a decomposition
 //! `s == r0 w0 r1 w1 … ri wi rest` (fresh constants, defined only where there are `i + 1`
-//! words, where it is unique).
+//! words, where it is unique). The last item of `s.split(sep, k)` ([`StrFn::SplitRest`](
+//! crate::symbolic::strfn::StrFn::SplitRest)) is what follows the `k`-th separator (word).
 
 use z3::ast::{self, Ast, Regexp};
 
 use super::SolverError;
 use super::lower::str_const;
 use super::strings::{fresh, index_from, one_of};
-use crate::symbolic::strfn::PY_SPACE;
+use crate::symbolic::strfn::{PY_SPACE, Side};
 
 /// The first `n` separators Python finds: their positions (each `-1` once one is missing).
 fn separators(s: &ast::String, sep: &str, n: usize) -> Result<Vec<ast::Int>, SolverError> {
@@ -109,30 +110,75 @@ pub(super) fn item(
             s.substr(&start, &end - &start)
         }
         None => {
-            let ctx = s.get_ctx();
-            let (sp, w) = (space(ctx)?, word(ctx)?);
-            let mut parts = Vec::with_capacity(2 * i + 3);
-            let mut facts = Vec::new();
-            let mut last = empty.clone();
-            for j in 0..=i {
-                let (gap, this) = (fresh("gap"), fresh("word"));
-                facts.push(gap.regex_matches(&if j == 0 { sp.star() } else { sp.plus() }));
-                facts.push(this.regex_matches(&w));
-                parts.push(gap);
-                parts.push(this.clone());
-                last = this;
-            }
-            let rest = fresh("rest");
-            let tail = Regexp::union(&[
-                Regexp::concat(&[sp.clone(), Regexp::full()]),
-                Regexp::empty().star(),
-            ]);
-            facts.push(rest.regex_matches(&tail));
-            parts.push(rest);
-            let refs: Vec<&ast::String> = parts.iter().collect();
-            facts.push(s.eq(ast::String::concat(&refs)));
-            defs.push(present.implies(ast::Bool::and(&facts)));
-            last
+            let (mut found, _) = words(s, i + 1, &present, defs)?;
+            found
+                .pop()
+                .ok_or_else(|| SolverError::Internal("a word".into()))?
+        }
+    };
+    Ok(present.ite(&value, &empty))
+}
+
+/// The decomposition `s == r0 w0 r1 w1 … r(n-1) w(n-1) rest` (fresh constants; gaps of
+/// whitespace, words without, `rest` empty or starting with whitespace), defined where
+/// `present` (there are at least `n` words): the words and `rest`.
+fn words(
+    s: &ast::String,
+    n: usize,
+    present: &ast::Bool,
+    defs: &mut Vec<ast::Bool>,
+) -> Result<(Vec<ast::String>, ast::String), SolverError> {
+    let ctx = s.get_ctx();
+    let (sp, w) = (space(ctx)?, word(ctx)?);
+    let mut parts = Vec::with_capacity(2 * n + 1);
+    let mut facts = Vec::new();
+    let mut found = Vec::with_capacity(n);
+    for j in 0..n {
+        let (gap, this) = (fresh("gap"), fresh("word"));
+        facts.push(gap.regex_matches(&if j == 0 { sp.star() } else { sp.plus() }));
+        facts.push(this.regex_matches(&w));
+        parts.push(gap);
+        parts.push(this.clone());
+        found.push(this);
+    }
+    let rest = fresh("rest");
+    let tail = Regexp::union(&[
+        Regexp::concat(&[sp.clone(), Regexp::full()]),
+        Regexp::empty().star(),
+    ]);
+    facts.push(rest.regex_matches(&tail));
+    parts.push(rest.clone());
+    let refs: Vec<&ast::String> = parts.iter().collect();
+    facts.push(s.eq(ast::String::concat(&refs)));
+    defs.push(present.implies(ast::Bool::and(&facts)));
+    Ok((found, rest))
+}
+
+/// The last item of `s.split(sep, k)` when it has `k + 1` items, else `""`: what follows
+/// the `k`-th separator (`s` for `k == 0`); without `sep`, what follows word `k - 1`
+/// without its leading whitespace (`s.lstrip()` for `k == 0`). Definitions go to `defs`.
+pub(super) fn rest(
+    s: &ast::String,
+    sep: Option<&str>,
+    k: usize,
+    defs: &mut Vec<ast::Bool>,
+) -> Result<ast::String, SolverError> {
+    let empty = str_const("")?;
+    let present = at_least(s, sep, k + 1)?;
+    let value = match (sep, k) {
+        (Some(_), 0) => s.clone(),
+        (Some(sep), _) => {
+            let found = separators(s, sep, k)?;
+            let width = ast::Int::from_i64(sep.chars().count() as i64);
+            let start = &found[k - 1] + &width;
+            s.substr(&start, &(s.length() - &start))
+        }
+        (None, _) => {
+            let tail = match k {
+                0 => s.clone(),
+                _ => words(s, k, &present, defs)?.1,
+            };
+            super::strings::strip(Side::Left, PY_SPACE, &tail, defs)?
         }
     };
     Ok(present.ite(&value, &empty))

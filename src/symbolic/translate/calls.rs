@@ -18,7 +18,10 @@ impl Translator<'_> {
         args: &[Expr],
         keywords: &[(Option<String>, Expr)],
     ) -> Result<Partial> {
-        if !keywords.is_empty() {
+        // `s.split(maxsplit=k)` and `sorted(xs, reverse=b)` read their keywords later.
+        let read_later = crate::symbolic::strfn::as_split(e).is_some()
+            || super::lists::sorted_reverse(e).is_some();
+        if !keywords.is_empty() && !read_later {
             return Err(self.unsupported(e, "keyword arguments"));
         }
         if let Some(star) = args.iter().find(|a| matches!(a.kind, ExprKind::Starred(_))) {

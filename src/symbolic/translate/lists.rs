@@ -9,7 +9,7 @@
 
 use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
-use crate::python::ir::Expr;
+use crate::python::ir::{Constant, Expr, ExprKind};
 use crate::symbolic::sort::{SeqKind, Sort};
 use crate::symbolic::term::{ArithOp, CompareOp, Term};
 
@@ -111,7 +111,8 @@ impl Translator<'_> {
         Ok(first)
     }
 
-    /// `sorted(xs)` of a fixed-length list or tuple whose items share one sort.
+    /// `sorted(xs)` (`sorted(xs, reverse=True)`, see [`sorted_reverse`]) of a fixed-length
+    /// list or tuple whose items share one sort.
     pub(super) fn sorted(&self, e: &Expr, values: Vec<Term>) -> Result<Term> {
         let fail = |err| self.sort_error(e, err);
         let [seq] = <[Term; 1]>::try_from(values)
@@ -138,10 +139,34 @@ impl Translator<'_> {
                 items[j + 1] = Term::max(vec![a, b]).map_err(fail)?;
             }
         }
+        // The items are plain values: equal ones cannot be told apart, so the stable
+        // descending sort is the ascending one reversed.
+        if sorted_reverse(e) == Some(true) {
+            items.reverse();
+        }
         let sorted = Term::items(SeqKind::List, items).map_err(fail)?;
         if sorted.written_size(MAX_SORTED_NODES) > MAX_SORTED_NODES {
             return Err(self.unsupported(e, "sorted() of a list this long"));
         }
         Ok(sorted)
+    }
+}
+
+/// For a call `sorted(…)` without keywords or with a constant `reverse=`: whether it sorts
+/// in reverse (`None` for anything else).
+pub fn sorted_reverse(e: &Expr) -> Option<bool> {
+    let ExprKind::Call { func, keywords, .. } = &e.kind else {
+        return None;
+    };
+    if func.as_name() != Some("sorted") {
+        return None;
+    }
+    match keywords.as_slice() {
+        [] => Some(false),
+        [(Some(name), flag)] if name == "reverse" => match flag.kind {
+            ExprKind::Constant(Constant::Bool(b)) => Some(b),
+            _ => None,
+        },
+        _ => None,
     }
 }

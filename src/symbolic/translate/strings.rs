@@ -1,5 +1,6 @@
 //! String methods beyond `startswith`/`endswith` that the solver models exactly:
-//! `s.find(sub)` (an index in characters, -1 when absent), and over ASCII strings (see
+//! `s.find(sub)` and `s.rfind(sub)` (an index in characters, -1 when absent; `index`/`rindex`
+//! raise `ValueError` there), `s.partition(sep)`/`s.rpartition(sep)` (a 3-tuple), and over ASCII strings (see
 //! [`crate::symbolic::chars`]) the character tests `isdigit`/`isalpha`/`isalnum`/`isspace`/
 //! `isupper`/`islower` and the case maps `lower`/`upper`/`swapcase`; `strip`/`lstrip`/
 //! `rstrip` (no argument or a constant one), `count(sub)` and `replace(old, new)` with a
@@ -12,8 +13,8 @@ use super::expr::{Effects, Partial, Result, Translator};
 use crate::python::ir::{Constant, Expr, ExprKind};
 use crate::symbolic::chars::{CaseMap, CharTest, not_ascii_only};
 use crate::symbolic::simplify::simplify;
-use crate::symbolic::sort::Sort;
-use crate::symbolic::strfn::{Side, StrFn, as_split, split_names};
+use crate::symbolic::sort::{SeqKind, Sort};
+use crate::symbolic::strfn::{Side, SplitCall, StrFn, as_split, split_names};
 use crate::symbolic::term::{ArithOp, CompareOp, Literal, Term};
 
 impl Translator<'_> {
@@ -25,14 +26,17 @@ impl Translator<'_> {
         attr: &str,
         args: &[Expr],
     ) -> Option<Result<Partial>> {
-        if attr == "find" {
-            return Some(self.find(e, receiver, args));
+        if matches!(attr, "find" | "rfind" | "index" | "rindex") {
+            return Some(self.find(e, receiver, attr, args));
+        }
+        if matches!(attr, "partition" | "rpartition") {
+            return Some(self.partition(e, receiver, attr, args));
         }
         if let Some(side) = Side::from_method(attr) {
             return Some(self.strip(e, receiver, side, args));
         }
-        if attr == "split" {
-            return Some(self.split(e, receiver));
+        if attr == "split" || attr == "rsplit" {
+            return Some(self.split(e, receiver, attr));
         }
         if attr == "join" {
             return Some(self.join(e, receiver, args));
@@ -72,18 +76,56 @@ impl Translator<'_> {
         Ok(fx.finish(value))
     }
 
-    fn find(&self, e: &Expr, receiver: &Expr, args: &[Expr]) -> Result<Partial> {
-        let [sub] = args else {
-            return Err(self.unsupported(e, format!(".find() with {} argument(s)", args.len())));
-        };
-        let mut fx = Effects::default();
-        let s = fx.then(self.expr(receiver, false)?);
-        if *s.sort() != Sort::Str {
-            return Err(self.unsupported(e, format!("the method .find() of a '{}'", s.sort())));
+    /// `s.find(sub)`, `s.rfind(sub)`, and `index`/`rindex`, which raise `ValueError` where
+    /// those answer -1.
+    fn find(&self, e: &Expr, receiver: &Expr, attr: &str, args: &[Expr]) -> Result<Partial> {
+        let (mut fx, s, sub) = self.receiver_and_arg(e, receiver, attr, args)?;
+        let fail = |err| self.sort_error(e, err);
+        let value = if attr.starts_with('r') {
+            Term::str_fn(StrFn::RFind, vec![s, sub])
+        } else {
+            Term::find(s, sub)
         }
-        let sub = fx.then(self.expr(sub, false)?);
-        let value = Term::find(s, sub).map_err(|err| self.sort_error(e, err))?;
+        .map_err(fail)?;
+        if attr.ends_with("index") {
+            let absent = Term::compare(CompareOp::Lt, value.clone(), Term::int(0)).map_err(fail)?;
+            fx.push(ExceptionKind::ValueError, absent);
+        }
         Ok(fx.finish(value))
+    }
+
+    /// `s.partition(sep)` / `s.rpartition(sep)`: the 3-tuple around the first (last) `sep`,
+    /// `(s, "", "")` (`("", "", s)`) without one; an empty `sep` raises `ValueError`.
+    fn partition(&self, e: &Expr, receiver: &Expr, attr: &str, args: &[Expr]) -> Result<Partial> {
+        let (mut fx, s, sep) = self.receiver_and_arg(e, receiver, attr, args)?;
+        let fail = |err| self.sort_error(e, err);
+        let empty = Term::str("").map_err(fail)?;
+        let no_sep = Term::compare(CompareOp::Eq, sep.clone(), empty).map_err(fail)?;
+        fx.push(ExceptionKind::ValueError, no_sep);
+        let right = attr == "rpartition";
+        let parts = (0..3)
+            .map(|i| Term::str_fn(StrFn::Partition(right, i), vec![s.clone(), sep.clone()]))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(fail)?;
+        let value = Term::items(SeqKind::Tuple, parts).map_err(fail)?;
+        Ok(fx.finish(value))
+    }
+
+    /// The receiver of a `str` method of one argument and that argument, with the effects of
+    /// evaluating them.
+    fn receiver_and_arg(
+        &self,
+        e: &Expr,
+        receiver: &Expr,
+        attr: &str,
+        args: &[Expr],
+    ) -> Result<(Effects, Term, Term)> {
+        let [arg] = args else {
+            return Err(self.unsupported(e, format!(".{attr}() with {} argument(s)", args.len())));
+        };
+        let (mut fx, s) = self.str_receiver(e, receiver, attr)?;
+        let arg = fx.then(self.expr(arg, false)?);
+        Ok((fx, s, arg))
     }
 
     /// The receiver of a `str` method, with the effects of evaluating it.
@@ -115,15 +157,16 @@ impl Translator<'_> {
         Ok(fx.finish(value))
     }
 
-    /// `s.split(sep)`: the items a symbolic execution bound for this call once it forked on
+    /// `s.split(sep)`, `s.split(sep, k)`: the items a symbolic execution bound for this call once it forked on
     /// their number (see [`crate::symbolic::strfn::split_names`]); unsupported otherwise.
-    fn split(&self, e: &Expr, receiver: &Expr) -> Result<Partial> {
+    fn split(&self, e: &Expr, receiver: &Expr, attr: &str) -> Result<Partial> {
         if as_split(e).is_none() {
-            return Err(
-                self.unsupported(e, ".split() other than of a constant non-empty separator")
-            );
+            return Err(self.unsupported(
+                e,
+                format!(".{attr}() other than of a constant non-empty separator and maxsplit"),
+            ));
         }
-        let (fx, s) = self.str_receiver(e, receiver, "split")?;
+        let (fx, s) = self.str_receiver(e, receiver, attr)?;
         let (items, of) = split_names(e.span);
         match (self.env.get(&items), self.env.get(&of)) {
             (Some(items), Some(of)) if simplify(of) == simplify(&s) => Ok(fx.finish(items.clone())),
@@ -134,7 +177,14 @@ impl Translator<'_> {
     /// `len(s.split(sep))` with a constant `sep` where the items are not known: `s.count(sep)
     /// + 1` (`None` for any other argument of `len`).
     pub(super) fn split_len(&self, e: &Expr, arg: &Expr) -> Option<Result<Partial>> {
-        let (receiver, Some(sep)) = as_split(arg)? else {
+        let (
+            receiver,
+            SplitCall {
+                sep: Some(sep),
+                max: None,
+            },
+        ) = as_split(arg)?
+        else {
             return None;
         };
         if self.env.get(&split_names(arg.span).0).is_some() {

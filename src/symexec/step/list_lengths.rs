@@ -9,6 +9,7 @@
 use super::{Branch, Machine, Result, compare, sort_err};
 use crate::python::ir::{Expr, ExprKind, Stmt, StmtKind};
 use crate::symbolic::simplify::simplify;
+use crate::symbolic::translate::sorted_reverse;
 use crate::symbolic::{CompareOp, Sort, Term};
 use crate::symexec::lists;
 use crate::symexec::state::{State, get};
@@ -74,22 +75,26 @@ impl<'p> Machine<'p> {
                     func,
                     args,
                     keywords,
-                } if keywords.is_empty() => match (&func.kind, args.as_slice()) {
-                    (ExprKind::Name(f), [arg]) if WHOLE.contains(&f.as_str()) => arg.as_name(),
-                    (ExprKind::Name(f), [arg]) if matches!(f.as_str(), "list" | "tuple") => {
-                        reversed_name(arg)
+                } if keywords.is_empty() || sorted_reverse(x).is_some() => {
+                    match (&func.kind, args.as_slice()) {
+                        (ExprKind::Name(f), [arg]) if WHOLE.contains(&f.as_str()) => arg.as_name(),
+                        (ExprKind::Name(f), [arg]) if matches!(f.as_str(), "list" | "tuple") => {
+                            reversed_name(arg)
+                        }
+                        (ExprKind::Attribute { attr, .. }, [arg]) if attr == "join" => {
+                            arg.as_name()
+                        }
+                        (ExprKind::Attribute { value, attr }, _)
+                            if SEARCHES.contains(&attr.as_str()) =>
+                        {
+                            value.as_name()
+                        }
+                        (ExprKind::Attribute { value, attr }, _) if attr == "remove" => {
+                            value.as_name().filter(|n| owned(n))
+                        }
+                        _ => None,
                     }
-                    (ExprKind::Attribute { attr, .. }, [arg]) if attr == "join" => arg.as_name(),
-                    (ExprKind::Attribute { value, attr }, _)
-                        if SEARCHES.contains(&attr.as_str()) =>
-                    {
-                        value.as_name()
-                    }
-                    (ExprKind::Attribute { value, attr }, _) if attr == "remove" => {
-                        value.as_name().filter(|n| owned(n))
-                    }
-                    _ => None,
-                },
+                }
                 _ => None,
             };
             found = name.filter(|n| unknown(n).is_some()).map(str::to_string);
