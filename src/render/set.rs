@@ -114,11 +114,7 @@ fn depth(tree: &Tree, node: &Node) -> usize {
 
 /// The headline: what was executed, with how many nodes and leaves of each kind.
 pub fn summary(tree: &Tree) -> String {
-    let inputs: Vec<String> = tree
-        .inputs
-        .iter()
-        .map(|(n, s)| format!("{n}: {s}"))
-        .collect();
+    let inputs: Vec<String> = tree.parameters();
     let subject = if tree.function == "<cell>" {
         format!("the cell ({})", inputs.join(", "))
     } else {
@@ -255,7 +251,7 @@ pub fn text(tree: &Tree) -> String {
 }
 
 fn witness(tree: &Tree, leaf: &Leaf) -> String {
-    match &tree.witness(leaf) {
+    match &tree.witness_arguments(leaf) {
         Some(w) => w
             .iter()
             .map(|(n, v)| format!("{n}={}", v.repr()))
@@ -588,7 +584,7 @@ fn payload(tree: &Tree, limit: usize) -> Json {
         .iter()
         .take(limit)
         .map(|l| {
-            let witness = tree.witness(l).map(|w| {
+            let witness = tree.witness_arguments(l).map(|w| {
                 let mut m = Map::new();
                 for (k, v) in w {
                     m.insert(k.clone(), v.to_json());

@@ -205,8 +205,31 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let f = session.require_lowered(&name)?.clone();
     let cfg = function_cfg(&f).map_err(|e| CellError::new("CfgError", e.to_string()))?;
     let functions = super::set::session_functions(session);
-    let program = Program::function(&name, functions.iter().map(|f| f.as_ref()), &[])
-        .map_err(|e| symexec_error(&name, e))?;
+    let build = |given: &[(String, crate::symbolic::Sort)]| {
+        Program::function(&name, functions.iter().map(|f| f.as_ref()), given)
+            .map_err(|e| symexec_error(&name, e))
+    };
+    // Concolic rounds pass each parameter one value: an `Optional[T]` one is followed as
+    // `T`, a dict or set one is not taken.
+    let mut program = build(&[])?;
+    let mut as_plain = Vec::new();
+    for p in &program.packed {
+        match &p.shape {
+            crate::symexec::Shape::Optional(sort) => as_plain.push((p.name.clone(), sort.clone())),
+            // No input: rounds pass none.
+            crate::symexec::Shape::Unmodelled => {}
+            crate::symexec::Shape::Map { .. } => {
+                return Err(CellError::usage(format!(
+                    "%concolic: the parameter {} is a {}; dict and set parameters are explored by %set, not followed here",
+                    p.name,
+                    p.describe()
+                )));
+            }
+        }
+    }
+    if !as_plain.is_empty() {
+        program = build(&as_plain)?;
+    }
     let timeout_ms = u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX);
     let deadline = (session.config.solver_budget_ms > 0)
         .then(|| Instant::now() + Duration::from_millis(session.config.solver_budget_ms));
