@@ -194,12 +194,6 @@ pub fn function_inputs(
     let mut notes = Vec::new();
     let mut packed = Vec::new();
     for p in &f.params {
-        if matches!(p.kind, ParamKind::KeywordOnly) {
-            return Err(SymexecError::Input(format!(
-                "the parameter {} of {}: keyword-only parameters are not symbolic inputs",
-                p.name, f.qualname
-            )));
-        }
         if matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs) {
             let star = if p.kind == ParamKind::VarArgs {
                 "*"
@@ -213,6 +207,7 @@ pub fn function_inputs(
             packed.push(Packed {
                 name: p.name.clone(),
                 shape: Shape::Unmodelled,
+                keyword: false,
             });
             continue;
         }
@@ -264,12 +259,18 @@ pub fn function_inputs(
                 },
             },
         };
+        let keyword = p.kind == ParamKind::KeywordOnly;
+        let ty = match ty {
+            ParamType::Plain(sort) if keyword => ParamType::Packed(Shape::Plain(sort)),
+            ty => ty,
+        };
         match ty {
             ParamType::Plain(sort) => inputs.push((p.name.clone(), sort)),
             ParamType::Packed(shape) => {
                 let it = Packed {
                     name: p.name.clone(),
                     shape,
+                    keyword,
                 };
                 inputs.extend(it.inputs());
                 packed.push(it);

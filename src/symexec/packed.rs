@@ -11,6 +11,7 @@
 //!   answers only order-free questions about a set);
 //! - an `Optional[T]` (`T | None`) parameter `x` is `x` (a `T`) and `x.is_none` (a
 //!   `bool`); the path forks on `x.is_none`, and where it holds `x` is `None`;
+//! - a keyword-only parameter is packed (even of a plain sort) to be passed by keyword;
 //! - `*args` and `**kwargs` are no input: runs pass none, and the tree reads them as a
 //!   havoc (the paths that use them are approximate, the others exact for any of them).
 
@@ -25,6 +26,9 @@ use crate::symexec::concolic::zero;
 pub struct Packed {
     pub name: String,
     pub shape: Shape,
+    /// A keyword-only parameter: runs pass it by keyword
+    /// ([`crate::symexec::check::Runnable::with_keywords`]).
+    pub keyword: bool,
 }
 
 /// What a packed parameter is.
@@ -41,6 +45,8 @@ pub enum Shape {
     /// `*args` or `**kwargs`: no input (runs pass none, so it is empty); the tree reads it
     /// as a havoc, so the paths that use it are approximate.
     Unmodelled,
+    /// One input, as a plain parameter (packed only to be passed by keyword).
+    Plain(Sort),
 }
 
 impl Packed {
@@ -79,6 +85,7 @@ impl Packed {
                 (self.none_name(), Sort::Bool),
             ],
             Shape::Unmodelled => Vec::new(),
+            Shape::Plain(sort) => vec![(self.name.clone(), sort.clone())],
         }
     }
 
@@ -108,6 +115,7 @@ impl Packed {
         };
         match &self.shape {
             Shape::Unmodelled => None,
+            Shape::Plain(_) => get(&self.name).cloned(),
             Shape::Optional(_) => match get(&self.none_name())? {
                 PyValue::Bool(true) => Some(PyValue::None),
                 _ => get(&self.name).cloned(),
@@ -160,6 +168,7 @@ impl Packed {
                 (self.name.clone(), zero(sort)),
                 (self.none_name(), PyValue::Bool(true)),
             ]),
+            (Shape::Plain(_), v) => Some(vec![(self.name.clone(), v.clone())]),
             (Shape::Optional(_), other) => Some(vec![
                 (self.name.clone(), other.clone()),
                 (self.none_name(), PyValue::Bool(false)),
@@ -194,6 +203,7 @@ impl Shape {
             Shape::Map { key, .. } => format!("set[{key}]"),
             Shape::Optional(sort) => format!("{sort} | None"),
             Shape::Unmodelled => "not an input".into(),
+            Shape::Plain(sort) => sort.to_string(),
         }
     }
 }
@@ -224,6 +234,7 @@ mod tests {
     fn inputs_pack_as_dict_zip_and_normalize_to_one_value() {
         let d = Packed {
             name: "d".into(),
+            keyword: false,
             shape: Shape::Map {
                 kind: MapKind::Dict,
                 key: Sort::Str,
@@ -251,6 +262,7 @@ mod tests {
         assert_eq!(run[2].1.repr(), "[3, 2]");
         let x = Packed {
             name: "x".into(),
+            keyword: false,
             shape: Shape::Optional(Sort::Int),
         };
         let none = vec![

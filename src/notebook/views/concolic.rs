@@ -214,10 +214,16 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let mut program = build(&[])?;
     let mut as_plain = Vec::new();
     for p in &program.packed {
+        if p.keyword {
+            return Err(CellError::usage(format!(
+                "%concolic: the keyword-only parameter {} is not followed (rounds pass arguments by position)",
+                p.name
+            )));
+        }
         match &p.shape {
             crate::symexec::Shape::Optional(sort) => as_plain.push((p.name.clone(), sort.clone())),
             // No input: rounds pass none.
-            crate::symexec::Shape::Unmodelled => {}
+            crate::symexec::Shape::Unmodelled | crate::symexec::Shape::Plain(_) => {}
             crate::symexec::Shape::Map { .. } => {
                 return Err(CellError::usage(format!(
                     "%concolic: the parameter {} is a {}; dict and set parameters are explored by %set, not followed here",

@@ -209,6 +209,17 @@ pub fn check(
     options: &CheckOptions,
     cancel: &Cancel,
 ) -> Result<Report, CheckError> {
+    // Keyword-only parameters come last among the arguments (`*args` and `**kwargs` pass
+    // none): the runs pass them by keyword.
+    let keywords: Vec<String> = tree
+        .packed
+        .iter()
+        .filter(|p| p.keyword)
+        .map(|p| p.name.clone())
+        .collect();
+    let arity = tree.parameters().len();
+    let keyword_runnable = runnable.with_keywords(arity.saturating_sub(keywords.len()), &keywords);
+    let runnable = &keyword_runnable;
     let mut rng = Rng::new(options.seed);
     let mut runs: Vec<Vec<(String, PyValue)>> = (0..options.runs)
         .map(|_| {

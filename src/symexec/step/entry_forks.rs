@@ -30,6 +30,9 @@ impl<'p> Machine<'p> {
                 .cloned()
                 .ok_or_else(|| internal("a packed parameter's input is not declared"))
         };
+        if let Shape::Plain(_) = p.shape {
+            return self.with_packed_inputs(s, rest, then);
+        }
         if p.shape == Shape::Unmodelled {
             let note = format!("{} (*args and **kwargs are not modelled)", p.name);
             let mut s = s;
