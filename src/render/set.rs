@@ -114,7 +114,11 @@ fn depth(tree: &Tree, node: &Node) -> usize {
 
 /// The headline: what was executed, with how many nodes and leaves of each kind.
 pub fn summary(tree: &Tree) -> String {
-    let inputs: Vec<String> = tree.parameters();
+    let inputs: Vec<String> = tree
+        .parameters()
+        .iter()
+        .map(|(n, ty)| format!("{n}: {ty}"))
+        .collect();
     let subject = if tree.function == "<cell>" {
         format!("the cell ({})", inputs.join(", "))
     } else {
@@ -553,8 +557,8 @@ pub fn json_full(tree: &Tree) -> Json {
 
 fn payload(tree: &Tree, limit: usize) -> Json {
     let mut inputs = Map::new();
-    for (n, s) in &tree.inputs {
-        inputs.insert(n.clone(), json!(s.to_string()));
+    for (n, ty) in tree.parameters() {
+        inputs.insert(n, json!(ty));
     }
     let nodes: Vec<Json> = tree
         .nodes

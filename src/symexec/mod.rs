@@ -27,7 +27,7 @@ mod hoist;
 mod infer;
 mod inputs;
 mod lists;
-mod packed;
+pub mod packed;
 mod path;
 mod program;
 mod state;
@@ -39,7 +39,6 @@ pub use crate::symbolic::simplify::simplify;
 pub use explore::{Options, ResourceLimit, execute};
 pub use infer::{DEFAULT_GUESS, infer as infer_parameter_sorts};
 pub use inputs::{Inputs, parse_specs, type_sort};
-pub use packed::{Packed, Shape};
 pub use program::{Entry, Prepared, Program};
 pub use tree::{Exc, Leaf, Message, Node, NodeId, Outcome, Stats, Status, Tree, Value};
 

@@ -208,6 +208,31 @@ impl Shape {
     }
 }
 
+/// For a consumer that passes each parameter one plain value by position (`%concolic`,
+/// `%verify`): the `ARG:TYPE` sorts that make each optional parameter its `T`; `Err` says
+/// which parameter it cannot take (a dict or set, a keyword-only one, and `*args` or
+/// `**kwargs` unless `unmodelled_ok`: a consumer that passes none for them).
+pub fn positional_sorts(
+    packed: &[Packed],
+    unmodelled_ok: bool,
+) -> Result<Vec<(String, Sort)>, String> {
+    let mut out = Vec::new();
+    for p in packed {
+        match &p.shape {
+            _ if p.keyword => {
+                return Err(format!("the keyword-only parameter {}", p.name));
+            }
+            Shape::Optional(sort) => out.push((p.name.clone(), sort.clone())),
+            Shape::Unmodelled if unmodelled_ok => {}
+            Shape::Unmodelled => return Err(format!("the parameter *{}", p.name)),
+            Shape::Map { .. } | Shape::Plain(_) => {
+                return Err(format!("the parameter {}: {}", p.name, p.describe()));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The arguments of a run from the solver inputs' values (in input order): each packed
 /// parameter's inputs become its value, at the place of its first one.
 pub fn pack_all(packed: &[Packed], values: &[(String, PyValue)]) -> Vec<(String, PyValue)> {

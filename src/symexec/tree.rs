@@ -227,16 +227,16 @@ impl Tree {
             .map(|w| crate::symexec::packed::pack_all(&self.packed, &w))
     }
 
-    /// The parameters with their types as shown (`n: int`, `d: dict[str, int]`).
-    pub fn parameters(&self) -> Vec<String> {
+    /// The parameters runs pass, with their types as shown (`int`, `dict[str, int]`).
+    pub fn parameters(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         for (n, s) in &self.inputs {
             match self.packed.iter().find(|p| p.has_input(n)) {
                 Some(p) if p.inputs().first().is_some_and(|(first, _)| first == n) => {
-                    out.push(format!("{}: {}", p.name, p.describe()))
+                    out.push((p.name.clone(), p.describe()))
                 }
                 Some(_) => {}
-                None => out.push(format!("{n}: {s}")),
+                None => out.push((n.clone(), s.to_string())),
             }
         }
         out

@@ -212,27 +212,12 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     // Concolic rounds pass each parameter one value: an `Optional[T]` one is followed as
     // `T`, a dict or set one is not taken.
     let mut program = build(&[])?;
-    let mut as_plain = Vec::new();
-    for p in &program.packed {
-        if p.keyword {
-            return Err(CellError::usage(format!(
-                "%concolic: the keyword-only parameter {} is not followed (rounds pass arguments by position)",
-                p.name
-            )));
-        }
-        match &p.shape {
-            crate::symexec::Shape::Optional(sort) => as_plain.push((p.name.clone(), sort.clone())),
-            // No input: rounds pass none.
-            crate::symexec::Shape::Unmodelled | crate::symexec::Shape::Plain(_) => {}
-            crate::symexec::Shape::Map { .. } => {
-                return Err(CellError::usage(format!(
-                    "%concolic: the parameter {} is a {}; dict and set parameters are explored by %set, not followed here",
-                    p.name,
-                    p.describe()
-                )));
-            }
-        }
-    }
+    // Rounds pass none for `*args` and `**kwargs`.
+    let as_plain = crate::symexec::packed::positional_sorts(&program.packed, true).map_err(|what| {
+        CellError::usage(format!(
+            "%concolic: {what} is not followed (rounds pass one value per parameter, by position); %set explores it"
+        ))
+    })?;
     if !as_plain.is_empty() {
         program = build(&as_plain)?;
     }
