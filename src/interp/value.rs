@@ -471,6 +471,18 @@ impl Value {
             Value::Str(s) => PyValue::Str(s.as_str().to_string()),
             Value::Tuple(items) => PyValue::Tuple(all(items)?),
             Value::List(items) => PyValue::List(all(&items.borrow())?),
+            Value::Dict(d) => {
+                let d = d.borrow();
+                if d.flavor.is_some() {
+                    return None;
+                }
+                let mut entries = Vec::with_capacity(d.len());
+                for (k, v) in d.iter() {
+                    entries.push((k.to_py_at(depth + 1)?, v.to_py_at(depth + 1)?));
+                }
+                PyValue::Dict(entries)
+            }
+            Value::Set(s) if !s.borrow().frozen => PyValue::Set(all(&s.borrow().values())?),
             _ => return None,
         })
     }
@@ -484,6 +496,25 @@ impl Value {
             PyValue::Str(s) => Value::str(s.clone()),
             PyValue::Tuple(items) => Value::tuple(items.iter().map(Value::from_py).collect()),
             PyValue::List(items) => Value::list(items.iter().map(Value::from_py).collect()),
+            // Keys and set items of a `PyValue` are hashable (witnesses and results never
+            // hold a list as a key): an unhashable one cannot occur and is left out.
+            PyValue::Dict(entries) => {
+                let mut d = Dict::default();
+                for (k, v) in entries {
+                    let k = Value::from_py(k);
+                    if let Ok(key) = super::dict::key_of(&k) {
+                        d.insert(key, k, Value::from_py(v));
+                    }
+                }
+                Value::Dict(Rc::new(RefCell::new(d)))
+            }
+            PyValue::Set(items) => {
+                let mut s = SetObj::new(false);
+                for x in items {
+                    let _ = s.add(Value::from_py(x));
+                }
+                super::set_ops::new_set(s)
+            }
         }
     }
 }

@@ -16,6 +16,10 @@ pub enum PyValue {
     Str(String),
     Tuple(Vec<PyValue>),
     List(Vec<PyValue>),
+    /// A dict's entries in insertion order.
+    Dict(Vec<(PyValue, PyValue)>),
+    /// A set's items (in no order Python promises: [`PyValue::repr`] sorts them).
+    Set(Vec<PyValue>),
 }
 
 impl PyValue {
@@ -30,6 +34,19 @@ impl PyValue {
             PyValue::Tuple(items) if items.len() == 1 => format!("({},)", items[0].repr()),
             PyValue::Tuple(items) => format!("({})", join_reprs(items)),
             PyValue::List(items) => format!("[{}]", join_reprs(items)),
+            PyValue::Dict(entries) => {
+                let parts: Vec<String> = entries
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", k.repr(), v.repr()))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+            PyValue::Set(items) if items.is_empty() => "set()".into(),
+            PyValue::Set(items) => {
+                let mut parts: Vec<String> = items.iter().map(PyValue::repr).collect();
+                parts.sort();
+                format!("{{{}}}", parts.join(", "))
+            }
         }
     }
 
@@ -43,6 +60,8 @@ impl PyValue {
             PyValue::Str(_) => "str",
             PyValue::Tuple(_) => "tuple",
             PyValue::List(_) => "list",
+            PyValue::Dict(_) => "dict",
+            PyValue::Set(_) => "set",
         }
     }
 
@@ -57,6 +76,17 @@ impl PyValue {
             PyValue::Str(s) => json!(s),
             PyValue::Tuple(items) | PyValue::List(items) => {
                 Json::Array(items.iter().map(PyValue::to_json).collect())
+            }
+            PyValue::Dict(entries) => Json::Array(
+                entries
+                    .iter()
+                    .map(|(k, v)| json!([k.to_json(), v.to_json()]))
+                    .collect(),
+            ),
+            PyValue::Set(items) => {
+                let mut sorted: Vec<&PyValue> = items.iter().collect();
+                sorted.sort_by_key(|v| v.repr());
+                Json::Array(sorted.into_iter().map(PyValue::to_json).collect())
             }
         }
     }
@@ -94,5 +124,14 @@ mod tests {
             PyValue::Str("a".into()),
         ]);
         assert_eq!(l.repr(), "[True, None, 'a']");
+        let d = PyValue::Dict(vec![
+            (PyValue::Str("b".into()), PyValue::Int(2.into())),
+            (PyValue::Str("a".into()), PyValue::Int(1.into())),
+        ]);
+        assert_eq!(d.repr(), "{'b': 2, 'a': 1}");
+        assert_eq!(PyValue::Dict(vec![]).repr(), "{}");
+        assert_eq!(PyValue::Set(vec![]).repr(), "set()");
+        let s = PyValue::Set(vec![PyValue::Int(3.into()), PyValue::Int(1.into())]);
+        assert_eq!(s.repr(), "{1, 3}");
     }
 }

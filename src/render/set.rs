@@ -115,9 +115,9 @@ fn depth(tree: &Tree, node: &Node) -> usize {
 /// The headline: what was executed, with how many nodes and leaves of each kind.
 pub fn summary(tree: &Tree) -> String {
     let inputs: Vec<String> = tree
-        .inputs
+        .parameters()
         .iter()
-        .map(|(n, s)| format!("{n}: {s}"))
+        .map(|(n, ty)| format!("{n}: {ty}"))
         .collect();
     let subject = if tree.function == "<cell>" {
         format!("the cell ({})", inputs.join(", "))
@@ -255,7 +255,7 @@ pub fn text(tree: &Tree) -> String {
 }
 
 fn witness(tree: &Tree, leaf: &Leaf) -> String {
-    match &tree.witness(leaf) {
+    match &tree.witness_arguments(leaf) {
         Some(w) => w
             .iter()
             .map(|(n, v)| format!("{n}={}", v.repr()))
@@ -557,8 +557,8 @@ pub fn json_full(tree: &Tree) -> Json {
 
 fn payload(tree: &Tree, limit: usize) -> Json {
     let mut inputs = Map::new();
-    for (n, s) in &tree.inputs {
-        inputs.insert(n.clone(), json!(s.to_string()));
+    for (n, ty) in tree.parameters() {
+        inputs.insert(n, json!(ty));
     }
     let nodes: Vec<Json> = tree
         .nodes
@@ -588,7 +588,7 @@ fn payload(tree: &Tree, limit: usize) -> Json {
         .iter()
         .take(limit)
         .map(|l| {
-            let witness = tree.witness(l).map(|w| {
+            let witness = tree.witness_arguments(l).map(|w| {
                 let mut m = Map::new();
                 for (k, v) in w {
                     m.insert(k.clone(), v.to_json());

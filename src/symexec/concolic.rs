@@ -391,7 +391,7 @@ pub fn zero_inputs(program: &Program) -> Vec<(String, PyValue)> {
         .collect()
 }
 
-fn zero(sort: &crate::symbolic::Sort) -> PyValue {
+pub(crate) fn zero(sort: &crate::symbolic::Sort) -> PyValue {
     use crate::symbolic::{SeqKind, Sort};
     match sort {
         Sort::Bool => PyValue::Bool(false),

@@ -130,6 +130,7 @@ pub fn execute(
     Ok(Tree {
         function: program.name.clone(),
         inputs: program.inputs.0.clone(),
+        packed: program.packed.clone(),
         unroll: options.unroll,
         nodes: ex.nodes,
         leaves: ex.leaves,
@@ -226,7 +227,13 @@ impl<'p> Explorer<'p> {
             let id = self.state_node(&s, parent, text, Some(line), Status::Inner);
             s.havoc.notes.clear();
             let (path, witness, undecided) = (s.path.clone(), s.witness.clone(), s.undecided);
-            let branch = self.machine.step(s, &next)?;
+            let branch = if parent.is_none() && !self.program.packed.is_empty() {
+                // The entry: fork on the shape of each packed parameter first.
+                let machine = &self.machine;
+                machine.with_packed_inputs(s, &self.program.packed, &|s| machine.step(s, &next))?
+            } else {
+                self.machine.step(s, &next)?
+            };
             let mut children = Vec::new();
             self.resolve(branch, path, witness, undecided, &mut children)?;
             stack.extend(children.into_iter().rev().map(|c| (c, Some(id))));

@@ -8,6 +8,7 @@
 use crate::python::ir::{
     BinOp, CmpOp, Constant, Expr, ExprKind, Function, Stmt, StmtKind, UnaryOp,
 };
+use crate::symbolic::mapping::MapKind;
 use crate::symbolic::{Sort, annotation_sort};
 
 /// What the uses of one parameter say.
@@ -178,6 +179,72 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
         return (Sort::list(Sort::Int), "its name".into());
     }
     (Sort::Int, DEFAULT_GUESS.into())
+}
+
+/// Methods only a dict has among the types inference knows (`pop` and `update` are a
+/// list's or a set's too).
+const DICT_METHODS: &[&str] = &["items", "keys", "values", "get", "setdefault"];
+
+/// A parameter `p` used as a dict (`p.items()`, `p.get(k)`, `p["key"]`, …) and as nothing
+/// else inference knows (no str or list method, no subscript by a number or slice):
+/// `dict[str, V]`, `V` the sort of a literal
+/// default of `p.get(k, default)` or `p.setdefault(k, default)`, else `int`; with the use
+/// that tells.
+pub fn infer_mapping(f: &Function, p: &str) -> Option<(MapKind, Sort, Sort, String)> {
+    let mut why: Option<String> = None;
+    let mut other = false;
+    let mut value: Option<Sort> = None;
+    let mut visit = |e: &Expr| {
+        if let Some((target, attr, args)) = e.as_method_call()
+            && is(target, p)
+        {
+            if DICT_METHODS.contains(&attr) {
+                why.get_or_insert_with(|| format!("`{e}`"));
+                if matches!(attr, "get" | "setdefault")
+                    && let [_, default] = args
+                    && let Some(sort) = literal_sort(default)
+                {
+                    value.get_or_insert(sort);
+                }
+            } else if STR_METHODS.contains(&attr) || LIST_METHODS.contains(&attr) {
+                other = true;
+            }
+        }
+        if let ExprKind::Subscript { value: base, index } = &e.kind
+            && is(base, p)
+        {
+            match &index.kind {
+                ExprKind::Constant(Constant::Str(_)) => {
+                    why.get_or_insert_with(|| format!("`{e}`"));
+                }
+                // `p[0]`, `p[i + 1]`, `p[a:b]`: a sequence.
+                ExprKind::Constant(_) | ExprKind::BinOp { .. } | ExprKind::Slice { .. } => {
+                    other = true
+                }
+                _ => {}
+            }
+        }
+    };
+    for s in &f.body {
+        s.walk(&mut |s: &Stmt| {
+            for e in s.exprs() {
+                e.walk(&mut visit);
+            }
+        });
+    }
+    let why = why.filter(|_| !other)?;
+    Some((MapKind::Dict, Sort::Str, value.unwrap_or(Sort::Int), why))
+}
+
+/// The sort of a literal number, bool or str.
+fn literal_sort(e: &Expr) -> Option<Sort> {
+    match &e.kind {
+        ExprKind::Constant(Constant::Int(_)) => Some(Sort::Int),
+        ExprKind::Constant(Constant::Float(_)) => Some(Sort::Real),
+        ExprKind::Constant(Constant::Bool(_)) => Some(Sort::Bool),
+        ExprKind::Constant(Constant::Str(_)) => Some(Sort::Str),
+        _ => None,
+    }
 }
 
 /// The target of statement `s` that stores into or deletes an item of `p` (`p[i] = v`,

@@ -2,8 +2,10 @@
 //! `tuple` or `list` means a sequence of ints, as the book's `TUPLE_TYPE`.
 
 use super::SymexecError;
+use super::packed::{Packed, Shape};
 use crate::python::ir::{Constant, Expr, ExprKind, Function, ParamKind};
 use crate::python::lower_expression;
+use crate::symbolic::mapping::MapKind;
 use crate::symbolic::{Env, Sort, annotation_sort};
 
 /// The inputs of a run, in order: parameters or `ARG:TYPE` names with their sorts.
@@ -113,14 +115,66 @@ fn expr_sort(annotation: &Expr) -> Result<Sort, String> {
     }
 }
 
+/// What a parameter's type makes of it: one solver input of a sort, or several (see
+/// [`super::packed`]).
+enum ParamType {
+    Plain(Sort),
+    Packed(Shape),
+}
+
+fn map(kind: MapKind, key: Sort, value: Sort) -> ParamType {
+    ParamType::Packed(Shape::Map { kind, key, value })
+}
+
+/// The parameter type an annotation names: a sort, `dict[K, V]` (`Dict`, `Mapping`,
+/// `MutableMapping`; a bare `dict` is `dict[str, int]`), `set[K]` (`Set`, `AbstractSet`,
+/// `MutableSet`; a bare `set` is `set[int]`).
+fn param_type(annotation: &Expr) -> Result<ParamType, String> {
+    const DICTS: &[&str] = &["dict", "Dict", "Mapping", "MutableMapping"];
+    const SETS: &[&str] = &["set", "Set", "AbstractSet", "MutableSet"];
+    let key = |k: &Expr| {
+        let sort = expr_sort(k)?;
+        match crate::symbolic::mapping::unhashable(&sort) {
+            Some(why) => Err(format!("a key of {annotation}: {why}")),
+            None => Ok(sort),
+        }
+    };
+    match &annotation.kind {
+        ExprKind::Name(n) if DICTS.contains(&n.as_str()) => {
+            Ok(map(MapKind::Dict, Sort::Str, Sort::Int))
+        }
+        ExprKind::Name(n) if SETS.contains(&n.as_str()) => {
+            Ok(map(MapKind::Set, Sort::Int, Sort::Bool))
+        }
+        ExprKind::Subscript { value, index } => match value.as_name() {
+            Some(n) if DICTS.contains(&n) => match &index.kind {
+                ExprKind::Tuple(parts) if parts.len() == 2 => {
+                    Ok(map(MapKind::Dict, key(&parts[0])?, expr_sort(&parts[1])?))
+                }
+                _ => Err(format!(
+                    "the annotation {annotation} is not a supported type"
+                )),
+            },
+            Some(n) if SETS.contains(&n) => Ok(map(MapKind::Set, key(index)?, Sort::Bool)),
+            _ => expr_sort(annotation).map(ParamType::Plain),
+        },
+        ExprKind::Constant(Constant::Str(s)) => {
+            let e = lower_expression(s).map_err(|e| format!("the type {s:?}: {}", e.message))?;
+            param_type(&e)
+        }
+        _ => expr_sort(annotation).map(ParamType::Plain),
+    }
+}
+
 /// The inputs of a function: its parameters with their annotated sorts, or the sorts given
 /// as `ARG:TYPE` (which take precedence), or sorts inferred for parameters without
-/// annotation (see [`super::infer`]); with a note for each inferred or narrowed type.
+/// annotation (see [`super::infer`]); with a note for each inferred or narrowed type, and
+/// the dict and set parameters (whose hidden inputs stand in the inputs at their place).
 pub fn function_inputs(
     f: &Function,
     functions: &[&Function],
     given: &[(String, Sort)],
-) -> Result<(Inputs, Vec<String>), SymexecError> {
+) -> Result<(Inputs, Vec<String>, Vec<Packed>), SymexecError> {
     for (name, _) in given {
         if f.param(name).is_none() {
             return Err(SymexecError::Input(format!(
@@ -138,50 +192,102 @@ pub fn function_inputs(
     let inferred = super::infer::infer(f, functions, &unannotated);
     let mut inputs = Vec::new();
     let mut notes = Vec::new();
+    let mut packed = Vec::new();
     for p in &f.params {
-        if matches!(
-            p.kind,
-            ParamKind::VarArgs | ParamKind::KwArgs | ParamKind::KeywordOnly
-        ) {
-            return Err(SymexecError::Input(format!(
-                "the parameter {} of {}: *args, **kwargs and keyword-only parameters are not symbolic inputs",
-                p.name, f.qualname
-            )));
+        if matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs) {
+            let star = if p.kind == ParamKind::VarArgs {
+                "*"
+            } else {
+                "**"
+            };
+            notes.push(format!(
+                "{star}{}: not an input of the tree (runs pass none); reading it is a havoc",
+                p.name
+            ));
+            packed.push(Packed {
+                name: p.name.clone(),
+                shape: Shape::Unmodelled,
+                keyword: false,
+            });
+            continue;
         }
-        let sort = match given.iter().find(|(n, _)| *n == p.name) {
-            Some((_, s)) => s.clone(),
+        let ty = match given.iter().find(|(n, _)| *n == p.name) {
+            Some((_, s)) => ParamType::Plain(s.clone()),
             None => match &p.annotation {
                 Some(a) => match optional_item(a) {
-                    Some(item) => {
-                        let sort = expr_sort(item).map_err(|e| bad_type(p, &e))?;
+                    // `Optional[T]` of a plain `T` forks on None; of a dict or set, it is
+                    // explored as the dict or set.
+                    Some(item) => match param_type(item).map_err(|e| bad_type(p, &e))? {
+                        ParamType::Plain(sort) => ParamType::Packed(Shape::Optional(sort)),
+                        ty => {
+                            notes.push(format!(
+                                "{}: {a} is explored as {}: None is not an input of the tree (give {}:TYPE to choose)",
+                                p.name,
+                                ty.describe(),
+                                p.name
+                            ));
+                            ty
+                        }
+                    },
+                    None => param_type(a).map_err(|e| bad_type(p, &e))?,
+                },
+                None => match super::infer::infer_mapping(f, &p.name) {
+                    Some((kind, key, value, why)) => {
+                        let ty = map(kind, key, value);
                         notes.push(format!(
-                            "{}: {a} is explored as {sort}: None is not an input of the tree (give {}:TYPE to choose)",
+                            "{}: {} inferred from {why} (give {}:TYPE to override)",
+                            p.name,
+                            ty.describe(),
+                            p.name
+                        ));
+                        ty
+                    }
+                    None => {
+                        let Some((_, sort, why)) = inferred.iter().find(|(n, _, _)| *n == p.name)
+                        else {
+                            return Err(SymexecError::Internal(format!(
+                                "no type inferred for {}",
+                                p.name
+                            )));
+                        };
+                        notes.push(format!(
+                            "{}: {sort} inferred from {why} (give {}:TYPE to override)",
                             p.name, p.name
                         ));
-                        sort
+                        ParamType::Plain(sort.clone())
                     }
-                    None => expr_sort(a).map_err(|e| bad_type(p, &e))?,
                 },
-                None => {
-                    let Some((_, sort, why)) = inferred.iter().find(|(n, _, _)| *n == p.name)
-                    else {
-                        return Err(SymexecError::Internal(format!(
-                            "no type inferred for {}",
-                            p.name
-                        )));
-                    };
-                    notes.push(format!(
-                        "{}: {sort} inferred from {why} (give {}:TYPE to override)",
-                        p.name, p.name
-                    ));
-                    sort.clone()
-                }
             },
         };
-        inputs.push((p.name.clone(), sort));
+        let keyword = p.kind == ParamKind::KeywordOnly;
+        let ty = match ty {
+            ParamType::Plain(sort) if keyword => ParamType::Packed(Shape::Plain(sort)),
+            ty => ty,
+        };
+        match ty {
+            ParamType::Plain(sort) => inputs.push((p.name.clone(), sort)),
+            ParamType::Packed(shape) => {
+                let it = Packed {
+                    name: p.name.clone(),
+                    shape,
+                    keyword,
+                };
+                inputs.extend(it.inputs());
+                packed.push(it);
+            }
+        }
     }
     notes.extend(crate::symbolic::chars::model_notes(f));
-    Ok((Inputs(inputs), notes))
+    Ok((Inputs(inputs), notes, packed))
+}
+
+impl ParamType {
+    fn describe(&self) -> String {
+        match self {
+            ParamType::Plain(s) => s.to_string(),
+            ParamType::Packed(shape) => shape.describe(),
+        }
+    }
 }
 
 fn bad_type(p: &crate::python::ir::Param, e: &str) -> SymexecError {

@@ -27,6 +27,7 @@ mod hoist;
 mod infer;
 mod inputs;
 mod lists;
+pub mod packed;
 mod path;
 mod program;
 mod state;

@@ -7,6 +7,7 @@ use super::SymexecError;
 use super::exceptions::Classes;
 use super::hoist::hoist_block;
 use super::inputs::{Inputs, function_inputs};
+use super::packed::Packed;
 use crate::python::ir::{ExprKind, Function, Module, Param, Stmt, StmtId, StmtKind};
 use crate::symbolic::{Env, Sort, Term, translate_condition};
 
@@ -39,6 +40,9 @@ pub struct Program {
     pub name: String,
     pub entry: Entry,
     pub inputs: Inputs,
+    /// The parameters of several hidden inputs (dicts, sets, optionals), whose inputs
+    /// stand in [`Program::inputs`].
+    pub packed: Vec<Packed>,
     /// Declares every input: the terms witnesses are read from.
     pub input_env: Env,
     /// Functions by key; preparing one may have failed (reported when it is called).
@@ -79,7 +83,7 @@ impl Program {
         if let Some(Err(e)) = table.get(name) {
             return Err(e.clone());
         }
-        let (inputs, inferred) = function_inputs(f, &functions, given)?;
+        let (inputs, inferred, packed) = function_inputs(f, &functions, given)?;
         let input_env = inputs.env()?;
         let (preconditions, ignored_preconditions) = preconditions(f, &input_env);
         Ok(Program {
@@ -89,6 +93,7 @@ impl Program {
             entry: Entry::Function(name.to_string()),
             input_env,
             inputs,
+            packed,
             functions: table,
             defs: BTreeMap::new(),
             classes: Classes::default(),
@@ -151,6 +156,7 @@ impl Program {
             entry: Entry::Snippet(hoist_block(&module.body)?),
             input_env: inputs.env()?,
             inputs,
+            packed: Vec::new(),
             functions: table,
             defs,
             classes,

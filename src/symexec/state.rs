@@ -123,7 +123,8 @@ impl<'p> State<'p> {
     /// The start of `program`: its inputs bound in the entry frame.
     pub fn initial(program: &'p Program) -> Result<State<'p>, SymexecError> {
         let mut store = Store::default();
-        for (name, _) in &program.inputs.0 {
+        let hidden = |n: &str| program.packed.iter().any(|p| p.is_hidden(n));
+        for (name, _) in program.inputs.0.iter().filter(|(n, _)| !hidden(n)) {
             let t = program.input_env.get(name).cloned().ok_or_else(|| {
                 SymexecError::Internal(format!("the input {name} is not declared"))
             })?;

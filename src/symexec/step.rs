@@ -22,6 +22,7 @@ use crate::symbolic::{CompareOp, Env, Sort, Term, TermKind, translate};
 
 type Result<T> = std::result::Result<T, SymexecError>;
 
+mod entry_forks;
 mod list_effects;
 mod list_lengths;
 mod mappings;

@@ -138,7 +138,10 @@ pub struct Stats {
 pub struct Tree {
     /// The function's name, or `<cell>` for a snippet.
     pub function: String,
+    /// The solver's inputs: the parameters, a dict or set parameter by its hidden inputs.
     pub inputs: Vec<(String, Sort)>,
+    /// The parameters of several inputs (dicts, sets, optionals).
+    pub packed: Vec<crate::symexec::packed::Packed>,
     pub unroll: u64,
     pub nodes: Vec<Node>,
     /// In node order.
@@ -215,6 +218,28 @@ impl Tree {
             .zip(w.iter())
             .map(|(n, &i)| Some((n.clone(), self.values.get(i as usize)?.clone())))
             .collect()
+    }
+
+    /// The arguments of `leaf`'s witness: its inputs with each packed parameter's inputs
+    /// made the parameter's value.
+    pub fn witness_arguments(&self, leaf: &Leaf) -> Option<Vec<(String, PyValue)>> {
+        self.witness(leaf)
+            .map(|w| crate::symexec::packed::pack_all(&self.packed, &w))
+    }
+
+    /// The parameters runs pass, with their types as shown (`int`, `dict[str, int]`).
+    pub fn parameters(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (n, s) in &self.inputs {
+            match self.packed.iter().find(|p| p.has_input(n)) {
+                Some(p) if p.inputs().first().is_some_and(|(first, _)| first == n) => {
+                    out.push((p.name.clone(), p.describe()))
+                }
+                Some(_) => {}
+                None => out.push((n.clone(), s.to_string())),
+            }
+        }
+        out
     }
 
     /// Whether the path to leaf `node` went through a havoc.

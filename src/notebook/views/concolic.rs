@@ -205,8 +205,22 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let f = session.require_lowered(&name)?.clone();
     let cfg = function_cfg(&f).map_err(|e| CellError::new("CfgError", e.to_string()))?;
     let functions = super::set::session_functions(session);
-    let program = Program::function(&name, functions.iter().map(|f| f.as_ref()), &[])
-        .map_err(|e| symexec_error(&name, e))?;
+    let build = |given: &[(String, crate::symbolic::Sort)]| {
+        Program::function(&name, functions.iter().map(|f| f.as_ref()), given)
+            .map_err(|e| symexec_error(&name, e))
+    };
+    // Concolic rounds pass each parameter one value: an `Optional[T]` one is followed as
+    // `T`, a dict or set one is not taken.
+    let mut program = build(&[])?;
+    // Rounds pass none for `*args` and `**kwargs`.
+    let as_plain = crate::symexec::packed::positional_sorts(&program.packed, true).map_err(|what| {
+        CellError::usage(format!(
+            "%concolic: {what} is not followed (rounds pass one value per parameter, by position); %set explores it"
+        ))
+    })?;
+    if !as_plain.is_empty() {
+        program = build(&as_plain)?;
+    }
     let timeout_ms = u32::try_from(session.config.z3_timeout_ms).unwrap_or(u32::MAX);
     let deadline = (session.config.solver_budget_ms > 0)
         .then(|| Instant::now() + Duration::from_millis(session.config.solver_budget_ms));

@@ -59,7 +59,7 @@ pub const SUMMARY: &str =
     "symbolic execution tree: path conditions, stores, outcomes, a witness per leaf";
 
 pub const HELP: &str = "Executes a function (its annotated parameters are the symbolic inputs: int, bool, float, str, \
-tuple/list of int, list[T], tuple[T, ...], tuple[A, B]) or the rest of the cell (inputs given as ARG:TYPE, e.g. \
+tuple/list of int, list[T], tuple[T, ...], tuple[A, B], dict[K, V], set[K], Optional[T]) or the rest of the cell (inputs given as ARG:TYPE, e.g. \
 `%%set y:int`; the code may `return` at top level) symbolically, and draws the tree in the style of the \
 symbolic-execution book: each box holds the path condition, the store and the next statement. Every expression \
 that can raise (ZeroDivisionError, IndexError, ValueError, TypeError, AssertionError, raise) forks into its own \
@@ -75,7 +75,9 @@ with a note on the node (\"havoc: the builtin sorted(), line 3\"), and every lea
 ≈; its path condition, outcome and witness are not exact, and %check does not judge it). Parameters without \
 annotation get a type inferred from how the function uses them (n % 2: int, s.lower(): str, lst.append(x): \
 list[int]), a default value, the annotated function they are passed to, or their name; the inference is said \
-under the tree. Optional[T] is explored as T (None is not an input). Floats are exact reals (no rounding). \
+under the tree. Optional[T] (T | None) forks on None (witness x=None). A dict or set parameter (dict[K, V], \
+set[K], or one used with .items()/.get()/d['key']) forks on its number of entries up to the unroll bound, keys \
+distinct, its witness a dict or set display; *args and **kwargs are no input (a havoc where read). Floats are exact reals (no rounding). \
 .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/.swapcase() are exact \
 over ASCII: the strings they read are taken to be ASCII (said under the tree), and on a string that may hold a \
 non-ASCII literal they stay a havoc.\n\n\

@@ -31,6 +31,8 @@ pub fn encode(v: &PyValue) -> Value {
         PyValue::List(items) => oracle::list(items.iter().map(encode).collect()),
         PyValue::Tuple(items) => oracle::tuple(items.iter().map(encode).collect()),
         PyValue::None => serde_json::json!({"t": "none", "v": null}),
+        // The oracle's inputs are terms' values: never a dict or set.
+        PyValue::Dict(_) | PyValue::Set(_) => serde_json::json!({"t": "other", "v": v.repr()}),
     }
 }
 
@@ -80,6 +82,7 @@ pub fn literal(v: &PyValue) -> Result<Term, String> {
             Term::items(kind, parts).map_err(|e| e.0)?
         }
         PyValue::None => return Err("None has no term".into()),
+        PyValue::Dict(_) | PyValue::Set(_) => return Err(format!("{} has no term", v.repr())),
     })
 }
 

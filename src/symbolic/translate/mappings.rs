@@ -141,9 +141,14 @@ impl Translator<'_> {
         };
         let with_default = d.is_some();
         let Some((value, missing)) = m.lookup(&k, d).map_err(fail)? else {
-            if m.entries.is_empty() && !with_default && k.literal().is_some() {
-                // `str()` of a `KeyError` is the key's repr, as a literal prints.
-                return Err(self.always_raises(e, ExceptionKind::KeyError, &k.to_string()));
+            if m.entries.is_empty() && !with_default {
+                if k.literal().is_some() {
+                    // `str()` of a `KeyError` is the key's repr, as a literal prints.
+                    return Err(self.always_raises(e, ExceptionKind::KeyError, &k.to_string()));
+                }
+                // Any key misses an empty dict: the value is never used.
+                fx.push(ExceptionKind::KeyError, Term::bool(true));
+                return Ok(fx.finish(Term::int(0)));
             }
             return Err(self.unsupported(e, "a dict whose values have different types"));
         };

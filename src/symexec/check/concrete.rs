@@ -11,6 +11,8 @@ use crate::python::{PyValue, lower_module};
 
 /// The name of a snippet's wrapping function.
 pub const SNIPPET_FUNCTION: &str = "__analysis_kernel_snippet__";
+/// The name of the function that passes a run's last arguments by keyword.
+pub const KEYWORD_CALL: &str = "__analysis_kernel_keywords__";
 /// The first item of what a snippet's wrapper returns when its body ran to its end.
 pub const NORMAL_END: &str = "__analysis_kernel_normal_end__";
 
@@ -86,6 +88,34 @@ impl Runnable {
             source,
             function: SNIPPET_FUNCTION.to_string(),
             snippet: true,
+        }
+    }
+
+    /// Calls the function through a wrapper that passes the arguments after the first
+    /// `positional` by keyword, as `keywords` (keyword-only parameters); itself when there
+    /// are none.
+    pub fn with_keywords(&self, positional: usize, keywords: &[String]) -> Runnable {
+        if keywords.is_empty() {
+            return self.clone();
+        }
+        let passed: Vec<String> = keywords
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("{k}=args[{}]", positional + i))
+            .collect();
+        Runnable {
+            source: format!(
+                "{}
+
+def {KEYWORD_CALL}(*args):
+    return {}(*args[:{positional}], {})
+",
+                self.source,
+                self.function,
+                passed.join(", ")
+            ),
+            function: KEYWORD_CALL.to_string(),
+            snippet: self.snippet,
         }
     }
 

@@ -60,6 +60,8 @@ def _enc(v):
     if isinstance(v, str): return {"t": "str", "v": v}
     if isinstance(v, tuple): return {"t": "tuple", "v": [_enc(x) for x in v]}
     if isinstance(v, list): return {"t": "list", "v": [_enc(x) for x in v]}
+    if type(v) is dict: return {"t": "dict", "v": [[_enc(k), _enc(x)] for k, x in v.items()]}
+    if type(v) is set: return {"t": "set", "v": [_enc(x) for x in v]}
     return {"t": "other", "v": repr(v)}
 def _dec(v):
     t = v["t"]
@@ -69,6 +71,8 @@ def _dec(v):
     if t == "float": return float(v["v"])
     if t == "str": return v["v"]
     if t == "tuple": return tuple(_dec(x) for x in v["v"])
+    if t == "dict": return {_dec(k): _dec(x) for k, x in v["v"]}
+    if t == "set": return {_dec(x) for x in v["v"]}
     return [_dec(x) for x in v["v"]]
 class _Timeout(BaseException): pass
 def _alarm(*_): raise _Timeout()

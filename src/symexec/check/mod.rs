@@ -25,8 +25,9 @@ use cpython::Job;
 pub use cpython::{forbid as forbid_cpython, forbidden as cpython_forbidden};
 pub use predict::{Prediction, Predictor, agrees};
 pub use random::{Rng, SEED};
-pub use values::{decode, encode, literal, py_str, same};
+pub use values::{decode, encode, literal, py_str, same, same_key};
 
+use super::packed::pack_all;
 use super::{NodeId, Outcome, Tree};
 use crate::cancel::Cancel;
 use crate::interp::Limits;
@@ -208,13 +209,29 @@ pub fn check(
     options: &CheckOptions,
     cancel: &Cancel,
 ) -> Result<Report, CheckError> {
+    // Keyword-only parameters come last among the arguments (`*args` and `**kwargs` pass
+    // none): the runs pass them by keyword.
+    let keywords: Vec<String> = tree
+        .packed
+        .iter()
+        .filter(|p| p.keyword)
+        .map(|p| p.name.clone())
+        .collect();
+    let arity = tree.parameters().len();
+    let keyword_runnable = runnable.with_keywords(arity.saturating_sub(keywords.len()), &keywords);
+    let runnable = &keyword_runnable;
     let mut rng = Rng::new(options.seed);
     let mut runs: Vec<Vec<(String, PyValue)>> = (0..options.runs)
         .map(|_| {
-            tree.inputs
+            let mut run: Vec<(String, PyValue)> = tree
+                .inputs
                 .iter()
                 .map(|(n, s)| (n.clone(), rng.value(s)))
-                .collect()
+                .collect();
+            for p in &tree.packed {
+                p.normalize(&mut run);
+            }
+            run
         })
         .collect();
     let random = runs.len();
@@ -230,9 +247,11 @@ pub fn check(
             witnessed.push(leaf.node);
         }
     }
+    // What a run passes: a packed parameter's inputs make its value.
+    let shown = |r: &[(String, PyValue)]| pack_all(&tree.packed, r);
     let args: Vec<Vec<PyValue>> = runs
         .iter()
-        .map(|r| r.iter().map(|(_, v)| v.clone()).collect())
+        .map(|r| shown(r).into_iter().map(|(_, v)| v).collect())
         .collect();
     // Witnesses first, within the configured budget; random runs within a budget scaled
     // from the costliest witness, so inputs that never end or explode stop early.
@@ -291,7 +310,7 @@ pub fn check(
             for ((inputs, ours), theirs) in runs.iter().zip(&interpreted).zip(py) {
                 if !concrete_same(ours, theirs) {
                     report.mismatches.push(Mismatch {
-                        inputs: inputs.clone(),
+                        inputs: shown(inputs),
                         interpreter: ours.clone(),
                         cpython: theirs.clone(),
                     });
@@ -330,7 +349,9 @@ pub fn check(
             Prediction::Return(_) | Prediction::Raised { .. } | Prediction::Normal(_)
                 if matches!(seen, Concrete::Unfinished(_)) =>
             {
-                report.unfinished.push(Unfinished::new(inputs, seen));
+                report
+                    .unfinished
+                    .push(Unfinished::new(&shown(inputs), seen));
                 continue;
             }
             Prediction::NoLeaf if tree.truncated => {
@@ -352,7 +373,7 @@ pub fn check(
         report.exhaustive = false;
         report.counterexamples.push(Counterexample {
             property: Property::Exhaustive,
-            inputs: inputs.clone(),
+            inputs: shown(inputs),
             leaf,
             expected,
             observed: seen.clone(),
@@ -364,7 +385,9 @@ pub fn check(
             continue;
         };
         if matches!(seen, Concrete::Unfinished(_)) {
-            report.unfinished.push(Unfinished::new(inputs, seen));
+            report
+                .unfinished
+                .push(Unfinished::new(&shown(inputs), seen));
             continue;
         }
         let expected = predictor.at_leaf(leaf, inputs)?;
@@ -378,7 +401,7 @@ pub fn check(
         report.precise = false;
         report.counterexamples.push(Counterexample {
             property: Property::Precise,
-            inputs: inputs.clone(),
+            inputs: shown(inputs),
             leaf: Some(*node),
             expected,
             observed: seen.clone(),

@@ -6,6 +6,7 @@ use super::CheckError;
 use super::concrete::Concrete;
 use super::values::{literal, py_str, same};
 use crate::python::PyValue;
+use crate::symbolic::mapping::MapKind;
 use crate::symbolic::{Check, CompareOp, Env, Model, Solver, Term};
 use crate::symexec::{Leaf, Message, NodeId, Outcome, Tree, Value};
 
@@ -162,10 +163,25 @@ impl<'t> Predictor<'t> {
     }
 
     fn outcome(&self, leaf: &Leaf, model: &Model) -> Prediction {
+        let term = |t: &Term| model.value(t).map_err(|e| e.to_string());
         let value = |v: &Value| -> Result<PyValue, String> {
             match v {
-                Value::Term(t) => model.value(t).map_err(|e| e.to_string()),
+                Value::Term(t) => term(t),
                 Value::None => Ok(PyValue::None),
+                // Its keys are distinct on the leaf's path (the mapping's invariant).
+                Value::Mapping(m) => match m.kind {
+                    MapKind::Dict => m
+                        .entries
+                        .iter()
+                        .map(|(k, v)| Ok((term(k)?, term(v)?)))
+                        .collect::<Result<Vec<_>, String>>()
+                        .map(PyValue::Dict),
+                    MapKind::Set => m
+                        .keys()
+                        .map(term)
+                        .collect::<Result<Vec<_>, String>>()
+                        .map(PyValue::Set),
+                },
                 other => Err(format!("{other} has no value")),
             }
         };

@@ -26,7 +26,7 @@ pub fn literal(v: &PyValue) -> Option<Term> {
             let parts = items.iter().map(literal).collect::<Option<Vec<_>>>()?;
             Term::items(kind, parts).ok()?
         }
-        PyValue::None => return None,
+        PyValue::None | PyValue::Dict(_) | PyValue::Set(_) => return None,
     })
 }
 
@@ -43,6 +43,16 @@ pub fn encode(v: &PyValue) -> Json {
         }
         PyValue::List(items) => {
             json!({"t": "list", "v": items.iter().map(encode).collect::<Vec<_>>()})
+        }
+        PyValue::Dict(entries) => {
+            let pairs: Vec<Json> = entries
+                .iter()
+                .map(|(k, v)| json!([encode(k), encode(v)]))
+                .collect();
+            json!({"t": "dict", "v": pairs})
+        }
+        PyValue::Set(items) => {
+            json!({"t": "set", "v": items.iter().map(encode).collect::<Vec<_>>()})
         }
     }
 }
@@ -70,6 +80,18 @@ pub fn decode(v: &Json) -> Result<PyValue, String> {
         "str" => PyValue::Str(text()?.to_string()),
         "tuple" => PyValue::Tuple(items()?),
         "list" => PyValue::List(items()?),
+        "set" => PyValue::Set(items()?),
+        "dict" => {
+            let pairs = x.and_then(Json::as_array).ok_or("bad dict")?;
+            let mut entries = Vec::with_capacity(pairs.len());
+            for pair in pairs {
+                match pair.as_array().map(Vec::as_slice) {
+                    Some([k, v]) => entries.push((decode(k)?, decode(v)?)),
+                    _ => return Err(format!("bad dict entry {pair}")),
+                }
+            }
+            PyValue::Dict(entries)
+        }
         _ => return Err(text().unwrap_or_default().to_string()),
     })
 }
@@ -83,7 +105,8 @@ pub fn py_str(v: &PyValue) -> String {
 }
 
 /// Equality of results: the same types, floats within a relative 1e-9 (the solver's floats
-/// are exact reals), sequences item by item.
+/// are exact reals), sequences item by item, dicts and sets as Python's `==` compares them
+/// (whatever their order: every key of one is a key of the other, with the same value).
 pub fn same(a: &PyValue, b: &PyValue) -> bool {
     use PyValue::*;
     match (a, b) {
@@ -91,7 +114,35 @@ pub fn same(a: &PyValue, b: &PyValue) -> bool {
         (Tuple(xs), Tuple(ys)) | (List(xs), List(ys)) => {
             xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
         }
+        (Dict(xs), Dict(ys)) => {
+            xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .all(|(k, v)| ys.iter().any(|(j, w)| same_key(k, j) && same(v, w)))
+        }
+        (Set(xs), Set(ys)) => {
+            xs.len() == ys.len() && xs.iter().all(|x| ys.iter().any(|y| same_key(x, y)))
+        }
         _ => a == b,
+    }
+}
+
+/// Whether two keys are the same key: equal numbers of any numeric type (`1 == 1.0 ==
+/// True`) or equal values.
+pub fn same_key(a: &PyValue, b: &PyValue) -> bool {
+    use num_traits::ToPrimitive;
+    let number = |v: &PyValue| match v {
+        PyValue::Bool(x) => Some(f64::from(u8::from(*x))),
+        PyValue::Int(i) => i.to_f64(),
+        PyValue::Float(f) => Some(*f),
+        _ => None,
+    };
+    match (a, b) {
+        (PyValue::Int(x), PyValue::Int(y)) => x == y,
+        _ => match (number(a), number(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => same(a, b),
+        },
     }
 }
 
@@ -122,5 +173,27 @@ mod tests {
         assert!(!same(&PyValue::Tuple(vec![]), &PyValue::List(vec![])));
         assert_eq!(py_str(&PyValue::Str("x".into())), "x");
         assert_eq!(py_str(&PyValue::Int(BigInt::from(-3))), "-3");
+        let d = PyValue::Dict(vec![
+            (PyValue::Str("a".into()), PyValue::Int(1.into())),
+            (
+                PyValue::Int(2.into()),
+                PyValue::Set(vec![PyValue::Bool(true)]),
+            ),
+        ]);
+        assert_eq!(decode(&encode(&d)).unwrap(), d);
+        // Python's `==`: order does not matter, 1 == 1.0 == True as keys.
+        let e = PyValue::Dict(vec![
+            (
+                PyValue::Float(2.0),
+                PyValue::Set(vec![PyValue::Int(1.into())]),
+            ),
+            (PyValue::Str("a".into()), PyValue::Int(1.into())),
+        ]);
+        assert!(same(&d, &e));
+        let s = PyValue::Set(vec![PyValue::Int(1.into()), PyValue::Int(2.into())]);
+        let t = PyValue::Set(vec![PyValue::Int(2.into()), PyValue::Int(1.into())]);
+        assert!(same(&s, &t));
+        assert!(!same(&s, &PyValue::Set(vec![PyValue::Int(2.into())])));
+        assert!(!same(&d, &PyValue::Dict(vec![])));
     }
 }

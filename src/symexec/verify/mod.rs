@@ -154,7 +154,19 @@ fn harness_program(
     harness: &Harness,
     pre: bool,
 ) -> Result<(Program, Vec<String>, Vec<String>), SymexecError> {
-    let base = Program::function(&f.qualname, setup.functions.iter().copied(), &setup.given)?;
+    let mut base = Program::function(&f.qualname, setup.functions.iter().copied(), &setup.given)?;
+    // The harness passes one plain value per parameter: an optional one is verified as
+    // its `T`, and what has no such value is not taken.
+    let as_plain = super::packed::positional_sorts(&base.packed, false).map_err(|what| {
+        SymexecError::Input(format!(
+            "{what}: %verify takes one plain value per parameter"
+        ))
+    })?;
+    if !as_plain.is_empty() {
+        let mut given = setup.given.clone();
+        given.extend(as_plain);
+        base = Program::function(&f.qualname, setup.functions.iter().copied(), &given)?;
+    }
     let module = lower_module(&harness.source)
         .map_err(|e| SymexecError::Internal(format!("the generated harness: {e}")))?;
     let own: Vec<&Function> = module.functions().collect();
