@@ -1,7 +1,7 @@
 //! Runs that decide `%constraints`' unknown edges. Where a condition has no translation the
 //! solver cannot say whether an edge is taken; running the function shows it. The inputs
-//! are the witnesses of `%set`'s leaves for the same parameter types (each aims at one path)
-//! and a few random ones; each is run in a fresh interpreter holding the session's
+//! are a few random ones, then, for the edges they leave undecided, the witnesses of
+//! `%set`'s leaves for the same parameter types (each aims at one path); each is run in a fresh interpreter holding the session's
 //! functions, traced, and the trace laid on the CFG ([`Walk`]). An edge counts only when the
 //! trace says which edge it was: a step between two nodes that more than one edge (or join
 //! route) connects decides nothing.
@@ -25,7 +25,6 @@ use crate::notebook::output::CellError;
 use crate::notebook::session::Session;
 use crate::python::ir::{Function, StmtKind};
 use crate::python::{PyValue, builtins, lower_module};
-use crate::symbolic::Sort;
 use crate::symexec::check::Rng;
 use crate::symexec::{Outcome as LeafOutcome, Program, execute};
 
@@ -55,9 +54,23 @@ pub fn decide_by_runs(
     let Some(cell_line) = session.function(&f.qualname).map(|s| s.lines.0) else {
         return Ok(0);
     };
-    let inputs = candidate_inputs(session, f, analysis, cancel)?;
-    let runs = run_all(session, f, analysis, &inputs, cell_line, cancel)?;
-    Ok(analysis.observe(&runs))
+    // Random inputs first (cheap); `%set`'s witnesses only for what they left undecided.
+    let random = random_inputs(analysis);
+    let runs = run_all(session, f, analysis, &random, cell_line, cancel)?;
+    let mut decided = analysis.observe(&runs);
+    if analysis
+        .edges
+        .iter()
+        .any(|e| matches!(e.feasible, Feasible::Unknown(_)))
+    {
+        let witnesses: Vec<Vec<PyValue>> = tree_witnesses(session, f, analysis, cancel)?
+            .into_iter()
+            .filter(|w| !random.contains(w))
+            .collect();
+        let runs = run_all(session, f, analysis, &witnesses, cell_line, cancel)?;
+        decided += analysis.observe(&runs);
+    }
+    Ok(decided)
 }
 
 /// Whether a fresh interpreter with the session's functions runs `f` as the session would:
@@ -98,56 +111,64 @@ fn runnable(session: &Session, f: &Function, analysis: &Analysis) -> bool {
             .all(|n| local.contains(n) || functions.contains(n) || builtins::is_builtin(n))
 }
 
-/// The witnesses of `%set`'s leaves (explored with `%constraints`' parameter types), then
-/// random inputs; each input once, in that order.
-fn candidate_inputs(
+/// Random inputs of the parameters' types, each once.
+fn random_inputs(analysis: &Analysis) -> Vec<Vec<PyValue>> {
+    let mut rng = Rng::new(crate::symexec::check::SEED);
+    let mut out: Vec<Vec<PyValue>> = Vec::new();
+    for _ in 0..RANDOM_RUNS {
+        let values: Vec<PyValue> = analysis
+            .parameters
+            .iter()
+            .map(|(_, s)| rng.value(s))
+            .collect();
+        if !out.contains(&values) {
+            out.push(values);
+        }
+    }
+    out
+}
+
+/// The witnesses of `%set`'s leaves, explored with `%constraints`' parameter types, each
+/// once (none when `%set` cannot explore the function).
+fn tree_witnesses(
     session: &Session,
     f: &Function,
     analysis: &Analysis,
     cancel: &Cancel,
 ) -> Result<Vec<Vec<PyValue>>, CellError> {
-    let sorts: Vec<&Sort> = analysis.parameters.iter().map(|(_, s)| s).collect();
-    let mut out: Vec<Vec<PyValue>> = Vec::new();
-    let push = |values: Vec<PyValue>, out: &mut Vec<Vec<PyValue>>| {
-        if !out.contains(&values) {
-            out.push(values);
-        }
-    };
     let functions = session_functions(session);
     let program = Program::function(
         &f.qualname,
         functions.iter().map(|g| g.as_ref()),
         &analysis.parameters,
     );
-    if let Ok(program) = program {
-        let options = session_options(session, session.config.unroll, session.config.depth);
-        match execute(&program, &options, cancel) {
-            Ok(tree) => {
-                for leaf in &tree.leaves {
-                    if matches!(leaf.outcome, LeafOutcome::Unsat) {
-                        continue;
-                    }
-                    let Some(w) = tree.witness(leaf) else {
-                        continue;
-                    };
-                    let values: Option<Vec<PyValue>> = analysis
-                        .parameters
-                        .iter()
-                        .map(|(n, _)| w.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()))
-                        .collect();
-                    if let Some(values) = values {
-                        push(values, &mut out);
-                    }
-                }
-            }
-            Err(crate::symexec::SymexecError::Stopped(s)) => return Err(s.into()),
-            Err(_) => {}
+    let Ok(program) = program else {
+        return Ok(Vec::new());
+    };
+    let options = session_options(session, session.config.unroll, session.config.depth);
+    let tree = match execute(&program, &options, cancel) {
+        Ok(tree) => tree,
+        Err(crate::symexec::SymexecError::Stopped(s)) => return Err(s.into()),
+        Err(_) => return Ok(Vec::new()),
+    };
+    let mut out: Vec<Vec<PyValue>> = Vec::new();
+    for leaf in &tree.leaves {
+        if matches!(leaf.outcome, LeafOutcome::Unsat) {
+            continue;
         }
-    }
-    let mut rng = Rng::new(crate::symexec::check::SEED);
-    for _ in 0..RANDOM_RUNS {
-        let values = sorts.iter().map(|s| rng.value(s)).collect();
-        push(values, &mut out);
+        let Some(w) = tree.witness(leaf) else {
+            continue;
+        };
+        let values: Option<Vec<PyValue>> = analysis
+            .parameters
+            .iter()
+            .map(|(n, _)| w.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()))
+            .collect();
+        if let Some(values) = values
+            && !out.contains(&values)
+        {
+            out.push(values);
+        }
     }
     Ok(out)
 }
