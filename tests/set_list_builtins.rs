@@ -40,10 +40,7 @@ const EXACT: &[&str] = &[
 const CHECKED: &[&str] = &["mean"];
 
 fn fixture() -> std::path::PathBuf {
-    everyday::fixture_dir()
-        .parent()
-        .expect("fixtures")
-        .join("set_list_builtins/builtins.py")
+    everyday::sibling_fixture("set_list_builtins/builtins.py")
 }
 
 #[test]

@@ -36,10 +36,7 @@ const ALIASED: &[&str] = &[
 ];
 
 fn fixture() -> std::path::PathBuf {
-    everyday::fixture_dir()
-        .parent()
-        .expect("fixtures")
-        .join("set_lists/lists.py")
+    everyday::sibling_fixture("set_lists/lists.py")
 }
 
 #[test]

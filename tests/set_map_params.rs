@@ -32,10 +32,7 @@ const EXACT: &[&str] = &[
 const APPROXIMATE: &[&str] = &["sum_set", "count_args"];
 
 fn fixture() -> std::path::PathBuf {
-    everyday::fixture_dir()
-        .parent()
-        .expect("fixtures")
-        .join("set_mappings/params.py")
+    everyday::sibling_fixture("set_mappings/params.py")
 }
 
 #[test]

@@ -47,10 +47,7 @@ const APPROXIMATE: &[&str] = &[
 ];
 
 fn fixture() -> std::path::PathBuf {
-    everyday::fixture_dir()
-        .parent()
-        .expect("fixtures")
-        .join("set_mappings/mappings.py")
+    everyday::sibling_fixture("set_mappings/mappings.py")
 }
 
 #[test]

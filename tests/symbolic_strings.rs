@@ -421,17 +421,14 @@ fn split_and_join_agree_with_cpython() {
 #[test]
 fn split_items_agree_with_cpython() {
     use analysis_kernel::symbolic::strfn::StrFn;
-    use analysis_kernel::symbolic::{Sort, Term, Translated, Var};
+    use analysis_kernel::symbolic::{Sort, Term, Var};
     // Each item of s.split(sep) and each "at least k items", solved and evaluated by Z3 at
     // each input, is CPython's: separators that overlap themselves, and whitespace beyond
     // ASCII.
     let strings = words(&['a', ' ', '\u{a0}', 'b', '\u{2029}'], 3);
     let seps: [Option<&str>; 4] = [None, Some("a"), Some("aa"), Some(" b")];
-    let env = env_of("s: str");
     let s = Term::var(Var::input("s"), Sort::Str).expect("a str");
-    let mut solver = Solver::new(10_000);
-    let mut cases = Vec::new();
-    let mut ours = Vec::new();
+    let mut terms = Vec::new();
     for sep in seps {
         let owned = sep.map(str::to_string);
         let call = match sep {
@@ -441,26 +438,39 @@ fn split_items_agree_with_cpython() {
         for i in 0..4 {
             let item = Term::str_fn(StrFn::SplitItem(owned.clone(), i), vec![s.clone()]);
             let at_least = Term::str_fn(StrFn::SplitAtLeast(owned.clone(), i), vec![s.clone()]);
-            let sources = [
-                format!("({call} + [''] * 5)[{i}]"),
-                format!("len({call}) >= {i}"),
-            ];
-            for (term, source) in [(item, &sources[0]), (at_least, &sources[1])] {
-                let t = Translated {
-                    value: term.expect("a term"),
-                    raises: Vec::new(),
-                };
-                for text in &strings {
-                    let inputs = vec![("s".to_string(), PyValue::Str(text.clone()))];
-                    let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
-                        .unwrap_or_else(|e| panic!("{source} at {text:?}: {e}"));
-                    cases.push(oracle::Case {
-                        source: source.clone(),
-                        inputs: vec![("s".to_string(), harness::encode(&inputs[0].1))],
-                    });
-                    ours.push((source.clone(), text.clone(), outcome));
-                }
-            }
+            terms.push((item.expect("a term"), format!("({call} + [''] * 5)[{i}]")));
+            terms.push((at_least.expect("a term"), format!("len({call}) >= {i}")));
+        }
+    }
+    let n = str_terms_agree_with_cpython(terms, &strings);
+    assert!(n > 3_000, "{n} cases");
+}
+
+/// Evaluates each term over `s: str` (with the Python expression it stands for) at every
+/// string, by Z3, and checks each value against CPython's; the number of cases.
+fn str_terms_agree_with_cpython(
+    terms: Vec<(analysis_kernel::symbolic::Term, String)>,
+    strings: &[String],
+) -> usize {
+    use analysis_kernel::symbolic::Translated;
+    let env = env_of("s: str");
+    let mut solver = Solver::new(10_000);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for (value, source) in terms {
+        let t = Translated {
+            value,
+            raises: Vec::new(),
+        };
+        for text in strings {
+            let inputs = vec![("s".to_string(), PyValue::Str(text.clone()))];
+            let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
+                .unwrap_or_else(|e| panic!("{source} at {text:?}: {e}"));
+            cases.push(oracle::Case {
+                source: source.clone(),
+                inputs: vec![("s".to_string(), harness::encode(&inputs[0].1))],
+            });
+            ours.push((source.clone(), text.clone(), outcome));
         }
     }
     let python = oracle::evaluate(&cases).expect("the CPython oracle runs");
@@ -473,7 +483,7 @@ fn split_items_agree_with_cpython() {
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(ours.len() > 3_000, "{} cases", ours.len());
+    ours.len()
 }
 
 #[test]
@@ -591,50 +601,27 @@ fn rfind_index_and_partition_agree_with_cpython() {
 #[test]
 fn split_rest_agrees_with_cpython() {
     use analysis_kernel::symbolic::strfn::StrFn;
-    use analysis_kernel::symbolic::{Sort, Term, Translated, Var};
+    use analysis_kernel::symbolic::{Sort, Term, Var};
     // The last item of s.split(sep, k), solved and evaluated by Z3 at each input, is
     // CPython's (`''` where the split has fewer than k + 1 items): separators that overlap
     // themselves, and whitespace beyond ASCII kept at the end of the rest.
     let strings = words(&['a', ' ', '\u{a0}', 'b', '\u{2029}'], 4);
     let seps: [Option<&str>; 4] = [None, Some("a"), Some("aa"), Some(" b")];
-    let env = env_of("s: str");
     let s = Term::var(Var::input("s"), Sort::Str).expect("a str");
-    let mut solver = Solver::new(10_000);
-    let mut cases = Vec::new();
-    let mut ours = Vec::new();
+    let mut terms = Vec::new();
     for sep in seps {
         let owned = sep.map(str::to_string);
         let sep_text = sep.map_or("None".to_string(), |s| format!("{s:?}"));
         for k in 0..3 {
             let term = Term::str_fn(StrFn::SplitRest(owned.clone(), k), vec![s.clone()]);
-            let source = format!("(s.split({sep_text}, {k}) + [''] * 5)[{k}]");
-            let t = Translated {
-                value: term.expect("a term"),
-                raises: Vec::new(),
-            };
-            for text in &strings {
-                let inputs = vec![("s".to_string(), PyValue::Str(text.clone()))];
-                let outcome = harness::evaluate(&mut solver, &t, &env, &inputs)
-                    .unwrap_or_else(|e| panic!("{source} at {text:?}: {e}"));
-                cases.push(oracle::Case {
-                    source: source.clone(),
-                    inputs: vec![("s".to_string(), harness::encode(&inputs[0].1))],
-                });
-                ours.push((source.clone(), text.clone(), outcome));
-            }
-        }
-    }
-    let python = oracle::evaluate(&cases).expect("the CPython oracle runs");
-    let mut mismatches = Vec::new();
-    for ((source, text, outcome), expected) in ours.iter().zip(&python) {
-        if !harness::agrees(outcome, expected).unwrap_or(false) {
-            mismatches.push(format!(
-                "{source} at {text:?}: ours {outcome:?}, CPython {expected:?}"
+            terms.push((
+                term.expect("a term"),
+                format!("(s.split({sep_text}, {k}) + [''] * 5)[{k}]"),
             ));
         }
     }
-    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(ours.len() > 5_000, "{} cases", ours.len());
+    let n = str_terms_agree_with_cpython(terms, &strings);
+    assert!(n > 5_000, "{n} cases");
 }
 
 #[test]

@@ -955,6 +955,17 @@ impl Expr {
 
     /// `receiver.attr(args)` without keywords or starred arguments: its parts.
     pub fn as_method_call(&self) -> Option<(&Expr, &str, &[Expr])> {
+        let (value, attr, args, keywords) = self.as_method_call_with_keywords()?;
+        let plain =
+            keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
+        plain.then_some((value, attr, args))
+    }
+
+    /// `value.attr(args, keywords)`: a method call with whatever arguments.
+    #[allow(clippy::type_complexity)]
+    pub fn as_method_call_with_keywords(
+        &self,
+    ) -> Option<(&Expr, &str, &[Expr], &[(Option<String>, Expr)])> {
         let ExprKind::Call {
             func,
             args,
@@ -966,9 +977,12 @@ impl Expr {
         let ExprKind::Attribute { value, attr } = &func.kind else {
             return None;
         };
-        let plain =
-            keywords.is_empty() && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)));
-        plain.then_some((&**value, attr.as_str(), args.as_slice()))
+        Some((
+            &**value,
+            attr.as_str(),
+            args.as_slice(),
+            keywords.as_slice(),
+        ))
     }
 
     fn collect_reads(&self, bound: &mut Vec<String>, out: &mut Vec<String>) {

@@ -143,18 +143,8 @@ fn borderless(sep: &str) -> bool {
 /// [`SplitCall`], when `e` is a call this model splits: a separator as [`split_sep`] takes,
 /// and a constant `maxsplit` (positional or keyword) for `split` only.
 pub fn as_split(e: &Expr) -> Option<(&Expr, SplitCall)> {
-    let ExprKind::Call {
-        func,
-        args,
-        keywords,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let ExprKind::Attribute { value, attr } = &func.kind else {
-        return None;
-    };
-    if !matches!(attr.as_str(), "split" | "rsplit")
+    let (value, attr, args, keywords) = e.as_method_call_with_keywords()?;
+    if !matches!(attr, "split" | "rsplit")
         || args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)))
     {
         return None;
@@ -182,7 +172,7 @@ pub fn as_split(e: &Expr) -> Option<(&Expr, SplitCall)> {
     if attr == "rsplit" && !same_as_split {
         return None;
     }
-    Some((&**value, SplitCall { sep, max }))
+    Some((value, SplitCall { sep, max }))
 }
 
 /// The items of `s.split(sep)`, as Python computes them (`sep` non-empty).

@@ -76,6 +76,13 @@ pub fn fixture_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/everyday")
 }
 
+/// A fixture file beside the everyday corpus: `set_mappings/params.py`.
+pub fn sibling_fixture(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(path)
+}
+
 /// Asserts that `%set` built `r`'s tree and `%check` judged it precise with no witness
 /// missing its leaf (and, when `replayed`, with at least one witness replayed in CPython);
 /// the tree's facts.
