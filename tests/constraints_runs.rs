@@ -134,6 +134,13 @@ const MUST_STAY_UNDECIDED: &[(&str, &str, u32)] = &[
         "outside",
         5,
     ),
+    // Only a second call in the same interpreter takes it (the default list remembers the
+    // first): every run starts from the functions defined afresh.
+    (
+        "def remember(x, memo=[]):\n    memo.append(x)\n    return len(memo)\n\ndef second_call(x: int) -> int:\n    if remember(x) > 1:\n        return 1\n    return 0\n",
+        "second_call",
+        7,
+    ),
     // A run without the session's globals would raise NameError into the handler.
     (
         "LIMIT = 3\n\ndef reads_global(s: str) -> int:\n    try:\n        n = len(s.split(',')) + LIMIT\n    except Exception:\n        return -1\n    return n\n",

@@ -1,10 +1,11 @@
 //! Runs that decide `%constraints`' unknown edges. Where a condition has no translation the
 //! solver cannot say whether an edge is taken; running the function shows it. The inputs
 //! are a few random ones, then, for the edges they leave undecided, the witnesses of
-//! `%set`'s leaves for the same parameter types (each aims at one path); each is run in a fresh interpreter holding the session's
-//! functions, traced, and the trace laid on the CFG ([`Walk`]). An edge counts only when the
-//! trace says which edge it was: a step between two nodes that more than one edge (or join
-//! route) connects decides nothing.
+//! `%set`'s leaves for the same parameter types (each aims at one path). Each runs in an
+//! interpreter holding only the session's functions, defined afresh before every run (so no
+//! default value or cache carries over from one run to the next), traced, and the trace is
+//! laid on the CFG ([`Walk`]). An edge counts only when the trace says which edge it was: a
+//! step between two nodes that more than one edge (or join route) connects decides nothing.
 //!
 //! Runs are evidence of feasibility only, so nothing here can make an edge "no". Inputs
 //! outside the docstring preconditions `%constraints` honours are not run; nor are
@@ -221,14 +222,16 @@ fn run_all(
     );
     let mut interp = Interpreter::new();
     let mut quiet = |_: Stream, _: &str| {};
-    match interp.run_module(&module, &mut quiet, cancel, limits) {
-        Ok(_) => {}
-        Err(RunError::Stopped(s)) => return Err(s.into()),
-        Err(_) => return Ok(Vec::new()),
-    }
     let mut runs = Vec::new();
     for args in inputs {
         cancel.check()?;
+        // Defined afresh: nothing a run leaves behind (a mutated default, a cache) is seen
+        // by the next.
+        match interp.run_module(&module, &mut quiet, cancel, limits) {
+            Ok(_) => {}
+            Err(RunError::Stopped(s)) => return Err(s.into()),
+            Err(_) => return Ok(Vec::new()),
+        }
         if !analysis.preconditions.is_empty() {
             let admitted = interp.call(
                 PRECONDITION_FUNCTION,
