@@ -532,12 +532,11 @@ fn tree_of_split_and_join() {
     ));
 }
 
-#[test]
-fn constraints_of_split_and_join() {
+/// `%constraints`' text for the one function of `source` (precise mode).
+fn constraints_text(source: &str) -> String {
     use analysis_kernel::cancel::Cancel;
     use analysis_kernel::constraints::{Mode, Options, analyze};
     use analysis_kernel::render::constraints::text;
-    let source = "def row(line: str) -> str:\n    if len(line.split(',')) == 3:\n        return 'three'\n    if '-'.join([line, 'x']) == 'a-x':\n        return 'a'\n    return line\n";
     let module = lower_module(source).expect("parses");
     let f = module.functions().next().expect("a function");
     let options = Options {
@@ -546,7 +545,17 @@ fn constraints_of_split_and_join() {
         timeout_ms: 10_000,
         given: Vec::new(),
     };
-    let analysis = analyze(f, &options, &Cancel::new()).expect("analysis");
+    text(
+        &analyze(f, &options, &Cancel::new()).expect("analysis"),
+        None,
+    )
+}
+
+#[test]
+fn constraints_of_split_and_join() {
+    let shown = constraints_text(
+        "def row(line: str) -> str:\n    if len(line.split(',')) == 3:\n        return 'three'\n    if '-'.join([line, 'x']) == 'a-x':\n        return 'a'\n    return line\n",
+    );
     expect_test::expect![[r#"
         constraints of row(line) (SSA versions for reassigned variables)
         parameters: line: str
@@ -573,7 +582,7 @@ fn constraints_of_split_and_join() {
 
         conditions:
           L2 len(line.split(',')) == 3: can be True and False
-          L4 '-'.join([line, 'x']) == 'a-x': can be True and False"#]].assert_eq(&text(&analysis, None));
+          L4 '-'.join([line, 'x']) == 'a-x': can be True and False"#]].assert_eq(&shown);
 }
 
 #[test]
@@ -707,19 +716,9 @@ fn tree_of_partition_and_maxsplit() {
 
 #[test]
 fn constraints_of_rfind_and_partition() {
-    use analysis_kernel::cancel::Cancel;
-    use analysis_kernel::constraints::{Mode, Options, analyze};
-    use analysis_kernel::render::constraints::text;
-    let source = "def ext(name: str) -> str:\n    if name.rfind('.') > 0:\n        return name.rpartition('.')[2]\n    return ''\n";
-    let module = lower_module(source).expect("parses");
-    let f = module.functions().next().expect("a function");
-    let options = Options {
-        mode: Mode::Precise,
-        path_limit: 64,
-        timeout_ms: 10_000,
-        given: Vec::new(),
-    };
-    let analysis = analyze(f, &options, &Cancel::new()).expect("analysis");
+    let shown = constraints_text(
+        "def ext(name: str) -> str:\n    if name.rfind('.') > 0:\n        return name.rpartition('.')[2]\n    return ''\n",
+    );
     expect_test::expect![[r#"
         constraints of ext(name) (SSA versions for reassigned variables)
         parameters: name: str
@@ -741,5 +740,5 @@ fn constraints_of_rfind_and_partition() {
         3 -> 4         yes       1
 
         conditions:
-          L2 name.rfind('.') > 0: can be True and False"#]].assert_eq(&text(&analysis, None));
+          L2 name.rfind('.') > 0: can be True and False"#]].assert_eq(&shown);
 }
