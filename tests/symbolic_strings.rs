@@ -108,16 +108,33 @@ fn assert_exact_and_precise(r: &everyday::Record) {
     );
 }
 
-#[test]
-fn trees_over_find_are_exact_and_precise() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/everyday_strings/find.py");
-    let records = everyday::run_file(&path, true);
+/// The records of `tests/fixtures/everyday_strings/FILE` (with `%constraints` when
+/// `constraints`): `count` functions, each with an exact tree `%check` finds precise.
+fn everyday_strings_fixture(file: &str, count: usize, constraints: bool) -> Vec<everyday::Record> {
+    let path = everyday::sibling_fixture("everyday_strings").join(file);
+    let records = everyday::run_file_with(&path, true, constraints);
     println!("{}", everyday::report(&records));
-    assert_eq!(records.len(), 4);
+    assert_eq!(records.len(), count);
     for r in &records {
         assert_exact_and_precise(r);
     }
+    records
+}
+
+/// `%set`'s tree and leaf table of `function`, the one function of `source`.
+fn tree_and_leaves(source: &str, function: &str) -> String {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::render::set::{leaf_table_text, text};
+    use analysis_kernel::symexec::{Options, Program, execute};
+    let module = lower_module(source).expect("parses");
+    let program = Program::function(function, module.functions(), &[]).expect("program");
+    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    format!("{}\n{}", text(&tree), leaf_table_text(&tree))
+}
+
+#[test]
+fn trees_over_find_are_exact_and_precise() {
+    everyday_strings_fixture("find.py", 4, false);
 }
 
 /// Differential cases of `expressions` over `s` in `strings` and `t` in a third of `subs`
@@ -344,13 +361,8 @@ fn ascii_methods_fold_like_cpython_and_refuse_non_ascii() {
 
 #[test]
 fn trees_over_char_classes_are_exact_and_precise() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/everyday_strings/char_classes.py");
-    let records = everyday::run_file_with(&path, true, true);
-    println!("{}", everyday::report(&records));
-    assert_eq!(records.len(), 4);
+    let records = everyday_strings_fixture("char_classes.py", 4, true);
     for r in &records {
-        assert_exact_and_precise(r);
         let edges = r.constraints.as_ref().map(|c| c.edges.clone());
         match edges {
             Some(Ok((all, decided))) => assert_eq!(all, decided, "{}: undecided edges", r.function),
@@ -361,25 +373,15 @@ fn trees_over_char_classes_are_exact_and_precise() {
 
 #[test]
 fn trees_over_str_methods_are_exact_and_precise() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/everyday_strings/str_methods.py");
-    let records = everyday::run_file_with(&path, true, true);
-    println!("{}", everyday::report(&records));
-    assert_eq!(records.len(), 6);
-    for r in &records {
-        assert_exact_and_precise(r);
-    }
+    everyday_strings_fixture("str_methods.py", 6, true);
 }
 
 #[test]
 fn tree_of_str_methods() {
-    use analysis_kernel::cancel::Cancel;
-    use analysis_kernel::render::set::{leaf_table_text, text};
-    use analysis_kernel::symexec::{Options, Program, execute};
-    let source = "def shout(word: str, times: int) -> str:\n    w = word.strip()\n    if w == '':\n        return ''\n    return w.upper() + '!' * times\n";
-    let module = lower_module(source).expect("parses");
-    let program = Program::function("shout", module.functions(), &[]).expect("program");
-    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    let shown = tree_and_leaves(
+        "def shout(word: str, times: int) -> str:\n    w = word.strip()\n    if w == '':\n        return ''\n    return w.upper() + '!' * times\n",
+        "shout",
+    );
     expect_test::expect![[r#"
         symbolic execution tree of shout(word: str, times: int), unroll 4: 6 nodes, 2 leaves (2 return)
         [0] L2: w = word.strip()  |  {}  |  {word: word, times: times}
@@ -393,11 +395,7 @@ fn tree_of_str_methods() {
         leaf  path condition      outcome                                    final store                                  witness
         ----  ------------------  -----------------------------------------  -------------------------------------------  --------------------
         3     word.strip() == ''  return ''                                  {word: word, times: times, w: word.strip()}  times=0, word=''
-        5     word.strip() != ''  return word.strip().upper() + '!' * times  {word: word, times: times, w: word.strip()}  times=0, word='\x00'"#]].assert_eq(&format!(
-        "{}\n{}",
-        text(&tree),
-        leaf_table_text(&tree)
-    ));
+        5     word.strip() != ''  return word.strip().upper() + '!' * times  {word: word, times: times, w: word.strip()}  times=0, word='\x00'"#]].assert_eq(&shown);
 }
 
 #[test]
@@ -488,25 +486,15 @@ fn str_terms_agree_with_cpython(
 
 #[test]
 fn trees_over_split_and_join_are_exact_and_precise() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/everyday_strings/split_join.py");
-    let records = everyday::run_file_with(&path, true, true);
-    println!("{}", everyday::report(&records));
-    assert_eq!(records.len(), 7);
-    for r in &records {
-        assert_exact_and_precise(r);
-    }
+    everyday_strings_fixture("split_join.py", 7, true);
 }
 
 #[test]
 fn tree_of_split_and_join() {
-    use analysis_kernel::cancel::Cancel;
-    use analysis_kernel::render::set::{leaf_table_text, text};
-    use analysis_kernel::symexec::{Options, Program, execute};
-    let source = "def word_count(text: str) -> int:\n    return len(text.split())\n";
-    let module = lower_module(source).expect("parses");
-    let program = Program::function("word_count", module.functions(), &[]).expect("program");
-    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    let shown = tree_and_leaves(
+        "def word_count(text: str) -> int:\n    return len(text.split())\n",
+        "word_count",
+    );
     expect_test::expect![[r#"
         symbolic execution tree of word_count(text: str), unroll 4: 7 nodes, 6 leaves (5 return, 1 bound)
         [0] L2: return len(text.split())  |  {}  |  {text: text}
@@ -525,11 +513,7 @@ fn tree_of_split_and_join() {
         3     len(text.split()) >= 2 and not (len(text.split()) >= 3)  return 2                                                                    {text: text}  text='\x00\t\x00'
         4     len(text.split()) >= 3 and not (len(text.split()) >= 4)  return 3                                                                    {text: text}  text='\x00\t\x00\t\x00'
         5     len(text.split()) >= 4 and not (len(text.split()) >= 5)  return 4                                                                    {text: text}  text='\x00\t\x00\t\x00\t\x00'
-        6     len(text.split()) >= 5                                   bound reached: text.split() at line 2 has more than 4 items (unroll bound)  {text: text}  text='\x00\t\x00\t\x00\t\x00\t\x00'"#]].assert_eq(&format!(
-        "{}\n{}",
-        text(&tree),
-        leaf_table_text(&tree)
-    ));
+        6     len(text.split()) >= 5                                   bound reached: text.split() at line 2 has more than 4 items (unroll bound)  {text: text}  text='\x00\t\x00\t\x00\t\x00\t\x00'"#]].assert_eq(&shown);
 }
 
 /// `%constraints`' text for the one function of `source` (precise mode).
@@ -672,25 +656,15 @@ fn split_at_most_folds_like_cpython() {
 
 #[test]
 fn trees_over_partition_rfind_and_maxsplit_are_exact_and_precise() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/everyday_strings/partition.py");
-    let records = everyday::run_file_with(&path, true, true);
-    println!("{}", everyday::report(&records));
-    assert_eq!(records.len(), 7);
-    for r in &records {
-        assert_exact_and_precise(r);
-    }
+    everyday_strings_fixture("partition.py", 7, true);
 }
 
 #[test]
 fn tree_of_partition_and_maxsplit() {
-    use analysis_kernel::cancel::Cancel;
-    use analysis_kernel::render::set::{leaf_table_text, text};
-    use analysis_kernel::symexec::{Options, Program, execute};
-    let source = "def pair(line: str) -> str:\n    head, sep, tail = line.partition('=')\n    if sep:\n        return head\n    parts = line.split(',', 1)\n    return parts[-1]\n";
-    let module = lower_module(source).expect("parses");
-    let program = Program::function("pair", module.functions(), &[]).expect("program");
-    let tree = execute(&program, &Options::default(), &Cancel::new()).expect("tree");
+    let shown = tree_and_leaves(
+        "def pair(line: str) -> str:\n    head, sep, tail = line.partition('=')\n    if sep:\n        return head\n    parts = line.split(',', 1)\n    return parts[-1]\n",
+        "pair",
+    );
     expect_test::expect![[r#"
         symbolic execution tree of pair(line: str), unroll 4: 9 nodes, 3 leaves (3 return)
         [0] L2: head, sep, tail = line.partition('=')  |  {}  |  {line: line}
@@ -707,11 +681,7 @@ fn tree_of_partition_and_maxsplit() {
         ----  ----------------------------------------------------------------  -----------------------------  ---------------------------------------------------------------------------------------------------------------------------------------------------------  --------
         3     line.partition('=')[1] != ''                                      return line.partition('=')[0]  {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2]}                                                      line='='
         6     line.partition('=')[1] == '' and not (len(line.split(',')) >= 2)  return line.split(',')[0]      {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0]]}                         line=''
-        8     line.partition('=')[1] == '' and len(line.split(',')) >= 2        return line.split(',', 1)[1]   {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0], line.split(',', 1)[1]]}  line=','"#]].assert_eq(&format!(
-        "{}\n{}",
-        text(&tree),
-        leaf_table_text(&tree)
-    ));
+        8     line.partition('=')[1] == '' and len(line.split(',')) >= 2        return line.split(',', 1)[1]   {line: line, head: line.partition('=')[0], sep: line.partition('=')[1], tail: line.partition('=')[2], parts: [line.split(',')[0], line.split(',', 1)[1]]}  line=','"#]].assert_eq(&shown);
 }
 
 #[test]
