@@ -149,8 +149,13 @@ pub fn assert_exact_and_rest(records: &[Record], exact: &[&str], rest: &[&str], 
 
 /// The fixture files, sorted.
 pub fn files() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(fixture_dir())
-        .expect("tests/fixtures/everyday")
+    files_in(&fixture_dir())
+}
+
+/// The `.py` files of `dir`, sorted.
+pub fn files_in(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
         .collect();
@@ -429,7 +434,12 @@ pub fn run_all(check: bool) -> Vec<Record> {
 
 /// Every fixture's records, with `%constraints` when `constraints` is on.
 pub fn run_all_with(check: bool, constraints: bool) -> Vec<Record> {
-    files()
+    run_dir_with(&fixture_dir(), check, constraints)
+}
+
+/// The records of every `.py` file of `dir` (a corpus other than the fixtures).
+pub fn run_dir_with(dir: &std::path::Path, check: bool, constraints: bool) -> Vec<Record> {
+    files_in(dir)
         .iter()
         .flat_map(|p| run_file_with(p, check, constraints))
         .collect()

@@ -7,33 +7,40 @@ use std::str::FromStr;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
-use z3::ast;
+use z3::ast::{self, Ast};
+use z3_sys::Z3_is_string;
 
 use super::lower::{Result, Z, internal};
 use crate::python::PyValue;
 use crate::symbolic::sort::{SeqKind, Sort};
+
+/// `x` evaluated in `model` (with completion) and simplified: Z3's evaluator can leave a
+/// comparison of string constants unreduced (`'' < 'cba'` evaluates to
+/// `Not("" == "cba")`, `max` of two strings to an `If` of them), and reading a value out of
+/// such a term gives garbage (`Z3_get_string` of an `If` is `""`).
+pub(crate) fn evaluate<A: Ast>(model: &z3::Model, x: &A) -> Option<A> {
+    model.eval(x, true).map(|v| v.simplify())
+}
 
 /// The value of a lowered term of sort `sort` in `model`.
 pub(super) fn value(model: &z3::Model, z: &Z, sort: &Sort) -> Result<PyValue> {
     let missing = || internal(format!("the model has no value of sort {sort}"));
     match (z, sort) {
         (Z::Bool(b), _) => {
-            let v = model
-                .eval(b, true)
+            let v = evaluate(model, b)
                 .and_then(|v| v.as_bool())
                 .ok_or_else(missing)?;
             Ok(PyValue::Bool(v))
         }
         (Z::Int(i), _) => Ok(PyValue::Int(int_value(
-            &model.eval(i, true).ok_or_else(missing)?,
+            &evaluate(model, i).ok_or_else(missing)?,
         )?)),
         (Z::Real(r), _) => Ok(PyValue::Float(real_value(
-            &model.eval(r, true).ok_or_else(missing)?,
+            &evaluate(model, r).ok_or_else(missing)?,
         )?)),
         (Z::Str(s), _) => Ok(PyValue::Str(string_value(model, s)?)),
         (Z::Seq(s), Sort::Seq(kind, item)) => {
-            let n = model
-                .eval(&s.length(), true)
+            let n = evaluate(model, &s.length())
                 .and_then(|n| n.as_u64())
                 .ok_or_else(missing)?;
             let mut items = Vec::new();
@@ -161,23 +168,24 @@ fn scale(m: f64, exp: i64) -> f64 {
 /// A string value, decoded per character: a one-character string's text is either the
 /// character itself or a `\u{…}` escape.
 fn string_value(model: &z3::Model, s: &ast::String) -> Result<String> {
-    let evaluated = model
-        .eval(s, true)
-        .ok_or_else(|| internal("the model has no value of a str"))?;
+    let evaluated =
+        evaluate(model, s).ok_or_else(|| internal("the model has no value of a str"))?;
+    // SAFETY: a live term of the model's context.
+    let literal =
+        unsafe { Z3_is_string(evaluated.get_ctx().get_z3_context(), evaluated.get_z3_ast()) };
     let text = evaluated
         .as_string()
-        .ok_or_else(|| internal("a str value is not a constant"))?;
+        .filter(|_| literal)
+        .ok_or_else(|| internal(format!("a str value is not a constant: {evaluated}")))?;
     if !text.contains('\\') {
         return Ok(text);
     }
-    let n = model
-        .eval(&evaluated.length(), true)
+    let n = evaluate(model, &evaluated.length())
         .and_then(|n| n.as_u64())
         .ok_or_else(|| internal("the length of a str value"))?;
     let mut out = String::new();
     for k in 0..n {
-        let c = model
-            .eval(&evaluated.at(ast::Int::from_u64(k)), true)
+        let c = evaluate(model, &evaluated.at(ast::Int::from_u64(k)))
             .and_then(|c| c.as_string())
             .ok_or_else(|| internal("a character of a str value"))?;
         out.push(decode_char(&c)?);

@@ -51,7 +51,7 @@ pub(super) fn read(model: &z3::Model, v: &Var, sort: &Sort, z: Z) -> Result<Z> {
         Z::Seq(s) => s.length(),
         _ => return Ok(z),
     };
-    let actual = model.eval(&length, true).and_then(|n| n.as_u64());
+    let actual = super::convert::evaluate(model, &length).and_then(|n| n.as_u64());
     if actual == Some(n) {
         return Ok(z);
     }

@@ -601,8 +601,7 @@ impl<'a> Lowerer<'a> {
                 ));
             }
             let bound = |x: &ast::Int| {
-                model
-                    .eval(x, true)
+                super::convert::evaluate(model, x)
                     .and_then(|v| v.as_i64())
                     .ok_or_else(|| internal("a quantifier's bound in a model"))
             };

@@ -306,7 +306,7 @@ pub(super) fn lower(low: &mut Lowerer, t: &Term) -> Result<Z> {
     }
     if let Some(model) = low.model() {
         // Evaluating in a model: the model fixes start and count.
-        let value = |x: &ast::Int| model.eval(x, true).and_then(|v| v.as_i64());
+        let value = |x: &ast::Int| super::convert::evaluate(model, x).and_then(|v| v.as_i64());
         let (Some(first), Some(n)) = (value(&start), value(&count)) else {
             return Err(internal("a slice's bounds in the model"));
         };
