@@ -5,8 +5,9 @@
 use super::SymexecError;
 use super::exceptions::message_for;
 use super::havoc::note;
+use super::none_use;
 use super::program::Program;
-use super::state::{State, exc};
+use super::state::{Callee, State, exc};
 use super::tree::{Exc, Message};
 use crate::python::ir::Expr;
 use crate::symbolic::simplify::simplify;
@@ -87,6 +88,16 @@ pub fn evaluate(
             }
         }
         Err(TranslateError::UnknownName { name, line, .. }) => {
+            if state.holds_none(program, &name) == Some(true) {
+                let scope = none_use::Scope {
+                    env: &env,
+                    holds_none: &|n| state.holds_none(program, n) == Some(true),
+                    is_builtin: &|n| matches!(state.callee(program, n), Ok(Callee::Builtin)),
+                };
+                if let Some(x) = none_use::raised(e, &scope) {
+                    return Ok(Eval::Raise(x));
+                }
+            }
             match state.missing_name(program, &name, line) {
                 Ok(x) => Ok(Eval::Raise(x)),
                 Err(SymexecError::Unsupported { construct, line }) => {

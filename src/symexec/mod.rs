@@ -27,6 +27,7 @@ mod hoist;
 mod infer;
 mod inputs;
 mod lists;
+mod none_use;
 pub mod packed;
 mod path;
 mod program;
