@@ -119,15 +119,12 @@ impl Machine {
             t.leave_frame();
         }
         self.leave();
+        // One pass: iterators are kept for `release_dropped`, the rest dropped here.
         let mut locals = std::mem::take(&mut frame.locals);
-        for v in locals.iter_mut() {
-            if matches!(v, Some(Value::Iter(_))) {
-                let old = v.take();
-                self.note_dropped(old);
-            }
+        for v in locals.drain(..) {
+            self.note_dropped(v);
         }
         if self.pool.len() < 64 {
-            locals.clear();
             self.pool.push(locals);
         }
         if !self.dropped.is_empty() {
