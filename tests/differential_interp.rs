@@ -1383,3 +1383,66 @@ fn fixture_corpora_agree_with_cpython() {
         "corpus files that disagree with CPython: {failed:?}"
     );
 }
+
+/// The standard-library modules the interpreter provides (in whole or in part).
+const STDLIB_MODULES: &[&str] = &[
+    "abc",
+    "bisect",
+    "collections",
+    "contextlib",
+    "copy",
+    "dataclasses",
+    "enum",
+    "functools",
+    "heapq",
+    "itertools",
+    "json",
+    "math",
+    "operator",
+    "random",
+    "re",
+    "statistics",
+    "string",
+    "sys",
+    "typing",
+];
+
+/// Every public name of CPython's module (`dir(m)`) that `from m import name` accepts is
+/// also the attribute `m.name`: the program prints each name where the two disagree.
+#[test]
+fn module_attributes_match_from_imports() {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import importlib\nfor m in {STDLIB_MODULES:?}:\n    print(m, *[n for n in dir(importlib.import_module(m)) if not n.startswith('_')])"
+        ))
+        .output()
+        .expect("python3 runs");
+    let listing = String::from_utf8_lossy(&out.stdout);
+    let mut program = String::new();
+    for line in listing.lines() {
+        let mut words = line.split_whitespace();
+        let Some(module) = words.next() else { continue };
+        writeln!(program, "import {module}").unwrap();
+        for name in words {
+            writeln!(
+                program,
+                "try:\n    from {module} import {name} as _imported\nexcept ImportError:\n    pass\nelse:\n    if not hasattr({module}, '{name}'):\n        print('{module}.{name}')"
+            )
+            .unwrap();
+        }
+    }
+    assert!(
+        program.lines().count() > 500,
+        "CPython listed too few names"
+    );
+    let observed = run_ours(&program).expect("the program runs");
+    assert_eq!(
+        observed,
+        Observed {
+            stdout: String::new(),
+            error: None
+        },
+        "names `from m import n` accepts but `m.n` does not"
+    );
+}

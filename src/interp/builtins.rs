@@ -106,7 +106,6 @@ const REFUSED: &[&str] = &[
     "locals",
     "dir",
     "id",
-    "slice",
     "breakpoint",
     "help",
     "exit",
@@ -326,7 +325,7 @@ impl Machine {
             Builtin::Isinstance | Builtin::Issubclass => {
                 no_kwargs(b.name(), &kwargs)?;
                 arity(b.name(), &args, 2, 2)?;
-                if b == Builtin::Issubclass && !is_class(&args[0]) {
+                if b == Builtin::Issubclass && !is_class(&args[0]) && !collections_class(&args[0]) {
                     return type_error("issubclass() arg 1 must be a class");
                 }
                 self.isinstance(&args[0], &args[1], b == Builtin::Issubclass)
@@ -632,6 +631,10 @@ impl Machine {
             {
                 Ok(true)
             }
+            // `issubclass(Counter, dict)`: the dict-like classes derive from `dict`.
+            Value::Type(t) if subclass && collections_class(v) => Ok(*t == TypeKind::Object
+                || (*t == TypeKind::Dict
+                    && !matches!(v, Value::Builtin(Builtin::Std(super::stdlib::StdFn::Deque))))),
             Value::Type(t) => Ok(match (subclass, v) {
                 (true, Value::Type(s)) => s.is_subtype_of(*t),
                 (true, _) => exc_class(v).is_some() && *t == TypeKind::Object,
@@ -648,6 +651,14 @@ impl Machine {
                     (false, _) => false,
                 })
             }
+            c if collections_class(c) => Ok(if subclass {
+                if !is_class(v) && !collections_class(v) {
+                    return type_error("issubclass() arg 1 must be a class");
+                }
+                super::ops::is(v, c)
+            } else {
+                super::ops::is(&type_of(v), c)
+            }),
             Value::Builtin(Builtin::Refused(name)) => Err(Unwind::unsupported(format!(
                 "the builtin type {name} (in {}())",
                 if subclass { "issubclass" } else { "isinstance" }
@@ -663,6 +674,7 @@ impl Machine {
     pub fn construct(&mut self, t: TypeKind, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
         match t {
             TypeKind::Object => super::stdclass::plain_object(args, kwargs),
+            TypeKind::Slice => super::slice::construct(args, &kwargs),
             TypeKind::Int => {
                 let [x, base] = take_kwargs("int", kwargs, ["x", "base"])?;
                 if args.len() > 2 {
@@ -893,9 +905,23 @@ pub(crate) fn type_of(v: &Value) -> Value {
     match v {
         Value::Exception(e) => e.class.as_value(),
         Value::Instance(i) => Value::Class(i.class.clone()),
-        Value::Dict(d) if super::stdlib::is_proxy(d) => Value::Type(TypeKind::MappingProxy),
+        Value::Dict(d) if d.borrow().flavor.is_some() => super::stdlib::flavored_type(d),
+        Value::Std(o) if matches!(**o, super::stdlib::StdObj::Deque(..)) => {
+            Value::Builtin(Builtin::Std(super::stdlib::StdFn::Deque))
+        }
         other => Value::Type(other.type_kind().unwrap_or(TypeKind::Object)),
     }
+}
+
+/// The dict-like classes of `collections` (`Counter`, `defaultdict`, `OrderedDict`, `deque`).
+fn collections_class(v: &Value) -> bool {
+    use super::stdlib::StdFn;
+    matches!(
+        v,
+        Value::Builtin(Builtin::Std(
+            StdFn::Counter | StdFn::DefaultDict | StdFn::OrderedDict | StdFn::Deque
+        ))
+    )
 }
 
 /// `len(v)`.

@@ -119,15 +119,12 @@ impl Machine {
             t.leave_frame();
         }
         self.leave();
+        // One pass: iterators are kept for `release_dropped`, the rest dropped here.
         let mut locals = std::mem::take(&mut frame.locals);
-        for v in locals.iter_mut() {
-            if matches!(v, Some(Value::Iter(_))) {
-                let old = v.take();
-                self.note_dropped(old);
-            }
+        for v in locals.drain(..) {
+            self.note_dropped(v);
         }
         if self.pool.len() < 64 {
-            locals.clear();
             self.pool.push(locals);
         }
         if !self.dropped.is_empty() {
@@ -257,6 +254,25 @@ impl Machine {
         Ok(())
     }
 
+    /// `module.name`: the native module's name, else the name its Python-source half
+    /// (`prelude/*.py`) defines, so `m.name` finds whatever `from m import name` does.
+    fn module_attr(&self, n: Native, name: &str) -> R<Value> {
+        modules::attr(n, name).or_else(|e| {
+            let source = super::source_module::find(modules::native_name(n))
+                .and_then(|sm| self.globals.lookup(sm.global));
+            let defined = match source {
+                Some(Value::Instance(i)) => i.get(name),
+                _ => None,
+            };
+            defined
+                .or_else(|| match n {
+                    Native::Typing => modules::typing_unmodelled(name),
+                    _ => None,
+                })
+                .ok_or(e)
+        })
+    }
+
     /// `obj.name`.
     pub fn getattr(&mut self, o: &Value, name: &str) -> R<Value> {
         if let Value::Unavailable(what) = o {
@@ -271,7 +287,7 @@ impl Machine {
             return Ok(Value::Builtin(b));
         }
         match (o, name) {
-            (Value::Native(n), _) => return modules::attr(*n, name),
+            (Value::Native(n), _) => return self.module_attr(*n, name),
             (Value::Function(f), "__dict__") => {
                 return Ok(self.vars_dict(&super::funcattr::dict_items(f)));
             }
@@ -367,7 +383,7 @@ impl Machine {
     ) -> R<Value> {
         if let Value::Native(n) = &o {
             if !matches!(n, Native::Stdout | Native::Stderr) {
-                let f = modules::attr(*n, name)?;
+                let f = self.module_attr(*n, name)?;
                 return self.call(&f, args, kwargs);
             }
         }

@@ -444,7 +444,9 @@ impl<'a> Compiler<'a> {
                 .or_else(extra)
             {
                 Some(v) => v,
-                None if m == Some(Native::Typing) => {
+                None if m == Some(Native::Typing)
+                    && modules::typing_unmodelled(&a.name).is_some() =>
+                {
                     Value::Unavailable(format!("{name}.{}", a.name).into())
                 }
                 None => {

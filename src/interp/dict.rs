@@ -62,6 +62,9 @@ pub(crate) fn key_of(v: &Value) -> R<Key> {
             }
         }
         Value::Function(f) => Key::Id(Rc::as_ptr(f) as *const () as usize),
+        Value::Std(o) if matches!(**o, super::stdlib::StdObj::Slice(_)) => {
+            return super::exc::type_error("unhashable type: 'slice'");
+        }
         Value::Std(o) => Key::Id(Rc::as_ptr(o) as *const () as usize),
         Value::Exception(e) => Key::Id(Rc::as_ptr(e) as *const () as usize),
         Value::UserExcType(c) => Key::Id(Rc::as_ptr(c) as *const () as usize),

@@ -501,7 +501,7 @@ impl Machine {
             } => {
                 let o = self.eval(f, obj)?;
                 let (lo, hi, st) = self.slice_bounds(f, lower, upper, step)?;
-                let cur = super::seq::get_slice(&o, &lo, &hi, &st)?;
+                let cur = self.get_slice_of(&o, &lo, &hi, &st)?;
                 let rhs = self.eval(f, value)?;
                 let new = self.inplace(op, cur, rhs)?;
                 self.set_slice(&o, &lo, &hi, &st, new)
@@ -608,7 +608,7 @@ impl Machine {
             } => {
                 let o = self.eval(f, obj)?;
                 let (lo, hi, st) = self.slice_bounds(f, lower, upper, step)?;
-                super::seq::del_slice(&o, &lo, &hi, &st)
+                self.del_slice_of(&o, &lo, &hi, &st)
             }
             Target::Attr { obj, name } => {
                 let o = self.eval(f, obj)?;

@@ -102,7 +102,9 @@ impl Machine {
             Some(v) => Ok(self.bind_class_attr(v, o, &inst.class)),
             None => match name {
                 "__class__" => Ok(Value::Class(inst.class.clone())),
-                "__dict__" => Ok(self.vars_dict(&inst.attrs.borrow())),
+                "__dict__" if inst.class.slots.is_none() => {
+                    Ok(self.vars_dict(&inst.attrs.borrow()))
+                }
                 _ => {
                     if let Some(hook) = inst.class.lookup_special("__getattr__") {
                         return self.call(&hook, vec![o.clone(), Value::str(name)], Vec::new());

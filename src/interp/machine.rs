@@ -512,7 +512,7 @@ impl Machine {
                 let lo = self.eval_opt(f, lower.as_deref())?;
                 let hi = self.eval_opt(f, upper.as_deref())?;
                 let st = self.eval_opt(f, step.as_deref())?;
-                super::seq::get_slice(&o, &lo, &hi, &st)
+                self.get_slice_of(&o, &lo, &hi, &st)
             }
             Expr::Tuple(items) => Ok(Value::tuple(self.eval_items(f, items)?)),
             Expr::List(items) => Ok(Value::list(self.eval_items(f, items)?)),

@@ -40,7 +40,8 @@
 //!   expressions, `:=`, str/list/tuple concatenation and repetition, `str % args`, f-strings.
 //!   Errors are raised with CPython's types and messages.
 //! - Subscripts and slices of str, list, tuple, range and dict (negative indices, clamping,
-//!   negative and non-unit steps), slice assignment and deletion on lists.
+//!   negative and non-unit steps), slice assignment and deletion on lists; `slice` objects
+//!   (`slice.rs`: `xs[s]`, `s.indices(n)`, what `obj[a:b]` passes to `__getitem__`).
 //! - Statements: assignment (several targets, unpacking with `*`, subscript targets),
 //!   augmented (lists extend in place) and annotated assignment, `if`/`while`/`for` with
 //!   `else`, `break`, `continue`, `return`, `pass`, `del`, `global`, `nonlocal`, `raise`
@@ -87,7 +88,10 @@
 //!   `typing.NamedTuple`,
 //!   `collections.namedtuple`, `functools.total_ordering`; in Python (`prelude/`): `abc.ABC`/
 //!   `abstractmethod`, `collections.ChainMap`, `functools.cached_property`,
-//!   `typing.TypeVar`/`Generic`/`Protocol`.
+//!   `typing.TypeVar`/`Generic`/`Protocol`/`cast`/`final`. `type()` of a `Counter`,
+//!   `defaultdict`, `OrderedDict` or `deque` is its `collections` class; `m.name` finds every
+//!   name `from m import name` does; the other names of `typing.__all__` are unavailable
+//!   (refused when used).
 //!
 //! # Refused (a clear `UnsupportedError` with the construct and line)
 //! `bytearray`, `memoryview`, `bytes % args`, encodings other than utf-8/ascii/latin-1 and
@@ -101,7 +105,8 @@
 //! define it next to functions for the analyses: using such a name stops the run. Importing
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
-//! `object` (and exception classes with several bases), metaclasses and class
+//! `object` (and exception classes with several bases), metaclasses (`abc.ABCMeta` and
+//! `enum.Flag`/`IntFlag`/`unique` are not importable) and class
 //! keywords stop the run when the class statement runs. `dataclasses.fields`,
 //! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
 //! `dataclasses.field` with
@@ -175,6 +180,7 @@ mod scope;
 mod seq;
 mod set;
 mod set_ops;
+mod slice;
 mod sort;
 mod source_module;
 mod stdclass;

@@ -326,6 +326,9 @@ fn eq_at(a: &Value, b: &Value, depth: u32) -> R<bool> {
     if let Some(r) = super::set_ops::eq(a, b) {
         return r;
     }
+    if let (Some(x), Some(y)) = (super::slice::parts(a), super::slice::parts(b)) {
+        return seq_eq(x, y, depth);
+    }
     Ok(match (a, b) {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y) || seq_eq(x, y, depth)?,

@@ -14,7 +14,7 @@ use super::value::{Range, TypeKind, Value};
 use crate::python::messages;
 
 /// An int used as an index, clamped to the i128 range.
-fn as_index(v: &Value) -> Option<i128> {
+pub(crate) fn as_index(v: &Value) -> Option<i128> {
     match v {
         Value::Bool(b) => Some(*b as i128),
         Value::Int(i) => Some(*i as i128),
@@ -122,13 +122,14 @@ pub(crate) fn getitem(o: &Value, i: &Value) -> R<Value> {
     }
 }
 
-/// CPython's slice normalization: (start, step, count) of the selected positions.
-pub(crate) fn adjust(
+/// CPython's slice normalization (`PySlice_AdjustIndices`): `(start, stop, step)` clamped
+/// to a sequence of length `len`.
+pub(crate) fn bounds(
     len: usize,
     lower: &Value,
     upper: &Value,
     step: &Value,
-) -> R<(i128, i128, usize)> {
+) -> R<(i128, i128, i128)> {
     let bound = |v: &Value| -> R<Option<i128>> {
         match v {
             Value::None => Ok(None),
@@ -163,6 +164,17 @@ pub(crate) fn adjust(
     };
     let start = clamp(bound(lower)?, if step < 0 { len - 1 } else { 0 });
     let stop = clamp(bound(upper)?, if step < 0 { -1 } else { len });
+    Ok((start, stop, step))
+}
+
+/// `(start, step, count)` of a slice of a sequence of length `len`.
+pub(crate) fn adjust(
+    len: usize,
+    lower: &Value,
+    upper: &Value,
+    step: &Value,
+) -> R<(i128, i128, usize)> {
+    let (start, stop, step) = bounds(len, lower, upper, step)?;
     let count = if step < 0 {
         if stop < start {
             (start - stop - 1) / (-step) + 1
@@ -281,7 +293,40 @@ pub(crate) fn del_slice(o: &Value, lower: &Value, upper: &Value, step: &Value) -
 }
 
 impl Machine {
+    /// `o[lower:upper:step]`: a user class's `__getitem__` receives a slice object.
+    pub fn get_slice_of(
+        &mut self,
+        o: &Value,
+        lower: &Value,
+        upper: &Value,
+        step: &Value,
+    ) -> R<Value> {
+        match o {
+            Value::Instance(_) => {
+                let s = super::slice::new(lower.clone(), upper.clone(), step.clone());
+                self.getitem(o, &s)
+            }
+            _ => get_slice(o, lower, upper, step),
+        }
+    }
+
+    /// `del o[lower:upper:step]`: a user class's `__delitem__` receives a slice object.
+    pub fn del_slice_of(&mut self, o: &Value, lower: &Value, upper: &Value, step: &Value) -> R<()> {
+        match o {
+            Value::Instance(_) => {
+                let s = super::slice::new(lower.clone(), upper.clone(), step.clone());
+                self.delitem(o, &s)
+            }
+            _ => del_slice(o, lower, upper, step),
+        }
+    }
+
     pub fn getitem(&mut self, o: &Value, i: &Value) -> R<Value> {
+        if let Some([lo, hi, st]) = super::slice::parts(i) {
+            if !matches!(o, Value::Instance(_) | Value::Class(_)) {
+                return get_slice(o, lo, hi, st);
+            }
+        }
         match o {
             Value::Instance(_) => {
                 if let Some(r) = self.dunder(o, "__getitem__", vec![i.clone()])? {
@@ -329,6 +374,9 @@ impl Machine {
 
     /// `o[i] = value`.
     pub fn setitem(&mut self, o: &Value, i: &Value, value: Value) -> R<()> {
+        if let (Value::List(_), Some([lo, hi, st])) = (o, super::slice::parts(i)) {
+            return self.set_slice(o, lo, hi, st, value);
+        }
         if let (Value::List(_), Value::Instance(m)) = (o, i) {
             if super::int_enum::member_value(m).is_some() {
                 return self.setitem(o, &super::int_enum::unwrap(i), value);
@@ -373,6 +421,9 @@ impl Machine {
 
     /// `del o[i]`.
     pub fn delitem(&mut self, o: &Value, i: &Value) -> R<()> {
+        if let (Value::List(_), Some([lo, hi, st])) = (o, super::slice::parts(i)) {
+            return del_slice(o, lo, hi, st);
+        }
         match o {
             Value::List(items) => {
                 let len = items.borrow().len();
@@ -421,7 +472,10 @@ impl Machine {
         let Value::List(list) = o else {
             return match o {
                 Value::Dict(_) => type_error("unhashable type: 'slice'"),
-                Value::Instance(_) => Err(slice_objects_refused()),
+                Value::Instance(_) => {
+                    let s = super::slice::new(lower.clone(), upper.clone(), step.clone());
+                    self.setitem(o, &s, value)
+                }
                 _ => type_error(format!(
                     "'{}' object does not support item assignment",
                     o.type_name()

@@ -331,6 +331,7 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("enum", "IntEnum") => Some(Value::Class(LIBRARY.with(|l| l.int_enum.clone()))),
         ("dataclasses", "fields") => b(ClassBuiltin::Fields),
         ("dataclasses", "MISSING") => Some(missing()),
+        ("dataclasses", "Field") => Some(Value::Class(LIBRARY.with(|l| l.field.clone()))),
         ("enum", "auto") => Some(Value::Class(LIBRARY.with(|l| l.auto.clone()))),
         ("typing", "NamedTuple") => Some(Value::Class(LIBRARY.with(|l| l.named_tuple.clone()))),
         ("collections", "namedtuple") => b(ClassBuiltin::NamedTupleFactory),

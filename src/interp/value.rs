@@ -184,6 +184,7 @@ pub(crate) enum TypeKind {
     SetIterator,
     Bytes,
     BytesIterator,
+    Slice,
 }
 
 impl TypeKind {
@@ -231,6 +232,7 @@ impl TypeKind {
             SetIterator => "set_iterator",
             Bytes => "bytes",
             BytesIterator => "bytes_iterator",
+            Slice => "slice",
         }
     }
 
@@ -256,6 +258,7 @@ impl TypeKind {
             "set" => Set,
             "frozenset" => FrozenSet,
             "bytes" => Bytes,
+            "slice" => Slice,
             _ => return None,
         })
     }
@@ -399,6 +402,7 @@ impl Value {
             Value::Iter(it) => it.borrow().type_kind(),
             Value::Native(Native::Stdout | Native::Stderr) => TypeKind::TextIO,
             Value::Native(_) => TypeKind::Module,
+            Value::Std(o) if matches!(**o, super::stdlib::StdObj::Slice(_)) => TypeKind::Slice,
             Value::Opaque(_) | Value::Unavailable(_) | Value::Std(_) => TypeKind::Object,
             Value::Class(_) => TypeKind::Type,
             Value::Instance(_) => TypeKind::Object,

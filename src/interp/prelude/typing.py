@@ -1,5 +1,6 @@
 # The names of `typing` written in Python (the others are in `modules.rs`): `TypeVar`,
-# `Generic` and `Protocol`, enough for classes generic in a type variable (`class
+# `Generic`, `Protocol`, `cast`, `final`, `runtime_checkable`, `no_type_check` and
+# `TYPE_CHECKING`, enough for classes generic in a type variable (`class
 # Box(Generic[T])`, `Box[int](3)`) and protocols as bases. Type parameters are not checked,
 # as in CPython. Runs once per session, the first time a cell imports typing, and binds one
 # global, `__typing__`.
@@ -70,6 +71,22 @@ def __typing_setup__():
                 raise TypeError("Protocols cannot be instantiated")
             return object.__new__(cls)
 
+    def cast(typ, val):
+        return val
+
+    def final(f):
+        try:
+            f.__final__ = True
+        except (AttributeError, TypeError):
+            pass
+        return f
+
+    def runtime_checkable(cls):
+        return cls
+
+    def no_type_check(arg):
+        return arg
+
     class TypingExtras:
         pass
 
@@ -77,6 +94,11 @@ def __typing_setup__():
     module.TypeVar = TypeVar
     module.Generic = Generic
     module.Protocol = Protocol
+    module.cast = cast
+    module.final = final
+    module.runtime_checkable = runtime_checkable
+    module.no_type_check = no_type_check
+    module.TYPE_CHECKING = False
     return module
 
 

@@ -26,7 +26,7 @@ use super::builtins::Builtin;
 use super::call::Kwargs;
 use super::exc::{ExcKind, R, Unwind};
 use super::machine::Machine;
-use super::value::{Native, Value};
+use super::value::{Native, TypeKind, Value};
 
 pub(crate) use collections::{Flavor, counter_op, dict_repr, has_flavored_method, is_proxy};
 pub(crate) use itertools::StdIter;
@@ -435,6 +435,8 @@ pub(crate) enum StdObj {
     ReMatch(re::MatchObj),
     /// A closure cell (`f.__closure__[i]`), read through `cell_contents`.
     Cell(crate::interp::value::Cell),
+    /// A `slice` object: start, stop, step (see `interp::slice`).
+    Slice([Value; 3]),
 }
 
 impl StdObj {
@@ -453,6 +455,7 @@ impl StdObj {
             StdObj::RePattern(_) => "re.Pattern",
             StdObj::ReMatch(_) => "re.Match",
             StdObj::Cell(_) => "cell",
+            StdObj::Slice(_) => "slice",
         }
     }
 
@@ -465,6 +468,7 @@ impl StdObj {
                 | StdObj::RePattern(_)
                 | StdObj::ReMatch(_)
                 | StdObj::Cell(_)
+                | StdObj::Slice(_)
         )
     }
 
@@ -488,6 +492,7 @@ impl StdObj {
 /// `repr` of an object made by a module function.
 pub(crate) fn obj_repr(o: &StdObj, repr: &dyn Fn(&Value) -> R<String>) -> R<String> {
     Ok(match o {
+        StdObj::Slice(p) => crate::interp::slice::repr(p, repr)?,
         StdObj::Partial { func, args, kwargs } => {
             let mut parts = vec![repr(func)?];
             for a in args {
@@ -602,7 +607,8 @@ impl Machine {
             | StdObj::Deque(..)
             | StdObj::RePattern(_)
             | StdObj::ReMatch(_)
-            | StdObj::Cell(_) => {
+            | StdObj::Cell(_)
+            | StdObj::Slice(_) => {
                 super::exc::type_error(format!("'{}' object is not callable", o.type_name()))
             }
         }
@@ -634,6 +640,8 @@ impl Machine {
                 Some(v) => Ok(v.clone()),
                 None => Err(Unwind::new(ExcKind::ValueError, "Cell is empty")),
             }),
+            (StdObj::Slice(_), "indices") => Some(Ok(bound_method(o, name))),
+            (StdObj::Slice(p), _) => crate::interp::slice::attr(p, name).map(Ok),
             (StdObj::Deque(_, maxlen), "maxlen") => {
                 Some(Ok(maxlen.map_or(Value::None, |m| Value::Int(m as i64))))
             }
@@ -672,6 +680,10 @@ impl Machine {
                 self.call(&class, counts.to_vec(), Vec::new())
             }
             StdObj::Cached(c) => functools::cache_method(c, name, &args),
+            StdObj::Slice(p) => {
+                super::call::no_kwargs("indices", &kwargs)?;
+                crate::interp::slice::indices(p, &args)
+            }
             StdObj::Deque(q, maxlen) => self.deque_method(q, *maxlen, name, args, kwargs),
             StdObj::RePattern(_) | StdObj::ReMatch(_) => self.call_re_method(o, name, args, kwargs),
             StdObj::Random(_) => {
@@ -756,4 +768,15 @@ pub(crate) fn getitem_missing(m: &mut Machine, o: &Value, i: &Value) -> Option<R
 /// The type name of a flavored dict.
 pub(crate) fn flavor_name(d: &super::dict::Dict) -> &'static str {
     d.flavor.as_deref().map_or("dict", collections::type_name)
+}
+
+/// `type(d)` of a flavored dict: its `collections` class (`mappingproxy` for a proxy).
+pub(crate) fn flavored_type(d: &std::cell::RefCell<super::dict::Dict>) -> Value {
+    match d.borrow().flavor.as_deref() {
+        Some(Flavor::Counter) => Value::Builtin(Builtin::Std(StdFn::Counter)),
+        Some(Flavor::DefaultDict(_)) => Value::Builtin(Builtin::Std(StdFn::DefaultDict)),
+        Some(Flavor::OrderedDict) => Value::Builtin(Builtin::Std(StdFn::OrderedDict)),
+        Some(Flavor::MappingProxy) => Value::Type(TypeKind::MappingProxy),
+        None => Value::Type(TypeKind::Dict),
+    }
 }
