@@ -11,7 +11,8 @@
 use super::SymexecError;
 use super::comprehension;
 use crate::python::ir::{
-    BoolOp, CmpOp, ComprehensionKind, Constant, Expr, ExprKind, Generator, Stmt, StmtKind, UnaryOp,
+    BinOp, BoolOp, CmpOp, ComprehensionKind, Constant, Expr, ExprKind, Generator, Stmt, StmtKind,
+    UnaryOp,
 };
 
 /// Calls the translation handles itself (and `print`, `range`, `enumerate`, `zip`,
@@ -70,10 +71,80 @@ pub fn user_call(e: &Expr) -> Option<UserCall<'_>> {
 }
 
 /// Whether evaluating `e` calls a user function.
-pub fn has_call(e: &Expr) -> bool {
+fn has_user_call(e: &Expr) -> bool {
     let mut found = false;
     e.walk(&mut |x| found |= user_call(x).is_some());
     found || comprehension::has_loop(e)
+}
+
+/// Whether evaluating `e` calls a user function or builds a set the statements must hold
+/// in a name of their own (see [`set_to_hold`]).
+pub fn has_call(e: &Expr) -> bool {
+    has_user_call(e) || has_set_to_hold(e)
+}
+
+/// `set()` / `set(xs)` as an operand (`len(set(xs))`, `sorted(set(xs))`): computed into a
+/// temporary, so that the statements build it as a dict or set of known structure (the
+/// translation reads such names). Not `set` of a display right of `in` (the translation
+/// reads `x in set([a, b])` itself), nor inside a comprehension, lambda, f-string or display.
+/// So is `a & b`, `a | b`, `a - b`, `a ^ b` of two such sets (`set(a) & set(b)`).
+fn set_to_hold(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } => {
+            func.as_name() == Some("set")
+                && keywords.is_empty()
+                && args.len() <= 1
+                && !args.iter().any(|a| matches!(a.kind, ExprKind::Starred(_)))
+        }
+        ExprKind::BinOp { op, left, right } => {
+            matches!(
+                op,
+                BinOp::BitAnd | BinOp::BitOr | BinOp::Sub | BinOp::BitXor
+            ) && set_to_hold(left)
+                && set_to_hold(right)
+        }
+        _ => false,
+    }
+}
+
+/// `set([...])` / `set((...))`: the translation reads `x in set([a, b])` itself.
+fn set_of_display(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { func, args, .. }
+        if func.as_name() == Some("set")
+            && matches!(args.as_slice(), [a] if matches!(a.kind, ExprKind::List(_) | ExprKind::Tuple(_) | ExprKind::Set(_))))
+}
+
+fn has_set_to_hold(e: &Expr) -> bool {
+    if set_to_hold(e) {
+        return true;
+    }
+    match &e.kind {
+        ExprKind::Comprehension { .. }
+        | ExprKind::Lambda { .. }
+        | ExprKind::FString(_)
+        | ExprKind::Set(_)
+        | ExprKind::Dict { .. }
+        | ExprKind::NamedExpr { .. } => false,
+        ExprKind::Compare {
+            left,
+            ops,
+            comparators,
+        } => {
+            has_set_to_hold(left)
+                || ops.iter().zip(comparators).any(|(op, c)| {
+                    if matches!(op, CmpOp::In | CmpOp::NotIn) && set_of_display(c) {
+                        c.children().into_iter().any(has_set_to_hold)
+                    } else {
+                        has_set_to_hold(c)
+                    }
+                })
+        }
+        _ => e.children().into_iter().any(has_set_to_hold),
+    }
 }
 
 /// `body` with every user call in a call form (nested function bodies are left alone).
@@ -349,10 +420,13 @@ impl Hoister {
     /// An expression whose own call may stay in place (the value of `x = ...`, `return ...`,
     /// an expression statement): the arguments are hoisted, the call kept.
     fn top(&mut self, s: &Stmt, e: &Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
-        match user_call(e) {
-            Some(_) => self.call(s, e, out),
-            None => self.expr(s, e, out),
+        if let (true, ExprKind::BinOp { op, left, right }) = (set_to_hold(e), &e.kind) {
+            return self.bin_op(s, e, *op, left, right, out);
         }
+        if user_call(e).is_some() || set_to_hold(e) {
+            return self.call(s, e, out);
+        }
+        self.expr(s, e, out)
     }
 
     /// `t = e`, keeping a call of `e` itself in place.
@@ -400,6 +474,10 @@ impl Hoister {
             result.push(match last {
                 Some(l) if i < l && !is_simple(e) => {
                     let value = self.expr(s, e, out)?;
+                    if value.as_name().is_some_and(|n| n.starts_with('$')) {
+                        result.push(value); // a fresh temporary already
+                        continue;
+                    }
                     let t = self.temp();
                     out.push(self.assign(s, &t, value));
                     name(&t, e)
@@ -461,8 +539,13 @@ impl Hoister {
                     keywords: Vec::new(),
                 })
             }
-            _ if user_call(e).is_some() => {
-                let call = self.call(s, e, out)?;
+            _ if user_call(e).is_some() || set_to_hold(e) => {
+                let call = match &e.kind {
+                    ExprKind::BinOp { op, left, right } => {
+                        self.bin_op(s, e, *op, left, right, out)?
+                    }
+                    _ => self.call(s, e, out)?,
+                };
                 let t = self.temp();
                 out.push(self.assign(s, &t, call));
                 Ok(name(&t, e))
@@ -515,17 +598,7 @@ impl Hoister {
                     comparators: comps,
                 })
             }
-            ExprKind::BinOp { op, left, right } => {
-                let mut v = self.operands(s, &[left, right], out)?.into_iter();
-                let (Some(l), Some(r)) = (v.next(), v.next()) else {
-                    return Err(unsupported("a malformed operation", line));
-                };
-                rebuilt(ExprKind::BinOp {
-                    op: *op,
-                    left: Box::new(l),
-                    right: Box::new(r),
-                })
-            }
+            ExprKind::BinOp { op, left, right } => self.bin_op(s, e, *op, left, right, out),
             ExprKind::UnaryOp { op, operand } => {
                 let operand = self.expr(s, operand, out)?;
                 rebuilt(ExprKind::UnaryOp {
@@ -617,11 +690,35 @@ impl Hoister {
                     attr: attr.clone(),
                 })
             }
+            // Only sets to hold: where they cannot be held, the translation reads them.
+            _ if !has_user_call(e) => Ok(e.clone()),
             _ => Err(unsupported(
                 "a call of a user function inside a comprehension, lambda, f-string, set, dict or `:=`",
                 line,
             )),
         }
+    }
+
+    /// `left op right` with its operands hoisted.
+    fn bin_op(
+        &mut self,
+        s: &Stmt,
+        e: &Expr,
+        op: BinOp,
+        left: &Expr,
+        right: &Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Expr> {
+        let mut v = self.operands(s, &[left, right], out)?.into_iter();
+        let (Some(l), Some(r)) = (v.next(), v.next()) else {
+            return Err(unsupported("a malformed operation", e.span.line));
+        };
+        let kind = ExprKind::BinOp {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+        };
+        Ok(Expr::new(kind, e.span))
     }
 
     /// A comprehension as the loop it stands for (see `comprehension`): the accumulator's

@@ -1,5 +1,5 @@
 //! Lists of unknown length made known where an operation is exact only at a known length:
-//! `sorted(xs)`, `min(xs)`, `max(xs)`, `list(reversed(xs))`, `sep.join(xs)`, `xs.count(x)`,
+//! `sorted(xs)`, `min(xs)`, `max(xs)`, `list(reversed(xs))`, `sep.join(xs)`, `s = set(xs)`, `xs.count(x)`,
 //! `xs.index(x)`, and on an owned list (see [`crate::symexec::lists`]) `xs.remove(x)` and
 //! `xs[i] = v`. Before such a statement runs, the path forks on `len(xs) == k` for `k` up
 //! to the unroll bound, `xs` rebound to its items `[xs[0], …, xs[k-1]]` in each (the same
@@ -65,7 +65,24 @@ impl<'p> Machine<'p> {
             _ => None,
         };
         let owned = |n: &str| lists::owned(s, self.program, n);
-        let mut found: Option<String> = None;
+        let mut set_of: Option<String> = None;
+        // `s = set(xs)`: a set of known structure needs its items.
+        if let StmtKind::Assign { value, .. } = &stmt.kind
+            && let ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } = &value.kind
+            && func.as_name() == Some("set")
+            && keywords.is_empty()
+            && let [arg] = args.as_slice()
+        {
+            set_of = arg
+                .as_name()
+                .filter(|n| unknown(n).is_some())
+                .map(str::to_string);
+        }
+        let mut found: Option<String> = set_of;
         let mut visit = |x: &Expr| {
             if found.is_some() {
                 return;

@@ -16,7 +16,7 @@ use crate::symbolic::mapping::{MAX_ENTRIES, MapKind, Mapping, Slot, unhashable};
 use crate::symbolic::simplify::simplify;
 use crate::symbolic::{Term, TermKind, dict_items};
 use crate::symexec::SymexecError;
-use crate::symexec::havoc::{havoc_names, note};
+use crate::symexec::havoc::note;
 use crate::symexec::lists;
 use crate::symexec::state::{CallTarget, Completion, Kont, Source, State, exc, get};
 use crate::symexec::tree::{Exc, Message, Value};
@@ -146,7 +146,8 @@ impl<'p> Machine<'p> {
     ) -> Result<State<'p>> {
         let n = note(why, line);
         s.havoc.mark(n.clone());
-        havoc_names(&mut s, [name.to_string()], &n)?;
+        // Temporaries too (`$1 = set(xs)`): the statement after it reads the name.
+        s.assign(name, Value::Havoc(n))?;
         Ok(s)
     }
 
