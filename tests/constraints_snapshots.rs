@@ -317,7 +317,7 @@ fn text_of_ascii_string_methods() {
     expect![[r#"
         constraints of kind(s) (SSA versions for reassigned variables)
         parameters: s: str
-        note: strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase() are taken to be ASCII
+        note: strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase()/.capitalize()/.title() are taken to be ASCII
         preconditions: (none)
 
         paths: 3 in all, 3 listed

@@ -1,5 +1,6 @@
 //! Character-class tests (`s.isdigit()`, `isalpha`, `isalnum`, `isspace`, `isupper`,
-//! `islower`) and case maps (`s.lower()`, `upper`, `swapcase`), modelled over ASCII.
+//! `islower`) and case maps (`s.lower()`, `upper`, `swapcase`, `capitalize`, `title`),
+//! modelled over ASCII.
 //!
 //! Python's versions are Unicode-wide (`"٣".isdigit()`, `"ß".upper() == "SS"`); this model
 //! is exact only for ASCII strings. So the translation takes them only on strings built from
@@ -12,7 +13,7 @@ use super::term::{Literal, Term, TermKind};
 use crate::python::ir::{Expr, ExprKind, Function};
 
 /// What the outputs say when a function uses these methods.
-pub const ASCII_NOTE: &str = "strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase() are taken to be ASCII";
+pub const ASCII_NOTE: &str = "strings read by .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower()/.lower()/.upper()/.swapcase()/.capitalize()/.title() are taken to be ASCII";
 
 /// `s.isdigit()` and its kin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,13 +26,23 @@ pub enum CharTest {
     Lower,
 }
 
-/// `s.lower()`, `s.upper()`, `s.swapcase()`.
+/// `s.lower()`, `s.upper()`, `s.swapcase()`, `s.capitalize()`, `s.title()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CaseMap {
     Lower,
     Upper,
     Swap,
+    /// The first character upper-cased, the others lower-cased.
+    Capitalize,
+    /// Each letter upper-cased after a non-letter (or at the start), lower-cased after a
+    /// letter: over ASCII the cased characters are the letters.
+    Title,
 }
+
+/// What `lower()` moves: `A`–`Z` up 32 code points.
+pub const LOWER_MOVES: &[(char, char, i32)] = &[('A', 'Z', 32)];
+/// What `upper()` moves: `a`–`z` down 32 code points.
+pub const UPPER_MOVES: &[(char, char, i32)] = &[('a', 'z', -32)];
 
 /// Python's ASCII whitespace (`str.isspace`): `\t\n\x0b\x0c\r`, `\x1c`–`\x1f` and space.
 pub const ASCII_SPACE: &[char] = &[
@@ -105,6 +116,8 @@ impl CaseMap {
             "lower" => CaseMap::Lower,
             "upper" => CaseMap::Upper,
             "swapcase" => CaseMap::Swap,
+            "capitalize" => CaseMap::Capitalize,
+            "title" => CaseMap::Title,
             _ => return None,
         })
     }
@@ -114,15 +127,20 @@ impl CaseMap {
             CaseMap::Lower => "lower",
             CaseMap::Upper => "upper",
             CaseMap::Swap => "swapcase",
+            CaseMap::Capitalize => "capitalize",
+            CaseMap::Title => "title",
         }
     }
 
-    /// The letters this map changes, and by how much their code point moves.
-    pub fn moves(self) -> &'static [(char, char, i32)] {
+    /// The letters this map changes, and by how much their code point moves, when it maps
+    /// each character on its own; `None` for `capitalize` and `title`, which upper-case
+    /// ([`UPPER_MOVES`]) or lower-case ([`LOWER_MOVES`]) a character by its position.
+    pub fn moves(self) -> Option<&'static [(char, char, i32)]> {
         match self {
-            CaseMap::Lower => &[('A', 'Z', 32)],
-            CaseMap::Upper => &[('a', 'z', -32)],
-            CaseMap::Swap => &[('A', 'Z', 32), ('a', 'z', -32)],
+            CaseMap::Lower => Some(LOWER_MOVES),
+            CaseMap::Upper => Some(UPPER_MOVES),
+            CaseMap::Swap => Some(&[('A', 'Z', 32), ('a', 'z', -32)]),
+            CaseMap::Capitalize | CaseMap::Title => None,
         }
     }
 
@@ -144,6 +162,31 @@ impl CaseMap {
                     }
                 })
                 .collect(),
+            CaseMap::Capitalize => s
+                .chars()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i == 0 {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
+                .collect(),
+            CaseMap::Title => {
+                let mut after_letter = false;
+                s.chars()
+                    .map(|c| {
+                        let out = if after_letter {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        };
+                        after_letter = c.is_ascii_alphabetic();
+                        out
+                    })
+                    .collect()
+            }
         })
     }
 }

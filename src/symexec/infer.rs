@@ -37,9 +37,14 @@ const STR_METHODS: &[&str] = &[
     "lstrip",
     "rstrip",
     "split",
+    "rsplit",
+    "splitlines",
+    "partition",
+    "rpartition",
     "startswith",
     "endswith",
     "find",
+    "rfind",
     "replace",
     "isdigit",
     "isalpha",
@@ -126,7 +131,19 @@ fn infer_one(f: &Function, functions: &[&Function], p: &str) -> (Sort, String) {
             ev.stored = Some(format!("`{store}`"));
         }
         for e in s.exprs() {
-            e.walk(&mut |e: &Expr| uses(e, p, functions, &mut ev));
+            e.walk(&mut |e: &Expr| {
+                // `… for c in p`: c is an item of p, as for a `for` loop.
+                if let ExprKind::Comprehension { generators, .. } = &e.kind {
+                    for g in generators {
+                        if is(&g.iter, p)
+                            && let Some(t) = g.target.as_name()
+                        {
+                            ev.items.push(t.to_string());
+                        }
+                    }
+                }
+                uses(e, p, functions, &mut ev)
+            });
         }
     }
     // Items used as strings: a parameter iterated character by character is a str.
@@ -294,6 +311,16 @@ fn uses(e: &Expr, p: &str, functions: &[&Function], ev: &mut Evidence) {
             if let ExprKind::Attribute { value, attr } = &func.kind {
                 if is(value, p) && STR_METHODS.contains(&attr.as_str()) {
                     ev.str_.get_or_insert_with(|| format!("`{}`", shown()));
+                }
+                // `p[i].lower()`: p's items are strings, so p is a str.
+                if let ExprKind::Subscript { value: base, index } = &value.kind
+                    && is(base, p)
+                    && !matches!(index.kind, ExprKind::Slice { .. })
+                    && attr != "join"
+                    && STR_METHODS.contains(&attr.as_str())
+                {
+                    ev.items_str
+                        .get_or_insert_with(|| format!("its items are strings (`{}`)", shown()));
                 }
                 if is(value, p) && LIST_METHODS.contains(&attr.as_str()) {
                     ev.list.get_or_insert_with(|| format!("`{}`", shown()));
@@ -518,6 +545,29 @@ mod tests {
                 "def f(xs):\n    if len(xs) > 0 and xs[0] == 3:\n        return 1\n    return 0\n"
             ),
             ["xs: list[int] (`len(xs)`)"]
+        );
+    }
+
+    #[test]
+    fn string_methods_of_items_make_a_str() {
+        assert_eq!(
+            inferred(
+                "def f(w):\n    if len(w) == 0:\n        return False\n    return w[0].lower() in 'aeiou'\n"
+            ),
+            ["w: str (its items are strings (`w[0].lower()`))"]
+        );
+        assert_eq!(
+            inferred("def f(pw):\n    return len(pw) >= 8 and any(c.isdigit() for c in pw)\n"),
+            ["pw: str (its items are strings (`c.isdigit()`))"]
+        );
+        assert_eq!(
+            inferred("def f(v):\n    return v.rpartition('.')[2]\n"),
+            ["v: str (`v.rpartition('.')`)"]
+        );
+        // Items of a list of ints stay ints.
+        assert_eq!(
+            inferred("def f(xs):\n    return len([x for x in xs if x > 0])\n"),
+            ["xs: list[int] (its name)"]
         );
     }
 

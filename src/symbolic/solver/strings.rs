@@ -6,12 +6,12 @@
 use z3::ast::{self, Ast, Regexp};
 use z3_sys::{
     Z3_ast, Z3_mk_char, Z3_mk_char_from_bv, Z3_mk_char_le, Z3_mk_char_to_bv, Z3_mk_int_to_str,
-    Z3_mk_re_range, Z3_mk_seq_foldl, Z3_mk_seq_index, Z3_mk_seq_map, Z3_mk_seq_replace_all,
-    Z3_mk_seq_to_re, Z3_mk_seq_unit, Z3_mk_str_to_int, Z3_mk_string_from_code,
-    Z3_mk_string_to_code,
+    Z3_mk_re_range, Z3_mk_seq_foldl, Z3_mk_seq_index, Z3_mk_seq_map, Z3_mk_seq_mapi, Z3_mk_seq_nth,
+    Z3_mk_seq_replace_all, Z3_mk_seq_to_re, Z3_mk_seq_unit, Z3_mk_str_to_int,
+    Z3_mk_string_from_code, Z3_mk_string_to_code,
 };
 
-use crate::symbolic::chars::{ASCII_SPACE, CaseMap, CharTest, INT_SPACE};
+use crate::symbolic::chars::{ASCII_SPACE, CaseMap, CharTest, INT_SPACE, LOWER_MOVES, UPPER_MOVES};
 use crate::symbolic::strfn::{MAX_STR_DIGITS, Side};
 use crate::symbolic::term::MAX_CHAR;
 
@@ -163,11 +163,73 @@ pub(super) fn char_test(test: CharTest, s: &ast::String) -> Result<ast::Bool, So
     Ok(s.regex_matches(&re))
 }
 /// `s.lower()`, `s.upper()`, `s.swapcase()` for an ASCII `s`: `seq.map` of a function that
-/// moves the letters of the changed case by 32 code points.
+/// moves the letters of the changed case by 32 code points. `s.capitalize()` and
+/// `s.title()`: `seq.mapi` of a function of the position that upper-cases the first
+/// character (for `title`, also each one after a non-letter of `s`) and lower-cases the rest.
 pub(super) fn case_map(map: CaseMap, s: &ast::String) -> Result<ast::String, SolverError> {
     let ctx = s.get_ctx();
     let z = ctx.get_z3_context();
     let c = ast::Dynamic::fresh_const("ch", &z3::Sort::char());
+    if let Some(moves) = map.moves() {
+        let f = ast::lambda_const(&[&c], &moved(&c, moves)?);
+        // SAFETY: live operands; the result is wrapped before the next Z3 call.
+        return unsafe {
+            let raw = Z3_mk_seq_map(z, f.get_z3_ast(), s.get_z3_ast());
+            Ok(ast::String::wrap(ctx, built(raw, "seq.map")?))
+        };
+    }
+    let i = ast::Int::fresh_const("i");
+    let mut upper = i.eq(ast::Int::from_i64(0));
+    if map == CaseMap::Title {
+        // SAFETY: live operands; the result is wrapped before the next Z3 call.
+        let before = unsafe {
+            let at = ast::Int::sub(&[&i, &ast::Int::from_i64(1)]);
+            ast::Dynamic::wrap(
+                ctx,
+                built(Z3_mk_seq_nth(z, s.get_z3_ast(), at.get_z3_ast()), "seq.nth")?,
+            )
+        };
+        let letter = ast::Bool::or(&[
+            char_between(&before, 'A', 'Z')?,
+            char_between(&before, 'a', 'z')?,
+        ]);
+        upper = ast::Bool::or(&[upper, letter.not()]);
+    }
+    let body = upper.ite(&moved(&c, UPPER_MOVES)?, &moved(&c, LOWER_MOVES)?);
+    let f = ast::lambda_const(&[&i, &c], &body);
+    let start = ast::Int::from_i64(0);
+    // SAFETY: live operands; the result is wrapped before the next Z3 call.
+    unsafe {
+        let raw = Z3_mk_seq_mapi(z, f.get_z3_ast(), start.get_z3_ast(), s.get_z3_ast());
+        Ok(ast::String::wrap(ctx, built(raw, "seq.mapi")?))
+    }
+}
+
+/// Whether the character `c` lies in `lo..=hi`.
+fn char_between(c: &ast::Dynamic, lo: char, hi: char) -> Result<ast::Bool, SolverError> {
+    let ctx = c.get_ctx();
+    let le = |a: &ast::Dynamic, b: &ast::Dynamic| -> Result<ast::Bool, SolverError> {
+        // SAFETY: live operands; the result is wrapped before the next Z3 call.
+        unsafe {
+            Ok(ast::Bool::wrap(
+                ctx,
+                built(
+                    Z3_mk_char_le(ctx.get_z3_context(), a.get_z3_ast(), b.get_z3_ast()),
+                    "char.<=",
+                )?,
+            ))
+        }
+    };
+    Ok(ast::Bool::and(&[
+        le(&char_const(ctx, lo)?, c)?,
+        le(c, &char_const(ctx, hi)?)?,
+    ]))
+}
+
+/// The character `c` with each range of `moves` shifted by its offset.
+fn moved(c: &ast::Dynamic, moves: &[(char, char, i32)]) -> Result<ast::Dynamic, SolverError> {
+    let ctx = c.get_ctx();
+    let z = ctx.get_z3_context();
     // SAFETY: every operand is a live AST of `ctx`; each result is wrapped (reference taken)
     // before the next Z3 call.
     unsafe {
@@ -176,21 +238,8 @@ pub(super) fn case_map(map: CaseMap, s: &ast::String) -> Result<ast::String, Sol
             built(Z3_mk_char_to_bv(z, c.get_z3_ast()), "char.to_bv")?,
         );
         let mut body = c.clone();
-        for &(lo, hi, shift) in map.moves() {
-            let letter = |x: char| -> Result<ast::Dynamic, SolverError> {
-                Ok(ast::Dynamic::wrap(
-                    ctx,
-                    built(Z3_mk_char(z, x as u32), "a char")?,
-                ))
-            };
-            let (lo, hi) = (letter(lo)?, letter(hi)?);
-            let le = |a: &ast::Dynamic, b: &ast::Dynamic| -> Result<ast::Bool, SolverError> {
-                Ok(ast::Bool::wrap(
-                    ctx,
-                    built(Z3_mk_char_le(z, a.get_z3_ast(), b.get_z3_ast()), "char.<=")?,
-                ))
-            };
-            let inside = ast::Bool::and(&[le(&lo, &c)?, le(&c, &hi)?]);
+        for &(lo, hi, shift) in moves {
+            let inside = char_between(c, lo, hi)?;
             let moved_code = code.bvadd(&ast::BV::from_i64(i64::from(shift), code.get_size()));
             let moved = ast::Dynamic::wrap(
                 ctx,
@@ -201,9 +250,7 @@ pub(super) fn case_map(map: CaseMap, s: &ast::String) -> Result<ast::String, Sol
             );
             body = inside.ite(&moved, &body);
         }
-        let f = ast::lambda_const(&[&c], &body);
-        let raw = Z3_mk_seq_map(z, f.get_z3_ast(), s.get_z3_ast());
-        Ok(ast::String::wrap(ctx, built(raw, "seq.map")?))
+        Ok(body)
     }
 }
 

@@ -343,8 +343,8 @@ fn unsupported_constructs_are_named_with_positions() {
     };
     assert_eq!(construct("x << 1").0, "the operator <<");
     assert_eq!(
-        construct("1 + s.title()"),
-        ("the method .title()".to_string(), 1, 5)
+        construct("1 + s.expandtabs()"),
+        ("the method .expandtabs()".to_string(), 1, 5)
     );
     assert_eq!(
         construct("x ** x").0,
