@@ -117,10 +117,18 @@ fn random_inputs(analysis: &Analysis) -> Vec<Vec<PyValue>> {
     let mut rng = Rng::new(crate::symexec::check::SEED);
     let mut out: Vec<Vec<PyValue>> = Vec::new();
     for _ in 0..RANDOM_RUNS {
+        // A parameter that may be `None` is `None` in one run of four.
         let values: Vec<PyValue> = analysis
             .parameters
             .iter()
-            .map(|(_, s)| rng.value(s))
+            .map(|(n, s)| {
+                let optional = analysis.optional_parameters.contains(n);
+                if optional && rng.range(0, 3) == 0 {
+                    PyValue::None
+                } else {
+                    rng.value(s)
+                }
+            })
             .collect();
         if !out.contains(&values) {
             out.push(values);
