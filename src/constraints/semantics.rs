@@ -200,6 +200,19 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
             .filter(|(n, _)| f.param(n).is_some_and(|p| inferable(f, p)))
             .map(|(n, _)| n.clone())
             .collect();
+        // A parameter the body uses as a dict is not given a sort (runs pass dicts).
+        let (mappings, unannotated): (Vec<String>, Vec<String>) = unannotated
+            .into_iter()
+            .partition(|n| crate::symexec::infer_mapping(f, n).is_some());
+        for name in mappings {
+            if let Some((_, _, _, why)) = crate::symexec::infer_mapping(f, &name) {
+                skipped.retain(|(n, _)| *n != name);
+                skipped.push((
+                    name,
+                    format!("used as a dict ({why}), which the solver does not model"),
+                ));
+            }
+        }
         for (name, sort, why) in crate::symexec::infer_parameter_sorts(f, &[], &unannotated) {
             if env.declare(&name, &sort).is_ok() {
                 skipped.retain(|(n, _)| *n != name);
