@@ -13,7 +13,7 @@ mod cpython_trace;
 mod rng;
 
 use analysis_kernel::cancel::Cancel;
-use analysis_kernel::cfg::{Cfg, Walk, function_cfg};
+use analysis_kernel::cfg::function_cfg;
 use analysis_kernel::constraints::{Mode, Options, analyze};
 use analysis_kernel::notebook::Session;
 use analysis_kernel::python::lower_module;
@@ -157,35 +157,6 @@ fn call(function: &str, args: &Value, types: &[(String, String)]) -> String {
     format!("{function}({})", args.join(", "))
 }
 
-/// The CFG edges (as `(source, target, label)`) CPython's traced call took.
-fn taken(cfg: &Cfg, function: &str, traced: &Value) -> Vec<(String, String, Option<String>)> {
-    let first = traced["activations"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|a| a["function"] == function);
-    let lines: Vec<u32> = first
-        .and_then(|a| a["lines"].as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(|l| l.as_u64().map(|l| l as u32))
-        .collect();
-    let returned = first.is_some_and(|a| a["raised"] == false);
-    let walk = Walk::of(cfg, &[lines], &[returned]);
-    cfg.edges()
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| walk.edges[*k] > 0)
-        .map(|(_, (s, t, e))| {
-            (
-                s.index().to_string(),
-                t.index().to_string(),
-                e.label().map(str::to_string),
-            )
-        })
-        .collect()
-}
-
 fn edge_key(e: &Value) -> (String, String, Option<String>) {
     (
         e["source"].as_str().unwrap_or_default().to_string(),
@@ -290,7 +261,7 @@ fn verdicts_agree_with_cpython(source: &str) -> (usize, usize) {
         }
         let calls: Vec<String> = claims.iter().map(|(c, _)| c.clone()).collect();
         for ((c, through), traced) in claims.iter().zip(cpython_trace::trace(source, &calls)) {
-            let took = taken(&cfg, &name, &traced);
+            let took = cpython_trace::edges_taken(&cfg, &name, &traced);
             for e in through {
                 if !took.contains(e) {
                     failures.push(format!("{c}: CPython did not take {e:?}"));
@@ -313,7 +284,7 @@ fn verdicts_agree_with_cpython(source: &str) -> (usize, usize) {
             })
             .collect();
         for (c, traced) in calls.iter().zip(cpython_trace::trace(source, &calls)) {
-            for e in taken(&cfg, &name, &traced) {
+            for e in cpython_trace::edges_taken(&cfg, &name, &traced) {
                 if never.contains(&e) {
                     failures.push(format!("{c}: CPython took {e:?}, called infeasible"));
                 }
