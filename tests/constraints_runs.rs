@@ -10,7 +10,7 @@ mod cpython_trace;
 #[path = "common/everyday.rs"]
 mod everyday;
 
-use analysis_kernel::cfg::{Walk, function_cfg};
+use analysis_kernel::cfg::function_cfg;
 use analysis_kernel::notebook::Session;
 use analysis_kernel::python::lower_module;
 use serde_json::Value;
@@ -80,27 +80,7 @@ fn every_edge_a_run_decided_is_taken_by_cpython_on_the_inputs_shown() {
         for (d, call) in mine.iter().zip(cpython_trace::trace(source, &calls)) {
             let f = module.function(&d.function).expect("defined");
             let cfg = function_cfg(f).expect("cfg");
-            let first = call["activations"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|a| a["function"] == d.function.as_str());
-            let lines: Vec<u32> = first
-                .and_then(|a| a["lines"].as_array())
-                .into_iter()
-                .flatten()
-                .filter_map(|l| l.as_u64().map(|l| l as u32))
-                .collect();
-            let returned = first.is_some_and(|a| a["raised"] == false);
-            let walk = Walk::of(&cfg, &[lines], &[returned]);
-            let taken = cfg.edges().iter().enumerate().any(|(k, (s, t, e))| {
-                (
-                    s.index().to_string(),
-                    t.index().to_string(),
-                    e.label().map(str::to_string),
-                ) == d.edge
-                    && walk.edges[k] > 0
-            });
+            let taken = cpython_trace::edges_taken(&cfg, &d.function, &call).contains(&d.edge);
             if !taken {
                 failures.push(format!(
                     "{}: CPython (exception {}) did not take {:?}",

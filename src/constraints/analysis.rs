@@ -128,6 +128,8 @@ pub struct Analysis {
     pub mode: Mode,
     /// The parameters with a modelled type, in order.
     pub parameters: Vec<(String, Sort)>,
+    /// Of those, the ones that may be `None` too (`Optional[T]`, `x=None`).
+    pub optional_parameters: Vec<String>,
     /// The other parameters, with the reason.
     pub unsupported_parameters: Vec<(String, String)>,
     /// The parameters without annotation whose sort was inferred (precise mode), and from
@@ -197,6 +199,7 @@ pub fn analyze(
     let semantics::Inputs {
         names: inputs,
         sorts: parameters,
+        optional: optional_parameters,
         skipped: unsupported_parameters,
         inferred: inferred_parameters,
         guessed,
@@ -266,6 +269,7 @@ pub fn analyze(
         dag,
         mode: options.mode,
         parameters,
+        optional_parameters,
         unsupported_parameters,
         inferred_parameters,
         given_parameters,

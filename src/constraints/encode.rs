@@ -11,6 +11,7 @@ use petgraph::graph::NodeIndex;
 
 use super::dag::{Dag, EdgeId};
 use super::none;
+use super::optional;
 use super::semantics::{Constraint, Names, Semantics, Step};
 use crate::symbolic::{CompareOp, Sort, SortError, Term, Var};
 
@@ -192,6 +193,7 @@ impl Encoding {
             };
             if let Some(names) = havoc.get(&n) {
                 for name in names {
+                    optional::forget(&mut env, name);
                     let Some(old) = env.get(name) else { continue };
                     let var = Var::input(format!("{name}@{tag}loop{}", n.index()));
                     match Term::input(var, old.sort()) {
@@ -291,6 +293,8 @@ impl Encoding {
                 merged.insert(name.clone(), phi);
             }
         }
+        let ways_in: Vec<&Names> = envs.iter().map(|(_, env)| *env).collect();
+        optional::merge(&mut merged, &ways_in);
         merged
     }
 

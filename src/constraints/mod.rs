@@ -27,6 +27,7 @@ mod iterations;
 mod listing;
 mod none;
 mod observed;
+mod optional;
 mod paths;
 mod pool;
 mod precise;

@@ -34,10 +34,15 @@ pub fn is_none(e: &Expr, names: &Names) -> bool {
 /// remaining `None`-valued names replaced by the constant; `condition` says whether only
 /// its truth value matters. Unchanged (borrowed) when no name is `None`.
 pub fn resolve<'e>(e: &'e Expr, names: &Names, condition: bool) -> std::borrow::Cow<'e, Expr> {
+    // A test against the constant `None` folds too: a name bound to a term is never `None`.
     let mentions = |e: &Expr| {
         let mut found = false;
         e.walk(&mut |x| {
-            found |= matches!(&x.kind, ExprKind::Name(n) if names.get(n).is_some_and(is_marker))
+            found |= match &x.kind {
+                ExprKind::Name(n) => names.get(n).is_some_and(is_marker),
+                ExprKind::Constant(Constant::None) => true,
+                _ => false,
+            }
         });
         found
     };

@@ -6,6 +6,7 @@ use super::encode::Encoding;
 use super::feasibility::{DEPENDS, Feasible};
 use super::free::only_definitions;
 use super::in_force::InForce;
+use super::optional;
 use super::pyta::Pyta;
 use super::semantics::{Constraint, Dropped, Names, Semantics, Step, Visit};
 use super::smt;
@@ -221,7 +222,15 @@ pub fn decide(
                 let witness: Result<Vec<_>, _> = params
                     .iter()
                     .filter_map(|(name, _)| inputs.get(name).map(|t| (name, t)))
-                    .map(|(name, t)| model.value(t).map(|v| (name.clone(), v)))
+                    .map(|(name, t)| {
+                        let none = optional::flag_of(inputs, name)
+                            .map(|f| model.value(f))
+                            .transpose()?;
+                        if none == Some(PyValue::Bool(true)) {
+                            return Ok((name.clone(), PyValue::None));
+                        }
+                        model.value(t).map(|v| (name.clone(), v))
+                    })
                     .collect();
                 // A model whose values cannot be read back still shows feasibility.
                 (Feasible::Yes, witness.ok())

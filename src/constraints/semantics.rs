@@ -15,6 +15,7 @@ use petgraph::graph::NodeIndex;
 use super::dag::EdgeInfo;
 use super::effects::{Effects, mutated_names};
 use super::none;
+use super::optional;
 use super::routing;
 use super::stores::{store_raises, stores_untranslated_without_raising, unpacked_items};
 use crate::cfg::{Cfg, Edge, Item, NodeKind, index};
@@ -199,6 +200,19 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
             .filter(|(n, _)| f.param(n).is_some_and(|p| inferable(f, p)))
             .map(|(n, _)| n.clone())
             .collect();
+        // A parameter the body uses as a dict is not given a sort (runs pass dicts).
+        let (mappings, unannotated): (Vec<String>, Vec<String>) = unannotated
+            .into_iter()
+            .partition(|n| crate::symexec::infer_mapping(f, n).is_some());
+        for name in mappings {
+            if let Some((_, _, _, why)) = crate::symexec::infer_mapping(f, &name) {
+                skipped.retain(|(n, _)| *n != name);
+                skipped.push((
+                    name,
+                    format!("used as a dict ({why}), which the solver does not model"),
+                ));
+            }
+        }
         for (name, sort, why) in crate::symexec::infer_parameter_sorts(f, &[], &unannotated) {
             if env.declare(&name, &sort).is_ok() {
                 skipped.retain(|(n, _)| *n != name);
@@ -209,10 +223,17 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
             }
         }
     }
-    let names: Names = env
+    let mut names: Names = env
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
+    let mut optional = Vec::new();
+    for p in &f.params {
+        if names.contains_key(&p.name) && admits_none(f, p, given) {
+            optional::declare(&mut names, &p.name);
+            optional.push(p.name.clone());
+        }
+    }
     let sorts = f
         .params
         .iter()
@@ -225,6 +246,7 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
     Inputs {
         names,
         sorts,
+        optional,
         skipped,
         inferred,
         guessed,
@@ -232,16 +254,36 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
     }
 }
 
+/// Whether parameter `p` of `f` may be `None`: annotated `Optional[T]`/`T | None`, with a
+/// `None` default, or (without annotation) compared with `None` in the body. A type given
+/// as `ARG:TYPE` says it is not.
+fn admits_none(f: &Function, p: &crate::python::ir::Param, given: &[(String, Sort)]) -> bool {
+    if given.iter().any(|(n, _)| *n == p.name) {
+        return false;
+    }
+    let none_default = p
+        .default
+        .as_ref()
+        .is_some_and(|d| matches!(d.kind, ExprKind::Constant(Constant::None)));
+    match &p.annotation {
+        Some(a) => none_default || crate::symbolic::optional_inner(a).is_some(),
+        None => none_default || compared_with_none(f, &p.name),
+    }
+}
+
 /// Whether `%constraints` types parameter `p` of `f` by inference: a plain parameter without
-/// annotation, not a method's `self`/`cls`, whose default (if any) is a literal, and that is
-/// never compared with `None` (a `None` default or test says `None` is a value it takes,
-/// which an inferred type leaves out).
+/// annotation, not a method's `self`/`cls`, whose default (if any) is a literal or `None`
+/// (a `None` default or test makes it a parameter that may be `None`: [`admits_none`]).
 fn inferable(f: &Function, p: &crate::python::ir::Param) -> bool {
     let literal_default = p.default.as_ref().is_none_or(|d| {
         matches!(
             d.kind,
             ExprKind::Constant(
-                Constant::Int(_) | Constant::Float(_) | Constant::Str(_) | Constant::Bool(_)
+                Constant::Int(_)
+                    | Constant::Float(_)
+                    | Constant::Str(_)
+                    | Constant::Bool(_)
+                    | Constant::None
             )
         )
     });
@@ -252,7 +294,6 @@ fn inferable(f: &Function, p: &crate::python::ir::Param) -> bool {
         && !matches!(p.kind, ParamKind::VarArgs | ParamKind::KwArgs)
         && literal_default
         && !receiver
-        && !compared_with_none(f, &p.name)
 }
 
 /// Whether `f`'s body compares the name `p` with `None`.
@@ -286,6 +327,8 @@ pub struct Inputs {
     pub names: Names,
     /// The modelled parameters' sorts, in order.
     pub sorts: Vec<(String, Sort)>,
+    /// The parameters that may be `None` besides a value of their sort.
+    pub optional: Vec<String>,
     /// The parameters left out, and why.
     pub skipped: Vec<(String, String)>,
     /// The parameters whose sort was inferred, and from what.
@@ -501,6 +544,63 @@ impl<'a> Semantics<'a> {
     }
 
     pub fn step(&self, edge: &EdgeInfo, env: &Names, visit: Visit) -> (Step, Names) {
+        let n = edge.source;
+        let mut env = std::borrow::Cow::Borrowed(env);
+        let split = if optional::any(&env) {
+            optional::to_split(env.to_mut(), &self.reads(n))
+        } else {
+            Vec::new()
+        };
+        let (step, mut out) = self.split_step(edge, &env, visit, &split);
+        if !split.is_empty() || optional::any(&out) {
+            for name in self.assigned(n) {
+                optional::forget(&mut out, &name);
+            }
+        }
+        (step, out)
+    }
+
+    /// The names node `n`'s statement reads (a `case` reads its subject).
+    fn reads(&self, n: NodeIndex) -> Vec<String> {
+        match self.item(n) {
+            Some(Item::Stmt(s)) => s.names_used(),
+            Some(Item::Case(c)) => {
+                let mut out = Vec::new();
+                if let Some(subject) = self.subjects.get(&c.id) {
+                    subject.walk(&mut |e| {
+                        if let ExprKind::Name(name) = &e.kind {
+                            out.push(name.clone());
+                        }
+                    });
+                }
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The step taken once with each of `names` holding `None` and once holding its
+    /// value, joined (see `optional`).
+    fn split_step(
+        &self,
+        edge: &EdgeInfo,
+        env: &Names,
+        visit: Visit,
+        names: &[String],
+    ) -> (Step, Names) {
+        let Some((name, rest)) = names.split_first() else {
+            return self.plain_step(edge, env, visit);
+        };
+        let Some(flag) = optional::may_be_none(env, name).cloned() else {
+            return self.split_step(edge, env, visit, rest);
+        };
+        let (holds_none, holds_value) = optional::split(env, name);
+        let with_none = self.split_step(edge, &holds_none, visit, rest);
+        let with_value = self.split_step(edge, &holds_value, visit, rest);
+        optional::join(edge.source, name, &flag, env, with_none, with_value)
+    }
+
+    fn plain_step(&self, edge: &EdgeInfo, env: &Names, visit: Visit) -> (Step, Names) {
         let mut out = env.clone();
         let mut step = Step::default();
         let n = edge.source;

@@ -117,13 +117,22 @@ fn signature(a: &Analysis) -> String {
     a.cfg.signature.clone()
 }
 
+/// A parameter's type as shown: its sort, `| None` when it may be `None`.
+fn parameter_type(a: &Analysis, name: &str, sort: &crate::symbolic::Sort) -> String {
+    if a.optional_parameters.iter().any(|n| n == name) {
+        format!("{sort} | None")
+    } else {
+        sort.to_string()
+    }
+}
+
 /// The text rendering.
 pub fn text(a: &Analysis, selected: Option<usize>) -> String {
     let mut out = format!("constraints of {} ({})\n", signature(a), mode_text(a));
     let params: Vec<String> = a
         .parameters
         .iter()
-        .map(|(n, s)| format!("{n}: {s}"))
+        .map(|(n, s)| format!("{n}: {}", parameter_type(a, n, s)))
         .collect();
     out.push_str(&format!("parameters: {}\n", or_none(&params)));
     for (n, reason) in &a.unsupported_parameters {
@@ -402,7 +411,7 @@ pub fn json(a: &Analysis) -> Value {
     let params: Map<String, Value> = a
         .parameters
         .iter()
-        .map(|(n, s)| (n.clone(), json!(s.to_string())))
+        .map(|(n, s)| (n.clone(), json!(parameter_type(a, n, s))))
         .collect();
     map.insert("parameters".into(), Value::Object(params));
     map.insert(

@@ -36,8 +36,8 @@ pub use solver::{
 pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, TermMemo, Var};
 pub use translate::{
-    Env, ExceptionKind, TranslateError, Translated, annotation_sort, dict_items, translate,
-    translate_condition,
+    Env, ExceptionKind, TranslateError, Translated, annotation_sort, dict_items, optional_inner,
+    translate, translate_condition,
 };
 
 #[cfg(test)]

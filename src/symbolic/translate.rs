@@ -21,7 +21,7 @@ mod mappings;
 mod quantifier;
 mod strings;
 
-pub use env::{Env, annotation_sort};
+pub use env::{Env, annotation_sort, optional_inner};
 pub use lists::sorted_reverse;
 pub use mappings::dict_items;
 

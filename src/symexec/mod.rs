@@ -38,8 +38,8 @@ pub mod verify;
 
 pub use crate::symbolic::simplify::simplify;
 pub use explore::{Options, ResourceLimit, execute};
-pub use infer::{DEFAULT_GUESS, infer as infer_parameter_sorts};
-pub use inputs::{Inputs, parse_specs, type_sort};
+pub use infer::{DEFAULT_GUESS, infer as infer_parameter_sorts, infer_mapping};
+pub use inputs::{Inputs, function_inputs, parse_specs, type_sort};
 pub use program::{Entry, Prepared, Program};
 pub use tree::{Exc, Leaf, Message, Node, NodeId, Outcome, Stats, Status, Tree, Value};
 

@@ -51,3 +51,38 @@ pub fn trace(source: &str, calls: &[String]) -> Vec<Value> {
     let arg = serde_json::to_string(calls).unwrap();
     serde_json::from_str(&python3(&["-c", CPYTHON_TRACER, &arg], source)).unwrap()
 }
+
+/// The CFG edges (as `(source, target, label)`) that the first activation of `function`
+/// in a traced call (one object of [`trace`]) took, laid on `cfg` by `Walk`.
+#[allow(dead_code)]
+pub fn edges_taken(
+    cfg: &analysis_kernel::cfg::Cfg,
+    function: &str,
+    traced: &Value,
+) -> Vec<(String, String, Option<String>)> {
+    let first = traced["activations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["function"] == function);
+    let lines: Vec<u32> = first
+        .and_then(|a| a["lines"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l.as_u64().map(|l| l as u32))
+        .collect();
+    let returned = first.is_some_and(|a| a["raised"] == false);
+    let walk = analysis_kernel::cfg::Walk::of(cfg, &[lines], &[returned]);
+    cfg.edges()
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| walk.edges[*k] > 0)
+        .map(|(_, (s, t, e))| {
+            (
+                s.index().to_string(),
+                t.index().to_string(),
+                e.label().map(str::to_string),
+            )
+        })
+        .collect()
+}

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use petgraph::graph::NodeIndex;
 
+use super::constraints_run_inputs::{RunParam, random_value, run_params};
 use super::set::{session_functions, session_options};
 use crate::cancel::Cancel;
 use crate::cfg::{Cfg, Edge, NodeKind, Walk};
@@ -49,15 +50,18 @@ pub fn decide_by_runs(
         .edges
         .iter()
         .any(|e| matches!(e.feasible, Feasible::Unknown(_)));
-    if !undecided || !runnable(session, f, analysis) {
+    if !undecided || !runnable(session, f) {
         return Ok(0);
     }
+    let Some(params) = run_params(f, analysis) else {
+        return Ok(0);
+    };
     let Some(cell_line) = session.function(&f.qualname).map(|s| s.lines.0) else {
         return Ok(0);
     };
     // Random inputs first (cheap); `%set`'s witnesses only for what they left undecided.
-    let random = random_inputs(analysis);
-    let runs = run_all(session, f, analysis, &random, cell_line, cancel)?;
+    let random = random_inputs(&params);
+    let runs = run_all(session, f, analysis, &params, &random, cell_line, cancel)?;
     let mut decided = analysis.observe(&runs);
     if analysis
         .edges
@@ -68,21 +72,17 @@ pub fn decide_by_runs(
             .into_iter()
             .filter(|w| !random.contains(w))
             .collect();
-        let runs = run_all(session, f, analysis, &witnesses, cell_line, cancel)?;
+        let runs = run_all(session, f, analysis, &params, &witnesses, cell_line, cancel)?;
         decided += analysis.observe(&runs);
     }
     Ok(decided)
 }
 
 /// Whether a fresh interpreter with the session's functions runs `f` as the session would:
-/// a top-level function, not a generator, every parameter modelled and passed by position,
-/// and every global it reads a builtin or a session function.
-fn runnable(session: &Session, f: &Function, analysis: &Analysis) -> bool {
-    if f.qualname.contains('.')
-        || f.is_generator()
-        || !analysis.unsupported_parameters.is_empty()
-        || analysis.parameters.len() != f.params.len()
-    {
+/// a top-level function, not a generator, and every global it reads a builtin or a session
+/// function (its parameters must have values runs can pass: [`run_params`]).
+fn runnable(session: &Session, f: &Function) -> bool {
+    if f.qualname.contains('.') || f.is_generator() {
         return false;
     }
     let functions: BTreeSet<String> = session
@@ -113,14 +113,13 @@ fn runnable(session: &Session, f: &Function, analysis: &Analysis) -> bool {
 }
 
 /// Random inputs of the parameters' types, each once.
-fn random_inputs(analysis: &Analysis) -> Vec<Vec<PyValue>> {
+fn random_inputs(params: &[(String, RunParam)]) -> Vec<Vec<PyValue>> {
     let mut rng = Rng::new(crate::symexec::check::SEED);
     let mut out: Vec<Vec<PyValue>> = Vec::new();
     for _ in 0..RANDOM_RUNS {
-        let values: Vec<PyValue> = analysis
-            .parameters
+        let values: Vec<PyValue> = params
             .iter()
-            .map(|(_, s)| rng.value(s))
+            .map(|(_, p)| random_value(&mut rng, p))
             .collect();
         if !out.contains(&values) {
             out.push(values);
@@ -130,13 +129,17 @@ fn random_inputs(analysis: &Analysis) -> Vec<Vec<PyValue>> {
 }
 
 /// The witnesses of `%set`'s leaves, explored with `%constraints`' parameter types, each
-/// once (none when `%set` cannot explore the function).
+/// once (none when `%set` cannot explore the function, or a parameter has no sort in
+/// `%constraints`: a dict, a set, a bare `list`).
 fn tree_witnesses(
     session: &Session,
     f: &Function,
     analysis: &Analysis,
     cancel: &Cancel,
 ) -> Result<Vec<Vec<PyValue>>, CellError> {
+    if analysis.parameters.len() != f.params.len() {
+        return Ok(Vec::new());
+    }
     let functions = session_functions(session);
     let program = Program::function(
         &f.qualname,
@@ -180,6 +183,7 @@ fn run_all(
     session: &Session,
     f: &Function,
     analysis: &Analysis,
+    params: &[(String, RunParam)],
     inputs: &[Vec<PyValue>],
     cell_line: u32,
     cancel: &Cancel,
@@ -197,11 +201,7 @@ fn run_all(
             .map(|s| s.source.clone()),
     );
     if !analysis.preconditions.is_empty() {
-        let params: Vec<&str> = analysis
-            .parameters
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect();
+        let params: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
         let tests: Vec<String> = analysis
             .preconditions
             .iter()
@@ -259,8 +259,7 @@ fn run_all(
         };
         let (edges, route) = edges_taken(&analysis.cfg, path, returned);
         runs.push(Run {
-            inputs: analysis
-                .parameters
+            inputs: params
                 .iter()
                 .map(|(n, _)| n.clone())
                 .zip(args.iter().cloned())

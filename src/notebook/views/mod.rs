@@ -8,6 +8,7 @@ pub mod cfg;
 pub mod check;
 pub mod concolic;
 pub mod constraints;
+pub mod constraints_run_inputs;
 pub mod constraints_runs;
 pub mod dataflow;
 pub mod dependence;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::python::ir::{Constant, Expr, ExprKind, Param, ParamKind};
+use crate::python::ir::{BinOp, Constant, Expr, ExprKind, Param, ParamKind};
 use crate::symbolic::mapping::Mapping;
 use crate::symbolic::sort::{SeqKind, Sort};
 use crate::symbolic::term::{SortError, Term, Var};
@@ -64,7 +64,7 @@ impl Env {
                     Err("*args and **kwargs are not modelled".to_string())
                 }
                 (_, None) => Err("no annotation".to_string()),
-                (_, Some(a)) => annotation_sort(a),
+                (_, Some(a)) => annotation_sort(optional_inner(a).unwrap_or(a)),
             };
             match sort.and_then(|s| env.declare(&p.name, &s).map_err(|e| e.0)) {
                 Ok(_) => {}
@@ -72,6 +72,33 @@ impl Env {
             }
         }
         (env, skipped)
+    }
+}
+
+/// The `T` of an annotation that admits `None` besides `T`: `Optional[T]`, `T | None`,
+/// `None | T`, `Union[T, None]` (and `typing.`-qualified forms are not recognised).
+pub fn optional_inner(annotation: &Expr) -> Option<&Expr> {
+    let is_none = |e: &Expr| matches!(e.kind, ExprKind::Constant(Constant::None));
+    match &annotation.kind {
+        ExprKind::Subscript { value, index } => match (&value.kind, &index.kind) {
+            (ExprKind::Name(g), _) if g == "Optional" => Some(index),
+            (ExprKind::Name(g), ExprKind::Tuple(parts)) if g == "Union" => match parts.as_slice() {
+                [a, b] if is_none(b) => Some(a),
+                [a, b] if is_none(a) => Some(b),
+                _ => None,
+            },
+            _ => None,
+        },
+        ExprKind::BinOp {
+            op: BinOp::BitOr,
+            left,
+            right,
+        } => match (is_none(left), is_none(right)) {
+            (false, true) => Some(left),
+            (true, false) => Some(right),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

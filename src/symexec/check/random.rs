@@ -31,7 +31,7 @@ impl Rng {
     }
 
     /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
         let span = (hi - lo + 1) as u64;
         lo + (self.next() % span) as i64
     }
