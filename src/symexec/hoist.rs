@@ -420,11 +420,8 @@ impl Hoister {
     /// An expression whose own call may stay in place (the value of `x = ...`, `return ...`,
     /// an expression statement): the arguments are hoisted, the call kept.
     fn top(&mut self, s: &Stmt, e: &Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
-        if let (true, ExprKind::BinOp { op, left, right }) = (set_to_hold(e), &e.kind) {
-            return self.bin_op(s, e, *op, left, right, out);
-        }
         if user_call(e).is_some() || set_to_hold(e) {
-            return self.call(s, e, out);
+            return self.held(s, e, out);
         }
         self.expr(s, e, out)
     }
@@ -540,12 +537,7 @@ impl Hoister {
                 })
             }
             _ if user_call(e).is_some() || set_to_hold(e) => {
-                let call = match &e.kind {
-                    ExprKind::BinOp { op, left, right } => {
-                        self.bin_op(s, e, *op, left, right, out)?
-                    }
-                    _ => self.call(s, e, out)?,
-                };
+                let call = self.held(s, e, out)?;
                 let t = self.temp();
                 out.push(self.assign(s, &t, call));
                 Ok(name(&t, e))
@@ -696,6 +688,14 @@ impl Hoister {
                 "a call of a user function inside a comprehension, lambda, f-string, set, dict or `:=`",
                 line,
             )),
+        }
+    }
+
+    /// A user call or a set to hold, its operands hoisted and itself kept.
+    fn held(&mut self, s: &Stmt, e: &Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
+        match &e.kind {
+            ExprKind::BinOp { op, left, right } => self.bin_op(s, e, *op, left, right, out),
+            _ => self.call(s, e, out),
         }
     }
 

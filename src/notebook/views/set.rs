@@ -75,10 +75,11 @@ with a note on the node (\"havoc: the builtin sorted(), line 3\"), and every lea
 ≈; its path condition, outcome and witness are not exact, and %check does not judge it). Parameters without \
 annotation get a type inferred from how the function uses them (n % 2: int, s.lower(): str, lst.append(x): \
 list[int]), a default value, the annotated function they are passed to, or their name; the inference is said \
-under the tree. Optional[T] (T | None) forks on None (witness x=None). A dict or set parameter (dict[K, V], \
+under the tree. Optional[T] (T | None) forks on None (witness x=None); on the None branch a use such as x + 1, \
+len(x), x.lower(), x[0] or x < y raises CPython's TypeError/AttributeError with its message. A dict or set parameter (dict[K, V], \
 set[K], or one used with .items()/.get()/d['key']) forks on its number of entries up to the unroll bound, keys \
 distinct, its witness a dict or set display; *args and **kwargs are no input (a havoc where read). Floats are exact reals (no rounding). \
-.isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/.swapcase() are exact \
+.isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/.swapcase()/.capitalize()/.title() are exact \
 over ASCII: the strings they read are taken to be ASCII (said under the tree), and on a string that may hold a \
 non-ASCII literal they stay a havoc.\n\n\
 Recursion is cut at --depth N nested calls of a function in itself (%config depth, default 4) with bound \
