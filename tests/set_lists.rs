@@ -46,6 +46,29 @@ fn list_updates_are_exact_only_without_aliases_and_checked_in_cpython() {
     everyday::assert_exact_and_rest(&records, EXACT, ALIASED, everyday::Rest::Approximate);
 }
 
+/// A list display of constants repeated by a count that is not a constant runs as a loop;
+/// of a name (`[x] * n`), it stays a havoc.
+#[test]
+fn repetitions_by_a_symbolic_count_are_exact_and_checked_in_cpython() {
+    let fixture = everyday::sibling_fixture("set_lists/repeat.py");
+    let records = everyday::run_file(&fixture, true);
+    println!("{}", everyday::report(&records));
+    let exact = [
+        "zeros",
+        "alternating",
+        "move_zeros",
+        "flags",
+        "padded_len",
+        "not_a_count",
+    ];
+    everyday::assert_exact_and_rest(
+        &records,
+        &exact,
+        &["repeat_name"],
+        everyday::Rest::Approximate,
+    );
+}
+
 fn tree_text(name: &str, unroll: u64) -> String {
     everyday::tree_text(&fixture(), name, unroll)
 }

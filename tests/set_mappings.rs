@@ -57,6 +57,26 @@ fn dicts_and_sets_are_exact_only_without_aliases_and_checked_in_cpython() {
     everyday::assert_exact_and_rest(&records, EXACT, APPROXIMATE, everyday::Rest::Approximate);
 }
 
+/// `str(KeyError(k))` is `repr(k)`: raised by `raise KeyError(k)` (or a subclass) and by a
+/// lookup of a missing key; every witness's message is compared with CPython's.
+#[test]
+fn key_errors_carry_the_repr_of_the_key() {
+    let fixture = everyday::sibling_fixture("set_mappings/key_errors.py");
+    let records = everyday::run_file(&fixture, true);
+    println!("{}", everyday::report(&records));
+    let exact = [
+        "lookup_price",
+        "by_number",
+        "missing_word",
+        "literal_key",
+        "known_table",
+        "number_table",
+    ];
+    everyday::assert_exact_and_rest(&records, &exact, &[], everyday::Rest::Approximate);
+    let tree = everyday::tree_text(&fixture, "lookup_price", 1);
+    assert!(tree.contains("KeyError: repr(item)"), "{tree}");
+}
+
 fn tree_text(name: &str) -> String {
     everyday::tree_text(&fixture(), name, 2)
 }
@@ -68,12 +88,12 @@ fn a_lookup_forks_on_the_key_error() {
         [0] L13: grades = {"a": 4, "b": 3, "c": 2}  |  {}  |  {key: key}
           [1] L14: return grades[key]  |  {}  |  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}
             [2] ⇒ return 4 if key == 'a' else 3 if key == 'b' else 2  |  {key == 'a' or key == 'b' or key == 'c'}  |  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}
-            [3] ⇒ KeyError: (message depends on the operation that raised)  |  {not (key == 'a' or key == 'b' or key == 'c')}  |  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}
+            [3] ⇒ KeyError: repr(key)  |  {not (key == 'a' or key == 'b' or key == 'c')}  |  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}
 
-        leaf  path condition                                outcome                                                   final store                                   witness
-        ----  --------------------------------------------  --------------------------------------------------------  --------------------------------------------  -------
-        2     key == 'a' or key == 'b' or key == 'c'        return 4 if key == 'a' else 3 if key == 'b' else 2        {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}  key='a'
-        3     not (key == 'a' or key == 'b' or key == 'c')  KeyError: (message depends on the operation that raised)  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}  key=''"#]].assert_eq(&tree_text("lookup_grade"));
+        leaf  path condition                                outcome                                             final store                                   witness
+        ----  --------------------------------------------  --------------------------------------------------  --------------------------------------------  -------
+        2     key == 'a' or key == 'b' or key == 'c'        return 4 if key == 'a' else 3 if key == 'b' else 2  {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}  key='a'
+        3     not (key == 'a' or key == 'b' or key == 'c')  KeyError: repr(key)                                 {key: key, grades: {'a': 4, 'b': 3, 'c': 2}}  key=''"#]].assert_eq(&tree_text("lookup_grade"));
 }
 
 #[test]

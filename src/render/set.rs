@@ -528,6 +528,7 @@ fn exc_json(e: &Exc) -> Json {
     let message = match &e.message {
         Message::Known(m) => json!(m),
         Message::Of(t) => json!(format!("str({t})")),
+        Message::Repr(t) => json!(format!("repr({t})")),
         Message::Unknown => Json::Null,
     };
     json!({"kind": "exception", "type": e.type_name, "message": message})

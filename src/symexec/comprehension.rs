@@ -20,12 +20,21 @@
 //! is owned (see `lists`): only the loop appends to it, and it is read once it is complete.
 //! Set and dict comprehensions run the same way, from `$c1 = set()` with `$c1.add(f(x))`
 //! and from `$c1 = {}` with `$c1[k(x)] = v(x)` (see `symexec::step::mappings`).
+//! A list display of constants repeated by a count that is not a constant (`[0] * n`,
+//! `n * [None, 0]`) runs as the comprehension `[$rep2 for $rep1 in range(n) for $rep2 in
+//! [0]]`: the same items in the same order, `[]` for a count below one, and per count up to
+//! the unroll bound (a `bound` leaf beyond). The items are constants, so evaluating them once
+//! per repetition changes nothing; a count that is not an int raises the `TypeError` of `*`
+//! (the loop over `range` knows its variable by the prefix [`REPEAT_PREFIX`]).
 //! A comprehension's variable is local to it in Python, so one whose variable is also used
 //! outside comprehensions in the same body is left as it is (not modelled).
 
 use std::collections::BTreeSet;
 
-use crate::python::ir::{ComprehensionKind, Expr, ExprKind, Stmt};
+use crate::python::ir::{BinOp, ComprehensionKind, Expr, ExprKind, Generator, Stmt, UnaryOp};
+
+/// The prefix of the variables of a repetition run as a comprehension (see the module doc).
+pub const REPEAT_PREFIX: &str = "$rep";
 
 /// Builtins that consume a generator argument whole.
 const CONSUMERS: &[&str] = &["sum", "min", "max", "sorted", "list", "tuple"];
@@ -86,6 +95,70 @@ pub fn summed_iterable(e: &Expr) -> Option<&Expr> {
     (f == "sum" && direct).then_some(xs)
 }
 
+/// `[c1, c2] * n` / `n * [c1, c2]`: the constant items and the count, if `e` is a list display
+/// of constants repeated by a count that is not an integer literal.
+pub fn repeated_display(e: &Expr) -> Option<(&[Expr], &Expr)> {
+    fn constant(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Constant(_) => true,
+            ExprKind::UnaryOp {
+                op: UnaryOp::USub,
+                operand,
+            } => matches!(operand.kind, ExprKind::Constant(_)),
+            _ => false,
+        }
+    }
+    let ExprKind::BinOp {
+        op: BinOp::Mult,
+        left,
+        right,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let (items, count) = match (&left.kind, &right.kind) {
+        (ExprKind::List(items), _) => (items, &**right),
+        (_, ExprKind::List(items)) => (items, &**left),
+        _ => return None,
+    };
+    let literal = matches!(count.kind, ExprKind::Constant(_) | ExprKind::List(_));
+    (!literal && !items.is_empty() && items.iter().all(constant)).then_some((items, count))
+}
+
+/// The comprehension a repeated display runs as (see the module doc); `next` numbers its
+/// two variables.
+pub fn repetition_as_comprehension(items: &[Expr], count: &Expr, like: &Expr, next: u32) -> Expr {
+    let var = |k: u32| Expr::new(ExprKind::Name(format!("{REPEAT_PREFIX}{k}")), like.span);
+    let range = Expr::new(
+        ExprKind::Call {
+            func: Box::new(Expr::new(ExprKind::Name("range".into()), like.span)),
+            args: vec![count.clone()],
+            keywords: Vec::new(),
+        },
+        count.span,
+    );
+    Expr::new(
+        ExprKind::Comprehension {
+            kind: ComprehensionKind::List,
+            elt: Box::new(var(next + 1)),
+            value: None,
+            generators: vec![
+                Generator {
+                    target: var(next),
+                    iter: range,
+                    ifs: Vec::new(),
+                },
+                Generator {
+                    target: var(next + 1),
+                    iter: Expr::new(ExprKind::List(items.to_vec()), like.span),
+                    ifs: Vec::new(),
+                },
+            ],
+        },
+        like.span,
+    )
+}
+
 /// Whether `e` is a list comprehension or a consumed generator to run as a loop (not the
 /// argument of `all`/`any`).
 pub fn runs_as_loop(e: &Expr, parent: Option<&Expr>) -> bool {
@@ -99,7 +172,10 @@ pub fn runs_as_loop(e: &Expr, parent: Option<&Expr>) -> bool {
             ..
         }
     );
-    (list && !quantified) || consumed_generator(e).is_some() || summed_iterable(e).is_some()
+    (list && !quantified)
+        || consumed_generator(e).is_some()
+        || summed_iterable(e).is_some()
+        || repeated_display(e).is_some()
 }
 
 /// Whether `e` holds a comprehension to run as a loop.

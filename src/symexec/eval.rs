@@ -9,9 +9,9 @@ use super::none_use;
 use super::program::Program;
 use super::state::{Callee, State, exc};
 use super::tree::{Exc, Message};
-use crate::python::ir::Expr;
+use crate::python::ir::{Expr, ExprKind};
 use crate::symbolic::simplify::simplify;
-use crate::symbolic::{Term, TranslateError, translate, translate_condition};
+use crate::symbolic::{Env, ExceptionKind, Term, TranslateError, translate, translate_condition};
 
 /// What evaluating an expression does on a path.
 pub enum Eval {
@@ -62,8 +62,11 @@ pub fn evaluate(
                 .raises
                 .iter()
                 .map(|(kind, cond)| {
-                    let message =
-                        message_for(e, *kind, &env).map_or(Message::Unknown, Message::Known);
+                    let message = match message_for(e, *kind, &env) {
+                        Some(known) => Message::Known(known),
+                        None if *kind == ExceptionKind::KeyError => key_error_message(e, &env),
+                        None => Message::Unknown,
+                    };
                     let exc = Exc {
                         type_name: kind.name().to_string(),
                         message,
@@ -114,6 +117,32 @@ pub fn evaluate(
 
 /// The translation reports `1 + 'a'` as a failed concatenation; CPython says the operand
 /// types are unsupported unless the left operand is a sequence.
+/// The message of a `KeyError` raised while evaluating `e`, when one operation in it can
+/// raise one (a subscript, `.pop(k)`, `.remove(k)`): `repr` of its key.
+fn key_error_message(e: &Expr, env: &Env) -> Message {
+    let mut keys = Vec::new();
+    e.walk(&mut |x| match &x.kind {
+        ExprKind::Subscript { index, .. } if !matches!(index.kind, ExprKind::Slice { .. }) => {
+            keys.push(&**index)
+        }
+        ExprKind::Call { func, args, .. } => {
+            if let (ExprKind::Attribute { attr, .. }, Some(key)) = (&func.kind, args.first())
+                && matches!(attr.as_str(), "pop" | "remove")
+            {
+                keys.push(key);
+            }
+        }
+        _ => {}
+    });
+    let [key] = keys.as_slice() else {
+        return Message::Unknown;
+    };
+    match translate(key, env) {
+        Ok(t) if t.raises.is_empty() => Message::of_key(&simplify(&t.value)),
+        _ => Message::Unknown,
+    }
+}
+
 fn cpython_message(message: String) -> String {
     let Some(rest) = message.strip_prefix("can only concatenate ") else {
         return message;

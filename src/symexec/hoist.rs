@@ -536,6 +536,14 @@ impl Hoister {
                     keywords: Vec::new(),
                 })
             }
+            _ if comprehension::repeated_display(e).is_some() => {
+                let (items, count) = comprehension::repeated_display(e)
+                    .ok_or_else(|| unsupported("a malformed repetition", line))?;
+                self.next += 2;
+                let comp =
+                    comprehension::repetition_as_comprehension(items, count, e, self.next - 1);
+                self.comprehension(s, &comp, out)
+            }
             _ if user_call(e).is_some() || set_to_hold(e) => {
                 let call = self.held(s, e, out)?;
                 let t = self.temp();

@@ -4,6 +4,7 @@
 //! the explorer asks the solver which alternatives are feasible.
 
 use super::SymexecError;
+use super::comprehension;
 use super::eval::{Eval, evaluate};
 use super::flow::Next;
 use super::havoc::{base_name, bound_names, havoc_names, mutated, note};
@@ -539,12 +540,19 @@ impl<'p> Machine<'p> {
                 type_name: class,
                 message: Message::Known(String::new()),
             }))),
-            [arg] => self.with_any(s, arg, |s, v| {
-                Ok(Branch::Go(s.raise(Exc {
-                    type_name: class,
-                    message: value_message(&v),
-                })))
-            }),
+            [arg] => {
+                let keyed = self.program.classes.is_subclass(&class, "KeyError");
+                self.with_any(s, arg, |s, v| {
+                    let message = match &v {
+                        Value::Term(t) if keyed => Message::of_key(t),
+                        _ => value_message(&v),
+                    };
+                    Ok(Branch::Go(s.raise(Exc {
+                        type_name: class.clone(),
+                        message,
+                    })))
+                })
+            }
             _ => {
                 let all = Expr::new(ExprKind::Tuple(args.to_vec()), e.span);
                 self.with_any(s, &all, |s, v| {
@@ -562,9 +570,13 @@ impl<'p> Machine<'p> {
             Ok(done) => return Ok(done),
             Err(s) => s,
         };
-        let StmtKind::For { iter, .. } = &stmt.kind else {
+        let StmtKind::For { iter, target, .. } = &stmt.kind else {
             return Err(internal("for_loop on another statement"));
         };
+        // The loop a repetition `[c] * n` runs as (see `comprehension`).
+        let repeats = target
+            .as_name()
+            .is_some_and(|n| n.starts_with(comprehension::REPEAT_PREFIX));
         if let ExprKind::Call {
             func,
             args,
@@ -601,10 +613,12 @@ impl<'p> Machine<'p> {
                     .iter()
                     .find(|t| !matches!(t.sort(), Sort::Int | Sort::Bool))
                 {
-                    let msg = format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        sort_type_name(bad.sort())
-                    );
+                    let type_name = sort_type_name(bad.sort());
+                    let msg = if repeats {
+                        format!("can't multiply sequence by non-int of type '{type_name}'")
+                    } else {
+                        format!("'{type_name}' object cannot be interpreted as an integer")
+                    };
                     return Ok(Branch::Go(s.raise(exc("TypeError", msg))));
                 }
                 let range = Iterable::range(&items).ok_or_else(|| internal("range arity"))?;

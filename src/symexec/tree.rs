@@ -43,6 +43,8 @@ pub enum Message {
     Known(String),
     /// `str(term)`: the message depends on the inputs.
     Of(Term),
+    /// `repr(term)`: a `KeyError`'s message (`str(KeyError(k))` is `repr(k)`).
+    Repr(Term),
     /// Several operations could have raised it, with different messages.
     Unknown,
 }
@@ -273,12 +275,21 @@ impl fmt::Display for Value {
 }
 
 impl Message {
+    /// The message of a `KeyError` for `key`: `str(KeyError(k))` is `repr(k)`.
+    pub fn of_key(key: &Term) -> Message {
+        match key.literal() {
+            Some(_) => Message::Known(key.to_string()),
+            None => Message::Repr(key.clone()),
+        }
+    }
+
     /// The message as Python source: `'text'`, `str(x)`, `...`.
     pub fn repr(&self) -> String {
         match self {
             Message::Known(s) if s.is_empty() => String::new(),
             Message::Known(s) => crate::python::value::str_repr(s),
             Message::Of(t) => format!("str({t})"),
+            Message::Repr(t) => format!("repr({t})"),
             Message::Unknown => "...".into(),
         }
     }
@@ -288,6 +299,7 @@ impl Message {
         match self {
             Message::Known(s) => s.clone(),
             Message::Of(t) => format!("str({t})"),
+            Message::Repr(t) => format!("repr({t})"),
             Message::Unknown => "(message depends on the operation that raised)".into(),
         }
     }

@@ -194,6 +194,10 @@ impl<'t> Predictor<'t> {
                         .value(t)
                         .map(|v| Some(py_str(&v)))
                         .map_err(|e| e.to_string()),
+                    Message::Repr(t) => model
+                        .value(t)
+                        .map(|v| Some(v.repr()))
+                        .map_err(|e| e.to_string()),
                     Message::Unknown => Ok(None),
                 };
                 message.map(|message| Prediction::Raised {

@@ -76,14 +76,11 @@ fn constructor(e: &Expr) -> Option<(Build, Vec<Expr>)> {
     }
 }
 
-/// The message of the `KeyError` for `key`: its repr when it is a literal.
+/// The `KeyError` for `key`: its message is the key's repr.
 fn key_error(key: &Term) -> Exc {
     Exc {
         type_name: "KeyError".into(),
-        message: match key.literal() {
-            Some(_) => Message::Known(key.to_string()),
-            None => Message::Unknown,
-        },
+        message: Message::of_key(key),
     }
 }
 
