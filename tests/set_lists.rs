@@ -24,6 +24,8 @@ const EXACT: &[&str] = &[
     "insert_param",
     "swap_ends",
     "helper",
+    "shout_words",
+    "copied_then_grown",
 ];
 
 const ALIASED: &[&str] = &[

@@ -9,7 +9,8 @@
 //!    tuple target binds it;
 //! 2. every read of it is one that cannot keep a reference: the receiver of a method call,
 //!    the object of a subscript, an operand of an operator or comparison, an argument of a
-//!    builtin that consumes it (`len`, `sum`, `min`, `sorted`, `print`, …), a `for`'s
+//!    builtin that consumes it (`len`, `sum`, `min`, `sorted`, `print`, …) or of a method that
+//!    does (`sep.join(xs)`, `ys.extend(xs)`), a `for`'s
 //!    iterable (directly or through `enumerate`/`reversed`/`zip`), a test, a `return`
 //!    (the frame ends; not under a `try … finally`), an f-string field. Anything else (`m =
 //!    xs`, `f(xs)`, `[xs]`, `ys.append(xs)`, `xs or ys`, a lambda, `g = (x for x in xs)`)
@@ -72,6 +73,10 @@ const CONSUMERS: &[&str] = &[
     "float",
     "abs",
 ];
+
+/// Methods that read their arguments without keeping a reference to them (`sep.join(xs)`,
+/// `ys.extend(xs)` copies the items, not the list).
+const CONSUMING_METHODS: &[&str] = &["join", "extend", "count", "index", "startswith", "endswith"];
 
 /// Builtins whose iterator keeps a reference: safe only as a `for`'s iterable.
 const ITERATORS: &[&str] = &["enumerate", "reversed", "zip", "iter"];
@@ -383,9 +388,9 @@ impl Visitor {
                 keywords,
             } => {
                 let consumer = match &func.kind {
-                    ExprKind::Attribute { value, .. } => {
+                    ExprKind::Attribute { value, attr } => {
                         read(self, value);
-                        false
+                        CONSUMING_METHODS.contains(&attr.as_str())
                     }
                     ExprKind::Name(f) => CONSUMERS.contains(&f.as_str()),
                     _ => {
