@@ -65,6 +65,7 @@ const CONSUMERS: &[&str] = &[
     "tuple",
     "set",
     "frozenset",
+    "dict",
     "str",
     "repr",
     "print",
@@ -110,6 +111,77 @@ pub fn owned(s: &State<'_>, program: &Program, name: &str) -> bool {
     (fresh.contains(name) || is_param) && !bad.contains(name)
 }
 
+/// Whether the list or mapping `name` holds in the current frame of `s` may be read as that
+/// value: it is owned, or it is a parameter of `%set`'s entry frame that the body, like every
+/// parameter that may share its object, never changes in place, binds otherwise than to a
+/// fresh value, or lets escape (two parameters may be one object — `merge(d, d)` — which no
+/// read can tell while neither changes).
+pub fn readable(s: &State<'_>, program: &Program, name: &str) -> bool {
+    if owned(s, program, name) {
+        return true;
+    }
+    let Some(f) = s.frames.last().and_then(|frame| frame.function) else {
+        return false;
+    };
+    let entry = s.frames.len() == 1 && matches!(program.entry, Entry::Function(_));
+    if !entry || !f.params.iter().any(|p| p.name == name) {
+        return false;
+    }
+    let (_, bad) = classify(&f.body);
+    let changed = changed_in_place(&f.body);
+    f.params
+        .iter()
+        .filter(|p| {
+            p.name == name
+                || program
+                    .input_env
+                    .get(&p.name)
+                    .is_none_or(|t| t.sort().may_hold_list())
+        })
+        .all(|p| !bad.contains(&p.name) && !changed.contains(&p.name))
+}
+
+/// Names `body` changes in place: receivers of mutating methods, bases of subscript
+/// assignments, augmented assignments and `del`.
+fn changed_in_place(body: &[Stmt]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for s in body {
+        s.walk(&mut |s: &Stmt| {
+            for e in s.exprs() {
+                e.walk(&mut |x: &Expr| {
+                    if let ExprKind::Call { func, .. } = &x.kind
+                        && let ExprKind::Attribute { value, attr } = &func.kind
+                        && (MUTATING.contains(&attr.as_str())
+                            || MAPPING_MUTATING.contains(&attr.as_str()))
+                    {
+                        out.extend(super::havoc::base_name(value).map(str::to_string));
+                    }
+                });
+            }
+            let targets: Vec<&Expr> = match &s.kind {
+                StmtKind::Assign { targets, .. } => targets.iter().collect(),
+                StmtKind::Delete(targets) => targets.iter().collect(),
+                StmtKind::AugAssign { target, .. } => {
+                    // `xs += ys` and `d |= e` change a list or dict in place.
+                    out.extend(super::havoc::base_name(target).map(str::to_string));
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            };
+            for t in targets {
+                t.walk(&mut |x: &Expr| {
+                    if let ExprKind::Subscript { value, .. } | ExprKind::Attribute { value, .. } =
+                        &x.kind
+                    {
+                        out.extend(super::havoc::base_name(value).map(str::to_string));
+                    }
+                });
+            }
+        });
+    }
+    out
+}
+
 /// The names of `body` bound only to fresh lists (rule 1), and the names rules 1–3
 /// exclude (bound otherwise, read where a reference may be kept, mutated while iterated).
 fn classify(body: &[Stmt]) -> (BTreeSet<String>, BTreeSet<String>) {
@@ -152,6 +224,7 @@ fn fresh_list(e: &Expr) -> bool {
         ExprKind::Name(n) => n.starts_with("$c"),
         ExprKind::Call { func, .. } => {
             matches!(func.as_name(), Some("list" | "sorted" | "dict" | "set"))
+                || matches!(&func.kind, ExprKind::Attribute { attr, .. } if attr == "copy")
         }
         ExprKind::BinOp { .. } => true,
         ExprKind::Subscript { index, .. } => matches!(index.kind, ExprKind::Slice { .. }),

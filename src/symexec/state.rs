@@ -215,9 +215,10 @@ impl<'p> State<'p> {
         for (n, v) in frame.store.iter() {
             match &**v {
                 Value::Term(t) => env.bind(n.to_string(), t.clone()),
-                // Only an unaliased name may be read as the mapping it holds (a dict a
-                // call returned into another name is not tracked through its aliases).
-                Value::Mapping(m) if super::lists::owned(self, program, n) => {
+                // Only an unaliased name (or an unchanged parameter) may be read as the
+                // mapping it holds (a dict a call returned into another name is not tracked
+                // through its aliases).
+                Value::Mapping(m) if super::lists::readable(self, program, n) => {
                     env.bind_mapping(n.to_string(), m.clone())
                 }
                 _ => {}

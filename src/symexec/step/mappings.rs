@@ -1,5 +1,6 @@
 //! `%set`'s dicts and sets of known structure ([`Mapping`]): built by displays, `{}`,
-//! `dict()`, `set()` and `set(xs)` of a sequence of known length, changed by `d[k] = v`,
+//! `dict()`, `set()` and `set(xs)` of a sequence of known length, copied by `dict(d)`,
+//! `set(s)` and `m.copy()`, changed by `d[k] = v`,
 //! `d[k] op= v`, `del d[k]`, `d.pop(k[, default])`, `d.setdefault(k, v)`, `d.clear()`,
 //! `s.add(x)`, `s.discard(x)`, `s.remove(x)`, and iterated in insertion order (a dict, its
 //! keys, values or items). Every insertion forks on which key (if any) the new key equals,
@@ -105,6 +106,37 @@ impl<'p> Machine<'p> {
             return None;
         };
         lists::owned(s, self.program, name).then(|| m.clone())
+    }
+
+    /// The mapping `dict(d)`, `set(s)` or `m.copy()` makes: a copy of the
+    /// mapping of known structure a name holds, of the same kind.
+    fn copied_mapping(&self, s: &State<'_>, e: &Expr) -> Option<Mapping> {
+        let (source, kind) = match &e.kind {
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if keywords.is_empty() => match (&func.kind, args.as_slice()) {
+                (ExprKind::Name(f), [arg]) => match f.as_str() {
+                    "dict" => (arg.as_name()?, MapKind::Dict),
+                    "set" => (arg.as_name()?, MapKind::Set),
+                    _ => return None,
+                },
+                (ExprKind::Attribute { value, attr }, []) if attr == "copy" => {
+                    let name = value.as_name()?;
+                    let Value::Mapping(m) = get(&s.frames.last()?.store, name)? else {
+                        return None;
+                    };
+                    (name, m.kind)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match get(&s.frames.last()?.store, source)? {
+            Value::Mapping(m) if m.kind == kind => Some(m.clone()),
+            _ => None,
+        }
     }
 
     /// Where `key` may land in `m`, with the state to go on from; `Err` with where the path
@@ -252,6 +284,13 @@ impl<'p> Machine<'p> {
     ) -> Result<Maybe<'p>> {
         match &target.kind {
             ExprKind::Name(name) => {
+                if let Some(m) = self.copied_mapping(&s, value)
+                    && lists::owned(&s, self.program, name)
+                {
+                    let mut s = s;
+                    s.assign(name, Value::Mapping(m))?;
+                    return Ok(Ok(Branch::Go(s)));
+                }
                 if let Some((build, operands)) = constructor(value) {
                     if !lists::owned(&s, self.program, name) {
                         return Ok(Err(s));
