@@ -16,6 +16,7 @@ use crate::python::ir::Expr;
 mod calls;
 mod env;
 mod expr;
+mod fstrings;
 mod lists;
 mod mappings;
 mod quantifier;

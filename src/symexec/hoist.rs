@@ -11,8 +11,8 @@
 use super::SymexecError;
 use super::comprehension;
 use crate::python::ir::{
-    BinOp, BoolOp, CmpOp, ComprehensionKind, Constant, Expr, ExprKind, Generator, Stmt, StmtKind,
-    UnaryOp,
+    BinOp, BoolOp, CmpOp, ComprehensionKind, Constant, Expr, ExprKind, FStringPart, Generator,
+    Stmt, StmtKind, UnaryOp,
 };
 
 /// Calls the translation handles itself (and `print`, `range`, `enumerate`, `zip`,
@@ -690,10 +690,47 @@ impl Hoister {
                     attr: attr.clone(),
                 })
             }
+            // The fields of an f-string, evaluated left to right (not those of a format
+            // spec, which are evaluated after their field).
+            ExprKind::FString(parts)
+                if parts.iter().all(|p| {
+                    matches!(
+                        p,
+                        FStringPart::Literal(_)
+                            | FStringPart::Expr {
+                                format_spec: None,
+                                ..
+                            }
+                    )
+                }) =>
+            {
+                let fields: Vec<&Expr> = parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        FStringPart::Expr { expr, .. } => Some(&**expr),
+                        FStringPart::Literal(_) => None,
+                    })
+                    .collect();
+                let mut fields = self.operands(s, &fields, out)?.into_iter();
+                let parts = parts
+                    .iter()
+                    .map(|p| match p {
+                        FStringPart::Expr {
+                            expr, conversion, ..
+                        } => FStringPart::Expr {
+                            expr: Box::new(fields.next().unwrap_or_else(|| (**expr).clone())),
+                            conversion: *conversion,
+                            format_spec: None,
+                        },
+                        literal => literal.clone(),
+                    })
+                    .collect();
+                rebuilt(ExprKind::FString(parts))
+            }
             // Only sets to hold: where they cannot be held, the translation reads them.
             _ if !has_user_call(e) => Ok(e.clone()),
             _ => Err(unsupported(
-                "a call of a user function inside a comprehension, lambda, f-string, set, dict or `:=`",
+                "a call of a user function inside a comprehension, lambda, format spec, set, dict or `:=`",
                 line,
             )),
         }

@@ -185,7 +185,7 @@ impl Translator<'_> {
             ExprKind::Slice { .. } => Err(self.unsupported(e, "a slice outside a subscript")),
             ExprKind::Lambda { .. } => Err(self.unsupported(e, "lambda")),
             ExprKind::Comprehension { .. } => Err(self.unsupported(e, "a comprehension")),
-            ExprKind::FString(_) => Err(self.unsupported(e, "an f-string")),
+            ExprKind::FString(parts) => self.fstring(e, parts),
             ExprKind::Starred(_) => Err(self.unsupported(e, "a starred expression")),
             ExprKind::NamedExpr { .. } => Err(self.unsupported(e, "an assignment expression")),
             ExprKind::Unsupported { construct, .. } => Err(self.unsupported(e, *construct)),
