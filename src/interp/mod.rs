@@ -106,7 +106,7 @@
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
 //! `object` (and exception classes with several bases), metaclasses other than
-//! `abc.ABCMeta` (`enum.Flag`/`IntFlag`/`StrEnum`/`unique` are not importable) and class
+//! `abc.ABCMeta` (`enum.Flag`/`IntFlag`/`StrEnum` are not importable) and class
 //! keywords stop the run when the class statement runs. `dataclasses.fields`,
 //! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
 //! `dataclasses.field` with
