@@ -28,13 +28,34 @@ impl Machine {
                 }
             }
         }
+        // `metaclass=ABCMeta` (the abc prelude's stand-in) adds its `ABC` base instead.
+        let mut skip = None;
+        if let Some(at) = def
+            .keywords
+            .iter()
+            .position(|k| matches!(k, Kwarg::Named(n, _) if &**n == "metaclass"))
+        {
+            if let Kwarg::Named(_, e) = &def.keywords[at] {
+                let meta = self.eval(f, e)?;
+                if let Some(base) = metaclass_base(&meta) {
+                    if !bases.iter().any(|b| is_subclass(b, &base)) {
+                        bases.push(Value::Class(base));
+                    }
+                    skip = Some(at);
+                }
+            }
+        }
+        let def_keywords: Vec<&Kwarg> = (def.keywords.iter().enumerate())
+            .filter(|(i, _)| Some(*i) != skip)
+            .map(|(_, k)| k)
+            .collect();
         // Exception classes: one exception base; the body's namespace holds their methods.
         let exc_base = match bases.as_slice() {
             [Value::ExcType(k)] => Some(ExcClass::Builtin(*k)),
             [Value::UserExcType(c)] => Some(ExcClass::User(c.clone())),
             _ => None,
         };
-        if let (Some(base), true) = (exc_base, def.keywords.is_empty()) {
+        if let (Some(base), true) = (exc_base, def_keywords.is_empty()) {
             let class = if def.trivial {
                 Rc::new(UserClass::plain(def.name.clone(), base))
             } else {
@@ -56,10 +77,10 @@ impl Machine {
         }
         // Classes outside the subset are defined as unavailable, as before classes ran, so a
         // cell defining one next to functions still runs; using the class stops the run.
-        match self.class_bases(def, &bases)? {
+        match self.class_bases(&def_keywords, &bases)? {
             Ok((class_bases, flavor)) => {
                 let mut keywords = Vec::new();
-                for k in &def.keywords {
+                for &k in &def_keywords {
                     if let Kwarg::Named(name, e) = k {
                         keywords.push((name.clone(), self.eval(f, e)?));
                     }
@@ -78,11 +99,11 @@ impl Machine {
     /// (an exception class is made here).
     fn class_bases(
         &mut self,
-        def: &ClassDef,
+        keywords: &[&Kwarg],
         bases: &[Value],
     ) -> R<Result<(Vec<Rc<Class>>, Flavor), String>> {
         // Other keywords go to `__init_subclass__`.
-        if let Some(k) = def.keywords.iter().find(|k| match k {
+        if let Some(k) = keywords.iter().find(|k| match k {
             Kwarg::Named(name, _) => &**name == "metaclass",
             Kwarg::Splat(_) => true,
         }) {
@@ -222,4 +243,19 @@ fn fill_class_cell(def: &ClassDef, frame: &Frame, class: Value) {
             *c.borrow_mut() = Some(class);
         }
     }
+}
+
+/// The base a metaclass stand-in contributes: a prelude class naming it in
+/// `__metaclass_base__` (`abc.ABCMeta` names `abc.ABC`, whose `__new__` does ABCMeta's check).
+fn metaclass_base(meta: &Value) -> Option<Rc<Class>> {
+    let Value::Class(c) = meta else { return None };
+    match c.lookup("__metaclass_base__")? {
+        Value::Class(base) => Some(base),
+        _ => None,
+    }
+}
+
+/// Whether the base value `b` is (a subclass of) `class`.
+fn is_subclass(b: &Value, class: &Rc<Class>) -> bool {
+    matches!(b, Value::Class(c) if c.mro.iter().any(|m| Rc::ptr_eq(m, class)))
 }

@@ -105,8 +105,8 @@
 //! define it next to functions for the analyses: using such a name stops the run. Importing
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
-//! `object` (and exception classes with several bases), metaclasses (`abc.ABCMeta` and
-//! `enum.Flag`/`IntFlag`/`unique` are not importable) and class
+//! `object` (and exception classes with several bases), metaclasses other than
+//! `abc.ABCMeta` (`enum.Flag`/`IntFlag`/`StrEnum` are not importable) and class
 //! keywords stop the run when the class statement runs. `dataclasses.fields`,
 //! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
 //! `dataclasses.field` with

@@ -56,6 +56,8 @@ pub(crate) enum ClassBuiltin {
     IntEnumOp(super::int_enum::IntEnumOp),
     /// `dataclasses.fields(class_or_instance)`.
     Fields,
+    /// `enum.unique(enum_class)`.
+    Unique,
     /// `NamedTuple._make(iterable)`: a class method.
     NtMake,
 }
@@ -107,6 +109,7 @@ impl ClassBuiltin {
             ClassBuiltin::Replace => "replace",
             ClassBuiltin::IntEnumOp(op) => op.0,
             ClassBuiltin::Fields => "fields",
+            ClassBuiltin::Unique => "unique",
             ClassBuiltin::NtMake => "_make",
             ClassBuiltin::Object(n) => n,
             b => NAMES.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
@@ -332,6 +335,7 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("dataclasses", "fields") => b(ClassBuiltin::Fields),
         ("dataclasses", "MISSING") => Some(missing()),
         ("dataclasses", "Field") => Some(Value::Class(LIBRARY.with(|l| l.field.clone()))),
+        ("enum", "unique") => b(ClassBuiltin::Unique),
         ("enum", "auto") => Some(Value::Class(LIBRARY.with(|l| l.auto.clone()))),
         ("typing", "NamedTuple") => Some(Value::Class(LIBRARY.with(|l| l.named_tuple.clone()))),
         ("collections", "namedtuple") => b(ClassBuiltin::NamedTupleFactory),
@@ -449,6 +453,12 @@ impl Machine {
             C::IntEnumOp(op) => {
                 no_kwargs(name, &kwargs)?;
                 self.call_int_enum_op(op, args)
+            }
+            C::Unique => {
+                no_kwargs(name, &kwargs)?;
+                arity(name, &args, 1, 1)?;
+                self.enum_unique(&args[0])?;
+                Ok(args[0].clone())
             }
             C::Fields => {
                 no_kwargs(name, &kwargs)?;
@@ -1106,6 +1116,38 @@ impl Machine {
         }
         d.flavor = Some(Rc::new(super::stdlib::Flavor::MappingProxy));
         Value::Dict(Rc::new(std::cell::RefCell::new(d)))
+    }
+
+    /// `enum.unique(c)`'s check: CPython's `ValueError` naming every alias and its member.
+    fn enum_unique(&mut self, cls: &Value) -> R<()> {
+        let Value::Class(c) = cls else {
+            return Err(Unwind::unsupported(
+                "enum.unique over a class that is not an Enum",
+            ));
+        };
+        if !c.is_enum() {
+            return Err(Unwind::unsupported(
+                "enum.unique over a class that is not an Enum",
+            ));
+        }
+        let mut aliases = Vec::new();
+        for (alias, v) in c.attrs.borrow().iter() {
+            if let Value::Instance(i) = v {
+                if let (true, Some(Value::Str(n))) = (Rc::ptr_eq(&i.class, c), i.get("name")) {
+                    if n.as_str() != &**alias {
+                        aliases.push(format!("{alias} -> {}", n.as_str()));
+                    }
+                }
+            }
+        }
+        if aliases.is_empty() {
+            return Ok(());
+        }
+        value_error(format!(
+            "duplicate values found in {}: {}",
+            self.repr_of(cls)?,
+            aliases.join(", ")
+        ))
     }
 
     /// `Color(1)`: the member with that value.

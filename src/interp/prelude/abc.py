@@ -1,8 +1,9 @@
 # The `abc` module for cells: `ABC` and `abstractmethod`, with CPython 3.11's check that a
 # class with abstract methods left cannot be instantiated (there `ABCMeta` computes
 # `__abstractmethods__` when the class is made; here `ABC.__new__` finds them when an
-# instance is made, with the same result and message). `ABCMeta`, `register` and the
-# abstract property helpers are not provided. Runs once per session, the first time a cell
+# instance is made, with the same result and message). `class C(metaclass=ABCMeta)` is
+# `class C(ABC)` here (`ABCMeta.__metaclass_base__`, read by the class statement), so the
+# class's MRO also lists `ABC`. `register` and the abstract property helpers are not provided. Runs once per session, the first time a cell
 # imports abc, and binds one global, `__abc__`, the module object.
 
 
@@ -48,12 +49,16 @@ def __abc_setup__():
                 )
             return object.__new__(cls)
 
+    class ABCMeta:
+        __metaclass_base__ = ABC
+
     class AbcModule:
         def __repr__(self):
             return "<module 'abc' (built-in)>"
 
     module = AbcModule()
     module.ABC = ABC
+    module.ABCMeta = ABCMeta
     module.abstractmethod = abstractmethod
     return module
 

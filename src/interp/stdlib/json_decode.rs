@@ -1,7 +1,7 @@
 //! `json.loads`: CPython's scanner (`_json.c`) over the document's code points, so objects
 //! keep their key order, ints are unbounded, `NaN`/`Infinity`/`-Infinity` are accepted, and a
-//! malformed document raises `ValueError` (what `json.JSONDecodeError` names here) with
-//! CPython's message and `line L column C (char P)` position.
+//! malformed document raises `json.JSONDecodeError` (a `ValueError`) with CPython's message,
+//! `line L column C (char P)` position and `msg`/`doc`/`pos`/`lineno`/`colno` attributes.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -9,7 +9,7 @@ use std::rc::Rc;
 use num_bigint::BigInt;
 
 use crate::interp::dict::{Dict, key_of};
-use crate::interp::exc::{ExcKind, R, Unwind, fail};
+use crate::interp::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, UserClass, fail};
 use crate::interp::value::Value;
 
 /// Nesting deeper than this raises `RecursionError`, as CPython's recursive scanner does.
@@ -51,7 +51,7 @@ pub(super) fn loads(text: &str, hooks: Option<&mut Hooks<'_>>) -> R<Value> {
     result.map_err(|Error(msg, pos)| decode_error(&doc, msg, pos))?
 }
 
-/// `JSONDecodeError(msg, doc, pos)`'s text, as a `ValueError`.
+/// `JSONDecodeError(msg, doc, pos)`.
 fn decode_error(doc: &[char], msg: &str, pos: usize) -> Unwind {
     let before = &doc[..pos.min(doc.len())];
     let line = before.iter().filter(|c| **c == '\n').count() + 1;
@@ -59,14 +59,34 @@ fn decode_error(doc: &[char], msg: &str, pos: usize) -> Unwind {
         Some(nl) => pos - nl,
         None => pos + 1,
     };
-    Unwind::new(
-        ExcKind::ValueError,
-        format!("{msg}: line {line} column {column} (char {pos})"),
-    )
+    let e = ExcObject::new(
+        ExcClass::User(ERROR.with(Rc::clone)),
+        vec![Value::str(format!(
+            "{msg}: line {line} column {column} (char {pos})"
+        ))],
+    );
+    let int = |n: usize| Value::int128(n as i128);
+    *e.attrs.borrow_mut() = vec![
+        ("msg".into(), Value::str(msg)),
+        ("doc".into(), Value::str(&doc.iter().collect::<String>())),
+        ("pos".into(), int(pos)),
+        ("lineno".into(), int(line)),
+        ("colno".into(), int(column)),
+    ];
+    Unwind::from_object(e)
 }
 
 fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+thread_local! {
+    static ERROR: Rc<UserClass> = Rc::new(UserClass::plain("JSONDecodeError".into(), ExcClass::Builtin(ExcKind::ValueError)));
+}
+
+/// The class `json.JSONDecodeError`.
+pub(crate) fn error_class() -> Value {
+    Value::UserExcType(ERROR.with(Rc::clone))
 }
 
 /// Either a scan error or an interpreter error (recursion, memory).

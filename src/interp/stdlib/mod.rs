@@ -174,7 +174,7 @@ pub(crate) fn attr(m: StdModule, name: &str) -> Option<Value> {
         }
     }
     if m == StdModule::Json && name == "JSONDecodeError" {
-        return Some(Value::ExcType(ExcKind::ValueError));
+        return Some(json_decode::error_class());
     }
     StdFn::find(m, name).map(|f| Value::Builtin(Builtin::Std(f)))
 }
