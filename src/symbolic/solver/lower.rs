@@ -515,10 +515,10 @@ impl<'a> Lowerer<'a> {
                 let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
                 Z::Bool(p.suffix(&s))
             }
-            TermKind::Find(s, p) => {
-                let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
-                Z::Int(super::strings::find(&s, &p)?)
-            }
+            TermKind::Find(s, p) => match (self.lower(s)?, self.lower(p)?) {
+                (Z::Seq(s), item) => Z::Int(super::strings::seq_index(&s, &item.unit()?)?),
+                (s, p) => Z::Int(super::strings::find(&s.into_str()?, &p.into_str()?)?),
+            },
             TermKind::CharTest(test, s) => {
                 self.assume_ascii(s)?;
                 Z::Bool(super::strings::char_test(

@@ -22,6 +22,24 @@ fn built(raw: Option<Z3_ast>, what: &str) -> Result<Z3_ast, SolverError> {
     raw.ok_or_else(|| SolverError::Internal(format!("Z3 refused to build {what}")))
 }
 
+/// `seq.indexof(s, sub, 0)` of any sequences: the first index of `sub` (a unit sequence
+/// for an item) in `s`, or -1.
+pub(super) fn seq_index(s: &ast::Seq, sub: &ast::Seq) -> Result<ast::Int, SolverError> {
+    let ctx = s.get_ctx();
+    let start = ast::Int::from_i64(0);
+    // SAFETY: the operands are live ASTs of `ctx`; `wrap` takes a reference to the result
+    // before any other Z3 call.
+    unsafe {
+        let raw = Z3_mk_seq_index(
+            ctx.get_z3_context(),
+            s.get_z3_ast(),
+            sub.get_z3_ast(),
+            start.get_z3_ast(),
+        );
+        Ok(ast::Int::wrap(ctx, built(raw, "seq.indexof")?))
+    }
+}
+
 /// `s.find(sub)`.
 pub(super) fn find(s: &ast::String, sub: &ast::String) -> Result<ast::Int, SolverError> {
     index_from(s, sub, &ast::Int::from_i64(0))
