@@ -226,6 +226,13 @@ def neighbours(graph: dict[int, int], node: int) -> int:
         return 2
     return 3
 
+def aliased(d: dict[str, int]) -> int:
+    e = d
+    e["a"] = 1
+    if "a" in d:
+        return 1
+    return 0
+
 def mutated(d: dict[str, int], k: str) -> int:
     d[k] = 5
     if d[k] == 5:
@@ -402,6 +409,9 @@ fn verdicts_agree_with_cpython(source: &str) -> (usize, usize, usize) {
         }
         for e in edges.iter().filter(|e| e["feasible"] == "unknown") {
             println!("{name}: undecided {:?}", edge_key(e));
+        }
+        for e in edges.iter().filter(|e| !e["run"].is_null()) {
+            println!("{name}: decided by a run {:?}", edge_key(e));
         }
         decided += edges.iter().filter(|e| e["feasible"] != "unknown").count();
         by_solver += edges

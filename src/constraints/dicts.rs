@@ -6,12 +6,72 @@
 
 use super::semantics::Names;
 use crate::python::PyValue;
+use crate::python::ir::{CmpOp, Expr, ExprKind, Function, StmtKind, UnaryOp};
 use crate::symbolic::mapping::MapKind;
 use crate::symbolic::seqmap::SeqMapping;
 use crate::symbolic::{Env, Model, SolverError, SortError, Term};
 
 const KEYS: &str = "@keys:";
 const VALUES: &str = "@values:";
+
+/// Builtins that read a dict or set argument without keeping it.
+const READERS: &[&str] = &[
+    "len", "sorted", "min", "max", "sum", "list", "tuple", "set", "any", "all",
+];
+
+/// Whether `f` may let its parameter `name` be seen under another name (bound to a second
+/// name, passed to a call, stored, returned, an operand of `and`/`or`), where a change in
+/// place would not reach `name`'s model: every use of it must be a read the model knows
+/// (`d[k]`, `d.m(…)`, `k in d`, a reading builtin, `for … in d`, `if d:`, `not d`) or a
+/// rebinding.
+pub fn escapes(f: &Function, name: &str) -> bool {
+    let is = |e: &Expr| e.as_name() == Some(name);
+    let (mut all, mut safe) = (0usize, 0usize);
+    for s in &f.body {
+        s.walk(&mut |s| {
+            let direct: Vec<&Expr> = match &s.kind {
+                StmtKind::If { test, .. } | StmtKind::While { test, .. } => vec![test],
+                StmtKind::For { target, iter, .. } => vec![target, iter],
+                StmtKind::Assign { targets, .. } => targets.iter().collect(),
+                StmtKind::AugAssign { target, .. } | StmtKind::AnnAssign { target, .. } => {
+                    vec![target]
+                }
+                _ => Vec::new(),
+            };
+            safe += direct.iter().filter(|e| is(e)).count();
+            for e in s.exprs() {
+                e.walk(&mut |x| {
+                    if is(x) {
+                        all += 1;
+                    }
+                    safe += match &x.kind {
+                        ExprKind::Subscript { value, .. } => usize::from(is(value)),
+                        ExprKind::Call { func, args, .. } => match &func.kind {
+                            ExprKind::Attribute { value, .. } => usize::from(is(value)),
+                            ExprKind::Name(n) if READERS.contains(&n.as_str()) => {
+                                args.iter().filter(|a| is(a)).count()
+                            }
+                            _ => 0,
+                        },
+                        ExprKind::Compare {
+                            ops, comparators, ..
+                        } => ops
+                            .iter()
+                            .zip(comparators)
+                            .filter(|(op, c)| matches!(op, CmpOp::In | CmpOp::NotIn) && is(c))
+                            .count(),
+                        ExprKind::UnaryOp {
+                            op: UnaryOp::Not,
+                            operand,
+                        } => usize::from(is(operand)),
+                        _ => 0,
+                    };
+                });
+            }
+        });
+    }
+    safe < all
+}
 
 /// Declares the dict or set parameter `name`.
 pub fn declare(names: &mut Names, name: &str, m: &SeqMapping) {

@@ -287,6 +287,16 @@ fn declare_mappings(
         else {
             continue;
         };
+        if dicts::escapes(f, &p.name) {
+            skipped.retain(|(n, _)| *n != p.name);
+            skipped.push((
+                p.name.clone(),
+                "a dict or set that other names may see (passed, stored, returned or bound \
+                 to another name)"
+                    .into(),
+            ));
+            continue;
+        }
         let dict = *kind == MapKind::Dict;
         match SeqMapping::input(&p.name, key, dict.then_some(value)) {
             Ok(m) => {
