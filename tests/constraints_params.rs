@@ -443,9 +443,10 @@ fn dict_set_and_list_parameters_agree_with_cpython() {
 fn modelled_dict_and_set_parameters_agree_with_cpython() {
     let (decided, all, by_solver) = verdicts_agree_with_cpython(DICTS);
     println!("{decided} of {all} edges decided, {by_solver} by the solver");
-    // `mutated` changes its dict in place: what it reads after is left to runs.
+    // `mutated` changes its dict in place and `aliased` through another name (so it is not
+    // modelled): what they read after is left to runs.
     assert!(
-        all - by_solver <= 4,
+        all - by_solver <= 10,
         "{by_solver} of {all} edges decided by the solver"
     );
 }
