@@ -54,6 +54,9 @@ pub enum ConstraintsError {
     Cfg(#[from] CfgError),
     #[error("interrupted by the user")]
     Stopped(#[from] Stopped),
+    /// A dict or set parameter's model could not be stated (a bug, not the user's input).
+    #[error("the model of a dict or set parameter: {0}")]
+    Mapping(String),
 }
 
 /// A precondition that could not be used, and why.
@@ -130,6 +133,8 @@ pub struct Analysis {
     pub parameters: Vec<(String, Sort)>,
     /// Of those, the ones that may be `None` too (`Optional[T]`, `x=None`).
     pub optional_parameters: Vec<String>,
+    /// The dict and set parameters (sequences of keys and values), with their types.
+    pub mapping_parameters: Vec<(String, String)>,
     /// The other parameters, with the reason.
     pub unsupported_parameters: Vec<(String, String)>,
     /// The parameters without annotation whose sort was inferred (precise mode), and from
@@ -199,6 +204,7 @@ pub fn analyze(
     let semantics::Inputs {
         names: inputs,
         sorts: parameters,
+        mappings: mapping_parameters,
         optional: optional_parameters,
         skipped: unsupported_parameters,
         inferred: inferred_parameters,
@@ -206,10 +212,18 @@ pub fn analyze(
         given: given_parameters,
     } = semantics::inputs(f, options.mode == Mode::Precise, &options.given);
     let (preconditions, ignored_preconditions) = read_preconditions(f, &inputs);
-    let pre: Vec<Constraint> = preconditions
-        .iter()
-        .flat_map(|p| p.constraints.clone())
-        .collect();
+    // What every dict and set parameter is (distinct keys), then the docstring's.
+    let mut pre: Vec<Constraint> = match super::dicts::axioms(&inputs) {
+        Ok(axioms) => axioms
+            .into_iter()
+            .map(|term| Constraint {
+                term,
+                kind: semantics::Kind::Internal,
+            })
+            .collect(),
+        Err(e) => return Err(ConstraintsError::Mapping(e.0)),
+    };
+    pre.extend(preconditions.iter().flat_map(|p| p.constraints.clone()));
     stats.semantics = semantics_started.elapsed();
     let work = Work {
         dag: &dag,
@@ -270,6 +284,7 @@ pub fn analyze(
         mode: options.mode,
         parameters,
         optional_parameters,
+        mapping_parameters,
         unsupported_parameters,
         inferred_parameters,
         given_parameters,

@@ -5,8 +5,13 @@ use crate::python::builtins;
 use crate::python::ir::{Expr, ExprKind, Stmt, StmtKind};
 use crate::symbolic::{Env, ExceptionKind, SortError, Term, Translated, translate};
 
-/// List and str methods that leave their receiver unchanged.
+/// List, str and dict methods that leave their receiver unchanged (a list has no `get`,
+/// `keys`, `values` or `items`: there they raise, changing nothing).
 const PURE_METHODS: &[&str] = &[
+    "get",
+    "keys",
+    "values",
+    "items",
     "copy",
     "count",
     "index",

@@ -17,6 +17,7 @@
 
 mod analysis;
 mod dag;
+mod dicts;
 pub(crate) mod docstring;
 mod effects;
 mod encode;

@@ -2,6 +2,7 @@
 //! a witness input read from the model.
 
 use super::dag::{Dag, EdgeId, Path};
+use super::dicts;
 use super::encode::Encoding;
 use super::feasibility::{DEPENDS, Feasible};
 use super::free::only_definitions;
@@ -173,7 +174,7 @@ pub fn decided_without_solver(
     if !constraints.is_empty() {
         return None;
     }
-    if params.iter().any(|(name, _)| inputs.contains_key(name)) {
+    if params.iter().any(|(name, _)| inputs.contains_key(name)) || dicts::any(inputs) {
         return None;
     }
     Some((Feasible::Yes, Some(Vec::new())))
@@ -219,7 +220,7 @@ pub fn decide(
             Check::Unsat => (Feasible::No, None),
             Check::Unknown(reason) => (Feasible::Unknown(reason.to_string()), None),
             Check::Sat(model) => {
-                let witness: Result<Vec<_>, _> = params
+                let mut witness: Result<Vec<_>, _> = params
                     .iter()
                     .filter_map(|(name, _)| inputs.get(name).map(|t| (name, t)))
                     .map(|(name, t)| {
@@ -232,6 +233,12 @@ pub fn decide(
                         model.value(t).map(|v| (name.clone(), v))
                     })
                     .collect();
+                if let Ok(w) = &mut witness {
+                    match dicts::witness(inputs, &model) {
+                        Ok(maps) => w.extend(maps),
+                        Err(e) => witness = Err(e),
+                    }
+                }
                 // A model whose values cannot be read back still shows feasibility.
                 (Feasible::Yes, witness.ok())
             }

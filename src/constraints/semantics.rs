@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use petgraph::graph::NodeIndex;
 
 use super::dag::EdgeInfo;
+use super::dicts;
 use super::effects::{Effects, mutated_names};
 use super::none;
 use super::optional;
@@ -23,11 +24,14 @@ use crate::python::ir::{
     Constant, Expr, ExprKind, Function, MatchCase, ParamKind, Pattern, Stmt, StmtId, StmtKind,
 };
 use crate::symbolic::iteration::{Iterable, iterator_call};
+use crate::symbolic::mapping::MapKind;
 use crate::symbolic::negate::negate;
+use crate::symbolic::seqmap::SeqMapping;
 use crate::symbolic::{
     CompareOp, Env, ExceptionKind, Sort, SortError, Term, TermKind, Translated, Var,
     float_rounding, translate, translate_condition,
 };
+use crate::symexec::packed::Shape;
 
 /// What each name currently stands for (absent: unknown or unbound).
 pub type Names = BTreeMap<String, Term>;
@@ -234,9 +238,15 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
             optional.push(p.name.clone());
         }
     }
+    let mappings = if infer {
+        declare_mappings(f, given, &mut names, &mut skipped)
+    } else {
+        Vec::new()
+    };
     let sorts = f
         .params
         .iter()
+        .filter(|p| !mappings.iter().any(|(n, _)| *n == p.name))
         .filter_map(|p| {
             names
                 .get(&p.name)
@@ -246,12 +256,66 @@ pub fn inputs(f: &Function, infer: bool, given: &[(String, Sort)]) -> Inputs {
     Inputs {
         names,
         sorts,
+        mappings,
         optional,
         skipped,
         inferred,
         guessed,
         given: given_notes,
     }
+}
+
+/// Declares in `names` the dict and set parameters of `f` as `%set` reads them (the
+/// annotation, or inference from the body) whose keys the model takes, unless they may be
+/// `None`; returns them with their types, removed from `skipped`.
+fn declare_mappings(
+    f: &Function,
+    given: &[(String, Sort)],
+    names: &mut Names,
+    skipped: &mut Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    let Ok((_, _, packed)) = crate::symexec::function_inputs(f, &[], given) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for p in &f.params {
+        if names.contains_key(&p.name) || admits_none(f, p, given) {
+            continue;
+        }
+        let Some(Shape::Map { kind, key, value }) =
+            packed.iter().find(|q| q.name == p.name).map(|q| &q.shape)
+        else {
+            continue;
+        };
+        if dicts::escapes(f, &p.name) {
+            skipped.retain(|(n, _)| *n != p.name);
+            skipped.push((
+                p.name.clone(),
+                "a dict or set that other names may see (passed, stored, returned or bound \
+                 to another name)"
+                    .into(),
+            ));
+            continue;
+        }
+        let dict = *kind == MapKind::Dict;
+        match SeqMapping::input(&p.name, key, dict.then_some(value)) {
+            Ok(m) => {
+                dicts::declare(names, &p.name, &m);
+                skipped.retain(|(n, _)| *n != p.name);
+                let ty = if dict {
+                    format!("dict[{key}, {value}]")
+                } else {
+                    format!("set[{key}]")
+                };
+                out.push((p.name.clone(), ty));
+            }
+            Err(why) => {
+                skipped.retain(|(n, _)| *n != p.name);
+                skipped.push((p.name.clone(), format!("a {} with {}", kind.name(), why.0)));
+            }
+        }
+    }
+    out
 }
 
 /// Whether parameter `p` of `f` may be `None`: annotated `Optional[T]`/`T | None`, with a
@@ -327,6 +391,8 @@ pub struct Inputs {
     pub names: Names,
     /// The modelled parameters' sorts, in order.
     pub sorts: Vec<(String, Sort)>,
+    /// The dict and set parameters (modelled as [`SeqMapping`]s), with their types.
+    pub mappings: Vec<(String, String)>,
     /// The parameters that may be `None` besides a value of their sort.
     pub optional: Vec<String>,
     /// The parameters left out, and why.
@@ -343,8 +409,11 @@ pub struct Inputs {
 pub fn env_of(names: &Names) -> Env {
     let mut env = Env::new();
     for (k, v) in names.iter().filter(|(_, v)| !none::is_marker(v)) {
-        env.bind(k.clone(), v.clone());
+        if !dicts::internal(k) && !dicts::holds(names, k) {
+            env.bind(k.clone(), v.clone());
+        }
     }
+    dicts::bind(&mut env, names);
     env
 }
 
@@ -1213,6 +1282,16 @@ impl Iteration {
             return Ok(Iteration {
                 fx: effects_of(&t),
                 items,
+            });
+        }
+        if let Some(keys) = crate::symbolic::seqmap_items(iter, env) {
+            return Ok(Iteration {
+                fx: Effects {
+                    raises: Vec::new(),
+                    complete: true,
+                    partial: None,
+                },
+                items: Iterable::Seq(keys?),
             });
         }
         let t = translate(iter, env).map_err(|e| e.to_string())?;

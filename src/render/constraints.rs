@@ -133,6 +133,11 @@ pub fn text(a: &Analysis, selected: Option<usize>) -> String {
         .parameters
         .iter()
         .map(|(n, s)| format!("{n}: {}", parameter_type(a, n, s)))
+        .chain(
+            a.mapping_parameters
+                .iter()
+                .map(|(n, t)| format!("{n}: {t}")),
+        )
         .collect();
     out.push_str(&format!("parameters: {}\n", or_none(&params)));
     for (n, reason) in &a.unsupported_parameters {
@@ -412,6 +417,11 @@ pub fn json(a: &Analysis) -> Value {
         .parameters
         .iter()
         .map(|(n, s)| (n.clone(), json!(parameter_type(a, n, s))))
+        .chain(
+            a.mapping_parameters
+                .iter()
+                .map(|(n, t)| (n.clone(), json!(t))),
+        )
         .collect();
     map.insert("parameters".into(), Value::Object(params));
     map.insert(

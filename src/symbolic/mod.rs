@@ -21,6 +21,7 @@ pub mod negate;
 pub mod none;
 mod print;
 mod rounding;
+pub mod seqmap;
 pub mod simplify;
 pub mod solver;
 pub mod sort;
@@ -37,7 +38,7 @@ pub use sort::{SeqKind, Sort};
 pub use term::{ArithOp, CompareOp, Literal, SortError, Term, TermKind, TermMemo, Var};
 pub use translate::{
     Env, ExceptionKind, TranslateError, Translated, annotation_sort, dict_items, optional_inner,
-    translate, translate_condition,
+    seqmap_items, translate, translate_condition,
 };
 
 #[cfg(test)]

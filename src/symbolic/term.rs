@@ -795,9 +795,13 @@ impl Term {
         Ok(Term::make(TermKind::EndsWith(s, suffix), Sort::Bool))
     }
 
-    /// `s.find(sub)`.
+    /// `s.find(sub)`; of a sequence and an item of its item sort, the first index of the
+    /// item or -1 (how a dict's value is found by its key, [`crate::symbolic::seqmap`]).
     pub fn find(s: Term, sub: Term) -> Built {
-        expect_strs(&s, &sub, "find")?;
+        let item_of_seq = matches!(s.sort(), Sort::Seq(_, item) if **item == *sub.sort());
+        if !item_of_seq {
+            expect_strs(&s, &sub, "find")?;
+        }
         Ok(Term::make(TermKind::Find(s, sub), Sort::Int))
     }
 

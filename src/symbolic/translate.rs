@@ -20,11 +20,13 @@ mod fstrings;
 mod lists;
 mod mappings;
 mod quantifier;
+mod seqmaps;
 mod strings;
 
 pub use env::{Env, annotation_sort, optional_inner};
 pub use lists::sorted_reverse;
 pub use mappings::dict_items;
+pub use seqmaps::seqmap_items;
 
 /// An exception the translated expressions can raise at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -35,6 +35,8 @@ pub struct ConstraintFacts {
     /// Edges, and those whose feasibility is decided (not `"unknown"`); `Err` is the
     /// cell error.
     pub edges: Result<(usize, usize), String>,
+    /// Of the decided edges, those a run decided (`yes (run)`), not the solver.
+    pub by_runs: usize,
     pub time: Duration,
     /// For each undecided edge, why: the first condition left untranslated on a listed path
     /// through it (`reason: text`), else the edge's own reason.
@@ -234,6 +236,7 @@ fn run_constraints(session: &mut Session, cancel: &Cancel, name: &str) -> Constr
     }));
     let time = start.elapsed();
     let mut undecided = Vec::new();
+    let mut by_runs = 0;
     let edges = match ran {
         Err(_) => Err("panic".to_string()),
         Ok((Err(e), _)) => Err(format!("{}: {}", e.ename, e.evalue)),
@@ -242,6 +245,7 @@ fn run_constraints(session: &mut Session, cancel: &Cancel, name: &str) -> Constr
             Some(j) => {
                 let edges = j["edges"].as_array().cloned().unwrap_or_default();
                 let decided = edges.iter().filter(|e| e["feasible"] != "unknown").count();
+                by_runs = edges.iter().filter(|e| !e["run"].is_null()).count();
                 let paths = j["paths"].as_array().cloned().unwrap_or_default();
                 undecided = edges
                     .iter()
@@ -254,6 +258,7 @@ fn run_constraints(session: &mut Session, cancel: &Cancel, name: &str) -> Constr
     };
     ConstraintFacts {
         edges,
+        by_runs,
         time,
         undecided,
     }
@@ -467,6 +472,8 @@ pub struct Summary {
     /// median and worst time (and whose).
     pub edges: usize,
     pub decided: usize,
+    /// Of those, the edges runs decided.
+    pub decided_by_runs: usize,
     pub constraints_errors: usize,
     pub constraints_median: Duration,
     pub constraints_worst: Duration,
@@ -550,6 +557,7 @@ pub fn summarize(records: &[Record]) -> Summary {
         havocs,
         edges: counted.iter().map(|c| c.0).sum(),
         decided: counted.iter().map(|c| c.1).sum(),
+        decided_by_runs: ran.iter().map(|(_, c)| c.by_runs).sum(),
         constraints_errors: ran.len() - counted.len(),
         constraints_median: c_median,
         constraints_worst: c_worst,
@@ -583,10 +591,16 @@ pub fn report(records: &[Record]) -> String {
             None => String::new(),
             Some(ConstraintFacts {
                 edges: Ok((n, d)),
+                by_runs,
                 time,
                 ..
             }) => {
-                format!(" | constraints {d}/{n} edges decided {time:.0?}")
+                let runs = if *by_runs > 0 {
+                    format!(" ({by_runs} by runs)")
+                } else {
+                    String::new()
+                };
+                format!(" | constraints {d}/{n} edges decided{runs} {time:.0?}")
             }
             Some(ConstraintFacts { edges: Err(e), .. }) => format!(" | constraints error: {e}"),
         };
@@ -615,10 +629,11 @@ pub fn report(records: &[Record]) -> String {
     ));
     if s.edges > 0 || s.constraints_errors > 0 {
         out.push_str(&format!(
-            "%constraints: {} of {} edges decided ({:.1} %), {} errors; time: median {:.1?}, worst {:.1?} ({})\n",
+            "%constraints: {} of {} edges decided ({:.1} %; {} by runs), {} errors; time: median {:.1?}, worst {:.1?} ({})\n",
             s.decided,
             s.edges,
             100.0 * s.decided as f64 / s.edges.max(1) as f64,
+            s.decided_by_runs,
             s.constraints_errors,
             s.constraints_median,
             s.constraints_worst,

@@ -104,6 +104,7 @@ pub fn run(session: &mut Session, inv: &Invocation, ctx: &mut Ctx<'_>) -> Result
     let mut analysis = analyze(&f, &options, ctx.cancel).map_err(|e| match e {
         ConstraintsError::Stopped(s) => s.into(),
         ConstraintsError::Cfg(e) => CellError::new("SyntaxError", format!("in {name}: {e}")),
+        ConstraintsError::Mapping(e) => CellError::new("InternalError", format!("in {name}: {e}")),
     })?;
     super::constraints_runs::decide_by_runs(session, &f, &mut analysis, ctx.cancel)?;
     if let Some(k) = selected

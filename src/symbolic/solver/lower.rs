@@ -74,6 +74,10 @@ pub(super) struct Lowerer<'a> {
     /// Variables whose `len!v >= 0` (`abstracted`) or link (`linked`) is in `lengths`.
     abstracted: HashSet<String>,
     linked: HashSet<String>,
+    /// Quantified variables whose range starts at a literal `>= 0`, being lowered: an index
+    /// by one needs no wrap-around for negative values (which Z3's instantiation of the
+    /// quantifier does not see through).
+    nonneg: HashSet<String>,
     /// `v` is ASCII, for each string variable `v` a character test or case map reads (see
     /// `symbolic::chars`), asserted with the term; `ascii_vars` names them.
     ascii: Vec<ast::Bool>,
@@ -265,6 +269,7 @@ impl<'a> Lowerer<'a> {
             lengths: Vec::new(),
             abstracted: HashSet::new(),
             linked: HashSet::new(),
+            nonneg: HashSet::new(),
             ascii: Vec::new(),
             ascii_vars: HashSet::new(),
         }
@@ -515,10 +520,10 @@ impl<'a> Lowerer<'a> {
                 let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
                 Z::Bool(p.suffix(&s))
             }
-            TermKind::Find(s, p) => {
-                let (s, p) = (self.lower(s)?.into_str()?, self.lower(p)?.into_str()?);
-                Z::Int(super::strings::find(&s, &p)?)
-            }
+            TermKind::Find(s, p) => match (self.lower(s)?, self.lower(p)?) {
+                (Z::Seq(s), item) => Z::Int(super::strings::seq_index(&s, &item.unit()?)?),
+                (s, p) => Z::Int(super::strings::find(&s.into_str()?, &p.into_str()?)?),
+            },
             TermKind::CharTest(test, s) => {
                 self.assume_ascii(s)?;
                 Z::Bool(super::strings::char_test(
@@ -588,7 +593,15 @@ impl<'a> Lowerer<'a> {
         let (lo_term, hi_term) = (lo, hi);
         let (lo, hi) = (self.int(lo)?, self.int(hi)?);
         let before = self.definitions.len();
-        let b = self.boolean(body)?;
+        let nonneg = lo_term
+            .int_literal()
+            .is_some_and(|v| v.sign() != num_bigint::Sign::Minus)
+            && self.nonneg.insert(smt_name(var));
+        let b = self.boolean(body);
+        if nonneg {
+            self.nonneg.remove(&smt_name(var));
+        }
+        let b = b?;
         if self.definitions.len() != before {
             return Err(SolverError::Unsupported(
                 "a quantifier whose body needs auxiliary constants (an open slice)".into(),
@@ -774,6 +787,11 @@ impl<'a> Lowerer<'a> {
     /// `len(s) + i` for a negative `i`, else `i`.
     pub fn normalized_index(&mut self, i: &Term, len: &ast::Int) -> Result<ast::Int> {
         let x = self.int(i)?;
+        if let TermKind::Var(v) = i.kind()
+            && self.nonneg.contains(&smt_name(v))
+        {
+            return Ok(x);
+        }
         Ok(match i.int_literal().map(|v| v.sign()) {
             Some(num_bigint::Sign::Minus) => ast::Int::add(&[len, &x]),
             Some(_) => x,

@@ -22,6 +22,12 @@ fn built(raw: Option<Z3_ast>, what: &str) -> Result<Z3_ast, SolverError> {
     raw.ok_or_else(|| SolverError::Internal(format!("Z3 refused to build {what}")))
 }
 
+/// `seq.indexof(s, sub, 0)` of any sequences: the first index of `sub` (a unit sequence
+/// for an item) in `s`, or -1.
+pub(super) fn seq_index(s: &ast::Seq, sub: &ast::Seq) -> Result<ast::Int, SolverError> {
+    indexof(s, sub, &ast::Int::from_i64(0), "seq.indexof")
+}
+
 /// `s.find(sub)`.
 pub(super) fn find(s: &ast::String, sub: &ast::String) -> Result<ast::Int, SolverError> {
     index_from(s, sub, &ast::Int::from_i64(0))
@@ -33,6 +39,11 @@ pub(super) fn index_from(
     sub: &ast::String,
     start: &ast::Int,
 ) -> Result<ast::Int, SolverError> {
+    indexof(s, sub, start, "str.indexof")
+}
+
+/// Z3's `indexof` of two sequences of one sort (strings included).
+fn indexof<S: Ast>(s: &S, sub: &S, start: &ast::Int, what: &str) -> Result<ast::Int, SolverError> {
     let ctx = s.get_ctx();
     // SAFETY: the operands are live ASTs of `ctx`; `wrap` takes a reference to the result
     // before any other Z3 call.
@@ -43,7 +54,7 @@ pub(super) fn index_from(
             sub.get_z3_ast(),
             start.get_z3_ast(),
         );
-        Ok(ast::Int::wrap(ctx, built(raw, "str.indexof")?))
+        Ok(ast::Int::wrap(ctx, built(raw, what)?))
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::python::ir::{BinOp, Constant, Expr, ExprKind, Param, ParamKind};
 use crate::symbolic::mapping::Mapping;
+use crate::symbolic::seqmap::SeqMapping;
 use crate::symbolic::sort::{SeqKind, Sort};
 use crate::symbolic::term::{SortError, Term, Var};
 
@@ -14,6 +15,8 @@ pub struct Env {
     bindings: BTreeMap<String, Term>,
     /// Names bound to a dict or set of known structure (see `mapping`).
     mappings: BTreeMap<String, Mapping>,
+    /// Names bound to a dict or set of symbolic size (see `seqmap`).
+    seqmaps: BTreeMap<String, SeqMapping>,
 }
 
 impl Env {
@@ -42,6 +45,16 @@ impl Env {
     /// The dict or set `name` is bound to.
     pub fn mapping(&self, name: &str) -> Option<&Mapping> {
         self.mappings.get(name)
+    }
+
+    /// Binds `name` to a dict or set of symbolic size.
+    pub fn bind_seqmap(&mut self, name: impl Into<String>, mapping: SeqMapping) {
+        self.seqmaps.insert(name.into(), mapping);
+    }
+
+    /// The dict or set of symbolic size `name` is bound to.
+    pub fn seqmap(&self, name: &str) -> Option<&SeqMapping> {
+        self.seqmaps.get(name)
     }
 
     pub fn get(&self, name: &str) -> Option<&Term> {

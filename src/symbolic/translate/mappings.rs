@@ -14,7 +14,7 @@ use crate::symbolic::term::{SortError, Term, TermKind};
 
 /// Builtins whose result does not depend on the order of their argument's items (for
 /// `sum`, only when the items are ints: float sums round in order).
-const ORDER_FREE: &[&str] = &["len", "sorted", "min", "max", "sum"];
+pub(super) const ORDER_FREE: &[&str] = &["len", "sorted", "min", "max", "sum"];
 
 impl Translator<'_> {
     /// The mapping `e` names, if it names one.
@@ -48,6 +48,9 @@ impl Translator<'_> {
     /// The right operand of `in` when it is a mapping or a view: its items (membership
     /// does not depend on their order).
     pub(super) fn mapping_collection(&self, e: &Expr) -> Option<Result<Partial>> {
+        if let Some(done) = self.seqmap_collection(e) {
+            return Some(done);
+        }
         let (m, view) = self.view(e)?;
         Some(self.view_list(e, m, view).map(|value| Partial {
             value,
@@ -58,7 +61,8 @@ impl Translator<'_> {
     /// `needle in container`: a container that hashes its items (a mapping, its keys)
     /// raises `TypeError` for an unhashable needle.
     pub(super) fn hashable_needle(&self, container: &Expr, needle: &Term) -> Result<()> {
-        let hashed = matches!(self.view(container), Some((_, View::Keys)));
+        let hashed = matches!(self.view(container), Some((_, View::Keys)))
+            || matches!(self.seqmap_view(container), Some((_, View::Keys)));
         match crate::symbolic::mapping::unhashable(needle.sort()).filter(|_| hashed) {
             Some(msg) => Err(self.sort_error(container, SortError(msg))),
             None => Ok(()),
@@ -67,6 +71,9 @@ impl Translator<'_> {
 
     /// `e` when it reads a mapping; `None` when it does not involve one at the top.
     pub(super) fn mapping_expr(&self, e: &Expr, condition: bool) -> Option<Result<Partial>> {
+        if let Some(done) = self.seqmap_expr(e, condition) {
+            return Some(done);
+        }
         match &e.kind {
             ExprKind::Name(_) => {
                 let m = self.mapping_named(e)?;
@@ -183,19 +190,7 @@ impl Translator<'_> {
             "sum" if !ordered && !int_items => {
                 return Err(self.unsupported(e, "sum() of a set of floats (the order rounds)"));
             }
-            _ if ORDER_FREE.contains(&name) => {
-                let call = Expr::new(
-                    ExprKind::Call {
-                        func: Box::new(Expr::new(ExprKind::Name(name.to_string()), e.span)),
-                        args: vec![Expr::new(ExprKind::Name(VIEW.to_string()), e.span)],
-                        keywords: Vec::new(),
-                    },
-                    e.span,
-                );
-                let mut env = self.env.clone();
-                env.bind(VIEW, items);
-                return Translator { env: &env }.expr(&call, false);
-            }
+            _ if ORDER_FREE.contains(&name) => return self.builtin_of_items(e, name, items),
             _ if ordered => {
                 return Err(self.unsupported(e, format!("{name}() of a dict or its view")));
             }
@@ -207,6 +202,21 @@ impl Translator<'_> {
             }
         };
         Ok(plain(value))
+    }
+
+    /// The builtin `name` of `items` (a view's items as a sequence term).
+    pub(super) fn builtin_of_items(&self, e: &Expr, name: &str, items: Term) -> Result<Partial> {
+        let call = Expr::new(
+            ExprKind::Call {
+                func: Box::new(Expr::new(ExprKind::Name(name.to_string()), e.span)),
+                args: vec![Expr::new(ExprKind::Name(VIEW.to_string()), e.span)],
+                keywords: Vec::new(),
+            },
+            e.span,
+        );
+        let mut env = self.env.clone();
+        env.bind(VIEW, items);
+        Translator { env: &env }.expr(&call, false)
     }
 
     /// `a <= b`, `a < b`, `a >= b`, `a > b`, `a == b`, `a != b` of two sets.
@@ -253,7 +263,7 @@ pub fn dict_items(e: &Expr, env: &Env) -> Option<std::result::Result<Term, SortE
 /// Python name, so nothing clashes with it).
 const VIEW: &str = "$view";
 
-fn plain(value: Term) -> Partial {
+pub(super) fn plain(value: Term) -> Partial {
     Partial {
         value,
         raises: Vec::new(),
