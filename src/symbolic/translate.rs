@@ -13,6 +13,7 @@ use std::fmt;
 use super::term::{SortError, Term};
 use crate::python::ir::Expr;
 
+mod bits;
 mod calls;
 mod env;
 mod expr;
