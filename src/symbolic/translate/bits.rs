@@ -2,6 +2,7 @@
 //! int (Python's ints are two's complement of unbounded width):
 //!
 //! - `a & b`, `a | b`, `a ^ b` of two bools are `and`, `or`, `!=` (a bool, as in Python);
+//!   a bool with an int is the int with the constant 1 or 0, by the bool;
 //! - `x & c` with a constant `c >= 0` adds up the runs of `c`'s one bits:
 //!   `(x // 2**i) % 2**n * 2**i` for a run of `n` ones from bit `i` (floor semantics, so a
 //!   negative `x` reads as its two's complement); a negative `c` is `x - (x & ~c)`;
@@ -18,6 +19,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
 use crate::python::ir::{BinOp, Expr};
+use crate::symbolic::simplify::simplify;
 use crate::symbolic::sort::Sort;
 use crate::symbolic::term::{ArithOp, CompareOp, SortError, Term};
 
@@ -48,11 +50,22 @@ impl Translator<'_> {
             return Err(self.sort_error(e, SortError(msg)));
         }
         let both_bool = *a.sort() == Sort::Bool && *b.sort() == Sort::Bool;
+        // Constant operands written as expressions (`2**8 - 1`, `~1`) fold to literals.
+        let (a, b) = (simplify(&a), simplify(&b));
         let value = match op {
             BinOp::BitAnd if both_bool => Term::and(vec![a, b]).map_err(fail)?,
             BinOp::BitOr if both_bool => Term::or(vec![a, b]).map_err(fail)?,
             BinOp::BitXor if both_bool => Term::compare(CompareOp::NotEq, a, b).map_err(fail)?,
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
+                // A bool operand is the constant 0 or 1 on either side of a conditional.
+                let flag = |t: &Term| *t.sort() == Sort::Bool && t.bool_literal().is_none();
+                if flag(&a) || flag(&b) {
+                    let (bit, x) = if flag(&a) { (a, b) } else { (b, a) };
+                    let x = Term::to_int(x).map_err(fail)?;
+                    let one = with_constant(op, x.clone(), &BigInt::one()).map_err(fail)?;
+                    let zero = with_constant(op, x, &BigInt::zero()).map_err(fail)?;
+                    return Ok(fx.finish(Term::ite(bit, one, zero).map_err(fail)?));
+                }
                 let a = Term::to_int(a).map_err(fail)?;
                 let b = Term::to_int(b).map_err(fail)?;
                 let (x, c) = match (a.int_literal(), b.int_literal()) {
