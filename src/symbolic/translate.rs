@@ -23,7 +23,7 @@ mod quantifier;
 mod strings;
 
 pub use env::{Env, annotation_sort, optional_inner};
-pub use lists::sorted_reverse;
+pub use lists::{sort_in_place, sorted_reverse};
 pub use mappings::dict_items;
 
 /// An exception the translated expressions can raise at run time.
