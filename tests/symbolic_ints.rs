@@ -165,3 +165,64 @@ fn trees_over_bit_operators_are_exact_and_precise() {
         assert_eq!(all, decided, "{}: an undecided edge", r.function);
     }
 }
+
+#[test]
+fn bit_operators_in_a_tree_and_a_constraints_table() {
+    use analysis_kernel::cancel::Cancel;
+    use analysis_kernel::constraints::{Mode, Options, analyze};
+    let path = everyday::sibling_fixture("symbolic_ints").join("bits.py");
+    expect_test::expect![[r#"
+        symbolic execution tree of halve_or_quadruple(x: int), unroll 2: 5 nodes, 2 leaves (2 return)
+        [0] L11: if x & 1 == 0:  |  {}  |  {x: x}
+          [1] L12: return x >> 1  |  {x % 2 == 0}  |  {x: x}
+            [2] ⇒ return x // 2  |  {x % 2 == 0}  |  {x: x}
+          [3] L13: return x << 2  |  {x % 2 != 0}  |  {x: x}
+            [4] ⇒ return x * 4  |  {x % 2 != 0}  |  {x: x}
+
+        leaf  path condition  outcome        final store  witness
+        ----  --------------  -------------  -----------  -------
+        2     x % 2 == 0      return x // 2  {x: x}       x=0
+        4     x % 2 != 0      return x * 4   {x: x}       x=1"#]].assert_eq(&everyday::tree_text(&path, "halve_or_quadruple", 2));
+    let source = std::fs::read_to_string(&path).expect("fixture");
+    let module = lower_module(&source).expect("parses");
+    let f = module
+        .functions()
+        .find(|f| f.name == "split_minutes")
+        .expect("split_minutes");
+    let options = Options {
+        mode: Mode::Precise,
+        path_limit: 64,
+        timeout_ms: 10_000,
+        given: Vec::new(),
+    };
+    let analysis = analyze(f, &options, &Cancel::new()).expect("analysis");
+    expect_test::expect![[r#"
+        constraints of split_minutes(total, per) (SSA versions for reassigned variables)
+        parameters: total: int; per: int
+        preconditions: (none)
+
+        paths: 3 in all, 3 listed
+        id  nodes        feasible  witness          constraints
+        --  -----------  --------  ---------------  ----------------------------------------------------------------------------------------------------
+        0   0 1 2 3 7    yes       total=0, per=1   hours_1 == total // per; minutes_1 == total % per; per != 0; minutes_1 == 0
+        1   0 1 2 4 5 7  yes       total=-1, per=2  hours_1 == total // per; minutes_1 == total % per; per != 0; not (minutes_1 == 0); hours_1 < 0
+        2   0 1 2 4 6 7  yes       total=1, per=2   hours_1 == total // per; minutes_1 == total % per; per != 0; not (minutes_1 == 0); not (hours_1 < 0)
+
+        edges:
+        edge    label  feasible  paths  adds
+        ------  -----  --------  -----  -----------------------------------------------------------
+        0 -> 1         yes       0,1,2
+        1 -> 2         yes       0,1,2  hours_1 == total // per; minutes_1 == total % per; per != 0
+        2 -> 3  True   yes       0      minutes_1 == 0
+        2 -> 4  False  yes       1,2    not (minutes_1 == 0)
+        3 -> 7         yes       0
+        4 -> 5  True   yes       1      hours_1 < 0
+        4 -> 6  False  yes       2      not (hours_1 < 0)
+        5 -> 7         yes       1
+        6 -> 7         yes       2
+
+        conditions:
+          L43 minutes == 0: can be True and False
+          L45 hours < 0: can be True and False"#]]
+        .assert_eq(&analysis_kernel::render::constraints::text(&analysis, None));
+}
