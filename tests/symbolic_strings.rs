@@ -12,7 +12,7 @@
 use analysis_kernel::python::{PyValue, lower_expression, lower_module};
 use analysis_kernel::symbolic::simplify::simplify;
 use analysis_kernel::symbolic::solver::Solver;
-use analysis_kernel::symbolic::{Env, translate};
+use analysis_kernel::symbolic::translate;
 
 #[path = "common/everyday.rs"]
 mod everyday;
