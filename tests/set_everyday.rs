@@ -7,16 +7,18 @@ mod everyday;
 
 use everyday::{report, run_all, summarize};
 
-/// Trees built, out of the corpus's 205 functions (a floor: raise it as coverage grows;
+/// Trees built, out of the corpus's 213 functions (a floor: raise it as coverage grows;
 /// 58 before havoc and type inference; 202 before dict and set parameters).
-const TREE_FLOOR: usize = 205;
+const TREE_FLOOR: usize = 213;
 /// Trees none of whose leaves is approximate (58 at the baseline; 95 before list updates
 /// and comprehensions were modelled; 120 of the first 174 functions before the list
 /// builtins and length forks, 134 after; 161 of 191 before `split`/`join`, 167 after;
-/// 184 of 205 before dict, set and Optional parameters, 188 after).
-const EXACT_FLOOR: usize = 186;
+/// 184 of 205 before dict, set and Optional parameters, 188 after; 195 of 205 before
+/// `xs.sort()`, reversed joins and the integer bit operators, 196 after, and 7 of the 8 of
+/// `tidy.py`, written for them, 1 before).
+const EXACT_FLOOR: usize = 200;
 /// `%check` precise verdicts (a floor).
-const PRECISE_FLOOR: usize = 205;
+const PRECISE_FLOOR: usize = 213;
 
 #[test]
 fn everyday_functions() {

@@ -1,7 +1,8 @@
 //! List builtins in `%set` and `%constraints` (issue 15): `enumerate`, `zip` and
 //! `reversed` as loop iterables, `sum` of any length (unrolled like a loop), `sorted` (also
 //! `reverse=True`),
-//! `min`/`max`, `count`, `index`, `remove`, `list(reversed(xs))` and `xs[i] = v` on a list
+//! `min`/`max`, `count`, `index`, `remove`, `list(reversed(xs))`, `sep.join(reversed(xs))`,
+//! `''.join(reversed(s))`, `xs.sort()` (also `reverse=True`) and `xs[i] = v` on a list
 //! of unknown length (forked on its length up to the unroll bound). Every function's tree
 //! is `%check`ed (witnesses replayed in CPython: no miss); the exact ones must have no
 //! approximate leaf. Snapshots show a tree and a constraints table of the new constructs.
@@ -34,6 +35,10 @@ const EXACT: &[&str] = &[
     "bubble_sort",
     "top_two",
     "last_alphabetically",
+    "median_in_place",
+    "largest_first",
+    "reverse_words",
+    "is_palindrome",
 ];
 
 /// Checked only (float division is approximate: floats are exact reals).
@@ -147,4 +152,32 @@ fn enumerate_in_a_constraints_table() {
         conditions:
           L6 x == 0: can be True and False"#]]
     .assert_eq(&analysis_kernel::render::constraints::text(&analysis, None));
+}
+
+#[test]
+fn sort_in_place_gives_the_list_its_sorted_value() {
+    expect![[r#"
+        symbolic execution tree of largest_first(xs: list[int]), unroll 2: 13 nodes, 5 leaves (4 return, 1 bound)
+        [0] L114: xs.sort(reverse=True)  |  {}  |  {xs: xs}
+          [1] L115: if len(xs) >= 2 and xs[0] == xs[1]:  |  {len(xs) == 0}  |  {xs: []}
+            [2] L117: return len(xs)  |  {len(xs) == 0}  |  {xs: []}
+              [3] ⇒ return 0  |  {len(xs) == 0}  |  {xs: []}
+          [4] L115: if len(xs) >= 2 and xs[0] == xs[1]:  |  {len(xs) == 1}  |  {xs: [xs[0]]}
+            [5] L117: return len(xs)  |  {len(xs) == 1}  |  {xs: [xs[0]]}
+              [6] ⇒ return 1  |  {len(xs) == 1}  |  {xs: [xs[0]]}
+          [7] L115: if len(xs) >= 2 and xs[0] == xs[1]:  |  {len(xs) == 2}  |  {xs: [max(xs[0], xs[1]), min(xs[0], xs[1])]}
+            [8] L116: return -1  |  {len(xs) == 2, max(xs[0], xs[1]) == min(xs[0], xs[1])}  |  {xs: [max(xs[0], xs[1]), min(xs[0], xs[1])]}
+              [9] ⇒ return -1  |  {len(xs) == 2, max(xs[0], xs[1]) == min(xs[0], xs[1])}  |  {xs: [max(xs[0], xs[1]), min(xs[0], xs[1])]}
+            [10] L117: return len(xs)  |  {len(xs) == 2, max(xs[0], xs[1]) != min(xs[0], xs[1])}  |  {xs: [max(xs[0], xs[1]), min(xs[0], xs[1])]}
+              [11] ⇒ return 2  |  {len(xs) == 2, max(xs[0], xs[1]) != min(xs[0], xs[1])}  |  {xs: [max(xs[0], xs[1]), min(xs[0], xs[1])]}
+          [12] ⇒ bound reached: the list xs at line 114 has more than 2 items (unroll bound)  |  {len(xs) > 2}  |  {xs: xs}
+        1 path was cut by a bound (the grey leaves): runs taking them are not covered; raise --unroll or %config recursion_limit to see further.
+
+        leaf  path condition                                           outcome                                                                      final store                                   witness
+        ----  -------------------------------------------------------  ---------------------------------------------------------------------------  --------------------------------------------  -----------------
+        3     len(xs) == 0                                             return 0                                                                     {xs: []}                                      xs=[]
+        6     len(xs) == 1                                             return 1                                                                     {xs: [xs[0]]}                                 xs=[0]
+        9     len(xs) == 2 and max(xs[0], xs[1]) == min(xs[0], xs[1])  return -1                                                                    {xs: [max(xs[0], xs[1]), min(xs[0], xs[1])]}  xs=[0, 0]
+        11    len(xs) == 2 and max(xs[0], xs[1]) != min(xs[0], xs[1])  return 2                                                                     {xs: [max(xs[0], xs[1]), min(xs[0], xs[1])]}  xs=[41062, 41063]
+        12    len(xs) > 2                                              bound reached: the list xs at line 114 has more than 2 items (unroll bound)  {xs: xs}                                      xs=[0, 0, 0]"#]].assert_eq(&tree_text("largest_first", 2));
 }

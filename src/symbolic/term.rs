@@ -501,6 +501,9 @@ impl Term {
         if !matches!(a.sort(), Sort::Int | Sort::Bool) {
             return err(format!("bad operand type for unary ~: '{}'", a.sort()));
         }
+        if let Some(i) = a.int_literal() {
+            return Ok(Term::int(-i - 1));
+        }
         Ok(Term::make(TermKind::Invert(a), Sort::Int))
     }
 

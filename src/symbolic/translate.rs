@@ -13,6 +13,7 @@ use std::fmt;
 use super::term::{SortError, Term};
 use crate::python::ir::Expr;
 
+mod bits;
 mod calls;
 mod env;
 mod expr;
@@ -24,7 +25,7 @@ mod seqmaps;
 mod strings;
 
 pub use env::{Env, annotation_sort, optional_inner};
-pub use lists::sorted_reverse;
+pub use lists::{sort_in_place, sorted_reverse};
 pub use mappings::dict_items;
 pub use seqmaps::seqmap_items;
 

@@ -62,6 +62,11 @@ pub fn message_for(expr: &Expr, kind: ExceptionKind, env: &Env) -> Option<String
             (ExprKind::BinOp { op, left, right }, ExceptionKind::ZeroDivisionError) => {
                 division_message(*op, left, right, env)
             }
+            (ExprKind::Call { func, args, .. }, ExceptionKind::ZeroDivisionError)
+                if func.as_name() == Some("divmod") && args.len() == 2 =>
+            {
+                division_message(BinOp::FloorDiv, &args[0], &args[1], env)
+            }
             (ExprKind::Subscript { value, index }, ExceptionKind::IndexError)
                 if !matches!(index.kind, ExprKind::Slice { .. }) =>
             {

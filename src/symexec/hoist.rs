@@ -42,6 +42,8 @@ const NOT_USER: &[&str] = &[
     "any",
     "sum",
     "sorted",
+    "round",
+    "divmod",
 ];
 
 /// A call of a user function: `name(args, key=value)`.

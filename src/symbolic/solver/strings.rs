@@ -422,8 +422,9 @@ fn replace_char(s: &ast::String, old: char, new: &ast::String) -> Result<ast::St
     .ok_or_else(|| SolverError::Internal("seq.foldl of strings".into()))
 }
 
-/// `s.count(sub)`: for one constant character, a left fold counting it; otherwise the
-/// characters `str.replace_all` removes, over `len(sub)` (`len(s) + 1` for an empty `sub`).
+/// `s.count(sub)`: for a constant `sub`, a left fold (one character: counting it; more: see
+/// [`count_text`]); otherwise the characters `str.replace_all` removes, over `len(sub)`
+/// (`len(s) + 1` for an empty `sub`).
 /// `sub_text` is `sub`'s text when it is a constant.
 pub(super) fn count(
     s: &ast::String,
@@ -449,6 +450,9 @@ pub(super) fn count(
         .as_int()
         .ok_or_else(|| SolverError::Internal("seq.foldl of ints".into()));
     }
+    if let Some(text) = sub_text.filter(|t| t.chars().count() > 1) {
+        return count_text(s, text);
+    }
     let removed = replace_all(s, sub, &str_const("")?)?;
     let gone = s.length() - removed.length();
     if let Some(text) = sub_text.filter(|t| !t.is_empty()) {
@@ -472,6 +476,57 @@ pub(super) fn replace(
         return replace_char(s, c, new);
     }
     replace_all(s, &str_const(old)?, new)
+}
+
+/// `s.count(pat)` for a constant `pat` of `m >= 2` characters, as a left fold of one int
+/// `count * m + state` through the matching automaton of `pat` (`state`: how many of
+/// `pat`'s first characters end what was read since the last match). A full match counts
+/// and restarts from state 0, which is Python's left-to-right, non-overlapping count (the
+/// match ending first is the one starting first). `str.replace_all` answers `unknown` on
+/// most questions; the fold decides them.
+fn count_text(s: &ast::String, pat: &str) -> Result<ast::Int, SolverError> {
+    let ctx = s.get_ctx();
+    let chars: Vec<char> = pat.chars().collect();
+    let m = chars.len() as i64;
+    let mut distinct = chars.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let acc = ast::Int::fresh_const("acc");
+    let ch = ast::Dynamic::fresh_const("ch", &z3::Sort::char());
+    let state = acc.modulo(ast::Int::from_i64(m));
+    let base = &acc - &state;
+    let mut body = base.clone();
+    for j in (0..chars.len()).rev() {
+        let mut row = base.clone();
+        for c in &distinct {
+            let next = automaton_step(&chars, j, *c) as i64;
+            let value = &base + ast::Int::from_i64(next);
+            row = ch.eq(char_const(ctx, *c)?).ite(&value, &row);
+        }
+        body = state.eq(ast::Int::from_i64(j as i64)).ite(&row, &body);
+    }
+    let init = ast::Dynamic::from_ast(&ast::Int::from_i64(0));
+    let folded = foldl(
+        &ast::Dynamic::from_ast(&acc),
+        &ch,
+        &ast::Dynamic::from_ast(&body),
+        &init,
+        s,
+    )?
+    .as_int()
+    .ok_or_else(|| SolverError::Internal("seq.foldl of ints".into()))?;
+    Ok(folded.div(ast::Int::from_i64(m)))
+}
+
+/// The automaton's next state from `j` on `c`: the longest prefix of `pat` ending
+/// `pat[..j] + c`; `pat.len()` (a match) is returned as itself.
+fn automaton_step(pat: &[char], j: usize, c: char) -> usize {
+    let mut read: Vec<char> = pat[..j].to_vec();
+    read.push(c);
+    (0..=read.len().min(pat.len()))
+        .rev()
+        .find(|k| read.ends_with(&pat[..*k]))
+        .unwrap_or(0)
 }
 
 /// `str(n)`, taking `|n| < 10**4300` (Python's digit limit) as a definition.

@@ -8,7 +8,7 @@ use super::ExceptionKind;
 use super::expr::{Effects, Partial, Result, Translator};
 use crate::python::ir::{Expr, ExprKind};
 use crate::symbolic::sort::{SeqKind, Sort};
-use crate::symbolic::term::{SortError, Term};
+use crate::symbolic::term::{ArithOp, SortError, Term};
 
 impl Translator<'_> {
     pub(super) fn call(
@@ -93,12 +93,42 @@ impl Translator<'_> {
             "min" | "max" => self.extremum(e, name, values)?,
             "sum" => self.sum(e, values)?,
             "sorted" => self.sorted(e, values)?,
+            "round" => {
+                let v = one(values)?;
+                if !matches!(v.sort(), Sort::Int | Sort::Bool) {
+                    return Err(self.unsupported(e, format!("round() of a '{}'", v.sort())));
+                }
+                Term::to_int(v).map_err(fail)?
+            }
+            "divmod" => return self.divmod(e, fx, values),
             "set" | "frozenset" => {
                 return Err(self.unsupported(e, format!("{name}() (outside `in`)")));
             }
             _ => return Err(self.unsupported(e, format!("the call {name}()"))),
         };
         Ok(fx.finish(value))
+    }
+
+    /// `divmod(a, b)` of ints: `(a // b, a % b)`, `ZeroDivisionError` when `b == 0`.
+    fn divmod(&self, e: &Expr, mut fx: Effects, values: Vec<Term>) -> Result<Partial> {
+        let fail = |err| self.sort_error(e, err);
+        let Ok([a, b]) = <[Term; 2]>::try_from(values) else {
+            return Err(self.unsupported(e, "divmod() with other than two arguments"));
+        };
+        if [&a, &b]
+            .iter()
+            .any(|t| !matches!(t.sort(), Sort::Int | Sort::Bool))
+        {
+            let msg = format!("divmod() of a '{}' and a '{}'", a.sort(), b.sort());
+            return Err(self.unsupported(e, msg));
+        }
+        let q = Term::arith(ArithOp::FloorDiv, a.clone(), b.clone()).map_err(fail)?;
+        let r = Term::arith(ArithOp::Mod, a, b.clone()).map_err(fail)?;
+        fx.push(
+            ExceptionKind::ZeroDivisionError,
+            super::expr::is_zero(b).map_err(fail)?,
+        );
+        Ok(fx.finish(Term::items(SeqKind::Tuple, vec![q, r]).map_err(fail)?))
     }
 
     /// `min(a, b, …)`, or `min(t)` of a fixed-length tuple.

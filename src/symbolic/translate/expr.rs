@@ -245,6 +245,9 @@ impl Translator<'_> {
             }
             BinOp::Mod => ArithOp::Mod,
             BinOp::Pow => return self.pow(e, right, fx, a, b),
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift => {
+                return self.bitwise(e, op, fx, a, b);
+            }
             other => return Err(self.unsupported(e, format!("the operator {}", other.symbol()))),
         };
         let value = Term::arith(arith, a, b.clone()).map_err(fail)?;
@@ -576,7 +579,7 @@ fn compare_op(op: CmpOp) -> Option<CompareOp> {
 }
 
 /// `b == 0` for a divisor (folds for literals).
-fn is_zero(b: Term) -> std::result::Result<Term, SortError> {
+pub(super) fn is_zero(b: Term) -> std::result::Result<Term, SortError> {
     let zero = if *b.sort() == Sort::Real {
         Term::real(0.0)?
     } else {

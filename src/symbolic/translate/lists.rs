@@ -161,7 +161,22 @@ pub fn sorted_reverse(e: &Expr) -> Option<bool> {
     if func.as_name() != Some("sorted") {
         return None;
     }
-    match keywords.as_slice() {
+    reverse_flag(keywords)
+}
+
+/// For a call `xs.sort()` without keywords or with a constant `reverse=`: `xs`, and whether
+/// it sorts in reverse (`None` for anything else).
+pub fn sort_in_place(e: &Expr) -> Option<(&Expr, bool)> {
+    let (receiver, attr, args, keywords) = e.as_method_call_with_keywords()?;
+    if attr != "sort" || !args.is_empty() {
+        return None;
+    }
+    Some((receiver, reverse_flag(keywords)?))
+}
+
+/// No keywords (`false`), or `reverse=` a constant bool.
+fn reverse_flag(keywords: &[(Option<String>, Expr)]) -> Option<bool> {
+    match keywords {
         [] => Some(false),
         [(Some(name), flag)] if name == "reverse" => match flag.kind {
             ExprKind::Constant(Constant::Bool(b)) => Some(b),

@@ -202,14 +202,31 @@ impl Translator<'_> {
         )
     }
 
-    /// `sep.join(xs)` of a list or tuple of strs of known length: `xs[0] + sep + xs[1] + …`.
+    /// `sep.join(xs)` of a list or tuple of strs of known length: `xs[0] + sep + xs[1] + …`;
+    /// `sep.join(reversed(xs))` from the last item; `''.join(reversed(s))` is `s[::-1]`.
     fn join(&self, e: &Expr, receiver: &Expr, args: &[Expr]) -> Result<Partial> {
         let [arg] = args else {
             return Err(self.unsupported(e, format!(".join() with {} argument(s)", args.len())));
         };
         let (mut fx, sep) = self.str_receiver(e, receiver, "join")?;
-        let xs = fx.then(self.expr(arg, false)?);
         let fail = |err| self.sort_error(e, err);
+        let reversed = match &arg.kind {
+            ExprKind::Call { func, args, .. } if func.as_name() == Some("reversed") => {
+                match args.as_slice() {
+                    [inner] => Some(inner),
+                    _ => return Err(self.unsupported(arg, "reversed() of other than one value")),
+                }
+            }
+            _ => None,
+        };
+        let xs = fx.then(self.expr(reversed.unwrap_or(arg), false)?);
+        if reversed.is_some() && *xs.sort() == Sort::Str {
+            // `''.join(reversed(s))` is `s[::-1]`; another separator goes between characters.
+            if sep.literal() != Some(&Literal::Str(String::new())) {
+                return Err(self.unsupported(e, "a non-empty separator joining reversed(s)"));
+            }
+            return Ok(fx.finish(Term::slice(xs, None, None, Some(-1)).map_err(fail)?));
+        }
         let Sort::Fixed(_, items) = xs.sort().clone() else {
             return Err(self.unsupported(e, format!(".join() of a '{}'", xs.sort())));
         };
@@ -217,8 +234,13 @@ impl Translator<'_> {
             return Err(self.unsupported(e, format!(".join() of an item of sort '{other}'")));
         }
         let mut parts = Vec::with_capacity(2 * items.len());
-        for i in 0..items.len() {
-            if i > 0 {
+        let order: Vec<usize> = if reversed.is_some() {
+            (0..items.len()).rev().collect()
+        } else {
+            (0..items.len()).collect()
+        };
+        for (k, i) in order.into_iter().enumerate() {
+            if k > 0 {
                 parts.push(sep.clone());
             }
             parts.push(Term::index(xs.clone(), Term::int(i)).map_err(fail)?);

@@ -5,11 +5,13 @@
 //! list (the aliasing rule is in [`crate::symexec::lists`]). Anything else keeps the havoc.
 
 use super::{Branch, Machine, Result, compare, internal, not, sort_err};
-use crate::python::ir::{Expr, ExprKind};
+use crate::python::ir::{Constant, Expr, ExprKind};
 use crate::python::messages;
 use crate::symbolic::simplify::simplify;
 use crate::symbolic::sort::SeqKind;
+use crate::symbolic::translate::sort_in_place;
 use crate::symbolic::{CompareOp, Sort, Term, TermKind};
+use crate::symexec::eval::{Eval, evaluate};
 use crate::symexec::havoc::{havoc_names, note};
 use crate::symexec::lists;
 use crate::symexec::state::{CallTarget, Completion, State, exc, get};
@@ -61,6 +63,9 @@ impl<'p> Machine<'p> {
         e: &Expr,
         target: CallTarget,
     ) -> Result<Maybe<'p>> {
+        if let Some((receiver, reverse)) = sort_in_place(e) {
+            return self.sort(s, e, receiver, reverse, target);
+        }
         let Some((value, attr, args)) = e.as_method_call() else {
             return Ok(Err(s));
         };
@@ -121,6 +126,47 @@ impl<'p> Machine<'p> {
             Ok(Branch::Go(deliver(s, &target, Value::None)?))
         })?;
         Ok(Ok(branch))
+    }
+
+    /// `xs.sort()` / `xs.sort(reverse=True)` of an owned list: `xs` becomes the value of
+    /// `sorted(xs, reverse=…)` (the state back where that is not modelled: the havoc).
+    fn sort(
+        &self,
+        mut s: State<'p>,
+        e: &Expr,
+        receiver: &Expr,
+        reverse: bool,
+        target: CallTarget,
+    ) -> Result<Maybe<'p>> {
+        let Some(name) = receiver.as_name() else {
+            return Ok(Err(s));
+        };
+        if owned_list(&s, self, name).is_none() {
+            return Ok(Err(s));
+        }
+        let keywords = vec![(
+            Some("reverse".to_string()),
+            Expr::new(ExprKind::Constant(Constant::Bool(reverse)), e.span),
+        )];
+        let sorted = Expr::new(
+            ExprKind::Call {
+                func: Box::new(Expr::new(ExprKind::Name("sorted".to_string()), e.span)),
+                args: vec![receiver.clone()],
+                keywords,
+            },
+            e.span,
+        );
+        let Eval::Value { value, raises } = evaluate(&s, self.program, &sorted, false)? else {
+            return Ok(Err(s));
+        };
+        if !raises.is_empty() {
+            return Ok(Err(s));
+        }
+        let Some(value) = kept(value) else {
+            return Ok(Err(s));
+        };
+        s.assign(name, Value::Term(value))?;
+        Ok(Ok(Branch::Go(deliver(s, &target, Value::None)?)))
     }
 
     /// `xs.pop()` / `xs.pop(i)`: the item, or `IndexError`.

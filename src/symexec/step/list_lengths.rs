@@ -9,7 +9,7 @@
 use super::{Branch, Machine, Result, compare, sort_err};
 use crate::python::ir::{Expr, ExprKind, Stmt, StmtKind};
 use crate::symbolic::simplify::simplify;
-use crate::symbolic::translate::sorted_reverse;
+use crate::symbolic::translate::{sort_in_place, sorted_reverse};
 use crate::symbolic::{CompareOp, Sort, Term};
 use crate::symexec::lists;
 use crate::symexec::state::{State, get};
@@ -87,6 +87,14 @@ impl<'p> Machine<'p> {
             if found.is_some() {
                 return;
             }
+            if let Some((receiver, _)) = sort_in_place(x)
+                && let Some(n) = receiver
+                    .as_name()
+                    .filter(|n| owned(n) && unknown(n).is_some())
+            {
+                found = Some(n.to_string());
+                return;
+            }
             let name = match &x.kind {
                 ExprKind::Call {
                     func,
@@ -99,7 +107,7 @@ impl<'p> Machine<'p> {
                             reversed_name(arg)
                         }
                         (ExprKind::Attribute { attr, .. }, [arg]) if attr == "join" => {
-                            arg.as_name()
+                            arg.as_name().or_else(|| reversed_name(arg))
                         }
                         (ExprKind::Attribute { value, attr }, _)
                             if SEARCHES.contains(&attr.as_str()) =>
