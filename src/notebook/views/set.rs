@@ -81,7 +81,8 @@ set[K], or one used with .items()/.get()/d['key']) forks on its number of entrie
 distinct, its witness a dict or set display; *args and **kwargs are no input (a havoc where read). Floats are exact reals (no rounding). \
 .isdigit()/.isalpha()/.isalnum()/.isspace()/.isupper()/.islower() and .lower()/.upper()/.swapcase()/.capitalize()/.title() are exact \
 over ASCII: the strings they read are taken to be ASCII (said under the tree), and on a string that may hold a \
-non-ASCII literal they stay a havoc.\n\n\
+non-ASCII literal they stay a havoc. f-strings are exact for str, int and bool fields (a format spec \
+is a havoc); [0] * n of constants by a symbolic count runs as a loop; a KeyError's message is repr(key).\n\n\
 Recursion is cut at --depth N nested calls of a function in itself (%config depth, default 4) with bound \
 leaves. The docstring preconditions (PythonTA's forms, read as %constraints reads them) are assumed at the \
 root; --no-pre ignores them.\n\n\
