@@ -163,7 +163,7 @@ mod tests {
         let k = Term::var(Var::input("k"), Sort::Str).unwrap();
         let (v, missing) = d.lookup(&k, None).unwrap();
         assert_eq!(v.to_string(), "d.values[d.keys.find(k)]");
-        assert_eq!(missing.to_string(), "not (k in d.keys)");
+        assert_eq!(missing.to_string(), "k not in d.keys");
         let first = Term::index(d.keys.clone(), Term::int(0)).unwrap();
         let (v, missing) = d.lookup(&first, None).unwrap();
         assert_eq!(v.to_string(), "d.values[0]");

@@ -341,7 +341,8 @@ fn unsupported_constructs_are_named_with_positions() {
         } => (construct, line, column),
         other => panic!("{src}: {other}"),
     };
-    assert_eq!(construct("x << 1").0, "the operator <<");
+    assert_eq!(construct("x << x").0, "a shift by a non-constant count");
+    assert_eq!(construct("x @ x").0, "the operator @");
     assert_eq!(
         construct("1 + s.expandtabs()"),
         ("the method .expandtabs()".to_string(), 1, 5)
