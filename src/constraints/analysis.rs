@@ -20,6 +20,7 @@ use super::smt::Scripts;
 use super::stats::{Stats, timed};
 use crate::cancel::{Cancel, Stopped};
 use crate::cfg::{Cfg, CfgError, Edge, NodeKind, function_cfg};
+use crate::python::PyValue;
 use crate::python::ir::{Function, StmtKind};
 use crate::symbolic::negate::negate;
 use crate::symbolic::{Solver, Sort, translate_condition};
@@ -234,7 +235,7 @@ pub fn analyze(
         options,
         cancel,
     };
-    let decided = match options.mode {
+    let mut decided = match options.mode {
         Mode::Precise => work.precise(&mut stats),
         Mode::Pyta => {
             pool::with_solver_counted(options.timeout_ms, cancel, &mut stats, |solver, stats| {
@@ -242,6 +243,11 @@ pub fn analyze(
             })
         }
     }?;
+    for p in &mut decided.paths {
+        if let Some(w) = &mut p.witness {
+            in_parameter_order(w, f);
+        }
+    }
     let mut paths_of: Vec<Vec<usize>> = vec![Vec::new(); dag.edges.len()];
     for p in &decided.paths {
         for &e in &p.edges {
@@ -302,6 +308,11 @@ pub fn analyze(
             ..stats
         },
     })
+}
+
+/// Orders a witness as `f`'s parameters are (scalars are read before dicts and sets).
+fn in_parameter_order(witness: &mut [(String, PyValue)], f: &Function) {
+    witness.sort_by_key(|(name, _)| f.params.iter().position(|p| &p.name == name));
 }
 
 /// The parts of one analysis the solver work reads.
