@@ -612,8 +612,8 @@ fn an_inferred_dict_parameter_table() {
             paths: 2 in all, 2 listed
             id  nodes      feasible  witness                    constraints
             --  ---------  --------  -------------------------  ------------------------------------------------------------------------------------------
-            0   0 1 2 3 5  yes       name='', ages={'': -1}     age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); age_1 < 0
-            1   0 1 2 4 5  yes       name='', ages={'': 25472}  age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); not (age_1 < 0)
+            0   0 1 2 3 5  yes       ages={'': -1}, name=''     age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); age_1 < 0
+            1   0 1 2 4 5  yes       ages={'': 25472}, name=''  age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); not (age_1 < 0)
 
             edges:
             edge    label  feasible  paths  adds

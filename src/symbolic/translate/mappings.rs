@@ -1,14 +1,17 @@
-//! Reading dicts and sets of known structure (names the environment binds to a
-//! [`Mapping`]): `d[k]` (raising `KeyError`), `d.get(k, default)`, `k in d` (and in
+//! Reading dicts and sets: of known structure (names the environment binds to a
+//! [`Mapping`]) or of symbolic size (a [`SeqMapping`], see `seqmaps.rs`), through one
+//! dispatch: `d[k]` (raising `KeyError`), `d.get(k, default)`, `k in d` (and in
 //! `d.keys()`/`d.values()`/`d.items()`), `len(d)`, the truth value of `d`, `list(d)` and
 //! the views in order for a dict, and the order-free `sorted`/`min`/`max`/`sum` of a set
-//! or a view, and `<=`/`<`/`>=`/`>`/`==`/`!=` between two sets. A dict or set as a value
-//! of its own (passed, returned, compared otherwise) is not a term: it stays unsupported.
+//! or a view, and `<=`/`<`/`>=`/`>`/`==`/`!=` between two sets of known structure. A dict
+//! or set as a value of its own (passed, returned, compared otherwise) is not a term: it
+//! stays unsupported.
 
 use super::expr::{Effects, Partial, Result, Translator};
 use super::{Env, ExceptionKind};
 use crate::python::ir::{CmpOp, Expr, ExprKind};
 use crate::symbolic::mapping::{MapKind, Mapping, View};
+use crate::symbolic::seqmap::SeqMapping;
 use crate::symbolic::sort::{SeqKind, Sort};
 use crate::symbolic::term::{SortError, Term, TermKind};
 
@@ -16,21 +19,41 @@ use crate::symbolic::term::{SortError, Term, TermKind};
 /// `sum`, only when the items are ints: float sums round in order).
 pub(super) const ORDER_FREE: &[&str] = &["len", "sorted", "min", "max", "sum"];
 
+/// A dict or set a name is bound to: of known structure, or of symbolic size.
+#[derive(Clone, Copy)]
+pub(super) enum Bound<'m> {
+    Known(&'m Mapping),
+    Sized(&'m SeqMapping),
+}
+
+impl Bound<'_> {
+    fn kind(self) -> MapKind {
+        match self {
+            Bound::Known(m) => m.kind,
+            Bound::Sized(m) => m.kind,
+        }
+    }
+}
+
 impl Translator<'_> {
-    /// The mapping `e` names, if it names one.
-    fn mapping_named(&self, e: &Expr) -> Option<&Mapping> {
-        self.env.mapping(e.as_name()?)
+    /// The dict or set `e` names, if it names one.
+    fn mapping_named(&self, e: &Expr) -> Option<Bound<'_>> {
+        let name = e.as_name()?;
+        match self.env.mapping(name) {
+            Some(m) => Some(Bound::Known(m)),
+            None => self.env.seqmap(name).map(Bound::Sized),
+        }
     }
 
-    /// `d`, `d.keys()`, `d.values()` or `d.items()` of a mapping (a set has only `s`).
-    fn view<'m>(&'m self, e: &Expr) -> Option<(&'m Mapping, View)> {
+    /// `d`, `d.keys()`, `d.values()` or `d.items()` of a dict (a set has only `s`).
+    pub(super) fn view(&self, e: &Expr) -> Option<(Bound<'_>, View)> {
         if let Some(m) = self.mapping_named(e) {
             return Some((m, View::Keys));
         }
         let (value, attr, args) = e.as_method_call()?;
         let m = self
             .mapping_named(value)
-            .filter(|m| m.kind == MapKind::Dict && args.is_empty())?;
+            .filter(|m| m.kind() == MapKind::Dict && args.is_empty())?;
         let view = match attr {
             "keys" => View::Keys,
             "values" => View::Values,
@@ -40,29 +63,25 @@ impl Translator<'_> {
         Some((m, view))
     }
 
-    /// The items of a view as a list display, in the mapping's order.
-    fn view_list(&self, e: &Expr, m: &Mapping, view: View) -> Result<Term> {
-        m.view(view).map_err(|err| self.sort_error(e, err))
+    /// The items of a view as a sequence, in the mapping's order.
+    fn view_items(&self, e: &Expr, m: Bound, view: View) -> Result<Term> {
+        match m {
+            Bound::Known(m) => m.view(view).map_err(|err| self.sort_error(e, err)),
+            Bound::Sized(m) => self.seqmap_items_of(e, m, view),
+        }
     }
 
     /// The right operand of `in` when it is a mapping or a view: its items (membership
     /// does not depend on their order).
     pub(super) fn mapping_collection(&self, e: &Expr) -> Option<Result<Partial>> {
-        if let Some(done) = self.seqmap_collection(e) {
-            return Some(done);
-        }
         let (m, view) = self.view(e)?;
-        Some(self.view_list(e, m, view).map(|value| Partial {
-            value,
-            raises: Vec::new(),
-        }))
+        Some(self.view_items(e, m, view).map(plain))
     }
 
     /// `needle in container`: a container that hashes its items (a mapping, its keys)
     /// raises `TypeError` for an unhashable needle.
     pub(super) fn hashable_needle(&self, container: &Expr, needle: &Term) -> Result<()> {
-        let hashed = matches!(self.view(container), Some((_, View::Keys)))
-            || matches!(self.seqmap_view(container), Some((_, View::Keys)));
+        let hashed = matches!(self.view(container), Some((_, View::Keys)));
         match crate::symbolic::mapping::unhashable(needle.sort()).filter(|_| hashed) {
             Some(msg) => Err(self.sort_error(container, SortError(msg))),
             None => Ok(()),
@@ -71,16 +90,15 @@ impl Translator<'_> {
 
     /// `e` when it reads a mapping; `None` when it does not involve one at the top.
     pub(super) fn mapping_expr(&self, e: &Expr, condition: bool) -> Option<Result<Partial>> {
-        if let Some(done) = self.seqmap_expr(e, condition) {
-            return Some(done);
-        }
         match &e.kind {
             ExprKind::Name(_) => {
                 let m = self.mapping_named(e)?;
-                Some(if condition {
-                    Ok(plain(Term::bool(!m.entries.is_empty())))
-                } else {
-                    Err(self.unsupported(e, format!("a {} used as a value", m.kind.name())))
+                Some(match m {
+                    _ if !condition => {
+                        Err(self.unsupported(e, format!("a {} used as a value", m.kind().name())))
+                    }
+                    Bound::Known(m) => Ok(plain(Term::bool(!m.entries.is_empty()))),
+                    Bound::Sized(m) => m.truthy().map(plain).map_err(|err| self.sort_error(e, err)),
                 })
             }
             ExprKind::Subscript { value, index } => {
@@ -95,12 +113,12 @@ impl Translator<'_> {
                 ExprKind::Attribute { value, attr } => {
                     let m = self.mapping_named(value)?;
                     Some(match (attr.as_str(), args.as_slice()) {
-                        ("get", [k, default]) if m.kind == MapKind::Dict => {
+                        ("get", [k, default]) if m.kind() == MapKind::Dict => {
                             self.lookup(e, m, k, Some(default))
                         }
                         _ => Err(self.unsupported(
                             e,
-                            format!("the method .{attr}() of a {}", m.kind.name()),
+                            format!("the method .{attr}() of a {}", m.kind().name()),
                         )),
                     })
                 }
@@ -109,7 +127,10 @@ impl Translator<'_> {
                         return None;
                     };
                     let (m, view) = self.view(arg)?;
-                    Some(self.builtin_of_view(e, name, m, view))
+                    Some(match m {
+                        Bound::Known(m) => self.builtin_of_view(e, name, m, view),
+                        Bound::Sized(m) => self.seqmap_builtin(e, name, m, view),
+                    })
                 }
                 _ => None,
             },
@@ -121,7 +142,11 @@ impl Translator<'_> {
                 let ([op], [right]) = (ops.as_slice(), comparators.as_slice()) else {
                     return None;
                 };
-                let (a, b) = (self.mapping_named(left)?, self.mapping_named(right)?);
+                let (Bound::Known(a), Bound::Known(b)) =
+                    (self.mapping_named(left)?, self.mapping_named(right)?)
+                else {
+                    return None;
+                };
                 Some(self.set_compare(e, *op, a, b))
             }
             _ => None,
@@ -129,9 +154,8 @@ impl Translator<'_> {
     }
 
     /// `d[k]` (no default: `KeyError` when missing) or `d.get(k, default)`.
-    fn lookup(&self, e: &Expr, m: &Mapping, key: &Expr, default: Option<&Expr>) -> Result<Partial> {
-        let fail = |err| self.sort_error(e, err);
-        if m.kind == MapKind::Set {
+    fn lookup(&self, e: &Expr, m: Bound, key: &Expr, default: Option<&Expr>) -> Result<Partial> {
+        if m.kind() == MapKind::Set {
             return Err(self.sort_error(e, SortError("'set' object is not subscriptable".into())));
         }
         if matches!(key.kind, ExprKind::Slice { .. }) {
@@ -147,17 +171,21 @@ impl Translator<'_> {
             None => None,
         };
         let with_default = d.is_some();
-        let Some((value, missing)) = m.lookup(&k, d).map_err(fail)? else {
-            if m.entries.is_empty() && !with_default {
-                if k.literal().is_some() {
-                    // `str()` of a `KeyError` is the key's repr, as a literal prints.
-                    return Err(self.always_raises(e, ExceptionKind::KeyError, &k.to_string()));
+        let (value, missing) = match m {
+            Bound::Sized(m) => m.lookup(&k, d).map_err(|why| self.unsupported(e, why.0))?,
+            Bound::Known(m) => match m.lookup(&k, d).map_err(|err| self.sort_error(e, err))? {
+                Some(found) => found,
+                None if m.entries.is_empty() && !with_default => {
+                    if k.literal().is_some() {
+                        // `str()` of a `KeyError` is the key's repr, as a literal prints.
+                        return Err(self.always_raises(e, ExceptionKind::KeyError, &k.to_string()));
+                    }
+                    // Any key misses an empty dict: the value is never used.
+                    fx.push(ExceptionKind::KeyError, Term::bool(true));
+                    return Ok(fx.finish(Term::int(0)));
                 }
-                // Any key misses an empty dict: the value is never used.
-                fx.push(ExceptionKind::KeyError, Term::bool(true));
-                return Ok(fx.finish(Term::int(0)));
-            }
-            return Err(self.unsupported(e, "a dict whose values have different types"));
+                None => return Err(self.unsupported(e, "a dict whose values have different types")),
+            },
         };
         if !with_default {
             fx.push(ExceptionKind::KeyError, missing);
@@ -168,7 +196,7 @@ impl Translator<'_> {
     /// `len`, `sorted`, `min`, `max`, `sum` of a mapping or view; `list`/`tuple` of a dict's.
     fn builtin_of_view(&self, e: &Expr, name: &str, m: &Mapping, view: View) -> Result<Partial> {
         let fail = |err| self.sort_error(e, err);
-        let items = self.view_list(e, m, view)?;
+        let items = m.view(view).map_err(fail)?;
         let ordered = m.kind == MapKind::Dict;
         let int_items = m.entries.iter().all(|(k, v)| {
             let t = if view == View::Values { v } else { k };
@@ -255,8 +283,10 @@ impl Translator<'_> {
 /// `None` for anything else (a set included: its order is not Python's to promise).
 pub fn dict_items(e: &Expr, env: &Env) -> Option<std::result::Result<Term, SortError>> {
     let t = Translator { env };
-    let (m, view) = t.view(e).filter(|(m, _)| m.kind == MapKind::Dict)?;
-    Some(m.view(view))
+    match t.view(e)? {
+        (Bound::Known(m), view) if m.kind == MapKind::Dict => Some(m.view(view)),
+        _ => None,
+    }
 }
 
 /// The name a view's items are bound to while a builtin of them is translated (not a
