@@ -38,7 +38,11 @@ const EXPECTED: &[(&str, f64, &str)] = &[
     ("endless_loop.py", 6.0, "StepBudgetExceeded"),
     ("deep_recursion.py", 2.0, "RecursionError"),
     ("huge_allocation.py", 0.0, "memory_mb is fixed here"),
-    ("reads_files.py", 2.0, "open() is not supported"),
+    (
+        "reads_files.py",
+        2.0,
+        "open() (cells run in a sandbox: no file",
+    ),
     ("assignment.ipynb", 10.0, "all tests passed"),
     (
         "not_json.ipynb",

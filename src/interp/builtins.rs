@@ -501,6 +501,9 @@ impl Machine {
                 arity("getrecursionlimit", &args, 0, 0)?;
                 Ok(Value::Int(self.limits.recursion_limit as i64))
             }
+            Builtin::Refused("open") => Err(Unwind::unsupported(
+                "the builtin open() (cells run in a sandbox: no file, process or network access)",
+            )),
             Builtin::Refused(name) => Err(Unwind::unsupported(format!("the builtin {name}()"))),
             Builtin::Class(c) => self.call_class_builtin(c, args, kwargs),
             Builtin::Std(f) => self.call_std(f, args, kwargs),

@@ -57,9 +57,12 @@ impl Machine {
         };
         if let (Some(base), true) = (exc_base, def_keywords.is_empty()) {
             let class = if def.trivial {
-                Rc::new(UserClass::plain(def.name.clone(), base))
+                let mut class = UserClass::plain(def.name.clone(), base);
+                add_doc(&mut class.namespace, def);
+                Rc::new(class)
             } else {
-                let (namespace, frame) = self.class_namespace(f, def)?;
+                let (mut namespace, frame) = self.class_namespace(f, def)?;
+                add_doc(&mut namespace, def);
                 let class = Rc::new(UserClass {
                     name: def.name.clone(),
                     base,
@@ -161,10 +164,11 @@ impl Machine {
     ) -> R<()> {
         let (mut attrs, frame) = self.class_namespace(f, def)?;
         // A class defining `__eq__` but not `__hash__` is unhashable, as in CPython.
-        let defines = |n: &str| attrs.iter().any(|(k, _)| **k == *n);
-        if defines("__eq__") && !defines("__hash__") {
+        let defines = |attrs: &[(Rc<str>, Value)], n: &str| attrs.iter().any(|(k, _)| **k == *n);
+        if defines(&attrs, "__eq__") && !defines(&attrs, "__hash__") {
             attrs.push(("__hash__".into(), Value::None));
         }
+        add_doc(&mut attrs, def);
         let class = Rc::new(Class::new(
             def.name.clone(),
             def.code.qualname.clone(),
@@ -233,6 +237,17 @@ impl Machine {
             }
         }
         Ok((attrs, frame))
+    }
+}
+
+/// Every class has its own `__doc__` (not inherited): its docstring, else None.
+fn add_doc(attrs: &mut Vec<(Rc<str>, Value)>, def: &ClassDef) {
+    if attrs.iter().any(|(k, _)| &**k == "__doc__") {
+        return;
+    }
+    match super::funcattr::code_docstring(&def.code) {
+        Some(doc) => attrs.insert(0, ("__doc__".into(), doc)),
+        None => attrs.push(("__doc__".into(), Value::None)),
     }
 }
 

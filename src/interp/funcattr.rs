@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use super::code::{Body, Expr, StmtKind};
+use super::code::{Body, Code, Expr, StmtKind};
 use super::value::{Function, Value};
 
 /// The names `functools.wraps` copies (`WRAPPER_ASSIGNMENTS` less `__annotations__`,
@@ -54,7 +54,12 @@ pub(crate) fn set(f: &Function, name: &str, value: Value) {
 
 /// The first statement of the body when it is a string.
 fn docstring(f: &Function) -> Option<Value> {
-    let Body::Block(stmts) = &f.code.body else {
+    code_docstring(&f.code)
+}
+
+/// The docstring of a function's or class's body: its first statement when it is a string.
+pub(crate) fn code_docstring(code: &Code) -> Option<Value> {
+    let Body::Block(stmts) = &code.body else {
         return None;
     };
     match stmts.first().map(|s| &s.kind) {

@@ -102,6 +102,8 @@ impl Machine {
             Some(v) => Ok(self.bind_class_attr(v, o, &inst.class)),
             None => match name {
                 "__class__" => Ok(Value::Class(inst.class.clone())),
+                // A class without a docstring has `__doc__` None.
+                "__doc__" => Ok(Value::None),
                 "__dict__" if inst.class.slots.is_none() => {
                     Ok(self.vars_dict(&inst.attrs.borrow()))
                 }

@@ -246,6 +246,8 @@ pub struct Variable {
     pub type_name: String,
     /// Its repr, cut to 60 characters (an instance shows as `<Point object>`).
     pub repr: String,
+    /// The docstring of a class, or of an instance's class.
+    pub doc: Option<String>,
 }
 
 /// How a call of a function ended.

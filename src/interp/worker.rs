@@ -240,10 +240,20 @@ fn variables(m: &Machine) -> Vec<Variable> {
             if text.chars().count() > SHORT_REPR {
                 text = text.chars().take(SHORT_REPR - 1).collect::<String>() + "…";
             }
+            let class = match v {
+                Value::Class(c) => Some(c),
+                Value::Instance(i) => Some(&i.class),
+                _ => None,
+            };
+            let doc = match class.and_then(|c| c.lookup("__doc__")) {
+                Some(Value::Str(s)) => Some(s.as_str().to_string()),
+                _ => None,
+            };
             Variable {
                 name: name.to_string(),
                 type_name,
                 repr: text,
+                doc,
             }
         })
         .collect()

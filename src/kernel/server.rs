@@ -434,7 +434,7 @@ impl Engine {
             "inspect_request" => {
                 let code = msg.str_field("code");
                 let detail = msg.int_field("detail_level").unwrap_or(0).clamp(0, 1) as u8;
-                match notebook::inspect(&self.session, code, cursor_pos(msg, code), detail) {
+                match notebook::inspect(&mut self.session, code, cursor_pos(msg, code), detail) {
                     Some(b) => {
                         json!({"status": "ok", "found": true, "data": b.data, "metadata": b.metadata})
                     }

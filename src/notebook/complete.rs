@@ -5,6 +5,7 @@ use serde_json::json;
 use super::commands::{self, Form};
 use super::output::Bundle;
 use super::session::Session;
+use crate::cancel::Cancel;
 use crate::interp;
 use crate::python::builtins;
 use crate::render::html::escape;
@@ -151,7 +152,12 @@ fn short_name(name: &str) -> &str {
 
 /// Documentation of the name under `cursor`: a command's help, a function's signature,
 /// docstring and summary (its source too at `detail_level` 1), or a builtin's description.
-pub fn inspect(session: &Session, code: &str, cursor: usize, detail_level: u8) -> Option<Bundle> {
+pub fn inspect(
+    session: &mut Session,
+    code: &str,
+    cursor: usize,
+    detail_level: u8,
+) -> Option<Bundle> {
     let chars: Vec<char> = code.chars().collect();
     let cursor = cursor.min(chars.len());
     let is_name = |c: char| is_word_char(c) || c == '.' || c == '%';
@@ -191,6 +197,8 @@ pub fn inspect(session: &Session, code: &str, cursor: usize, detail_level: u8) -
             text.push_str(&format!("Source:\n{}\n", f.source));
         }
         text
+    } else if let Some(text) = value_inspection(session, word, detail_level) {
+        text
     } else {
         let b = builtins::get(word).filter(|b| b.kind != builtins::Kind::Constant)?;
         let support = match interp::builtin_support(b.name) {
@@ -206,6 +214,47 @@ pub fn inspect(session: &Session, code: &str, cursor: usize, detail_level: u8) -
     };
     let html = format!("<pre>{}</pre>", escape(&text));
     Some(Bundle::text(text).with("text/html", json!(html)))
+}
+
+/// IPython's inspection of a global the cells bound: a class (its init signature, docstring,
+/// source at `detail_level` 1) or any other value (its type, string form and the docstring
+/// of its class). `None` when no global has that name.
+fn value_inspection(session: &mut Session, name: &str, detail_level: u8) -> Option<String> {
+    let variables = session.interpreter.variables(&Cancel::new()).ok()?;
+    let v = variables.into_iter().find(|v| v.name == name)?;
+    let doc = v.doc.clone().or_else(|| {
+        builtins::get(&v.type_name)
+            .filter(|b| b.kind == builtins::Kind::Type)
+            .map(|b| b.doc.to_string())
+    });
+    let mut rows: Vec<(&str, String)> = Vec::new();
+    match session.class(name).filter(|_| v.type_name == "type") {
+        Some(class) => {
+            if let Some(init) = session.function(&format!("{name}.__init__")) {
+                let params: Vec<String> = init.signature_params().into_iter().skip(1).collect();
+                rows.push(("Init signature", format!("{name}({})", params.join(", "))));
+            }
+            if detail_level > 0 {
+                rows.push(("Source", format!("\n{}", class.source)));
+            } else if let Some(doc) = &class.docstring {
+                rows.push(("Docstring", doc.clone()));
+            }
+            rows.push(("Type", v.type_name));
+        }
+        None => {
+            rows.push(("Type", v.type_name));
+            rows.push(("String form", v.repr));
+            if let Some(doc) = doc {
+                rows.push(("Docstring", doc));
+            }
+        }
+    }
+    let width = rows.iter().map(|(l, _)| l.len() + 1).max().unwrap_or(0);
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|(label, value)| format!("{:<width$} {value}", format!("{label}:")))
+        .collect();
+    Some(lines.join("\n") + "\n")
 }
 
 /// How the inspect reply names a builtin's kind.
@@ -256,8 +305,8 @@ mod tests {
 
     #[test]
     fn inspects_functions_commands_builtins() {
-        let s = session_with("def absolute(value: int):\n    '''Abs.'''\n    return value\n");
-        let b = inspect(&s, "absolute(3)", 3, 0).unwrap();
+        let mut s = session_with("def absolute(value: int):\n    '''Abs.'''\n    return value\n");
+        let b = inspect(&mut s, "absolute(3)", 3, 0).unwrap();
         let t = b.plain_text().unwrap();
         assert!(
             t.contains("Signature: absolute(value: int)")
@@ -266,31 +315,57 @@ mod tests {
             "{t}"
         );
         assert!(
-            inspect(&s, "absolute", 3, 1)
+            inspect(&mut s, "absolute", 3, 1)
                 .unwrap()
                 .plain_text()
                 .unwrap()
                 .contains("Source:")
         );
         assert!(
-            inspect(&s, "%config", 2, 0)
+            inspect(&mut s, "%config", 2, 0)
                 .unwrap()
                 .plain_text()
                 .unwrap()
                 .starts_with("%config")
         );
-        let len = inspect(&s, "len", 1, 0).unwrap();
+        let len = inspect(&mut s, "len", 1, 0).unwrap();
         assert_eq!(
             len.plain_text().unwrap(),
             "Builtin function: len\nReturn the number of items in a container.\n"
         );
-        let open = inspect(&s, "open", 1, 0).unwrap();
+        let open = inspect(&mut s, "open", 1, 0).unwrap();
         assert!(
             open.plain_text()
                 .unwrap()
                 .starts_with("Builtin function (not available in cells): open"),
             "{open:?}"
         );
-        assert!(inspect(&s, "nothing_here", 3, 0).is_none());
+        assert!(inspect(&mut s, "nothing_here", 3, 0).is_none());
+    }
+
+    #[test]
+    fn inspects_classes_and_variables() {
+        let mut s = session_with(
+            "class Point:\n    \"A point.\"\n    def __init__(self, x, y=0):\n        self.x = x\n\np = Point(1)\nn = 3\n",
+        );
+        let text = |s: &mut Session, name: &str, detail: u8| {
+            inspect(s, name, 1, detail)
+                .and_then(|b| b.plain_text().map(str::to_string))
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            text(&mut s, "Point", 0),
+            "Init signature: Point(x, y=0)\nDocstring:      A point.\nType:           type\n"
+        );
+        let source = text(&mut s, "Point", 1);
+        assert!(
+            source.contains("Source:         \nclass Point:\n    \"A point.\""),
+            "{source}"
+        );
+        assert_eq!(
+            text(&mut s, "p", 0),
+            "Type:        Point\nString form: <Point object>\nDocstring:   A point.\n"
+        );
+        assert!(text(&mut s, "n", 0).starts_with("Type:        int\nString form: 3\nDocstring:"));
     }
 }

@@ -33,7 +33,7 @@ pub(crate) fn inspect_request(line: &str) -> Option<(String, u8)> {
 }
 
 /// Shows the inspection of `name` as the cell's output, or IPython's "not found" line.
-pub(crate) fn show_inspection(session: &Session, name: &str, detail: u8, ctx: &mut Ctx<'_>) {
+pub(crate) fn show_inspection(session: &mut Session, name: &str, detail: u8, ctx: &mut Ctx<'_>) {
     match super::inspect(session, name, name.chars().count(), detail) {
         Some(bundle) => ctx.sink.emit(Output::Display(bundle)),
         None => ctx
@@ -122,14 +122,15 @@ pub(crate) fn run_time(
     result
 }
 
-/// `%timeit STATEMENT`: loops of 1, 10, 100, ... runs until one loop takes 0.2 s, then up
-/// to 7 loops of that many runs, stopping early so as to stay within the cell's time limit.
+/// `%timeit [-n N] [-r R] STATEMENT`: loops of 1, 10, 100, ... runs until one loop takes
+/// 0.2 s (or N runs each with `-n`), then up to 7 (or R) loops of that many runs, stopping
+/// early so as to stay within the cell's time limit.
 pub(crate) fn run_timeit(
     session: &mut Session,
     inv: &Invocation,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), CellError> {
-    let source = statement(inv, "timeit")?;
+    let (options, source) = timeit_options(&statement(inv, "timeit")?)?;
     // Half the cell's time limit (10 s without one) for measuring.
     let budget = match session.config.time_limit_s {
         0 => Duration::from_secs(10),
@@ -148,14 +149,18 @@ pub(crate) fn run_timeit(
         }
         Ok(start.elapsed().as_secs_f64())
     };
-    let mut number = 1u64;
+    let mut number = options.loops.unwrap_or(1);
     let mut first = time_loop(session, number, ctx)?;
-    while first < 0.2 && begun.elapsed() * 10 < budget && number < 1_000_000_000 {
+    while options.loops.is_none()
+        && first < 0.2
+        && begun.elapsed() * 10 < budget
+        && number < 1_000_000_000
+    {
         number *= 10;
         first = time_loop(session, number, ctx)?;
     }
     let mut runs = vec![first / number as f64];
-    while runs.len() < 7 && begun.elapsed() + Duration::from_secs_f64(first) < budget {
+    while runs.len() < options.repeat && begun.elapsed() + Duration::from_secs_f64(first) < budget {
         runs.push(time_loop(session, number, ctx)? / number as f64);
     }
     let mean = runs.iter().sum::<f64>() / runs.len() as f64;
@@ -171,6 +176,52 @@ pub(crate) fn run_timeit(
     Ok(())
 }
 
+/// `%timeit`'s options: `-n N` loops per run (else chosen as IPython does), `-r R` runs.
+#[derive(Debug, PartialEq)]
+struct TimeitOptions {
+    loops: Option<u64>,
+    repeat: usize,
+}
+
+/// Splits IPython's `-n N` / `-nN` / `-r R` options off the front of a `%timeit` line.
+fn timeit_options(source: &str) -> Result<(TimeitOptions, String), CellError> {
+    let mut options = TimeitOptions {
+        loops: None,
+        repeat: 7,
+    };
+    let lead = source.len() - source.trim_start_matches('\n').len();
+    let mut rest = &source[lead..];
+    loop {
+        let t = rest.trim_start();
+        let Some(flag) = t.strip_prefix('-').and_then(|f| f.chars().next()) else {
+            break;
+        };
+        if !matches!(flag, 'n' | 'r') {
+            return Err(CellError::usage(format!(
+                "%timeit: option -{flag} is not supported (only -n LOOPS and -r RUNS)"
+            )));
+        }
+        let after = t[2..].trim_start();
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let count = after[..digits]
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| CellError::usage(format!("%timeit: -{flag} needs a positive count")))?;
+        match flag {
+            'n' => options.loops = Some(count),
+            _ => options.repeat = count.min(1000) as usize,
+        }
+        rest = &after[digits..];
+    }
+    if rest.trim().is_empty() {
+        return Err(CellError::usage(
+            "%timeit needs a statement: %timeit [-n N] [-r R] STATEMENT",
+        ));
+    }
+    Ok((options, format!("{}{}", &source[..lead], rest.trim_start())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +234,24 @@ mod tests {
         assert_eq!(format_time(2.5e-8), "25 ns");
         assert_eq!(format_time(0.1), "100 ms");
         assert_eq!(format_time(125.0), "2min 5s");
+    }
+
+    #[test]
+    fn timeit_options_are_split_off() {
+        let (o, s) = timeit_options("\n-n 10 -r3 sum(range(5))\n").unwrap();
+        assert_eq!(
+            o,
+            TimeitOptions {
+                loops: Some(10),
+                repeat: 3
+            }
+        );
+        assert_eq!(s, "\nsum(range(5))\n");
+        let (o, s) = timeit_options("x - 1\n").unwrap();
+        assert_eq!((o.loops, o.repeat, s.as_str()), (None, 7, "x - 1\n"));
+        assert!(timeit_options("-q f()").is_err());
+        assert!(timeit_options("-n 0 f()").is_err());
+        assert!(timeit_options("-n 5").is_err());
     }
 
     #[test]

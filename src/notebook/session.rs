@@ -14,7 +14,7 @@ use super::{suggest, unknown_command};
 use crate::cancel::{Cancel, Stop};
 use crate::interp::{Interpreter, Limits, RunError, Stream};
 use crate::python::ir;
-use crate::python::{FunctionSummary, ParsedCell, lower_module, parse_cell};
+use crate::python::{ClassSummary, FunctionSummary, ParsedCell, lower_module, parse_cell};
 use crate::render::graphviz::{GraphvizError, dot_to_svg};
 use crate::render::html::escape;
 
@@ -59,6 +59,8 @@ enum Segment {
 #[derive(Default)]
 pub struct Session {
     functions: BTreeMap<String, FunctionSummary>,
+    /// The top-level classes defined, by name.
+    classes: BTreeMap<String, ClassSummary>,
     /// The lowered IR of every function defined, nested ones (`f.g`) and methods (`C.m`) too.
     lowered: BTreeMap<String, Arc<ir::Function>>,
     pub config: Config,
@@ -106,6 +108,11 @@ impl Session {
         self.functions.get(name)
     }
 
+    /// The top-level class `name` a cell defined.
+    pub fn class(&self, name: &str) -> Option<&ClassSummary> {
+        self.classes.get(name)
+    }
+
     /// The IR of function `name` (a qualified name: `f`, `C.m`, `f.inner`).
     pub fn lowered(&self, name: &str) -> Option<&Arc<ir::Function>> {
         self.lowered.get(name)
@@ -139,6 +146,7 @@ impl Session {
     pub fn reset(&mut self) -> usize {
         let n = self.functions.len();
         self.functions.clear();
+        self.classes.clear();
         self.lowered.clear();
         self.interpreter.reset();
         self.user = Default::default();
@@ -313,6 +321,9 @@ impl Session {
     fn store(&mut self, cell: &ParsedCell, module: &ir::Module, ctx: &mut Ctx<'_>) {
         for f in module.functions() {
             self.lowered.insert(f.qualname.clone(), Arc::new(f.clone()));
+        }
+        for c in &cell.classes {
+            self.classes.insert(c.name.clone(), c.clone());
         }
         if cell.functions.is_empty() {
             return;

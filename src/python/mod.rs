@@ -18,6 +18,6 @@ pub mod value;
 pub use lower::{lower_expression, lower_module};
 pub use source::{SourceError, SourceErrorKind, SourceMap, Span};
 pub use syntax::{
-    Completeness, FunctionSummary, ParamSummary, ParsedCell, completeness, parse_cell,
+    ClassSummary, Completeness, FunctionSummary, ParamSummary, ParsedCell, completeness, parse_cell,
 };
 pub use value::PyValue;

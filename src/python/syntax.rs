@@ -37,8 +37,19 @@ pub struct FunctionSummary {
 impl FunctionSummary {
     /// `name(a: int, b=1) -> bool`
     pub fn signature(&self) -> String {
-        let params: Vec<String> = self
-            .params
+        let params = self.signature_params();
+        let short = self.name.rsplit('.').next().unwrap_or(&self.name);
+        let mut sig = format!("{short}({})", params.join(", "));
+        if let Some(r) = &self.returns {
+            sig.push_str(" -> ");
+            sig.push_str(r);
+        }
+        sig
+    }
+
+    /// The parameters as the signature shows them: `a: int`, `b=1`, `*args`.
+    pub fn signature_params(&self) -> Vec<String> {
+        self.params
             .iter()
             .map(|p| {
                 let mut s = format!("{}{}", p.star, p.name);
@@ -52,15 +63,19 @@ impl FunctionSummary {
                 }
                 s
             })
-            .collect();
-        let short = self.name.rsplit('.').next().unwrap_or(&self.name);
-        let mut sig = format!("{short}({})", params.join(", "));
-        if let Some(r) = &self.returns {
-            sig.push_str(" -> ");
-            sig.push_str(r);
-        }
-        sig
+            .collect()
     }
+}
+
+/// What a top-level `class` in a cell defines: enough for inspection (`C?`, `C??`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassSummary {
+    pub name: String,
+    pub docstring: Option<String>,
+    /// First and last line in the cell (1-based, the `class` line first).
+    pub lines: (u32, u32),
+    /// The definition's source text, dedented to column 0.
+    pub source: String,
 }
 
 /// A parsed cell: its source, its definitions and whether it has statements to run.
@@ -68,8 +83,8 @@ impl FunctionSummary {
 pub struct ParsedCell {
     pub source: String,
     pub functions: Vec<FunctionSummary>,
-    /// Top-level class names.
-    pub classes: Vec<String>,
+    /// Top-level classes.
+    pub classes: Vec<ClassSummary>,
     /// Number of top-level statements that are neither definitions nor docstrings.
     pub executable_statements: usize,
 }
@@ -106,7 +121,13 @@ pub fn parse_cell(source: &str) -> Result<ParsedCell, SourceError> {
         match stmt {
             Stmt::FunctionDef(def) => functions.push(summarize(&map, def, None)),
             Stmt::ClassDef(class) => {
-                classes.push(class.name.to_string());
+                let (lines, source) = definition_source(&map, &class.decorator_list, class.range);
+                classes.push(ClassSummary {
+                    name: class.name.to_string(),
+                    docstring: docstring_of(&class.body),
+                    lines,
+                    source,
+                });
                 for inner in &class.body {
                     if let Stmt::FunctionDef(def) = inner {
                         functions.push(summarize(&map, def, Some(class.name.as_str())));
@@ -166,28 +187,7 @@ fn summarize(
             star: "**",
         });
     }
-    let docstring = def.body.first().and_then(|s| match s {
-        Stmt::Expr(e) => e
-            .value
-            .as_string_literal_expr()
-            .map(|s| dedent_docstring(&s.value.to_str())),
-        _ => None,
-    });
-    // The `def` keyword starts after the decorators.
-    let def_start = def.decorator_list.last().map_or(def.range.start(), |d| {
-        let after = d.range().end();
-        let rest = &map.text()[after.to_usize()..];
-        let skip = rest.find(|c: char| !c.is_whitespace()).unwrap_or(0);
-        after + TextSize::try_from(skip).unwrap_or_default()
-    });
-    let (first, _) = map.line_column(def_start);
-    let (last, _) = map.line_column(last_char(map, def.range));
-    let source = dedent(
-        &(first..=last)
-            .map(|l| map.line_text(l))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    );
+    let (lines, source) = definition_source(map, &def.decorator_list, def.range);
     FunctionSummary {
         name: match class {
             Some(c) => format!("{c}.{}", def.name),
@@ -195,10 +195,45 @@ fn summarize(
         },
         params,
         returns: def.returns.as_deref().map(text),
-        docstring,
-        lines: (first, last),
+        docstring: docstring_of(&def.body),
+        lines,
         source,
     }
+}
+
+/// The PEP 257-trimmed docstring of a body: its first statement when it is a string.
+fn docstring_of(body: &[Stmt]) -> Option<String> {
+    body.first().and_then(|s| match s {
+        Stmt::Expr(e) => e
+            .value
+            .as_string_literal_expr()
+            .map(|s| dedent_docstring(&s.value.to_str())),
+        _ => None,
+    })
+}
+
+/// The lines of a `def` or `class` (from its keyword, after the decorators) and its
+/// source, dedented to column 0.
+fn definition_source(
+    map: &SourceMap<'_>,
+    decorators: &[ast::Decorator],
+    range: TextRange,
+) -> ((u32, u32), String) {
+    let start = decorators.last().map_or(range.start(), |d| {
+        let after = d.range().end();
+        let rest = &map.text()[after.to_usize()..];
+        let skip = rest.find(|c: char| !c.is_whitespace()).unwrap_or(0);
+        after + TextSize::try_from(skip).unwrap_or_default()
+    });
+    let (first, _) = map.line_column(start);
+    let (last, _) = map.line_column(last_char(map, range));
+    let source = dedent(
+        &(first..=last)
+            .map(|l| map.line_text(l))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    ((first, last), source)
 }
 
 /// The start of the last character of `range` (its start if empty).
@@ -376,6 +411,9 @@ mod tests {
         assert_eq!(cell.functions[1].signature(), "f(a, *rest, b: str, **kw)");
         assert_eq!(cell.functions[1].lines, (9, 10));
         assert_eq!(cell.executable_statements, 1);
-        assert_eq!(cell.classes, ["C"]);
+        assert_eq!(
+            cell.classes.iter().map(|c| &c.name).collect::<Vec<_>>(),
+            ["C"]
+        );
     }
 }

@@ -299,6 +299,22 @@ def test_inspect_a_defined_function(kernel):
     assert (content["cursor_start"], content["cursor_end"]) == (5, 7)
 
 
+def test_inspect_a_class_and_a_variable(kernel):
+    _, kc = kernel
+    run(kc, 'class Box:\n    "Holds one thing."\n    def __init__(self, item, size=1):\n        self.item = item\n\nb = Box("pen")\n')
+    kc.inspect("Box", 3, 1)
+    content = kc.get_shell_msg(timeout=TIMEOUT)["content"]
+    text = content["data"]["text/plain"]
+    assert content["found"] and "Init signature: Box(item, size=1)" in text, text
+    assert "class Box:" in text and "Type:           type" in text, text
+    kc.inspect("b", 1)
+    text = kc.get_shell_msg(timeout=TIMEOUT)["content"]["data"]["text/plain"]
+    assert text.startswith("Type:        Box\n") and "Holds one thing." in text, text
+    reply, msgs = run(kc, "b?")
+    shown = [m["content"]["data"]["text/plain"] for m in msgs if m["msg_type"] == "display_data"]
+    assert shown == [text], msgs
+
+
 def test_python_runtime_error_names_the_exception_and_line(kernel):
     _, kc = kernel
     reply, msgs = run(kc, "def f(x):\n    return 10 // x\n\nprint('before')\nf(0)\n")
