@@ -358,7 +358,10 @@ impl<'a> Compiler<'a> {
                 }
             }
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
-            S::ClassDef { .. } => StmtKind::Class(Box::new(self.class_def(s)?)),
+            S::ClassDef { body, .. } => match super::dataclass_fns::refused_annotation(body) {
+                Some(name) => StmtKind::Unsupported(self.unsupported(name)?),
+                None => StmtKind::Class(Box::new(self.class_def(s)?)),
+            },
             S::Import(aliases) => self.import(aliases)?,
             S::ImportFrom {
                 module,
