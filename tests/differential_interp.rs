@@ -1492,6 +1492,15 @@ fn unmodelled_stdlib_names_are_refused_by_name() {
             "from enum import Enum\nclass E(Enum):\n    A = 1\nprint(type(E))",
             "enum.EnumType",
         ),
+        ("import math\nprint(math.dist([0, 0], [3, 4]))", "math.dist"),
+        (
+            "from functools import singledispatch\n@singledispatch\ndef f(x):\n    return 1\nprint(f(2))",
+            "functools.singledispatch",
+        ),
+        (
+            "import random\nprint(hasattr(random, 'triangular'), random.triangular())",
+            "random.triangular",
+        ),
     ];
     let programs: Vec<String> = cases.iter().map(|(p, _)| p.to_string()).collect();
     for (want, (src, name)) in run_cpython(&programs).iter().zip(cases) {

@@ -237,49 +237,6 @@ fn field_class() -> Rc<Class> {
     Rc::new(c)
 }
 
-/// The public names of CPython 3.11's `enum` and `dataclasses` (`__all__`) that the
-/// interpreter does not model: bound as unavailable, refused by name when used.
-const UNMODELLED: &[(&str, &[&str])] = &[
-    (
-        "enum",
-        &[
-            "EnumType",
-            "EnumMeta",
-            "StrEnum",
-            "Flag",
-            "IntFlag",
-            "ReprEnum",
-            "property",
-            "verify",
-            "member",
-            "nonmember",
-            "FlagBoundary",
-            "STRICT",
-            "CONFORM",
-            "EJECT",
-            "KEEP",
-            "global_flag_repr",
-            "global_enum_repr",
-            "global_str",
-            "global_enum",
-            "EnumCheck",
-            "CONTINUOUS",
-            "NAMED_FLAGS",
-            "UNIQUE",
-            "pickle_by_global_name",
-            "pickle_by_enum_name",
-        ],
-    ),
-    ("dataclasses", &["InitVar", "KW_ONLY", "make_dataclass"]),
-];
-
-fn unmodelled(module: &str, name: &str) -> Option<Value> {
-    let (_, names) = UNMODELLED.iter().find(|(m, _)| *m == module)?;
-    names
-        .contains(&name)
-        .then(|| Value::Unavailable(format!("{module}.{name}").into()))
-}
-
 /// Whether `c` is a hidden base (the abc module's stand-in for `metaclass=ABCMeta`), which
 /// `__bases__` and `__mro__` leave out.
 pub(crate) fn is_hidden_base(c: &Class) -> bool {
@@ -434,7 +391,7 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("typing", "NamedTuple") => Some(Value::Class(LIBRARY.with(|l| l.named_tuple.clone()))),
         ("collections", "namedtuple") => b(ClassBuiltin::NamedTupleFactory),
         ("functools", "total_ordering") => b(ClassBuiltin::TotalOrdering),
-        _ => unmodelled(module, name),
+        _ => None,
     }
 }
 
