@@ -1268,17 +1268,9 @@ impl Machine {
         let Some(names) = args.next().or(names_kw) else {
             return type_error("the functional API of Enum needs names");
         };
-        let start = match start {
-            Some(v) => v,
-            None => Value::Int(1),
-        };
+        let start = start.unwrap_or(Value::Int(1));
         let items: Vec<Value> = match &names {
-            Value::Str(s) => s
-                .as_str()
-                .replace(',', " ")
-                .split_whitespace()
-                .map(Value::str)
-                .collect(),
+            Value::Str(s) => spelled_names(s.as_str()).map(Value::str).collect(),
             Value::Dict(d) => d
                 .borrow()
                 .iter()
@@ -1412,12 +1404,7 @@ impl Machine {
             return type_error("namedtuple() name must be a string");
         };
         let names: Vec<Rc<str>> = match &args[1] {
-            Value::Str(s) => s
-                .as_str()
-                .replace(',', " ")
-                .split_whitespace()
-                .map(Rc::from)
-                .collect(),
+            Value::Str(s) => spelled_names(s.as_str()).map(Rc::from).collect(),
             other => {
                 let items = self.collect(other.clone())?;
                 let mut out = Vec::new();
@@ -1563,6 +1550,13 @@ fn refuse_options(func: &str, kwargs: &Kwargs, refused: &[&str]) -> R<()> {
         Some((k, _)) => Err(Unwind::unsupported(format!("dataclasses.{func}({k}=...)"))),
         None => Ok(()),
     }
+}
+
+/// The names of `namedtuple('P', 'x, y')` and `Enum('E', 'A B')`: separated by commas or
+/// whitespace.
+fn spelled_names(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|n| !n.is_empty())
 }
 
 fn receiver(args: Vec<Value>) -> R<(Value, Vec<Value>)> {
