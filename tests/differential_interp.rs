@@ -1446,3 +1446,71 @@ fn module_attributes_match_from_imports() {
         "names `from m import n` accepts but `m.n` does not"
     );
 }
+
+/// Standard-library names the interpreter does not model stop the run naming them (CPython
+/// runs each program): never a wrong answer.
+#[test]
+fn unmodelled_stdlib_names_are_refused_by_name() {
+    let cases = [
+        (
+            "from enum import Flag, auto\nclass P(Flag):\n    R = auto()\nprint(P.R)",
+            "enum.Flag",
+        ),
+        (
+            "from enum import IntFlag\nclass P(IntFlag):\n    R = 1\nprint(P.R)",
+            "enum.IntFlag",
+        ),
+        (
+            "import enum\nclass S(enum.StrEnum):\n    A = 'a'\nprint(S.A)",
+            "enum.StrEnum",
+        ),
+        (
+            "from dataclasses import dataclass, InitVar\n@dataclass\nclass D:\n    x: InitVar[int]",
+            "dataclasses.InitVar",
+        ),
+        (
+            "from dataclasses import dataclass, KW_ONLY\n@dataclass\nclass D:\n    _: KW_ONLY\n    x: int",
+            "dataclasses.KW_ONLY",
+        ),
+        (
+            "from dataclasses import dataclass\n@dataclass(kw_only=True)\nclass D:\n    x: int",
+            "dataclass(kw_only=...)",
+        ),
+        (
+            "from dataclasses import dataclass, fields\n@dataclass\nclass D:\n    x: int\nprint(fields(D)[0].type)",
+            "dataclasses.Field.type",
+        ),
+        (
+            "from abc import ABC\nclass A(ABC):\n    pass\nprint(type(A))",
+            "abc.ABCMeta",
+        ),
+        (
+            "from abc import ABC, ABCMeta\nclass A(ABC):\n    pass\nprint(isinstance(A, ABCMeta))",
+            "abc.ABCMeta",
+        ),
+        (
+            "from enum import Enum\nclass E(Enum):\n    A = 1\nprint(type(E))",
+            "enum.EnumType",
+        ),
+        ("import math\nprint(math.dist([0, 0], [3, 4]))", "math.dist"),
+        (
+            "from functools import singledispatch\n@singledispatch\ndef f(x):\n    return 1\nprint(f(2))",
+            "functools.singledispatch",
+        ),
+        (
+            "import random\nprint(hasattr(random, 'triangular'), random.triangular())",
+            "random.triangular",
+        ),
+    ];
+    let programs: Vec<String> = cases.iter().map(|(p, _)| p.to_string()).collect();
+    for (want, (src, name)) in run_cpython(&programs).iter().zip(cases) {
+        assert_eq!(want.error, None, "CPython runs\n{src}");
+        match run_ours(src) {
+            Err(stopped) => assert!(
+                stopped.contains(name) && stopped.contains("not supported"),
+                "{src}\nstopped with: {stopped}"
+            ),
+            Ok(got) => panic!("{src}\nran: {got:?}"),
+        }
+    }
+}

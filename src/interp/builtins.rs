@@ -325,6 +325,9 @@ impl Machine {
             Builtin::Isinstance | Builtin::Issubclass => {
                 no_kwargs(b.name(), &kwargs)?;
                 arity(b.name(), &args, 2, 2)?;
+                if let Some(why) = super::stdclass::metaclass_check_refusal(&args[1]) {
+                    return Err(Unwind::unsupported(why));
+                }
                 if b == Builtin::Issubclass && !is_class(&args[0]) && !collections_class(&args[0]) {
                     return type_error("issubclass() arg 1 must be a class");
                 }
@@ -770,7 +773,10 @@ impl Machine {
             TypeKind::Type => {
                 no_kwargs("type", &kwargs)?;
                 match args.as_slice() {
-                    [v] => Ok(type_of(v)),
+                    [v] => match super::stdclass::metaclass_refusal(v) {
+                        Some(why) => Err(Unwind::unsupported(why)),
+                        None => Ok(type_of(v)),
+                    },
                     _ => Err(Unwind::unsupported(
                         "type() with three arguments (class creation)",
                     )),

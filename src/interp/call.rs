@@ -264,12 +264,7 @@ impl Machine {
                 Some(Value::Instance(i)) => i.get(name),
                 _ => None,
             };
-            defined
-                .or_else(|| match n {
-                    Native::Typing => modules::typing_unmodelled(name),
-                    _ => None,
-                })
-                .ok_or(e)
+            defined.or_else(|| modules::unmodelled(n, name)).ok_or(e)
         })
     }
 

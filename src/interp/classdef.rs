@@ -169,13 +169,20 @@ impl Machine {
             attrs.push(("__hash__".into(), Value::None));
         }
         add_doc(&mut attrs, def);
-        let class = Rc::new(Class::new(
+        let mut class = Class::new(
             def.name.clone(),
             def.code.qualname.clone(),
             class_bases,
             attrs,
             flavor,
-        )?);
+        )?;
+        if let Some((module, qualname)) =
+            super::source_module::library_class_name(&def.code.qualname)
+        {
+            class.module = module.into();
+            class.qualname = qualname.into();
+        }
+        let class = Rc::new(class);
         fill_class_cell(def, &frame, Value::Class(class.clone()));
         *class.fields.borrow_mut() = def.fields.clone();
         self.set_names(&class)?;

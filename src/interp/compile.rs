@@ -16,7 +16,7 @@ use super::exc::ExcKind;
 use super::globals::Globals;
 use super::modules;
 use super::scope::{Binding, Scope, Scopes, node_key};
-use super::value::{Native, Value};
+use super::value::Value;
 use crate::python::ir::{self, ComprehensionKind, Constant, ExprKind, ParamKind, StmtKind as S};
 
 /// The first surrogate escape (`\uD800`..`\uDFFF`, `\U0000D800`..) in a statement's text:
@@ -358,7 +358,10 @@ impl<'a> Compiler<'a> {
                 }
             }
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
-            S::ClassDef { .. } => StmtKind::Class(Box::new(self.class_def(s)?)),
+            S::ClassDef { body, .. } => match super::dataclass_fns::refused_annotation(body) {
+                Some(name) => StmtKind::Unsupported(self.unsupported(name)?),
+                None => StmtKind::Class(Box::new(self.class_def(s)?)),
+            },
             S::Import(aliases) => self.import(aliases)?,
             S::ImportFrom {
                 module,
@@ -444,20 +447,18 @@ impl<'a> Compiler<'a> {
                 .or_else(extra)
             {
                 Some(v) => v,
-                None if m == Some(Native::Typing)
-                    && modules::typing_unmodelled(&a.name).is_some() =>
-                {
-                    Value::Unavailable(format!("{name}.{}", a.name).into())
-                }
-                None => {
-                    return Ok(StmtKind::ImportError(
-                        ExcKind::ImportError,
-                        format!(
-                            "cannot import name '{}' from '{name}' (unknown location)",
-                            a.name
-                        ),
-                    ));
-                }
+                None => match m.and_then(|m| modules::unmodelled(m, &a.name)) {
+                    Some(v) => v,
+                    None => {
+                        return Ok(StmtKind::ImportError(
+                            ExcKind::ImportError,
+                            format!(
+                                "cannot import name '{}' from '{name}' (unknown location)",
+                                a.name
+                            ),
+                        ));
+                    }
+                },
             };
             binds.push((self.var(a.asname.as_deref().unwrap_or(&a.name))?, value));
         }

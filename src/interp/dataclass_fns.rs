@@ -14,6 +14,38 @@ use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::machine::Machine;
 use super::value::Value;
 
+/// The annotations that make a dataclass field something else (an init-only variable, the
+/// start of keyword-only fields); annotations are not evaluated, so a class body using one
+/// is refused by name.
+const REFUSED_ANNOTATIONS: &[(&str, &str)] = &[
+    ("InitVar", "dataclasses.InitVar"),
+    ("KW_ONLY", "dataclasses.KW_ONLY"),
+];
+
+/// The refused name (see [`REFUSED_ANNOTATIONS`]) an annotation of the class body `body`
+/// uses: `x: InitVar[int]`, `_: dataclasses.KW_ONLY`.
+pub(crate) fn refused_annotation(body: &[crate::python::ir::Stmt]) -> Option<&'static str> {
+    use crate::python::ir::{ExprKind, StmtKind};
+    body.iter().find_map(|st| {
+        let StmtKind::AnnAssign { annotation, .. } = &st.kind else {
+            return None;
+        };
+        let mut e = annotation;
+        if let ExprKind::Subscript { value, .. } = &e.kind {
+            e = &**value;
+        }
+        let name = match &e.kind {
+            ExprKind::Name(n) => n.as_str(),
+            ExprKind::Attribute { attr, .. } => attr.as_str(),
+            _ => return None,
+        };
+        REFUSED_ANNOTATIONS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, full)| *full)
+    })
+}
+
 /// Nesting beyond this raises `RecursionError` (CPython's recursion limit).
 const MAX_DEPTH: usize = 1000;
 

@@ -163,14 +163,21 @@ impl Machine {
             "__qualname__" => Ok(Value::str(&*c.qualname)),
             "__module__" => Ok(Value::str(&*c.module)),
             "__doc__" => Ok(Value::None),
-            "__bases__" => Ok(Value::tuple(if c.bases.is_empty() {
-                vec![Value::Type(super::value::TypeKind::Object)]
-            } else {
-                c.bases.iter().map(|b| Value::Class(b.clone())).collect()
-            })),
+            "__bases__" => {
+                let shown = c
+                    .bases
+                    .iter()
+                    .filter(|b| !super::stdclass::is_hidden_base(b));
+                let mut bases: Vec<Value> = shown.map(|b| Value::Class(b.clone())).collect();
+                if bases.is_empty() {
+                    bases.push(Value::Type(super::value::TypeKind::Object));
+                }
+                Ok(Value::tuple(bases))
+            }
             "__mro__" => {
                 let mut items = vec![Value::Class(c.clone())];
-                items.extend(c.mro.iter().map(|b| Value::Class(b.clone())));
+                let shown = c.mro.iter().filter(|b| !super::stdclass::is_hidden_base(b));
+                items.extend(shown.map(|b| Value::Class(b.clone())));
                 items.push(Value::Type(super::value::TypeKind::Object));
                 Ok(Value::tuple(items))
             }

@@ -209,11 +209,15 @@ const TYPING_ALL: &[&str] = &[
     "runtime_checkable",
 ];
 
-/// `typing.name` for a real `typing` name the interpreter does not model.
-pub(crate) fn typing_unmodelled(name: &str) -> Option<Value> {
-    TYPING_ALL
-        .contains(&name)
-        .then(|| Value::Unavailable(format!("typing.{name}").into()))
+/// `m.name` for a real name of CPython's module `m` the interpreter does not model:
+/// unavailable, refused by name when used.
+pub(crate) fn unmodelled(m: Native, name: &str) -> Option<Value> {
+    match m {
+        Native::Typing => TYPING_ALL
+            .contains(&name)
+            .then(|| Value::Unavailable(format!("typing.{name}").into())),
+        _ => super::stdlib::unmodelled(native_name(m), name),
+    }
 }
 
 impl MathFn {

@@ -43,6 +43,11 @@ pub(crate) const MODULES: &[SourceModule] = &[
         source: include_str!("prelude/functools.py"),
     },
     SourceModule {
+        name: "string",
+        global: "__string__",
+        source: include_str!("prelude/string.py"),
+    },
+    SourceModule {
         name: "typing",
         global: "__typing__",
         source: include_str!("prelude/typing.py"),
@@ -52,6 +57,18 @@ pub(crate) const MODULES: &[SourceModule] = &[
 /// The source module imported as `name`.
 pub(crate) fn find(name: &str) -> Option<&'static SourceModule> {
     MODULES.iter().find(|m| m.name == name)
+}
+
+/// The module and qualified name CPython gives a class that a standard module's source
+/// defines in its setup function (`__abc_setup__.<locals>.ABC` is `abc.ABC`).
+pub(crate) fn library_class_name(qualname: &str) -> Option<(&'static str, &str)> {
+    MODULES
+        .iter()
+        .filter(|m| m.name != super::host::MODULE)
+        .find_map(|m| {
+            let rest = qualname.strip_prefix("__")?.strip_prefix(m.name)?;
+            Some((m.name, rest.strip_prefix("_setup__.<locals>.")?))
+        })
 }
 
 /// Whether `name` is the global of a source module (hidden from the variables listing).

@@ -202,7 +202,7 @@ impl Library {
             enum_class,
             int_enum,
             named_tuple: class("NamedTuple", Flavor::NamedTuple, "typing"),
-            field: class("Field", Flavor::Plain, "dataclasses"),
+            field: field_class(),
             object: class("object", Flavor::Plain, "builtins"),
             auto: class("auto", Flavor::Plain, "enum"),
             missing: Value::Instance(Rc::new(Instance::new(class(
@@ -215,6 +215,57 @@ impl Library {
                 ExcClass::Builtin(ExcKind::AttributeError),
             )),
         }
+    }
+}
+
+/// `dataclasses.Field`: reading `type` is refused (annotations are not evaluated).
+fn field_class() -> Rc<Class> {
+    let refused = Value::Descriptor(Rc::new(Descriptor::Property {
+        fget: Value::Builtin(Builtin::Refused("dataclasses.Field.type")),
+        fset: None,
+    }));
+    let attrs = vec![(Rc::from("type"), refused)];
+    let mut c = Class::new(
+        "Field".into(),
+        "Field".into(),
+        Vec::new(),
+        attrs,
+        Flavor::Plain,
+    )
+    .unwrap_or_else(|_| unreachable_class());
+    c.module = "dataclasses".into();
+    Rc::new(c)
+}
+
+/// Whether `c` is a hidden base (the abc module's stand-in for `metaclass=ABCMeta`), which
+/// `__bases__` and `__mro__` leave out.
+pub(crate) fn is_hidden_base(c: &Class) -> bool {
+    c.own("__hidden_base__").is_some()
+}
+
+/// Why `type(v)` is refused: `v` is a class whose metaclass CPython names (`EnumType`,
+/// `ABCMeta`), which the interpreter does not model.
+pub(crate) fn metaclass_refusal(v: &Value) -> Option<String> {
+    let Value::Class(c) = v else { return None };
+    if c.is_enum() {
+        return Some(format!(
+            "type() of the Enum class {} (enum.EnumType)",
+            c.name
+        ));
+    }
+    let abc = std::iter::once(c)
+        .chain(c.mro.iter())
+        .any(|k| &*k.module == "abc");
+    abc.then(|| format!("type() of the class {} (abc.ABCMeta)", c.name))
+}
+
+/// Why `isinstance(x, cls)` / `issubclass(x, cls)` is refused: `cls` is `abc.ABCMeta`.
+pub(crate) fn metaclass_check_refusal(cls: &Value) -> Option<String> {
+    match cls {
+        Value::Class(c) if &*c.module == "abc" && &*c.name == "ABCMeta" => {
+            Some("isinstance/issubclass with abc.ABCMeta".into())
+        }
+        _ => None,
     }
 }
 
@@ -587,6 +638,7 @@ impl Machine {
             }
             C::Object(method) => self.object_builtin(method, args, kwargs),
             C::Dataclass => {
+                refuse_options("dataclass", &kwargs, DATACLASS_REFUSED)?;
                 if args.is_empty() {
                     let [init, repr, eq, order, frozen] =
                         take_kwargs(name, kwargs, ["init", "repr", "eq", "order", "frozen"])?;
@@ -625,6 +677,7 @@ impl Machine {
                 arity(name, &args, 0, 0).map_err(|_| {
                     Unwind::new(ExcKind::TypeError, "field() takes 0 positional arguments")
                 })?;
+                refuse_options("field", &kwargs, FIELD_REFUSED)?;
                 let [default, factory, repr, compare, init] = take_kwargs(
                     name,
                     kwargs,
@@ -1152,6 +1205,10 @@ impl Machine {
 
     /// `Color(1)`: the member with that value.
     pub fn enum_lookup(&mut self, c: &Rc<Class>, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        let functional = args.len() > 1 || kwargs.iter().any(|(k, _)| &**k == "names");
+        if functional && c.members.borrow().is_empty() {
+            return self.enum_functional(c, args, kwargs);
+        }
         no_kwargs(&c.name, &kwargs)?;
         if c.members.borrow().is_empty() && c.mro.is_empty() {
             return Err(Unwind::unsupported("the functional API of Enum"));
@@ -1175,6 +1232,93 @@ impl Machine {
             self.repr_of(&args[0])?,
             c.qualname
         ))
+    }
+
+    /// `Enum('Color', names)`: a new enum class deriving from `c`, whose members are named
+    /// by a string (`'RED GREEN'`, commas allowed) or a sequence of names (valued `start`,
+    /// `start + 1`, ...), a sequence of `(name, value)` pairs, or a dict.
+    fn enum_functional(&mut self, c: &Rc<Class>, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        let [names_kw, start, module, qualname, ty, boundary] = take_kwargs(
+            "__call__",
+            kwargs,
+            ["names", "start", "module", "qualname", "type", "boundary"],
+        )?;
+        if let Some(k) = [("module", &module), ("qualname", &qualname), ("type", &ty)]
+            .iter()
+            .chain([("boundary", &boundary)].iter())
+            .find(|(_, v)| v.is_some())
+        {
+            return Err(Unwind::unsupported(format!(
+                "the functional API of Enum with {}=",
+                k.0
+            )));
+        }
+        arity(&c.name, &args, 1, 2)?;
+        let mut args = args.into_iter();
+        let class_name = match args.next() {
+            Some(Value::Str(s)) => s.as_str().to_string(),
+            Some(other) => {
+                return type_error(format!(
+                    "type.__new__() argument 1 must be str, not {}",
+                    other.type_name()
+                ));
+            }
+            None => return type_error("the enum class needs a name"),
+        };
+        let Some(names) = args.next().or(names_kw) else {
+            return type_error("the functional API of Enum needs names");
+        };
+        let start = start.unwrap_or(Value::Int(1));
+        let items: Vec<Value> = match &names {
+            Value::Str(s) => spelled_names(s.as_str()).map(Value::str).collect(),
+            Value::Dict(d) => d
+                .borrow()
+                .iter()
+                .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                .collect(),
+            other => self.collect(other.clone())?,
+        };
+        let mut attrs: Vec<(Rc<str>, Value)> = Vec::new();
+        for (i, item) in items.into_iter().enumerate() {
+            let (name, value) = match item {
+                Value::Str(s) => {
+                    let offset = Value::Int(i as i64);
+                    let v = super::ops::binary(crate::python::ir::BinOp::Add, &start, &offset)?;
+                    (s, v)
+                }
+                other => {
+                    let pair = self.collect(other)?;
+                    match <[Value; 2]>::try_from(pair) {
+                        Ok([Value::Str(s), v]) => (s, v),
+                        _ => {
+                            return Err(Unwind::unsupported(
+                                "the functional API of Enum with names that are not strings or (name, value) pairs",
+                            ));
+                        }
+                    }
+                }
+            };
+            let name = super::names::intern(name.as_str());
+            if attrs.iter().any(|(n, _)| *n == name) {
+                return type_error(format!("'{name}' already defined as {}", {
+                    let v = attrs
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|(_, v)| v.clone());
+                    self.repr_of(&v.unwrap_or(Value::None))?
+                }));
+            }
+            attrs.push((name, value));
+        }
+        let class = Rc::new(Class::new(
+            class_name.as_str().into(),
+            class_name.as_str().into(),
+            vec![c.clone()],
+            attrs,
+            c.flavor,
+        )?);
+        self.make_enum_members(&class)?;
+        Ok(Value::Class(class))
     }
 
     /// `Color['RED']`.
@@ -1260,12 +1404,7 @@ impl Machine {
             return type_error("namedtuple() name must be a string");
         };
         let names: Vec<Rc<str>> = match &args[1] {
-            Value::Str(s) => s
-                .as_str()
-                .replace(',', " ")
-                .split_whitespace()
-                .map(Rc::from)
-                .collect(),
+            Value::Str(s) => spelled_names(s.as_str()).map(Rc::from).collect(),
             other => {
                 let items = self.collect(other.clone())?;
                 let mut out = Vec::new();
@@ -1393,6 +1532,31 @@ fn object_new(args: Vec<Value>, kwargs: &Kwargs) -> R<Value> {
         }
     }
     Ok(Value::Instance(Rc::new(Instance::new(c.clone()))))
+}
+
+/// CPython 3.11's options of `dataclass()` and `field()` the interpreter does not model.
+const DATACLASS_REFUSED: &[&str] = &[
+    "unsafe_hash",
+    "match_args",
+    "kw_only",
+    "slots",
+    "weakref_slot",
+];
+const FIELD_REFUSED: &[&str] = &["hash", "metadata", "kw_only"];
+
+/// Refuses by name a call `func(option=...)` passing one of `refused`.
+fn refuse_options(func: &str, kwargs: &Kwargs, refused: &[&str]) -> R<()> {
+    match kwargs.iter().find(|(k, _)| refused.contains(&&**k)) {
+        Some((k, _)) => Err(Unwind::unsupported(format!("dataclasses.{func}({k}=...)"))),
+        None => Ok(()),
+    }
+}
+
+/// The names of `namedtuple('P', 'x, y')` and `Enum('E', 'A B')`: separated by commas or
+/// whitespace.
+fn spelled_names(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|n| !n.is_empty())
 }
 
 fn receiver(args: Vec<Value>) -> R<(Value, Vec<Value>)> {

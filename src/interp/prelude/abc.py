@@ -1,9 +1,11 @@
 # The `abc` module for cells: `ABC` and `abstractmethod`, with CPython 3.11's check that a
 # class with abstract methods left cannot be instantiated (there `ABCMeta` computes
 # `__abstractmethods__` when the class is made; here `ABC.__new__` finds them when an
-# instance is made, with the same result and message). `class C(metaclass=ABCMeta)` is
-# `class C(ABC)` here (`ABCMeta.__metaclass_base__`, read by the class statement), so the
-# class's MRO also lists `ABC`. `register` and the abstract property helpers are not provided. Runs once per session, the first time a cell
+# instance is made, with the same result and message). `class C(metaclass=ABCMeta)` gets
+# the hidden base `ABCMeta.__metaclass_base__` (read by the class statement) doing the same
+# check; `__bases__` and `__mro__` leave it out, as CPython has no such base. `type(C)`
+# (`abc.ABCMeta` in CPython) and `isinstance(C, ABCMeta)` are refused. `register` and the
+# abstract property helpers are not provided. Runs once per session, the first time a cell
 # imports abc, and binds one global, `__abc__`, the module object.
 
 
@@ -34,23 +36,29 @@ def __abc_setup__():
                     names.append(name)
         return sorted(names)
 
+    def _abc_new(cls, *args, **kwargs):
+        names = _abstract_names(cls)
+        if names:
+            s = "" if len(names) == 1 else "s"
+            raise TypeError(
+                "Can't instantiate abstract class "
+                + cls.__name__
+                + " with abstract method"
+                + s
+                + " "
+                + ", ".join(names)
+            )
+        return object.__new__(cls)
+
     class ABC:
-        def __new__(cls, *args, **kwargs):
-            names = _abstract_names(cls)
-            if names:
-                s = "" if len(names) == 1 else "s"
-                raise TypeError(
-                    "Can't instantiate abstract class "
-                    + cls.__name__
-                    + " with abstract method"
-                    + s
-                    + " "
-                    + ", ".join(names)
-                )
-            return object.__new__(cls)
+        __new__ = _abc_new
+
+    class ABCMetaBase:
+        __hidden_base__ = True
+        __new__ = _abc_new
 
     class ABCMeta:
-        __metaclass_base__ = ABC
+        __metaclass_base__ = ABCMetaBase
 
     class AbcModule:
         def __repr__(self):

@@ -15,6 +15,7 @@ mod itertools;
 mod json;
 mod json_decode;
 mod operator;
+mod public_names;
 mod random;
 mod re;
 mod statistics;
@@ -153,6 +154,17 @@ pub(crate) fn import_error(name: &str) -> (ExcKind, String) {
             format!("No module named '{top}'"),
         )
     }
+}
+
+/// `module.name` for a public name of CPython's module `module` the interpreter does not
+/// define: unavailable, refused by name when used.
+pub(crate) fn unmodelled(module: &str, name: &str) -> Option<Value> {
+    let (_, names) = public_names::PUBLIC_NAMES
+        .iter()
+        .find(|(m, _)| *m == module)?;
+    names
+        .contains(&name)
+        .then(|| Value::Unavailable(format!("{module}.{name}").into()))
 }
 
 /// `module.name`.
