@@ -634,6 +634,7 @@ impl Machine {
                 Value::Function(f) => Value::str(&*f.code.name),
                 _ => Value::str("?"),
             })),
+            (StdObj::Cached(c), "__wrapped__") => Some(Ok(c.borrow().func.clone())),
             (StdObj::Cached(_), "cache_info" | "cache_clear") => Some(Ok(bound_method(o, name))),
             (StdObj::Random(_), _) if random::is_method(name) => Some(Ok(bound_method(o, name))),
             (StdObj::Cell(c), "cell_contents") => Some(match &*c.borrow() {
