@@ -659,6 +659,12 @@ impl Machine {
             } else {
                 super::ops::is(&type_of(v), c)
             }),
+            // `isinstance(C.__dict__['x'], property)`, also `staticmethod`/`classmethod`.
+            Value::Builtin(Builtin::Class(c))
+                if !subclass && matches!(c.name(), "property" | "staticmethod" | "classmethod") =>
+            {
+                Ok(matches!(v, Value::Descriptor(d) if d.type_name() == c.name()))
+            }
             Value::Builtin(Builtin::Refused(name)) => Err(Unwind::unsupported(format!(
                 "the builtin type {name} (in {}())",
                 if subclass { "issubclass" } else { "isinstance" }

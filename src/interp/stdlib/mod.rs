@@ -680,6 +680,10 @@ impl Machine {
                 )?;
                 self.call(&class, counts.to_vec(), Vec::new())
             }
+            StdObj::Cached(c) if name == "__wrapped__" => {
+                let func = c.borrow().func.clone();
+                self.call(&func, args, kwargs)
+            }
             StdObj::Cached(c) => functools::cache_method(c, name, &args),
             StdObj::Slice(p) => {
                 super::call::no_kwargs("indices", &kwargs)?;
