@@ -665,6 +665,12 @@ impl Machine {
             } else {
                 super::ops::is(&type_of(v), c)
             }),
+            // `isinstance(C.__dict__['x'], property)`, also `staticmethod`/`classmethod`.
+            Value::Builtin(Builtin::Class(c))
+                if !subclass && matches!(c.name(), "property" | "staticmethod" | "classmethod") =>
+            {
+                Ok(matches!(v, Value::Descriptor(d) if d.type_name() == c.name()))
+            }
             Value::Builtin(Builtin::Refused(name)) => Err(Unwind::unsupported(format!(
                 "the builtin type {name} (in {}())",
                 if subclass { "issubclass" } else { "isinstance" }
@@ -692,6 +698,11 @@ impl Machine {
                 let mut it = args.into_iter();
                 let x = it.next().or(x);
                 let base = it.next().or(base);
+                if let (Some(v), None) = (&x, &base) {
+                    if let Some(r) = self.number_dunder(v, ["__int__", "__index__"])? {
+                        return Ok(r);
+                    }
+                }
                 int_of(x, base)
             }
             TypeKind::Float => {
@@ -699,7 +710,12 @@ impl Machine {
                 arity("float", &args, 0, 1)?;
                 match args.first() {
                     None => Ok(Value::Float(0.0)),
-                    Some(v) => float_of(v).map(Value::Float),
+                    Some(v) => match self.number_dunder(v, ["__float__", "__index__"])? {
+                        Some(Value::Int(i)) => Ok(Value::Float(i as f64)),
+                        Some(r @ Value::Float(_)) => Ok(r),
+                        Some(big) => float_of(&big).map(Value::Float),
+                        None => float_of(v).map(Value::Float),
+                    },
                 }
             }
             TypeKind::Str if args.len() > 1 || !kwargs.is_empty() => self.str_decode(args, kwargs),
@@ -802,12 +818,16 @@ impl Machine {
                 Ok(IterState::Enumerate { inner, count }.into_value())
             }
             TypeKind::Zip => {
-                let [_strict] = take_kwargs("zip", kwargs, ["strict"])?;
+                let [strict] = take_kwargs("zip", kwargs, ["strict"])?;
+                let strict = match strict {
+                    Some(v) => self.truth(&v)?,
+                    None => false,
+                };
                 let inners = args
                     .into_iter()
                     .map(|a| self.iter_of(a))
                     .collect::<R<_>>()?;
-                Ok(IterState::Zip { inners }.into_value())
+                Ok(IterState::Zip { inners, strict }.into_value())
             }
             TypeKind::Map => {
                 no_kwargs("map", &kwargs)?;
@@ -833,6 +853,16 @@ impl Machine {
                 no_kwargs("reversed", &kwargs)?;
                 arity("reversed", &args, 1, 1)?;
                 let v = args.into_iter().next().unwrap_or(Value::None);
+                if let Value::Instance(i) = &v {
+                    if let Some(r) = self.dunder(&v, "__reversed__", Vec::new())? {
+                        return Ok(r);
+                    }
+                    if i.class.lookup_special("__getitem__").is_some() {
+                        return Err(Unwind::unsupported(
+                            "reversed() of an instance without __reversed__ (the sequence protocol)",
+                        ));
+                    }
+                }
                 reversed(v)
             }
             other => Err(Unwind::unsupported(format!(
@@ -1136,6 +1166,30 @@ pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
         n = -n;
     }
     Ok(Value::big(n))
+}
+
+impl Machine {
+    /// `int(v)`/`float(v)` of an instance: the first of `names` its class defines, whose result
+    /// must be an int (a float for `__float__`), with CPython's messages.
+    fn number_dunder(&mut self, v: &Value, names: [&'static str; 2]) -> R<Option<Value>> {
+        for name in names {
+            let Some(r) = self.dunder(v, name, Vec::new())? else {
+                continue;
+            };
+            return match (name, r) {
+                ("__float__", r @ Value::Float(_)) => Ok(Some(r)),
+                ("__float__", r) => type_error(format!(
+                    "{}.__float__ returned non-float (type {})",
+                    v.type_name(),
+                    r.type_name()
+                )),
+                (_, Value::Bool(b)) => Ok(Some(Value::Int(i64::from(b)))),
+                (_, r) if r.is_int() => Ok(Some(r)),
+                (_, r) => type_error(format!("{name} returned non-int (type {})", r.type_name())),
+            };
+        }
+        Ok(None)
+    }
 }
 
 /// `float(v)`.

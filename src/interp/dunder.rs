@@ -316,7 +316,10 @@ impl Machine {
     pub fn str_of(&mut self, v: &Value) -> R<String> {
         match v {
             Value::Instance(i) => {
-                if let Some(m) = i.class.lookup("__str__") {
+                // `object.__str__` calls `__repr__` and checks it as `__str__`'s result.
+                let own = i.class.lookup("__str__");
+                let via_repr = || (!i.class.is_enum()).then(|| i.class.lookup("__repr__"))?;
+                if let Some(m) = own.or_else(via_repr) {
                     let r = self.call_method_value(&m, v.clone(), Vec::new(), Kwargs::new())?;
                     return match r {
                         Value::Str(s) => Ok(s.as_str().to_string()),

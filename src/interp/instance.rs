@@ -54,6 +54,9 @@ impl Machine {
             Value::Descriptor(d) => match (&**d, name) {
                 (Descriptor::Property { fget, .. }, "fget") => Ok(fget.clone()),
                 (Descriptor::Static(f) | Descriptor::ClassMethod(f), "__func__") => Ok(f.clone()),
+                (Descriptor::Property { .. }, "deleter" | "getter") => Err(Unwind::unsupported(
+                    format!("the property decorator @prop.{name}"),
+                )),
                 (Descriptor::Property { .. }, "setter") => Ok(bind(
                     Value::Builtin(super::builtins::Builtin::Class(
                         super::stdclass::ClassBuiltin::PropertySetter,
@@ -190,6 +193,10 @@ impl Machine {
                 Ok(d)
             }
             "__members__" if c.is_enum() => Ok(self.enum_members_proxy(c)),
+            "mro" => Err(Unwind::unsupported(format!(
+                "{}.mro() (read {0}.__mro__)",
+                c.name
+            ))),
             _ => match super::builtins::Builtin::object_method(name) {
                 Some(b) => Ok(Value::Builtin(b)),
                 // `EnumType.__getattr__` raises `AttributeError(name)`.

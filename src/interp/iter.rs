@@ -65,6 +65,8 @@ pub(crate) enum IterState {
     },
     Zip {
         inners: Vec<IterState>,
+        /// `zip(..., strict=True)`: unequal lengths raise `ValueError`.
+        strict: bool,
     },
     Map {
         func: Value,
@@ -373,14 +375,23 @@ impl Machine {
                 }
                 None => Ok(None),
             },
-            IterState::Zip { inners } => {
+            IterState::Zip { inners, strict } => {
                 if inners.is_empty() {
                     return Ok(None);
                 }
                 let mut items = Vec::with_capacity(inners.len());
-                for inner in inners.iter_mut() {
+                for (i, inner) in inners.iter_mut().enumerate() {
                     match self.next(inner)? {
                         Some(v) => items.push(v),
+                        None if *strict && i > 0 => return zip_unequal(i, "shorter"),
+                        None if *strict => {
+                            for (j, rest) in inners.iter_mut().enumerate().skip(1) {
+                                if self.next(rest)?.is_some() {
+                                    return zip_unequal(j, "longer");
+                                }
+                            }
+                            return Ok(None);
+                        }
                         None => return Ok(None),
                     }
                 }
@@ -630,4 +641,17 @@ impl Collected {
             Collected::Set(s) => Value::Set(Rc::new(RefCell::new(s))),
         }
     }
+}
+
+/// CPython's `ValueError` when argument `i` (from 0) of `zip(strict=True)` ends early or late.
+fn zip_unequal<T>(i: usize, how: &str) -> R<T> {
+    let before = if i == 1 {
+        "argument 1".to_string()
+    } else {
+        format!("arguments 1-{i}")
+    };
+    Err(Unwind::new(
+        ExcKind::ValueError,
+        format!("zip() argument {} is {how} than {before}", i + 1),
+    ))
 }

@@ -39,6 +39,7 @@ pub(crate) fn has_method(o: &Value, name: &str) -> bool {
         Value::Native(Native::Stdout | Native::Stderr) => matches!(name, "write" | "flush"),
         Value::Native(_) => false,
         Value::Type(TypeKind::Bytes) => name == "fromhex",
+        Value::Type(TypeKind::Int) => name == "from_bytes",
         Value::Type(TypeKind::Str) => name == "maketrans",
         Value::Type(TypeKind::Dict) => name == "fromkeys",
         Value::Exception(e) => super::exc_object::has_base_method(e, name),
@@ -62,7 +63,9 @@ pub(crate) fn type_has_method(t: TypeKind, name: &str) -> bool {
         TypeKind::List => LIST.contains(&name),
         TypeKind::Tuple => matches!(name, "count" | "index"),
         TypeKind::Dict => DICT.contains(&name),
-        TypeKind::Int | TypeKind::Bool => matches!(name, "bit_length" | "bit_count" | "conjugate"),
+        TypeKind::Int | TypeKind::Bool => {
+            matches!(name, "bit_length" | "bit_count" | "conjugate" | "to_bytes")
+        }
         TypeKind::Float => matches!(name, "is_integer" | "conjugate" | "as_integer_ratio"),
         TypeKind::Set | TypeKind::FrozenSet => super::set_ops::type_has_method(t, name),
         TypeKind::Bytes => super::bytes::METHODS.contains(&name),
@@ -166,6 +169,11 @@ impl Machine {
                     self.gen_close(it)
                 }
             }
+            Value::Int(_) | Value::Big(_) | Value::Bool(_) if name == "to_bytes" => {
+                let i = o.to_bigint().unwrap_or_default();
+                super::int_bytes::to_bytes(&i, args, kwargs)
+            }
+            Value::Type(TypeKind::Int) => super::int_bytes::from_bytes(args, kwargs),
             Value::Int(_) | Value::Big(_) | Value::Bool(_) => {
                 no_kwargs(name, &kwargs)?;
                 if !args.is_empty() {

@@ -99,7 +99,8 @@
 //! `ExceptionGroup`, `BaseExceptionGroup` (in `raise`, `except` or a call), `OSError(errno,
 //! strerror, ...)` (CPython picks a subclass by errno), complex results, `await`, in `re` what needs a backtracking engine (backreferences,
 //! lookaround, atomic groups, possessive repeats, conditionals: named in the error), type aliases, `eval`/`exec` inside functions or with
-//! globals/locals dicts, and builtins such as `open`, `input`, `id`. In a cell's top-level
+//! globals/locals dicts, `sys.settrace`/`gettrace`/`setprofile`/`_getframe`, `@prop.deleter`/`getter`,
+//! `C.mro()`, `reversed()` of an instance without `__reversed__`, and builtins such as `open`, `input`, `id`. In a cell's top-level
 //! code the statements refuse the whole cell before it runs; inside a function they stop the
 //! run when reached. `async def` only defines its name as unavailable, so a cell can still
 //! define it next to functions for the analyses: using such a name stops the run. Importing
@@ -165,6 +166,7 @@ mod generator;
 mod globals;
 pub mod host;
 mod instance;
+mod int_bytes;
 mod int_enum;
 mod iter;
 mod limits;

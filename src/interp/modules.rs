@@ -296,6 +296,11 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             "setrecursionlimit" => Some(Value::Builtin(Builtin::Refused(
                 "sys.setrecursionlimit (use %config recursion_limit=N)",
             ))),
+            // Trace and profile hooks: `%run` reports a cell's line events instead.
+            "settrace" => Some(Value::Builtin(Builtin::Refused("sys.settrace (use %run)"))),
+            "gettrace" => Some(Value::Builtin(Builtin::Refused("sys.gettrace (use %run)"))),
+            "setprofile" => Some(Value::Builtin(Builtin::Refused("sys.setprofile"))),
+            "_getframe" => Some(Value::Builtin(Builtin::Refused("sys._getframe"))),
             _ => None,
         },
         Native::Typing => super::stdclass::module_attr("typing", name).or_else(|| {

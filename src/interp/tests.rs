@@ -844,6 +844,24 @@ fn what_the_data_model_and_library_leave_out_is_refused_by_name() {
         ),
         ("object.__new__(object)", "object.__new__(object)"),
         (
+            "import sys\ndef t(f, e, a):\n    return t\nsys.settrace(t)",
+            "sys.settrace",
+        ),
+        ("from sys import gettrace\ngettrace()", "sys.gettrace"),
+        (
+            "class C:\n    @property\n    def x(self):\n        return 1\n    @x.deleter\n    def x(self):\n        pass",
+            "@prop.deleter",
+        ),
+        ("class C:\n    pass\nC.mro()", "C.mro()"),
+        (
+            "class S:\n    def __len__(self):\n        return 2\n    def __getitem__(self, i):\n        return i\nreversed(S())",
+            "reversed() of an instance without __reversed__",
+        ),
+        (
+            "class P:\n    x = 1\n'{0.x}'.format(P())",
+            "attribute access in str.format",
+        ),
+        (
             "class A:\n    def __lt__(self, o):\n        return 1\nprint(A() < A())",
             "returning a non-bool",
         ),

@@ -646,6 +646,7 @@ impl Machine {
                 Value::Function(f) => Value::str(&*f.code.name),
                 _ => Value::str("?"),
             })),
+            (StdObj::Cached(c), "__wrapped__") => Some(Ok(c.borrow().func.clone())),
             (StdObj::Cached(_), "cache_info" | "cache_clear") => Some(Ok(bound_method(o, name))),
             (StdObj::Random(_), _) if random::is_method(name) => Some(Ok(bound_method(o, name))),
             (StdObj::Cell(c), "cell_contents") => Some(match &*c.borrow() {
@@ -690,6 +691,10 @@ impl Machine {
                     Vec::new(),
                 )?;
                 self.call(&class, counts.to_vec(), Vec::new())
+            }
+            StdObj::Cached(c) if name == "__wrapped__" => {
+                let func = c.borrow().func.clone();
+                self.call(&func, args, kwargs)
             }
             StdObj::Cached(c) => functools::cache_method(c, name, &args),
             StdObj::Slice(p) => {
