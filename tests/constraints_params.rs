@@ -17,6 +17,7 @@ use analysis_kernel::cancel::Cancel;
 use analysis_kernel::cfg::function_cfg;
 use analysis_kernel::constraints::{Mode, Options, analyze};
 use analysis_kernel::notebook::Session;
+use analysis_kernel::notebook::config::BATCH_Z3_TIMEOUT_MS;
 use analysis_kernel::python::lower_module;
 use analysis_kernel::render::constraints::text;
 use expect_test::{Expect, expect};
@@ -322,6 +323,9 @@ fn random_value(r: &mut rng::Rng, ty: &str) -> String {
 fn verdicts_agree_with_cpython(source: &str) -> (usize, usize, usize) {
     let module = lower_module(source).expect("parses");
     let mut session = Session::new(false);
+    // The batch timeout (as `grade` pins it): what the solver decides must not hang on how
+    // busy the machine is (an interactive second is not enough under a loaded test run).
+    session.config.z3_timeout_ms = BATCH_Z3_TIMEOUT_MS;
     let (result, _) = cells::run(&mut session, source);
     result.expect("defines");
     let mut failures = Vec::new();

@@ -121,9 +121,22 @@ pub(crate) struct Dict {
     pub version: u64,
     /// `Counter`, `defaultdict`, `OrderedDict` (`None` for a plain dict).
     pub flavor: Option<Rc<super::stdlib::Flavor>>,
+    /// Set on the copy an instance's `__dict__` or `vars(obj)` gives (the interpreter does
+    /// not keep it live): changing it is refused, naming this, rather than lost.
+    pub copy_of: Option<&'static str>,
 }
 
 impl Dict {
+    /// Refuses a change to a dict that only copies a namespace (see `copy_of`).
+    pub fn check_changeable(&self) -> Result<(), super::exc::Unwind> {
+        match self.copy_of {
+            Some(what) => Err(super::exc::Unwind::unsupported(format!(
+                "changing {what} (a copy here, not the live namespace; use setattr)"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }

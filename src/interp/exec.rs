@@ -585,6 +585,7 @@ impl Machine {
         }
         if let Value::Dict(d) = &a {
             if op == BinOp::BitOr {
+                d.borrow().check_changeable()?;
                 self.dict_update(d, b, Vec::new())?;
                 return Ok(a);
             }

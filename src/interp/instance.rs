@@ -108,7 +108,7 @@ impl Machine {
                 // A class without a docstring has `__doc__` None.
                 "__doc__" => Ok(Value::None),
                 "__dict__" if inst.class.slots.is_none() => {
-                    Ok(self.vars_dict(&inst.attrs.borrow()))
+                    Ok(self.instance_dict(&inst.attrs.borrow()))
                 }
                 _ => {
                     if let Some(hook) = inst.class.lookup_special("__getattr__") {
@@ -427,6 +427,15 @@ impl Machine {
     }
 
     /// `vars(o)` / `o.__dict__` (a copy: updating it does not change the object).
+    /// `obj.__dict__` / `vars(obj)` of an instance: a copy, refusing changes.
+    pub fn instance_dict(&self, attrs: &[(Rc<str>, Value)]) -> Value {
+        let d = self.vars_dict(attrs);
+        if let Value::Dict(dict) = &d {
+            dict.borrow_mut().copy_of = Some("an instance's __dict__");
+        }
+        d
+    }
+
     pub fn vars_dict(&self, attrs: &[(Rc<str>, Value)]) -> Value {
         let mut d = super::dict::Dict::default();
         for (k, v) in attrs {

@@ -386,6 +386,9 @@ impl Machine {
         args: Vec<Value>,
         kwargs: Kwargs,
     ) -> R<Value> {
+        if matches!(name, "clear" | "pop" | "popitem" | "setdefault" | "update") {
+            d.borrow().check_changeable()?;
+        }
         if name == "update" {
             if args.len() > 1 {
                 return type_error(format!(

@@ -400,6 +400,7 @@ impl Machine {
                 type_error("'mappingproxy' object does not support item assignment")
             }
             Value::Dict(d) => {
+                d.borrow().check_changeable()?;
                 let key = self.hash_key(i)?;
                 d.borrow_mut().insert(key, i.clone(), value);
                 Ok(())
@@ -442,6 +443,7 @@ impl Machine {
                 type_error("'mappingproxy' object does not support item deletion")
             }
             Value::Dict(d) => {
+                d.borrow().check_changeable()?;
                 let key = self.hash_key(i)?;
                 let removed = d.borrow_mut().remove(&key);
                 removed.map(|_| ()).ok_or_else(|| key_error(i))

@@ -625,7 +625,7 @@ impl Machine {
                 no_kwargs(name, &kwargs)?;
                 arity(name, &args, 1, 1)?;
                 match &args[0] {
-                    Value::Instance(i) => Ok(self.vars_dict(&i.attrs.borrow())),
+                    Value::Instance(i) => Ok(self.instance_dict(&i.attrs.borrow())),
                     Value::Class(c) => Ok(self.vars_dict(&c.attrs.borrow())),
                     _ => type_error("vars() argument must have __dict__ attribute"),
                 }

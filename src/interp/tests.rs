@@ -854,6 +854,14 @@ fn what_the_data_model_and_library_leave_out_is_refused_by_name() {
         ),
         ("class C:\n    pass\nC.mro()", "C.mro()"),
         (
+            "class C:\n    def __init__(self, **kw):\n        self.__dict__.update(kw)\nC(a=1)",
+            "changing an instance's __dict__",
+        ),
+        (
+            "class C:\n    pass\nc = C()\nvars(c)['x'] = 1",
+            "changing an instance's __dict__",
+        ),
+        (
             "class S:\n    def __len__(self):\n        return 2\n    def __getitem__(self, i):\n        return i\nreversed(S())",
             "reversed() of an instance without __reversed__",
         ),
