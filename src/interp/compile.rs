@@ -1061,8 +1061,16 @@ impl Compiler<'_> {
         let class_cell = frame.cells.get("__class__").copied();
         let mut fields = Vec::new();
         for st in body {
-            if let S::AnnAssign { target, .. } = &st.kind {
-                if let ExprKind::Name(n) = &target.kind {
+            if let S::AnnAssign {
+                target, annotation, ..
+            } = &st.kind
+            {
+                // A `ClassVar` annotation is a class attribute, never a field.
+                let class_var =
+                    super::dataclass_fns::annotation_head(annotation) == Some("ClassVar");
+                if let ExprKind::Name(n) = &target.kind
+                    && !class_var
+                {
                     if !fields.iter().any(|f: &Rc<str>| **f == **n) {
                         fields.push(n.as_str().into());
                     }

@@ -25,25 +25,32 @@ const REFUSED_ANNOTATIONS: &[(&str, &str)] = &[
 /// The refused name (see [`REFUSED_ANNOTATIONS`]) an annotation of the class body `body`
 /// uses: `x: InitVar[int]`, `_: dataclasses.KW_ONLY`.
 pub(crate) fn refused_annotation(body: &[crate::python::ir::Stmt]) -> Option<&'static str> {
-    use crate::python::ir::{ExprKind, StmtKind};
+    use crate::python::ir::StmtKind;
     body.iter().find_map(|st| {
         let StmtKind::AnnAssign { annotation, .. } = &st.kind else {
             return None;
         };
-        let mut e = annotation;
-        if let ExprKind::Subscript { value, .. } = &e.kind {
-            e = &**value;
-        }
-        let name = match &e.kind {
-            ExprKind::Name(n) => n.as_str(),
-            ExprKind::Attribute { attr, .. } => attr.as_str(),
-            _ => return None,
-        };
+        let name = annotation_head(annotation)?;
         REFUSED_ANNOTATIONS
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, full)| *full)
     })
+}
+
+/// The name an annotation is headed by: `ClassVar` of `ClassVar[int]` and of
+/// `typing.ClassVar[int]`, `int` of `int`.
+pub(crate) fn annotation_head(annotation: &crate::python::ir::Expr) -> Option<&str> {
+    use crate::python::ir::ExprKind;
+    let mut e = annotation;
+    if let ExprKind::Subscript { value, .. } = &e.kind {
+        e = &**value;
+    }
+    match &e.kind {
+        ExprKind::Name(n) => Some(n.as_str()),
+        ExprKind::Attribute { attr, .. } => Some(attr.as_str()),
+        _ => None,
+    }
 }
 
 /// Nesting beyond this raises `RecursionError` (CPython's recursion limit).

@@ -151,7 +151,8 @@ fn short_name(name: &str) -> &str {
 }
 
 /// Documentation of the name under `cursor`: a command's help, a function's signature,
-/// docstring and summary (its source too at `detail_level` 1), or a builtin's description.
+/// docstring and summary (its source too at `detail_level` 1), a class or variable the cells
+/// bound (see `value_inspection`), or a builtin's description.
 pub fn inspect(
     session: &mut Session,
     code: &str,
