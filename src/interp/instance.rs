@@ -184,14 +184,7 @@ impl Machine {
                 items.push(Value::Type(super::value::TypeKind::Object));
                 Ok(Value::tuple(items))
             }
-            "__dict__" => {
-                // A read-only view in CPython (`mappingproxy`).
-                let d = self.vars_dict(&c.attrs.borrow());
-                if let Value::Dict(d) = &d {
-                    d.borrow_mut().flavor = Some(Rc::new(super::stdlib::Flavor::MappingProxy));
-                }
-                Ok(d)
-            }
+            "__dict__" => Ok(self.class_dict(c)),
             "__members__" if c.is_enum() => Ok(self.enum_members_proxy(c)),
             "mro" => Err(Unwind::unsupported(format!(
                 "{}.mro() (read {0}.__mro__)",
@@ -427,6 +420,15 @@ impl Machine {
     }
 
     /// `vars(o)` / `o.__dict__` (a copy: updating it does not change the object).
+    /// `C.__dict__` / `vars(C)` of a class: a read-only view in CPython (`mappingproxy`).
+    pub fn class_dict(&self, c: &Class) -> Value {
+        let d = self.vars_dict(&c.attrs.borrow());
+        if let Value::Dict(d) = &d {
+            d.borrow_mut().flavor = Some(Rc::new(super::stdlib::Flavor::MappingProxy));
+        }
+        d
+    }
+
     /// `obj.__dict__` / `vars(obj)` of an instance: a copy, refusing changes.
     pub fn instance_dict(&self, attrs: &[(Rc<str>, Value)]) -> Value {
         let d = self.vars_dict(attrs);

@@ -626,7 +626,7 @@ impl Machine {
                 arity(name, &args, 1, 1)?;
                 match &args[0] {
                     Value::Instance(i) => Ok(self.instance_dict(&i.attrs.borrow())),
-                    Value::Class(c) => Ok(self.vars_dict(&c.attrs.borrow())),
+                    Value::Class(c) => Ok(self.class_dict(c)),
                     _ => type_error("vars() argument must have __dict__ attribute"),
                 }
             }

@@ -157,9 +157,9 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "timeit",
         form: Form::Line,
-        usage: "%timeit STATEMENT",
+        usage: "%timeit [-n N] [-r R] STATEMENT",
         summary: "time a statement over many runs",
-        help: "Runs the statement in loops of 1, 10, 100, … runs until a loop takes 0.2 s, then up to 7 loops, staying within half the cell's time limit (10 s without one); prints `mean ± std. dev. per loop` as IPython does. Each run is a full interpreter run (its output is discarded), so small statements include that overhead.",
+        help: "Runs the statement in loops of 1, 10, 100, … runs until a loop takes 0.2 s (`-n N`: N runs per loop), then up to 7 loops (`-r R`: R loops), staying within half the cell's time limit (10 s without one); prints `mean ± std. dev. per loop` as IPython does. Each run is a full interpreter run (its output is discarded), so small statements include that overhead.",
         options: &[],
         words: &[],
         takes_function: false,
