@@ -10,9 +10,9 @@ use super::dag::{Dag, EdgeId};
 use super::docstring;
 use super::encode::Merge;
 use super::feasibility::Feasible;
+use super::fresh_solver;
 use super::listing::Listing;
 use super::paths::{self, PathReport};
-use super::pool;
 use super::precise::Precise;
 use super::pyta::Pyta;
 use super::semantics::{self, Constraint, Dropped, Kind, Names, Semantics, env_of};
@@ -237,11 +237,12 @@ pub fn analyze(
     };
     let mut decided = match options.mode {
         Mode::Precise => work.precise(&mut stats),
-        Mode::Pyta => {
-            pool::with_solver_counted(options.timeout_ms, cancel, &mut stats, |solver, stats| {
-                work.pyta(solver, stats)
-            })
-        }
+        Mode::Pyta => fresh_solver::with_solver_counted(
+            options.timeout_ms,
+            cancel,
+            &mut stats,
+            |solver, stats| work.pyta(solver, stats),
+        ),
     }?;
     for p in &mut decided.paths {
         if let Some(w) = &mut p.witness {

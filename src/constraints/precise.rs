@@ -1,8 +1,8 @@
 //! The precise (SSA) decisions for one function: every edge (once through, then in later
 //! loop iterations) and the listed paths. First without a solver: most functions need no
-//! query at all, and then no solver is taken from the pool. Otherwise again with the
-//! pooled solver, the preconditions in its base scope and each encoding in a scope of its
-//! own.
+//! query at all, and then no solver is made. Otherwise again with a fresh solver
+//! (`fresh_solver`), the preconditions in its base scope and each encoding in a scope of
+//! its own.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -14,10 +14,10 @@ use super::dag::{Dag, EdgeId};
 use super::encode::{Encoding, Merge};
 use super::feasibility::{self, Feasible, Lazy};
 use super::free::Free;
+use super::fresh_solver;
 use super::iterations::Loops;
 use super::listing::{Listing, Pending};
 use super::paths::PathReport;
-use super::pool;
 use super::semantics::{Constraint, Dropped, Names, Semantics, Visit};
 use super::stats::{Stats, timed};
 use crate::cancel::{Cancel, Stopped};
@@ -80,7 +80,7 @@ impl Precise<'_> {
             let paths = listing.decide(None, pending, &edges.refuted, stats)?;
             return Ok(decisions(edges, paths));
         }
-        pool::with_solver_counted(
+        fresh_solver::with_solver_counted(
             self.options.timeout_ms,
             self.cancel,
             stats,

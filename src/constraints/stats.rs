@@ -15,7 +15,7 @@ pub struct Stats {
     pub semantics: Duration,
     /// The terms of the path encodings: edge steps, φ-variables, PythonTA's lists.
     pub encoding: Duration,
-    /// Taking a solver from the pool (making one when needed) and clearing it afterwards.
+    /// Making a solver (and its watcher thread) for an analysis.
     pub solver_setup: Duration,
     /// Lowering terms to Z3 and asserting them.
     pub lowering: Duration,

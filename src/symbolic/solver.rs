@@ -5,9 +5,9 @@
 //! Z3's context is per thread (the `z3` crate's thread-local context): a `Solver` and
 //! everything it returns stay on the thread that made them (they are not `Send`).
 //!
-//! Creating a Z3 solver cost about 15 ms with Z3 4.8.12 (its SMT kernel is set up per
-//! solver; Z3 is now 5.4, from PyPI's `z3-solver` wheel); a query on a solver that is reused (push, assert, check, pop) takes well under a
-//! millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`, or check
+//! Creating a Z3 solver cost about 15 ms with Z3 4.8.12; with today's Z3 (PyPI's
+//! `z3-solver` wheel) it costs under a millisecond. A query on a solver that is reused
+//! (push, assert, check, pop) takes well under a millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`, or check
 //! them with assumptions ([`Solver::assume`], [`Solver::check_assuming`]), which open no scope
 //! and let many queries share one lowering of each condition; the free functions
 //! ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread. A Z3 solver slows
