@@ -552,7 +552,7 @@ fn a_dict_parameter_table() {
             id  nodes        feasible  witness             constraints
             --  -----------  --------  ------------------  ---------------------------------------------------------------------------------------------------------------------------------------
             0   0 1 2 3 4 2  yes       stock={'': 1}       n_1 == 0; item_1 == stock.keys[0]; 0 < len(stock.keys); item_1 in stock.keys; stock.values[stock.keys.find(item_1)] > 0; n_2 == n_1 + 1
-            1   0 1 2 3 2    yes       stock={'': -23933}  n_1 == 0; item_1 == stock.keys[0]; 0 < len(stock.keys); item_1 in stock.keys; not (stock.values[stock.keys.find(item_1)] > 0)
+            1   0 1 2 3 2    yes       stock={'': -13205}  n_1 == 0; item_1 == stock.keys[0]; 0 < len(stock.keys); item_1 in stock.keys; not (stock.values[stock.keys.find(item_1)] > 0)
             2   0 1 2 5 6    yes       stock={}            n_1 == 0; not (0 < len(stock.keys))
 
             edges:
@@ -614,10 +614,10 @@ fn an_inferred_dict_parameter_table() {
             preconditions: (none)
 
             paths: 2 in all, 2 listed
-            id  nodes      feasible  witness                    constraints
-            --  ---------  --------  -------------------------  ------------------------------------------------------------------------------------------
-            0   0 1 2 3 5  yes       ages={'': -1}, name=''     age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); age_1 < 0
-            1   0 1 2 4 5  yes       ages={'': 25288}, name=''  age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); not (age_1 < 0)
+            id  nodes      feasible  witness                   constraints
+            --  ---------  --------  ------------------------  ------------------------------------------------------------------------------------------
+            0   0 1 2 3 5  yes       ages={'': -2}, name=''    age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); age_1 < 0
+            1   0 1 2 4 5  yes       ages={'': 4186}, name=''  age_1 == (ages.values[ages.keys.find(name)] if name in ages.keys else -1); not (age_1 < 0)
 
             edges:
             edge    label  feasible  paths  adds

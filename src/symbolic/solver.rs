@@ -15,7 +15,9 @@
 //! string queries), so a `Solver` replaces its Z3 solver every `RECYCLE_AFTER` checks,
 //! replaying its assertions scope by scope. A reused solver works incrementally, without Z3's
 //! preprocessing; when it answers `unknown` within a quarter of the time, a fresh solver with
-//! every assertion (preprocessed) gets the rest.
+//! every assertion (preprocessed) gets the rest. Once a quantifier is asserted, scopes are
+//! no longer Z3's own but literals the checks assume (`scope_by_literals`): Z3's `push`
+//! can then loop in its sequence theory where no interrupt reaches it.
 //!
 //! Timeouts and cancellation never hang a caller: every check runs with a watcher thread
 //! that calls Z3's `ContextHandle::interrupt` at the deadline, or when the installed
@@ -128,6 +130,10 @@ pub struct Solver {
     budget: Option<(Instant, u64)>,
     /// Z3's resource units per check (`rlimit`; 0: none), see [`Solver::set_rlimit`].
     rlimit: u32,
+    /// `None` while `z3`'s own scopes hold the scopes; after a quantifier, one literal per
+    /// open scope above the base, which implies that scope's assertions and which checks
+    /// assume (see [`Solver::scope_by_literals`]).
+    scope_literals: Option<Vec<z3::ast::Bool>>,
 }
 
 /// What a solver has done so far: Z3 checks (a check that falls back on a fresh solver
@@ -287,6 +293,7 @@ impl Solver {
             reading: Rc::default(),
             budget: None,
             rlimit: 0,
+            scope_literals: None,
         }
     }
 
@@ -339,7 +346,10 @@ impl Solver {
 
     pub fn push(&mut self) {
         let started = Instant::now();
-        self.z3.push();
+        match &mut self.scope_literals {
+            None => self.z3.push(),
+            Some(literals) => literals.push(z3::ast::Bool::fresh_const("scope")),
+        }
         self.frames.push(Vec::new());
         self.scope_ids.push(self.next_scope);
         self.next_scope += 1;
@@ -354,7 +364,15 @@ impl Solver {
         let started = Instant::now();
         self.frames.pop();
         self.scope_ids.pop();
-        self.z3.pop(1);
+        match &mut self.scope_literals {
+            None => self.z3.pop(1),
+            // The scope's assertions are implied by a literal no later check assumes.
+            Some(literals) => {
+                if let Some(closed) = literals.pop() {
+                    self.z3.assert(&closed.not());
+                }
+            }
+        }
         self.usage.scoping += started.elapsed();
         Ok(())
     }
@@ -363,14 +381,34 @@ impl Solver {
     fn recycle(&mut self) {
         self.z3 = z3_solver(self.rlimit);
         for (depth, frame) in self.frames.iter().enumerate() {
-            if depth > 0 {
-                self.z3.push();
-            }
+            let literal = match &self.scope_literals {
+                None if depth > 0 => {
+                    self.z3.push();
+                    None
+                }
+                Some(literals) if depth > 0 => literals.get(depth - 1),
+                _ => None,
+            };
             for b in frame {
-                self.z3.assert(b);
+                self.z3.assert(&literal.map_or(b.clone(), |l| l.implies(b)));
             }
         }
         self.checks = 0;
+    }
+
+    /// From now on, scopes are literals that imply their assertions and that checks assume,
+    /// not Z3's own: with a quantifier asserted, Z3's `push` (which propagates what was
+    /// asserted before it) can loop in its sequence theory where no interrupt reaches it
+    /// (`%constraints` of `_pydecimal._insert_thousands_sep`, whose dict parameter's keys
+    /// are distinct by a quantified axiom, never returned).
+    fn scope_by_literals(&mut self) {
+        if self.scope_literals.is_none() {
+            let literals = (1..self.frames.len())
+                .map(|_| z3::ast::Bool::fresh_const("scope"))
+                .collect();
+            self.scope_literals = Some(literals);
+            self.recycle();
+        }
     }
 
     /// Asserts a condition (with the definitions of the auxiliary values it needs).
@@ -384,6 +422,9 @@ impl Solver {
 
     fn lower_and_assert(&mut self, t: &Term) -> Result<(), SolverError> {
         let lowered = lower_condition(t)?;
+        if quantified(t) {
+            self.scope_by_literals();
+        }
         self.assert_in_scope(lowered.conditions(), None)
     }
 
@@ -396,7 +437,10 @@ impl Solver {
         let frame = self.frames.last_mut().ok_or(SolverError::NoScope)?;
         for b in conditions {
             let b = guard.map_or(b.clone(), |g| g.implies(&b));
-            self.z3.assert(&b);
+            match self.scope_literals.as_ref().and_then(|l| l.last()) {
+                Some(scope) => self.z3.assert(&scope.implies(&b)),
+                None => self.z3.assert(&b),
+            }
             frame.push(b);
         }
         Ok(())
@@ -415,6 +459,9 @@ impl Solver {
 
     fn lower_assumption(&mut self, t: &Term) -> Result<Assumption, SolverError> {
         let lowered = lower_condition(t)?;
+        if quantified(t) {
+            self.scope_by_literals();
+        }
         if lowered.definitions.is_empty() && assumable(&lowered.condition) {
             return Ok(Assumption {
                 literal: lowered.condition,
@@ -503,9 +550,13 @@ impl Solver {
         let started = Instant::now();
         let budget = Duration::from_millis(u64::from(self.timeout_ms));
         let within = |deadline: Instant| self.budget.map_or(deadline, |(end, _)| end.min(deadline));
+        let assumed: Vec<z3::ast::Bool> = match &self.scope_literals {
+            Some(scopes) if !scopes.is_empty() => literals.iter().chain(scopes).cloned().collect(),
+            _ => literals.to_vec(),
+        };
         let first = self.watched_check(
             &self.z3,
-            literals,
+            &assumed,
             within(started + budget / INCREMENTAL_SHARE),
         );
         let fresh;
