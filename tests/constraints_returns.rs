@@ -13,6 +13,7 @@ use analysis_kernel::constraints::{Mode, Options, analyze};
 use analysis_kernel::python::lower_module;
 
 #[path = "common/stdlib_corpus.rs"]
+#[allow(dead_code)]
 mod stdlib_corpus;
 use stdlib_corpus::stdlib_dir;
 
