@@ -235,6 +235,21 @@ impl Machine {
             }
             Builtin::Bin | Builtin::Hex | Builtin::Oct => {
                 let v = one(b.name(), args, &kwargs)?;
+                let v = match &v {
+                    Value::Instance(_) if v.to_bigint().is_none() => {
+                        match self.dunder(&v, "__index__", Vec::new())? {
+                            Some(r) if r.to_bigint().is_some() => r,
+                            Some(r) => {
+                                return type_error(format!(
+                                    "__index__ returned non-int (type {})",
+                                    r.type_name()
+                                ));
+                            }
+                            None => v,
+                        }
+                    }
+                    _ => v,
+                };
                 let Some(i) = v.to_bigint() else {
                     return type_error(format!(
                         "'{}' object cannot be interpreted as an integer",
