@@ -7,9 +7,10 @@
 //!
 //! Creating a Z3 solver cost about 15 ms with Z3 4.8.12; with today's Z3 (PyPI's
 //! `z3-solver` wheel) it costs under a millisecond. A query on a solver that is reused
-//! (push, assert, check, pop) takes well under a millisecond. Make one `Solver` per analysis and scope queries with `push`/`pop`, or check
-//! them with assumptions ([`Solver::assume`], [`Solver::check_assuming`]), which open no scope
-//! and let many queries share one lowering of each condition; the free functions
+//! (push, assert, check, pop) takes well under a millisecond. Make one `Solver` per analysis
+//! and scope queries with `push`/`pop`, or check them with assumptions ([`Solver::assume`],
+//! [`Solver::check_assuming`]), which open no scope and let many queries share one lowering
+//! of each condition; the free functions
 //! ([`is_satisfiable`], [`implies`], [`equivalent`]) reuse one per thread. A Z3 solver slows
 //! down after thousands of scoped queries (measured: 10 to 30 times over 5,000
 //! string queries), so a `Solver` replaces its Z3 solver every `RECYCLE_AFTER` checks,
@@ -422,7 +423,7 @@ impl Solver {
 
     fn lower_and_assert(&mut self, t: &Term) -> Result<(), SolverError> {
         let lowered = lower_condition(t)?;
-        if quantified(t) {
+        if lowered.quantified {
             self.scope_by_literals();
         }
         self.assert_in_scope(lowered.conditions(), None)
@@ -459,7 +460,7 @@ impl Solver {
 
     fn lower_assumption(&mut self, t: &Term) -> Result<Assumption, SolverError> {
         let lowered = lower_condition(t)?;
-        if quantified(t) {
+        if lowered.quantified {
             self.scope_by_literals();
         }
         if lowered.definitions.is_empty() && assumable(&lowered.condition) {
@@ -727,6 +728,8 @@ struct Lowered {
     /// preprocessing, and unsimplified ground string terms can stall the string theory.
     /// (Connectives of Boolean variables have nothing to simplify worth the time.)
     simplify: bool,
+    /// The condition holds a quantifier (see [`Solver::scope_by_literals`]).
+    quantified: bool,
 }
 
 impl Lowered {
@@ -745,12 +748,14 @@ impl Lowered {
 fn lower_condition(t: &Term) -> Result<Lowered, SolverError> {
     let mut low = Lowerer::new();
     let condition = low.boolean(t)?;
+    let quantified = quantified(t);
     Ok(Lowered {
         definitions: low.all_definitions(),
         condition,
         // Z3's simplifier rewrites `seq.nth` under a quantifier into bounds cases that its
         // quantifier instantiation then cannot decide (`find`'s invariant timed out).
-        simplify: !propositional(t) && !quantified(t),
+        simplify: !propositional(t) && !quantified,
+        quantified,
     })
 }
 
