@@ -31,7 +31,7 @@ pub fn with_solver<T>(timeout_ms: u32, cancel: &Cancel, work: impl FnOnce(&mut S
         .recycling_after(RECYCLE_AFTER)
         .with_cancel(cancel.clone());
     solver.set_budget(Some(u64::from(timeout_ms).saturating_mul(BUDGET_TIMEOUTS)));
-    solver.watching(|solver| work(solver))
+    solver.watching(work)
 }
 
 /// [`with_solver`], adding the solver's work and the time taken to make the solver to

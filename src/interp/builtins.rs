@@ -237,16 +237,7 @@ impl Machine {
                 let v = one(b.name(), args, &kwargs)?;
                 let v = match &v {
                     Value::Instance(_) if v.to_bigint().is_none() => {
-                        match self.dunder(&v, "__index__", Vec::new())? {
-                            Some(r) if r.to_bigint().is_some() => r,
-                            Some(r) => {
-                                return type_error(format!(
-                                    "__index__ returned non-int (type {})",
-                                    r.type_name()
-                                ));
-                            }
-                            None => v,
-                        }
+                        self.number_dunder(&v, &["__index__"])?.unwrap_or(v)
                     }
                     _ => v,
                 };
@@ -714,7 +705,7 @@ impl Machine {
                 let x = it.next().or(x);
                 let base = it.next().or(base);
                 if let (Some(v), None) = (&x, &base) {
-                    if let Some(r) = self.number_dunder(v, ["__int__", "__index__"])? {
+                    if let Some(r) = self.number_dunder(v, &["__int__", "__index__"])? {
                         return Ok(r);
                     }
                 }
@@ -725,7 +716,7 @@ impl Machine {
                 arity("float", &args, 0, 1)?;
                 match args.first() {
                     None => Ok(Value::Float(0.0)),
-                    Some(v) => match self.number_dunder(v, ["__float__", "__index__"])? {
+                    Some(v) => match self.number_dunder(v, &["__float__", "__index__"])? {
                         Some(Value::Int(i)) => Ok(Value::Float(i as f64)),
                         Some(r @ Value::Float(_)) => Ok(r),
                         Some(big) => float_of(&big).map(Value::Float),
@@ -1184,10 +1175,10 @@ pub(crate) fn parse_int(text: &str, base: u32) -> R<Value> {
 }
 
 impl Machine {
-    /// `int(v)`/`float(v)` of an instance: the first of `names` its class defines, whose result
-    /// must be an int (a float for `__float__`), with CPython's messages.
-    fn number_dunder(&mut self, v: &Value, names: [&'static str; 2]) -> R<Option<Value>> {
-        for name in names {
+    /// `int(v)`/`float(v)`/`bin(v)`… of an instance: the first of `names` its class defines,
+    /// whose result must be an int (a float for `__float__`), with CPython's messages.
+    fn number_dunder(&mut self, v: &Value, names: &[&'static str]) -> R<Option<Value>> {
+        for &name in names {
             let Some(r) = self.dunder(v, name, Vec::new())? else {
                 continue;
             };
