@@ -21,7 +21,16 @@ unsafe extern "C" {
     /// Sets the default of one of mimalloc's options (`mi_option_t` in `mimalloc.h`); a
     /// `MIMALLOC_<OPTION>` environment variable still overrides it.
     fn mi_option_set_default(option: i32, value: std::ffi::c_long);
+    fn mi_malloc(size: usize) -> *mut c_void;
+    fn mi_zalloc(size: usize) -> *mut c_void;
+    fn mi_realloc(p: *mut c_void, new_size: usize) -> *mut c_void;
 }
+
+/// Every mimalloc block is aligned to a machine word (block sizes are whole words and pages
+/// start aligned), so layouts asking no more take mimalloc's plain entry points. The
+/// `mimalloc` crate always calls the aligned ones, whose fast path gives up whenever the
+/// next free block of the size class is not aligned to the block size.
+const WORD: usize = std::mem::size_of::<usize>();
 
 /// `mi_option_allow_thp` in mimalloc v3's `mimalloc.h` (the `mimalloc` crate's default).
 const MI_OPTION_ALLOW_THP: i32 = 43;
@@ -78,8 +87,15 @@ pub struct Counting(pub mimalloc::MiMalloc);
 unsafe impl GlobalAlloc for Counting {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded with the caller's guarantees.
-        let p = unsafe { self.0.alloc(layout) };
+        // SAFETY: forwarded with the caller's guarantees (a word-aligned layout is served by
+        // `mi_malloc`, see [`WORD`]).
+        let p = unsafe {
+            if layout.align() <= WORD {
+                mi_malloc(layout.size()) as *mut u8
+            } else {
+                self.0.alloc(layout)
+            }
+        };
         if !p.is_null() {
             // SAFETY: `p` was just allocated.
             IN_USE.fetch_add(unsafe { counted(p, layout.size()) }, Ordering::Relaxed);
@@ -89,8 +105,14 @@ unsafe impl GlobalAlloc for Counting {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded with the caller's guarantees.
-        let p = unsafe { self.0.alloc_zeroed(layout) };
+        // SAFETY: as in `alloc`.
+        let p = unsafe {
+            if layout.align() <= WORD {
+                mi_zalloc(layout.size()) as *mut u8
+            } else {
+                self.0.alloc_zeroed(layout)
+            }
+        };
         if !p.is_null() {
             // SAFETY: `p` was just allocated.
             IN_USE.fetch_add(unsafe { counted(p, layout.size()) }, Ordering::Relaxed);
@@ -110,7 +132,13 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: `ptr` is live until the call below, which has the caller's guarantees.
         let old = unsafe { counted(ptr, layout.size()) };
-        let p = unsafe { self.0.realloc(ptr, layout, new_size) };
+        let p = unsafe {
+            if layout.align() <= WORD {
+                mi_realloc(ptr as *mut c_void, new_size) as *mut u8
+            } else {
+                self.0.realloc(ptr, layout, new_size)
+            }
+        };
         if !p.is_null() {
             // SAFETY: `p` was just allocated. Wrapping arithmetic: a shrink adds the two's
             // complement of the difference.

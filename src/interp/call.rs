@@ -91,9 +91,9 @@ impl Machine {
     }
 
     fn run_frame(&mut self, func: &Rc<Function>, mut frame: Frame) -> R<Value> {
-        let code = func.code.clone();
+        let code = &func.code;
         if code.is_generator {
-            let g = super::generator::GenObj::new(code, frame)?;
+            let g = super::generator::GenObj::new(code.clone(), frame)?;
             return Ok(super::iter::IterState::Coroutine(Box::new(g)).into_value());
         }
         self.enter(&code)?;

@@ -446,16 +446,16 @@ impl Machine {
     }
 
     fn aug_assign(&mut self, f: &mut Frame, target: &Target, op: BinOp, value: &Expr) -> R<()> {
-        if let Target::Var(Var::Local(i), _) = target {
-            // `n += 1` on a small int: updated in place.
-            let i = *i as usize;
-            if let (Some(Some(Value::Int(x))), Some(Value::Int(y))) =
-                (f.locals.get(i), self.peek(f, value))
+        if let Target::Var(var @ (Var::Local(_) | Var::Global(_)), _) = target {
+            // `n += 1` on a small int (a local, or a global such as a module-level
+            // counter): updated in place.
+            if let Some(&Value::Int(y)) = self.peek(f, value)
+                && let Some(slot) = self.slot_mut(f, *var)
+                && let Value::Int(x) = *slot
+                && let Some(r) = super::num::int_fast(op, x, y)
             {
-                if let Some(r) = super::num::int_fast(op, *x, *y) {
-                    f.locals[i] = Some(Value::Int(r));
-                    return Ok(());
-                }
+                *slot = Value::Int(r);
+                return Ok(());
             }
         }
         match target {

@@ -14,7 +14,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use super::code::{Body, Code};
 use super::exc::{ExcClass, ExcKind, ExcObject, R, Unwind, fail, type_error};
 use super::exec::Flow;
-use super::iter::IterState;
+use super::iter::{IterState, put_back, take_running};
 use super::machine::{Frame, Machine};
 use super::value::Value;
 
@@ -240,7 +240,7 @@ impl Machine {
         let mut input = Resume::Send(Value::None);
         loop {
             let step = {
-                let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
+                let mut state = take_running(&shared);
                 let r = match (&mut state, input) {
                     (IterState::Coroutine(g), input) => self.gen_resume(g, input),
                     (IterState::Running, _) => {
@@ -254,7 +254,7 @@ impl Machine {
                     IterState::Coroutine(g) => g.returned.take(),
                     _ => None,
                 };
-                *shared.borrow_mut() = state;
+                put_back(&shared, state);
                 match r? {
                     Some(v) => Ok(v),
                     None => Err(returned.unwrap_or(Value::None)),
@@ -276,7 +276,7 @@ impl Machine {
 
     /// `g.send(value)`.
     pub fn gen_send(&mut self, shared: &Rc<std::cell::RefCell<IterState>>, v: Value) -> R<Value> {
-        let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
+        let mut state = take_running(&shared);
         let r = match &mut state {
             IterState::Coroutine(g) => {
                 let r = self.gen_resume(g, Resume::Send(v));
@@ -286,7 +286,7 @@ impl Machine {
             IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
             _ => fail(ExcKind::AttributeError, "object has no attribute 'send'"),
         };
-        *shared.borrow_mut() = state;
+        put_back(&shared, state);
         match r? {
             Ok(x) => Ok(x),
             Err(returned) => Err(stop_iteration(returned)),
@@ -302,7 +302,7 @@ impl Machine {
         args: Vec<Value>,
     ) -> R<Value> {
         let exc = self.thrown(args)?;
-        let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
+        let mut state = take_running(&shared);
         let r = match &mut state {
             IterState::Coroutine(g) if !g.started => {
                 if let Some(co) = g.co.take() {
@@ -318,7 +318,7 @@ impl Machine {
             IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
             _ => fail(ExcKind::AttributeError, "object has no attribute 'throw'"),
         };
-        *shared.borrow_mut() = state;
+        put_back(&shared, state);
         match r? {
             Ok(x) => Ok(x),
             Err(returned) => Err(stop_iteration(returned)),
@@ -361,7 +361,7 @@ impl Machine {
     /// `g.close()`: a suspended generator gets `GeneratorExit` at its `yield` (its
     /// `finally` blocks run); yielding again is a `RuntimeError`.
     pub fn gen_close(&mut self, shared: &Rc<std::cell::RefCell<IterState>>) -> R<Value> {
-        let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
+        let mut state = take_running(&shared);
         let r = match &mut state {
             IterState::Coroutine(g) if g.started && !g.finished() => {
                 let exit = Unwind::from_object(ExcObject::new(
@@ -388,7 +388,7 @@ impl Machine {
             IterState::Running => fail(ExcKind::ValueError, "generator already executing"),
             _ => Ok(Value::None),
         };
-        *shared.borrow_mut() = state;
+        put_back(&shared, state);
         r
     }
 }

@@ -95,6 +95,20 @@ pub(crate) enum IterState {
     Std(Box<super::stdlib::StdIter>),
 }
 
+/// Takes a shared iterator's state out to advance it, leaving `Running` in its place (so
+/// that advancing it again meanwhile is "generator already executing").
+pub(crate) fn take_running(shared: &RefCell<IterState>) -> IterState {
+    std::mem::replace(&mut *shared.borrow_mut(), IterState::Running)
+}
+
+/// Puts back the state [`take_running`] took. The slot holds `Running`, which owns nothing,
+/// so it is forgotten rather than dropped (this is on the path of every generator resume).
+pub(crate) fn put_back(shared: &RefCell<IterState>, state: IterState) {
+    let running = std::mem::replace(&mut *shared.borrow_mut(), state);
+    debug_assert!(matches!(running, IterState::Running));
+    std::mem::forget(running);
+}
+
 impl IterState {
     pub fn type_kind(&self) -> TypeKind {
         match self {
@@ -425,13 +439,12 @@ impl Machine {
                 }
             },
             IterState::Shared(shared) => {
-                let shared = shared.clone();
-                let mut state = std::mem::replace(&mut *shared.borrow_mut(), IterState::Running);
+                let mut state = take_running(shared);
                 if matches!(state, IterState::Running) {
                     return fail(ExcKind::ValueError, "generator already executing");
                 }
                 let result = self.next(&mut state);
-                *shared.borrow_mut() = state;
+                put_back(shared, state);
                 result
             }
             IterState::Generator(g) => self.generator_next(g),

@@ -397,8 +397,13 @@ impl Machine {
         no_kwargs(name, &kwargs)?;
         let frozen = set.borrow().frozen;
         let tname = if frozen { "frozenset" } else { "set" };
-        let one = |args: &[Value]| arity(&format!("{tname}.{name}"), args, 1, 1);
-        let none = |args: &[Value]| arity(&format!("{tname}.{name}"), args, 0, 0);
+        // The qualified name is only formatted for the error (this runs on every `s.add(x)`).
+        let exactly = |args: &[Value], n: usize| match args.len() == n {
+            true => Ok(()),
+            false => arity(&format!("{tname}.{name}"), args, n, n),
+        };
+        let one = |args: &[Value]| exactly(args, 1);
+        let none = |args: &[Value]| exactly(args, 0);
         match name {
             "add" => {
                 one(&args)?;
