@@ -72,7 +72,7 @@ pub(crate) fn charge(steps: u64) -> R<()> {
     check_memory()?;
     let stopped = CANCEL.with_borrow(|c| c.as_ref().map_or(Ok(()), Cancel::check));
     if let Err(stopped) = stopped {
-        return Err(Unwind::Abort(Box::new(Abort::Stopped(stopped))));
+        return Err(Unwind::abort(Abort::Stopped(stopped)));
     }
     Ok(())
 }
@@ -92,7 +92,7 @@ pub(crate) fn produce(n: usize, item_bytes: usize) -> R<()> {
 
 /// The abort of a run whose step budget is spent.
 pub(crate) fn step_budget_spent() -> Unwind {
-    Unwind::Abort(Box::new(Abort::StepBudget(BUDGET.get())))
+    Unwind::abort(Abort::StepBudget(BUDGET.get()))
 }
 
 /// `MemoryError` if the process uses more than the memory budget.

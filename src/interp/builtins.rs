@@ -56,8 +56,9 @@ pub(crate) enum Builtin {
     Hash,
     Eval,
     Exec,
-    /// A builtin of Python outside the subset: refused when called.
-    Refused(&'static str),
+    /// A builtin of Python outside the subset: refused when called. (A thin reference, so
+    /// that a `Value` stays two words.)
+    Refused(&'static &'static str),
     /// A builtin of the data model (`super`, `property`, `getattr`, ...), see `stdclass`.
     Class(super::stdclass::ClassBuiltin),
     /// A function of a standard-library module (`interp::stdlib`).
@@ -141,7 +142,7 @@ pub(crate) fn lookup(name: &str) -> Option<Value> {
         "SystemExit" | "BaseExceptionGroup" | "ExceptionGroup" => Some(Value::Unavailable(
             format!("the exception class {name}").into(),
         )),
-        "NotImplemented" => Some(Value::Builtin(Builtin::Refused("NotImplemented"))),
+        "NotImplemented" => Some(Value::Builtin(Builtin::Refused(&"NotImplemented"))),
         _ => None,
     }
 }
@@ -151,7 +152,7 @@ impl Builtin {
         match self {
             Builtin::Math(m) => m.name(),
             Builtin::SysGetRecursionLimit => "getrecursionlimit",
-            Builtin::Refused(name) => name,
+            Builtin::Refused(name) => *name,
             Builtin::Class(c) => c.name(),
             Builtin::Std(f) => f.name(),
             b => FUNCTIONS
@@ -371,12 +372,8 @@ impl Machine {
                         )),
                         Err(e) => Err(e),
                     }
-                    .or_else(|e| match (&e, args.get(1)) {
-                        (Unwind::Raise(r), Some(d))
-                            if r.exc
-                                .class
-                                .is_subclass_of(&ExcClass::Builtin(ExcKind::StopIteration)) =>
-                        {
+                    .or_else(|e| match args.get(1) {
+                        Some(d) if e.raises(&ExcClass::Builtin(ExcKind::StopIteration)) => {
                             Ok(d.clone())
                         }
                         _ => Err(e),
@@ -510,7 +507,7 @@ impl Machine {
                 arity("getrecursionlimit", &args, 0, 0)?;
                 Ok(Value::Int(self.limits.recursion_limit as i64))
             }
-            Builtin::Refused("open") => Err(Unwind::unsupported(
+            Builtin::Refused(&"open") => Err(Unwind::unsupported(
                 "the builtin open() (cells run in a sandbox: no file, process or network access)",
             )),
             Builtin::Refused(name) => Err(Unwind::unsupported(format!("the builtin {name}()"))),

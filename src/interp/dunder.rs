@@ -35,7 +35,7 @@ pub(crate) fn needs_machine() -> Unwind {
 }
 
 pub(crate) fn is_marker(e: &Unwind) -> bool {
-    matches!(e, Unwind::Abort(a) if matches!(&**a, Abort::Unsupported { construct, .. } if construct == NEEDS_MACHINE))
+    matches!(e.kind(), super::exc::Unwound::Abort(Abort::Unsupported { construct, .. }) if construct == NEEDS_MACHINE)
 }
 
 /// The names of a binary operator's method and its reflection.

@@ -374,12 +374,16 @@ pub(crate) enum Abort {
     },
 }
 
-/// Why evaluation did not produce a value.
+/// Why evaluation did not produce a value: one pointer, so that a result (`R<Value>`) is
+/// two words and comes back in registers on the hot paths.
 #[derive(Debug)]
-pub(crate) enum Unwind {
-    Raise(Box<Raised>),
-    /// Boxed so results stay two words wide on the hot paths.
-    Abort(Box<Abort>),
+pub(crate) struct Unwind(Box<Unwound>);
+
+/// What an [`Unwind`] carries.
+#[derive(Debug)]
+pub(crate) enum Unwound {
+    Raise(Raised),
+    Abort(Abort),
 }
 
 pub(crate) type R<T> = Result<T, Unwind>;
@@ -396,17 +400,63 @@ impl Unwind {
     }
 
     pub fn from_object(exc: ExcObject) -> Unwind {
-        Unwind::Raise(Box::new(Raised {
+        Unwind::raise(Raised {
             exc: Rc::new(exc),
             tb: Vec::new(),
-        }))
+        })
     }
 
     pub fn unsupported(construct: impl Into<String>) -> Unwind {
-        Unwind::Abort(Box::new(Abort::Unsupported {
+        Unwind::abort(Abort::Unsupported {
             construct: construct.into(),
             line: 0,
-        }))
+        })
+    }
+
+    pub fn raise(raised: Raised) -> Unwind {
+        Unwind(Box::new(Unwound::Raise(raised)))
+    }
+
+    pub fn abort(abort: Abort) -> Unwind {
+        Unwind(Box::new(Unwound::Abort(abort)))
+    }
+
+    /// The Python exception, unless the run is aborting.
+    pub fn raised(&self) -> Option<&Raised> {
+        match &*self.0 {
+            Unwound::Raise(r) => Some(r),
+            Unwound::Abort(_) => None,
+        }
+    }
+
+    pub fn raised_mut(&mut self) -> Option<&mut Raised> {
+        match &mut *self.0 {
+            Unwound::Raise(r) => Some(r),
+            Unwound::Abort(_) => None,
+        }
+    }
+
+    /// Whether this is a Python exception (which a program can catch), not an abort.
+    pub fn is_raise(&self) -> bool {
+        self.raised().is_some()
+    }
+
+    /// Whether this is a Python exception of `class` or a subclass of it.
+    pub fn raises(&self, class: &ExcClass) -> bool {
+        self.raised()
+            .is_some_and(|r| r.exc.class.is_subclass_of(class))
+    }
+
+    pub fn kind(&self) -> &Unwound {
+        &self.0
+    }
+
+    pub fn kind_mut(&mut self) -> &mut Unwound {
+        &mut self.0
+    }
+
+    pub fn into_kind(self) -> Unwound {
+        *self.0
     }
 }
 
@@ -443,7 +493,9 @@ mod tests {
         for k in ExcKind::ALL {
             assert_eq!(ExcKind::from_name(k.name()), Some(k));
         }
-        // Evaluation results stay small: a value or a pointer.
-        assert!(std::mem::size_of::<R<Value>>() <= 24);
+        // Values are two words, and so are evaluation results (a value or a pointer): they
+        // come back in registers.
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        assert_eq!(std::mem::size_of::<R<Value>>(), 16);
     }
 }

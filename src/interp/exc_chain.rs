@@ -51,7 +51,7 @@ impl Machine {
 
 /// Chains an exception leaving the handler of `handled` to it.
 pub(crate) fn chain_leaving<T>(result: &R<T>, handled: &Rc<ExcObject>) {
-    if let Err(Unwind::Raise(raised)) = result {
+    if let Some(raised) = result.as_ref().err().and_then(Unwind::raised) {
         set_context(&raised.exc, handled);
     }
 }

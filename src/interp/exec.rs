@@ -205,10 +205,10 @@ impl Machine {
     fn raise(&mut self, f: &mut Frame, exc: Option<&Expr>, cause: Option<&Expr>) -> Unwind {
         let Some(exc) = exc else {
             return match self.handling.last() {
-                Some(h) => Unwind::Raise(Box::new(Raised {
+                Some(h) => Unwind::raise(Raised {
                     exc: h.exc.clone(),
                     tb: h.tb.clone(),
-                })),
+                }),
                 None => Unwind::new(ExcKind::RuntimeError, "No active exception to reraise"),
             };
         };
@@ -249,10 +249,10 @@ impl Machine {
                     super::exc_chain::set_cause(&obj, c);
                 }
                 self.chain_to_handled(&obj);
-                Unwind::Raise(Box::new(Raised {
+                Unwind::raise(Raised {
                     exc: obj,
                     tb: Vec::new(),
-                }))
+                })
             }
             None => Unwind::new(
                 ExcKind::TypeError,
@@ -271,7 +271,9 @@ impl Machine {
     ) -> R<Flow> {
         let mut result = self.exec_block(f, body);
         result = match result {
-            Err(Unwind::Raise(raised)) if !handlers.is_empty() => self.handle(f, raised, handlers),
+            Err(raised) if raised.is_raise() && !handlers.is_empty() => {
+                self.handle(f, raised, handlers)
+            }
             Ok(Flow::Normal) => self.exec_block(f, orelse),
             other => other,
         };
@@ -279,17 +281,20 @@ impl Machine {
             return result;
         }
         match result {
-            Err(Unwind::Abort(_)) => result,
-            Err(Unwind::Raise(raised)) => {
+            Err(unwind) => {
+                let Some(raised) = unwind.raised() else {
+                    return Err(unwind);
+                };
+                let exc = raised.exc.clone();
                 self.handling.push(Handled {
-                    exc: raised.exc.clone(),
+                    exc: exc.clone(),
                     tb: raised.tb.clone(),
                 });
                 let fin = self.exec_block(f, finalbody);
                 self.handling.pop();
-                super::exc_chain::chain_leaving(&fin, &raised.exc);
+                super::exc_chain::chain_leaving(&fin, &exc);
                 match fin {
-                    Ok(Flow::Normal) => Err(Unwind::Raise(raised)),
+                    Ok(Flow::Normal) => Err(unwind),
                     other => other,
                 }
             }
@@ -300,7 +305,12 @@ impl Machine {
         }
     }
 
-    fn handle(&mut self, f: &mut Frame, raised: Box<Raised>, handlers: &[Handler]) -> R<Flow> {
+    /// The handler of `unwind` (a raised exception) among `handlers`, run; the exception
+    /// again when none matches.
+    fn handle(&mut self, f: &mut Frame, unwind: Unwind, handlers: &[Handler]) -> R<Flow> {
+        let Some(raised) = unwind.raised() else {
+            return Err(unwind);
+        };
         for h in handlers {
             self.trace_line(f, h.line);
             let matched = match &h.class {
@@ -332,7 +342,7 @@ impl Machine {
             }
             return r;
         }
-        Err(Unwind::Raise(raised))
+        Err(unwind)
     }
 
     /// Binds `value` to a target.
@@ -520,12 +530,14 @@ impl Machine {
     /// `a op= b`, with CPython's `for +=:` in the unsupported-operands message.
     fn inplace(&mut self, op: BinOp, a: Value, b: Value) -> R<Value> {
         match self.inplace_op(op, a, b) {
-            Err(Unwind::Raise(raised))
-                if raised
-                    .exc
-                    .class
-                    .same(&ExcClass::Builtin(ExcKind::TypeError)) =>
+            Err(unwind)
+                if unwind
+                    .raised()
+                    .is_some_and(|r| r.exc.class.same(&ExcClass::Builtin(ExcKind::TypeError))) =>
             {
+                let Some(raised) = unwind.raised() else {
+                    return Err(unwind);
+                };
                 let binary = format!(
                     "unsupported operand type(s) for {}: ",
                     ops::binary_symbol(op)
@@ -537,7 +549,7 @@ impl Machine {
                         op.symbol(),
                         &m.as_str()[binary.len()..]
                     )),
-                    _ => Err(Unwind::Raise(raised)),
+                    _ => Err(unwind),
                 }
             }
             other => other,

@@ -859,8 +859,10 @@ mod tests {
     fn f(v: Value, spec: &str) -> String {
         match format_value(&v, spec) {
             Ok(s) => s,
-            Err(Unwind::Raise(e)) => format!("{}: {:?}", e.exc.class.name(), e.exc.args()),
-            Err(e) => format!("{e:?}"),
+            Err(u) => match u.raised() {
+                Some(e) => format!("{}: {:?}", e.exc.class.name(), e.exc.args()),
+                None => format!("{u:?}"),
+            },
         }
     }
 

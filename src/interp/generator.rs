@@ -133,7 +133,8 @@ impl Machine {
             return Ok(());
         }
         match self.gen_close(&rc) {
-            Ok(_) | Err(Unwind::Raise(_)) => Ok(()),
+            Ok(_) => Ok(()),
+            Err(e) if e.is_raise() => Ok(()),
             Err(abort) => Err(abort),
         }
     }
@@ -190,15 +191,10 @@ impl Machine {
                         g.returned = Some(v);
                         Ok(None)
                     }
-                    Err(Unwind::Raise(raised))
-                        if raised
-                            .exc
-                            .class
-                            .is_subclass_of(&ExcClass::Builtin(ExcKind::StopIteration)) =>
-                    {
+                    Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::StopIteration)) => {
                         let mut e =
                             Unwind::new(ExcKind::RuntimeError, "generator raised StopIteration");
-                        if let Unwind::Raise(r) = &mut e {
+                        if let (Some(r), Some(raised)) = (e.raised_mut(), unwind.raised()) {
                             r.tb = raised.tb.clone();
                         }
                         Err(e)
@@ -265,7 +261,7 @@ impl Machine {
                 Ok(v) => {
                     input = match self.yield_value(v) {
                         Ok(sent) => Resume::Send(sent),
-                        Err(e @ Unwind::Raise(_)) => Resume::Throw(e),
+                        Err(e) if e.is_raise() => Resume::Throw(e),
                         Err(abort) => return Err(abort),
                     }
                 }
@@ -350,10 +346,10 @@ impl Machine {
             }
         };
         match super::exec::exception_of(v) {
-            Some(exc) => Ok(Unwind::Raise(Box::new(super::exc::Raised {
+            Some(exc) => Ok(Unwind::raise(super::exc::Raised {
                 exc,
                 tb: Vec::new(),
-            }))),
+            })),
             None => type_error("exceptions must derive from BaseException"),
         }
     }
@@ -371,11 +367,7 @@ impl Machine {
                 match self.gen_resume(g, Resume::Throw(exit)) {
                     Ok(Some(_)) => fail(ExcKind::RuntimeError, "generator ignored GeneratorExit"),
                     Ok(None) => Ok(Value::None),
-                    Err(Unwind::Raise(r))
-                        if r.exc
-                            .class
-                            .is_subclass_of(&ExcClass::Builtin(ExcKind::GeneratorExit)) =>
-                    {
+                    Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::GeneratorExit)) => {
                         Ok(Value::None)
                     }
                     Err(e) => Err(e),

@@ -15,7 +15,7 @@ use crate::python::ir::{BinOp, CmpOp, UnaryOp};
 
 /// A generated method of `IntEnum`, by its dunder name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct IntEnumOp(pub &'static str);
+pub(crate) struct IntEnumOp(pub &'static &'static str);
 
 const COMPARISONS: &[(&str, CmpOp)] = &[
     ("__eq__", CmpOp::Eq),
@@ -54,14 +54,14 @@ const OTHER: &[&str] = &["__hash__", "__str__", "__format__", "__bool__", "__abs
 pub(crate) fn namespace() -> Vec<(Rc<str>, Value)> {
     let names = COMPARISONS
         .iter()
-        .map(|(n, _)| *n)
-        .chain(ARITHMETIC.iter().flat_map(|(n, r, _)| [*n, *r]))
-        .chain(UNARY.iter().map(|(n, _)| *n))
-        .chain(OTHER.iter().copied());
+        .map(|(n, _)| n)
+        .chain(ARITHMETIC.iter().flat_map(|(n, r, _)| [n, r]))
+        .chain(UNARY.iter().map(|(n, _)| n))
+        .chain(OTHER.iter());
     names
         .map(|n| {
             let m = Value::Builtin(Builtin::Class(ClassBuiltin::IntEnumOp(IntEnumOp(n))));
-            (Rc::from(n), m)
+            (Rc::from(*n), m)
         })
         .collect()
 }
@@ -89,7 +89,7 @@ fn is_number(v: &Value) -> bool {
 impl Machine {
     /// Calls a generated `IntEnum` method on `args` (the member first).
     pub(crate) fn call_int_enum_op(&mut self, op: IntEnumOp, args: Vec<Value>) -> R<Value> {
-        let name = op.0;
+        let name = *op.0;
         let mut it = args.iter().map(unwrap);
         let Some(this) = it.next() else {
             return type_error(format!("{name}() needs an argument"));

@@ -457,10 +457,9 @@ impl Machine {
                     Ok(None) => {
                         type_error(format!("'{}' object is not an iterator", obj.type_name()))
                     }
-                    Err(Unwind::Raise(r))
-                        if r.exc.class.is_subclass_of(&super::exc::ExcClass::Builtin(
-                            ExcKind::StopIteration,
-                        )) =>
+                    Err(unwind)
+                        if unwind
+                            .raises(&super::exc::ExcClass::Builtin(ExcKind::StopIteration)) =>
                     {
                         Ok(None)
                     }

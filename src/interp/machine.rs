@@ -164,9 +164,7 @@ impl Machine {
     #[inline]
     pub fn tick(&mut self) -> R<()> {
         if self.steps_left == 0 {
-            return Err(Unwind::Abort(Box::new(Abort::StepBudget(
-                self.limits.step_budget,
-            ))));
+            return Err(Unwind::abort(Abort::StepBudget(self.limits.step_budget)));
         }
         self.steps_left -= 1;
         if self.steps_left & 0x3f == 0 {
@@ -189,7 +187,7 @@ impl Machine {
         budget::set_left(self.steps_left);
         budget::check_memory()?;
         if let Err(stopped) = self.cancel.check() {
-            return Err(Unwind::Abort(Box::new(Abort::Stopped(stopped))));
+            return Err(Unwind::abort(Abort::Stopped(stopped)));
         }
         Ok(())
     }
@@ -234,8 +232,8 @@ impl Machine {
     /// Records where an exception passes through the current frame (once per frame), and
     /// fills in the line of an unsupported construct.
     pub fn annotate(&self, mut e: Unwind, line: u32, text: &Rc<str>, function: &Rc<str>) -> Unwind {
-        match &mut e {
-            Unwind::Raise(r) => {
+        match e.kind_mut() {
+            super::exc::Unwound::Raise(r) => {
                 if r.tb.last().is_none_or(|t| t.depth != self.depth) {
                     r.tb.push(TbEntry {
                         depth: self.depth,
@@ -245,8 +243,8 @@ impl Machine {
                     });
                 }
             }
-            Unwind::Abort(a) => {
-                if let Abort::Unsupported { line: l, .. } = &mut **a {
+            super::exc::Unwound::Abort(a) => {
+                if let Abort::Unsupported { line: l, .. } = a {
                     if *l == 0 {
                         *l = line;
                     }

@@ -294,20 +294,20 @@ pub(crate) fn attr(m: Native, name: &str) -> R<Value> {
             "maxsize" => Some(Value::Int(i64::MAX)),
             "getrecursionlimit" => Some(Value::Builtin(Builtin::SysGetRecursionLimit)),
             "setrecursionlimit" => Some(Value::Builtin(Builtin::Refused(
-                "sys.setrecursionlimit (use %config recursion_limit=N)",
+                &"sys.setrecursionlimit (use %config recursion_limit=N)",
             ))),
             // Trace and profile hooks: `%run` reports a cell's line events instead.
-            "settrace" => Some(Value::Builtin(Builtin::Refused("sys.settrace (use %run)"))),
-            "gettrace" => Some(Value::Builtin(Builtin::Refused("sys.gettrace (use %run)"))),
-            "setprofile" => Some(Value::Builtin(Builtin::Refused("sys.setprofile"))),
-            "_getframe" => Some(Value::Builtin(Builtin::Refused("sys._getframe"))),
+            "settrace" => Some(Value::Builtin(Builtin::Refused(&"sys.settrace (use %run)"))),
+            "gettrace" => Some(Value::Builtin(Builtin::Refused(&"sys.gettrace (use %run)"))),
+            "setprofile" => Some(Value::Builtin(Builtin::Refused(&"sys.setprofile"))),
+            "_getframe" => Some(Value::Builtin(Builtin::Refused(&"sys._getframe"))),
             _ => None,
         },
         Native::Typing => super::stdclass::module_attr("typing", name).or_else(|| {
             TYPING
                 .iter()
                 .find(|n| **n == name)
-                .map(|n| Value::Opaque((*n).into()))
+                .map(|n| Value::Opaque(std::rc::Rc::new(n.to_string())))
         }),
         Native::Classes(module) => super::stdclass::module_attr(module.name(), name),
         Native::Stdout | Native::Stderr => None,

@@ -544,12 +544,12 @@ mod tests {
     }
 
     fn message(r: R<Value>) -> String {
-        match r {
-            Err(Unwind::Raise(e)) => match e.exc.first_arg() {
+        match r.as_ref().err().and_then(Unwind::raised) {
+            Some(e) => match e.exc.first_arg() {
                 Some(Value::Str(m)) => format!("{}: {}", e.exc.class.name(), m.as_str()),
                 _ => e.exc.class.name().to_string(),
             },
-            other => format!("{other:?}"),
+            None => format!("{r:?}"),
         }
     }
 

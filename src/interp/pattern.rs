@@ -314,13 +314,7 @@ impl Machine {
     fn attr_or_none(&mut self, o: &Value, name: &str) -> R<Option<Value>> {
         match self.getattr(o, name) {
             Ok(v) => Ok(Some(v)),
-            Err(Unwind::Raise(r))
-                if r.exc
-                    .class
-                    .is_subclass_of(&ExcClass::Builtin(ExcKind::AttributeError)) =>
-            {
-                Ok(None)
-            }
+            Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::AttributeError)) => Ok(None),
             Err(e) => Err(e),
         }
     }

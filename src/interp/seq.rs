@@ -544,7 +544,7 @@ mod tests {
             matches!(getitem(&s, &Value::Int(-1)).unwrap(), Value::Str(c) if c.as_str() == "c")
         );
         let err = |r: R<Value>| match r {
-            Err(Unwind::Raise(e)) => format!("{:?}", e.exc.args()),
+            Err(e) if e.is_raise() => format!("{:?}", e.raised().map(|r| r.exc.args())),
             other => format!("{other:?}"),
         };
         assert!(err(getitem(&s, &Value::Int(3))).contains("string index out of range"));

@@ -47,7 +47,7 @@ pub(crate) enum ClassBuiltin {
     NtAsdict,
     NtReplace,
     /// `object.__init__`, `object.__repr__`, ...
-    Object(&'static str),
+    Object(&'static &'static str),
     IsDataclass,
     Asdict,
     Astuple,
@@ -107,11 +107,11 @@ impl ClassBuiltin {
             ClassBuiltin::Asdict => "asdict",
             ClassBuiltin::Astuple => "astuple",
             ClassBuiltin::Replace => "replace",
-            ClassBuiltin::IntEnumOp(op) => op.0,
+            ClassBuiltin::IntEnumOp(op) => *op.0,
             ClassBuiltin::Fields => "fields",
             ClassBuiltin::Unique => "unique",
             ClassBuiltin::NtMake => "_make",
-            ClassBuiltin::Object(n) => n,
+            ClassBuiltin::Object(n) => *n,
             b => NAMES.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
         }
     }
@@ -221,7 +221,7 @@ impl Library {
 /// `dataclasses.Field`: reading `type` is refused (annotations are not evaluated).
 fn field_class() -> Rc<Class> {
     let refused = Value::Descriptor(Rc::new(Descriptor::Property {
-        fget: Value::Builtin(Builtin::Refused("dataclasses.Field.type")),
+        fget: Value::Builtin(Builtin::Refused(&"dataclasses.Field.type")),
         fset: None,
     }));
     let attrs = vec![(Rc::from("type"), refused)];
@@ -580,11 +580,9 @@ impl Machine {
                 arity(name, &args, 2, 3)?;
                 let attr = attr_name("getattr", &args[1])?;
                 match self.getattr(&args[0], &attr) {
-                    Err(Unwind::Raise(r))
+                    Err(unwind)
                         if args.len() == 3
-                            && r.exc
-                                .class
-                                .is_subclass_of(&ExcClass::Builtin(ExcKind::AttributeError)) =>
+                            && unwind.raises(&ExcClass::Builtin(ExcKind::AttributeError)) =>
                     {
                         Ok(args[2].clone())
                     }
@@ -597,11 +595,7 @@ impl Machine {
                 let attr = attr_name("hasattr", &args[1])?;
                 match self.getattr(&args[0], &attr) {
                     Ok(_) => Ok(Value::Bool(true)),
-                    Err(Unwind::Raise(r))
-                        if r.exc
-                            .class
-                            .is_subclass_of(&ExcClass::Builtin(ExcKind::AttributeError)) =>
-                    {
+                    Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::AttributeError)) => {
                         Ok(Value::Bool(false))
                     }
                     Err(e) => Err(e),

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::dict::{Dict, key_of};
-use super::exc::{ExcClass, ExcKind, R, Unwind, type_error, value_error};
+use super::exc::{ExcClass, ExcKind, R, type_error, value_error};
 use super::machine::Machine;
 use super::value::Value;
 
@@ -85,11 +85,7 @@ impl Machine {
         for c in text.chars() {
             let mapped = match self.getitem(table, &Value::Int(c as i64)) {
                 Ok(v) => v,
-                Err(Unwind::Raise(r))
-                    if r.exc
-                        .class
-                        .is_subclass_of(&ExcClass::Builtin(ExcKind::LookupError)) =>
-                {
+                Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::LookupError)) => {
                     out.push(c);
                     continue;
                 }

@@ -48,11 +48,11 @@ pub(crate) enum Value {
     Iter(Rc<RefCell<IterState>>),
     Native(Native),
     /// A name imported from `typing` (only meaningful in annotations, which are not run).
-    Opaque(Rc<str>),
+    Opaque(Rc<String>),
     /// Something a cell may define or import but a program may not use: a class other than
     /// an exception class, a module the interpreter does not provide, an `async def`.
     /// Calling it, or taking its attributes or items, stops the run as unsupported.
-    Unavailable(Rc<str>),
+    Unavailable(Rc<String>),
     /// A user class (`class Point: ...`), see `class.rs`.
     Class(Rc<super::class::Class>),
     /// An instance of a user class.

@@ -4,7 +4,7 @@
 
 use super::call::Kwargs;
 use super::code::{Stmt, Target};
-use super::exc::{R, Unwind, type_error};
+use super::exc::{R, type_error};
 use super::exec::Flow;
 use super::machine::{Frame, Handled, Machine};
 use super::value::Value;
@@ -43,7 +43,10 @@ impl Machine {
         }
         .and_then(|()| self.exec_with(f, rest, body));
         match result {
-            Err(Unwind::Raise(raised)) => {
+            Err(unwind) if unwind.is_raise() => {
+                let Some(raised) = unwind.raised() else {
+                    return Err(unwind);
+                };
                 let exc = Value::Exception(raised.exc.clone());
                 let args = vec![super::builtins::type_of(&exc), exc, Value::None];
                 self.handling.push(Handled {
@@ -56,7 +59,7 @@ impl Machine {
                 if self.truth(&r?)? {
                     Ok(Flow::Normal)
                 } else {
-                    Err(Unwind::Raise(raised))
+                    Err(unwind)
                 }
             }
             Err(abort) => Err(abort),

@@ -220,8 +220,10 @@ fn call(m: &mut Machine, function: &str, args: Vec<PyValue>) -> Result<Outcome, 
                 repr: repr(&v).unwrap_or_default(),
             }),
         },
-        Err(Unwind::Raise(r)) => Ok(Outcome::Raised(public_exception(&r))),
-        Err(e) => Err(run_error_in(m, e)),
+        Err(e) => match e.raised() {
+            Some(r) => Ok(Outcome::Raised(public_exception(r))),
+            None => Err(run_error_in(m, e)),
+        },
     }
 }
 
@@ -262,8 +264,8 @@ fn variables(m: &Machine) -> Vec<Variable> {
 /// [`run_error`], with the message of an exception whose class defines `__str__` computed
 /// by running it (as CPython's traceback printer does); if that raises, the message says so.
 pub(super) fn run_error_in(m: &mut Machine, e: Unwind) -> RunError {
-    let user_str = match &e {
-        Unwind::Raise(r) if r.exc.class.lookup("__str__").is_some() => {
+    let user_str = match e.raised() {
+        Some(r) if r.exc.class.lookup("__str__").is_some() => {
             let v = Value::Exception(r.exc.clone());
             Some(
                 m.str_of(&v)
@@ -280,9 +282,9 @@ pub(super) fn run_error_in(m: &mut Machine, e: Unwind) -> RunError {
 }
 
 pub(super) fn run_error(e: Unwind) -> RunError {
-    match e {
-        Unwind::Raise(r) => RunError::Exception(public_exception(&r)),
-        Unwind::Abort(a) => match *a {
+    match e.into_kind() {
+        super::exc::Unwound::Raise(r) => RunError::Exception(public_exception(&r)),
+        super::exc::Unwound::Abort(a) => match a {
             Abort::StepBudget(budget) => RunError::StepBudgetExceeded { budget },
             Abort::Stopped(s) => RunError::Stopped(s),
             Abort::Unsupported { construct, line } => RunError::Unsupported { construct, line },

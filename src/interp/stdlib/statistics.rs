@@ -315,11 +315,7 @@ impl Machine {
                 for x in &data {
                     match crate::interp::modules::log_of(x, f64::ln) {
                         Ok(l) => logs.push(Value::Float(l)),
-                        Err(Unwind::Raise(r))
-                            if r.exc
-                                .class
-                                .is_subclass_of(&ExcClass::Builtin(ExcKind::ValueError)) =>
-                        {
+                        Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::ValueError)) => {
                             return stat_error(GEOMETRIC_ERROR);
                         }
                         Err(e) => return Err(e),
@@ -361,11 +357,7 @@ impl Machine {
             }
         }
         let float = |v: &Value| match crate::interp::builtins::float_of(v) {
-            Err(Unwind::Raise(r))
-                if r.exc
-                    .class
-                    .is_subclass_of(&ExcClass::Builtin(ExcKind::ValueError)) =>
-            {
+            Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::ValueError)) => {
                 type_error("Value cannot be converted to a float")
             }
             other => other,
@@ -479,11 +471,7 @@ fn weighted_harmonic_mean(data: &[Value], weights: &[Value]) -> R<Value> {
                     "statistics.harmonic_mean with a term that is not finite",
                 ));
             }
-            Err(Unwind::Raise(r))
-                if r.exc
-                    .class
-                    .is_subclass_of(&ExcClass::Builtin(ExcKind::ZeroDivisionError)) =>
-            {
+            Err(unwind) if unwind.raises(&ExcClass::Builtin(ExcKind::ZeroDivisionError)) => {
                 return Ok(Value::Int(0));
             }
             Err(e) => return Err(e),
