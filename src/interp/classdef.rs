@@ -185,6 +185,7 @@ impl Machine {
         let class = Rc::new(class);
         fill_class_cell(def, &frame, Value::Class(class.clone()));
         *class.fields.borrow_mut() = def.fields.clone();
+        super::dataclass_fns::mark_fields(&class, &def.field_marks);
         self.set_names(&class)?;
         if class.is_named_tuple() {
             self.make_named_tuple(&class)?;

@@ -358,10 +358,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
-            S::ClassDef { body, .. } => match super::dataclass_fns::refused_annotation(body) {
-                Some(name) => StmtKind::Unsupported(self.unsupported(name)?),
-                None => StmtKind::Class(Box::new(self.class_def(s)?)),
-            },
+            S::ClassDef { .. } => StmtKind::Class(Box::new(self.class_def(s)?)),
             S::Import(aliases) => self.import(aliases)?,
             S::ImportFrom {
                 module,
@@ -1059,24 +1056,7 @@ impl Compiler<'_> {
             .collect();
         names.sort_by_key(|(_, i)| *i);
         let class_cell = frame.cells.get("__class__").copied();
-        let mut fields = Vec::new();
-        for st in body {
-            if let S::AnnAssign {
-                target, annotation, ..
-            } = &st.kind
-            {
-                // A `ClassVar` annotation is a class attribute, never a field.
-                let class_var =
-                    super::dataclass_fns::annotation_head(annotation) == Some("ClassVar");
-                if let ExprKind::Name(n) = &target.kind
-                    && !class_var
-                {
-                    if !fields.iter().any(|f: &Rc<str>| **f == **n) {
-                        fields.push(n.as_str().into());
-                    }
-                }
-            }
-        }
+        let field_decls = super::dataclass_fns::field_decls(body);
         let trivial = body.iter().all(|st| match &st.kind {
             S::Pass => true,
             S::Expr(e) => matches!(
@@ -1107,7 +1087,8 @@ impl Compiler<'_> {
             keywords: keywords_c,
             decorators,
             names,
-            fields,
+            fields: field_decls.fields,
+            field_marks: field_decls.marks,
             class_cell,
             trivial,
             target,

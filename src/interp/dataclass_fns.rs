@@ -1,8 +1,10 @@
 //! The module functions of `dataclasses` over instances: `is_dataclass`, `asdict`,
 //! `astuple` (recursive into dataclasses, named tuples, lists, tuples and plain dicts, other
-//! values deep-copied, as CPython 3.11's `_asdict_inner`), `replace` and `fields` (whose
-//! `Field`s have `name`, `default` and `default_factory`; annotations are not evaluated, so
-//! they have no `type`).
+//! values deep-copied, as CPython 3.11's `_asdict_inner`), `replace` (`InitVar`s without a
+//! default must be given, `init=False` fields must not) and `fields` (whose `Field`s have
+//! `name`, `default`, `default_factory`, `init`, `repr`, `compare`, `hash`, `kw_only` and
+//! `metadata`; annotations are not evaluated, so reading `type` is refused); and what
+//! annotations make of fields: `InitVar[...]` and `KW_ONLY`, read by name.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,28 +16,82 @@ use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::machine::Machine;
 use super::value::Value;
 
-/// The annotations that make a dataclass field something else (an init-only variable, the
-/// start of keyword-only fields); annotations are not evaluated, so a class body using one
-/// is refused by name.
-const REFUSED_ANNOTATIONS: &[(&str, &str)] = &[
-    ("InitVar", "dataclasses.InitVar"),
-    ("KW_ONLY", "dataclasses.KW_ONLY"),
-];
+/// What annotations make of a class body's fields: `x: InitVar[int]` an init-only
+/// variable, every field after `_: KW_ONLY` keyword-only (read by name, as annotations are
+/// not evaluated).
+#[derive(Default)]
+pub(crate) struct FieldMarks {
+    pub initvars: Vec<Rc<str>>,
+    pub kw_only: Vec<Rc<str>>,
+    /// The names annotated `KW_ONLY`, in order (a second one is an error of `@dataclass`).
+    pub kw_only_markers: Vec<Rc<str>>,
+}
 
-/// The refused name (see [`REFUSED_ANNOTATIONS`]) an annotation of the class body `body`
-/// uses: `x: InitVar[int]`, `_: dataclasses.KW_ONLY`.
-pub(crate) fn refused_annotation(body: &[crate::python::ir::Stmt]) -> Option<&'static str> {
-    use crate::python::ir::StmtKind;
-    body.iter().find_map(|st| {
-        let StmtKind::AnnAssign { annotation, .. } = &st.kind else {
-            return None;
+/// The annotated names of a class body and their marks.
+pub(crate) struct FieldDecls {
+    /// Annotated names (`ClassVar`s and `KW_ONLY` markers left out), in order.
+    pub fields: Vec<Rc<str>>,
+    pub marks: FieldMarks,
+}
+
+/// The fields a class body `body` declares (see [`FieldDecls`]).
+pub(crate) fn field_decls(body: &[crate::python::ir::Stmt]) -> FieldDecls {
+    use crate::python::ir::{ExprKind, StmtKind};
+    let mut fields: Vec<Rc<str>> = Vec::new();
+    let mut marks = FieldMarks::default();
+    for st in body {
+        let StmtKind::AnnAssign {
+            target, annotation, ..
+        } = &st.kind
+        else {
+            continue;
         };
-        let name = annotation_head(annotation)?;
-        REFUSED_ANNOTATIONS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, full)| *full)
-    })
+        let ExprKind::Name(n) = &target.kind else {
+            continue;
+        };
+        let n: Rc<str> = n.as_str().into();
+        match annotation_head(annotation) {
+            // A `ClassVar` annotation is a class attribute, never a field.
+            Some("ClassVar") => continue,
+            Some("KW_ONLY") => {
+                marks.kw_only_markers.push(n);
+                continue;
+            }
+            Some("InitVar") => marks.initvars.push(n.clone()),
+            _ => {}
+        }
+        if !marks.kw_only_markers.is_empty() {
+            marks.kw_only.push(n.clone());
+        }
+        if !fields.contains(&n) {
+            fields.push(n);
+        }
+    }
+    FieldDecls { fields, marks }
+}
+
+/// Records `marks` on a new class as hidden attributes `@dataclass` reads:
+/// `__initvar_x`, `__kwonly_x` and `__kw_only_again__` (the second `KW_ONLY` name).
+pub(crate) fn mark_fields(class: &Class, marks: &FieldMarks) {
+    for f in &marks.initvars {
+        class.set(&format!("__initvar_{f}"), Value::Bool(true));
+    }
+    for f in &marks.kw_only {
+        class.set(&format!("__kwonly_{f}"), Value::Bool(true));
+    }
+    if let Some(again) = marks.kw_only_markers.get(1) {
+        class.set("__kw_only_again__", Value::str(&**again));
+    }
+}
+
+/// Whether field `f` of `c` is an `InitVar`: an `__init__` parameter, not a field.
+pub(crate) fn is_initvar(c: &Class, f: &str) -> bool {
+    matches!(c.lookup(&format!("__initvar_{f}")), Some(Value::Bool(true)))
+}
+
+/// Whether field `f` of `c` is keyword-only in `__init__`.
+pub(crate) fn is_kw_only(c: &Class, f: &str) -> bool {
+    matches!(c.lookup(&format!("__kwonly_{f}")), Some(Value::Bool(true)))
 }
 
 /// The name an annotation is headed by: `ClassVar` of `ClassVar[int]` and of
@@ -51,6 +107,28 @@ pub(crate) fn annotation_head(annotation: &crate::python::ir::Expr) -> Option<&s
         ExprKind::Attribute { attr, .. } => Some(attr.as_str()),
         _ => None,
     }
+}
+
+/// `Field.metadata` of `field(metadata=m)`: a read-only copy of the dict `m` (CPython's
+/// `mappingproxy` of it), empty for `None`; other mappings are refused by name.
+pub(crate) fn metadata_proxy(m: Option<Value>) -> R<Value> {
+    let mut d = match m {
+        None | Some(Value::None) => Dict::default(),
+        Some(Value::Dict(d)) if d.borrow().flavor.is_none() => {
+            let mut copy = Dict::default();
+            for (k, v) in d.borrow().iter() {
+                copy.insert(key_of(k)?, k.clone(), v.clone());
+            }
+            copy
+        }
+        Some(_) => {
+            return Err(Unwind::unsupported(
+                "dataclasses.field(metadata=...) with a mapping other than a dict",
+            ));
+        }
+    };
+    d.flavor = Some(Rc::new(super::stdlib::Flavor::MappingProxy));
+    Ok(Value::Dict(Rc::new(RefCell::new(d))))
 }
 
 /// Nesting beyond this raises `RecursionError` (CPython's recursion limit).
@@ -102,6 +180,10 @@ impl Machine {
                 None => class.lookup(&f),
             };
             let flag = |n: &str| Value::Bool(super::stdclass::field_has(&class, n, &f));
+            let metadata = match class.lookup(&format!("__metadata_{f}")) {
+                Some(m) => m,
+                None => metadata_proxy(None)?,
+            };
             out.push(super::stdclass::field_object(vec![
                 ("name".into(), Value::str(&*f)),
                 ("default".into(), default.unwrap_or_else(|| missing.clone())),
@@ -112,6 +194,12 @@ impl Machine {
                 ("init".into(), flag("init")),
                 ("repr".into(), flag("repr")),
                 ("compare".into(), flag("compare")),
+                ("kw_only".into(), Value::Bool(is_kw_only(&class, &f))),
+                (
+                    "hash".into(),
+                    class.lookup(&format!("__hash_{f}")).unwrap_or(Value::None),
+                ),
+                ("metadata".into(), metadata),
             ]));
         }
         Ok(Value::tuple(out))
@@ -243,11 +331,32 @@ impl Machine {
             return type_error("replace() should be called on dataclass instances");
         };
         let mut changes = kwargs;
-        for f in super::stdclass::fields_of(&class) {
-            if !changes.iter().any(|(k, _)| *k == f) {
-                let v = self.getattr(obj, &f)?;
-                changes.push((f, v));
+        for f in super::stdclass::init_fields_of(&class) {
+            let given = changes.iter().any(|(k, _)| *k == f);
+            if !super::stdclass::field_has(&class, "init", &f) {
+                if given {
+                    return fail(
+                        ExcKind::ValueError,
+                        format!(
+                            "field {f} is declared with init=False, it cannot be specified with replace()"
+                        ),
+                    );
+                }
+                continue;
             }
+            if given {
+                continue;
+            }
+            let has_default =
+                class.lookup(&f).is_some() || class.lookup(&format!("__factory_{f}")).is_some();
+            if is_initvar(&class, &f) && !has_default {
+                return fail(
+                    ExcKind::ValueError,
+                    format!("InitVar '{f}' must be specified with replace()"),
+                );
+            }
+            let v = self.getattr(obj, &f)?;
+            changes.push((f, v));
         }
         self.call(&Value::Class(class), Vec::new(), changes)
     }
