@@ -84,6 +84,133 @@ pub(crate) fn mark_fields(class: &Class, marks: &FieldMarks) {
     }
 }
 
+/// How a field's annotation becomes its `Field.type` when the class is made.
+pub(crate) enum FieldType {
+    /// A name or dotted name, evaluated in the class body; a value other than a class
+    /// or `None` is refused (the text names it).
+    Eval(super::code::Expr, Rc<str>),
+    /// A string (written as one, or any annotation under `from __future__ import
+    /// annotations`), or `None`.
+    Const(Value),
+    /// An annotation the interpreter does not evaluate faithfully (subscripts, unions): its
+    /// text.
+    Refused(Rc<str>),
+}
+
+/// Whether a class body evaluates `annotation` for `Field.type`: a name or dotted name.
+pub(crate) fn evaluated_annotation(annotation: &crate::python::ir::Expr) -> bool {
+    use crate::python::ir::ExprKind;
+    match &annotation.kind {
+        ExprKind::Name(_) => true,
+        ExprKind::Attribute { value, .. } => evaluated_annotation(value),
+        _ => false,
+    }
+}
+
+/// The root name of a (dotted) name annotation.
+pub(crate) fn annotation_root(annotation: &crate::python::ir::Expr) -> Option<&str> {
+    use crate::python::ir::ExprKind;
+    match &annotation.kind {
+        ExprKind::Name(n) => Some(n),
+        ExprKind::Attribute { value, .. } => annotation_root(value),
+        _ => None,
+    }
+}
+
+/// `ast.unparse` of the annotation shapes this interpreter spells (names, dotted names,
+/// subscripts, tuples of them, `|`, `None`, `...` and plain strings); `None` for others.
+pub(crate) fn unparse(e: &crate::python::ir::Expr) -> Option<String> {
+    use crate::python::ir::{BinOp, Constant, ExprKind};
+    Some(match &e.kind {
+        ExprKind::Name(n) => n.clone(),
+        ExprKind::Attribute { value, attr } => format!("{}.{attr}", unparse(value)?),
+        ExprKind::Subscript { value, index } => {
+            let inner = match &index.kind {
+                ExprKind::Tuple(items) if !items.is_empty() => items
+                    .iter()
+                    .map(unparse)
+                    .collect::<Option<Vec<_>>>()?
+                    .join(", "),
+                _ => unparse(index)?,
+            };
+            format!("{}[{inner}]", unparse(value)?)
+        }
+        ExprKind::List(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(unparse)
+                .collect::<Option<Vec<_>>>()?
+                .join(", ")
+        ),
+        ExprKind::BinOp {
+            op: BinOp::BitOr,
+            left,
+            right,
+        } if !matches!(right.kind, ExprKind::BinOp { .. }) => {
+            format!("{} | {}", unparse(left)?, unparse(right)?)
+        }
+        ExprKind::Constant(Constant::None) => "None".into(),
+        ExprKind::Constant(Constant::Ellipsis) => "...".into(),
+        ExprKind::Constant(Constant::Str(s))
+            if s.chars().all(|c| c != '\'' && c != '\\' && !c.is_control()) =>
+        {
+            format!("'{s}'")
+        }
+        _ => return None,
+    })
+}
+
+impl Machine {
+    /// Evaluates the fields' annotations of a class body that has run in `frame` (see
+    /// [`FieldType`]). `NameError` and other exceptions propagate, as CPython's; what the
+    /// interpreter refuses leaves that field's type refused.
+    pub(super) fn field_types(
+        &mut self,
+        frame: &mut super::machine::Frame,
+        types: &[(Rc<str>, FieldType)],
+    ) -> R<Vec<(Rc<str>, Result<Value, Rc<str>>)>> {
+        let mut out = Vec::with_capacity(types.len());
+        for (f, t) in types {
+            let v = match t {
+                FieldType::Const(v) => Ok(v.clone()),
+                FieldType::Refused(text) => Err(text.clone()),
+                FieldType::Eval(e, text) => match self.eval(frame, e) {
+                    Ok(
+                        v @ (Value::Type(_)
+                        | Value::Class(_)
+                        | Value::ExcType(_)
+                        | Value::UserExcType(_)
+                        | Value::None),
+                    ) => Ok(v),
+                    Ok(_) | Err(Unwind::Abort(_)) => Err(text.clone()),
+                    Err(e) => return Err(e),
+                },
+            };
+            out.push((f.clone(), v));
+        }
+        Ok(out)
+    }
+}
+
+/// `field.type`: the annotation of a field `fields()` made, refused by its text where the
+/// interpreter does not evaluate it; `None` for a `Field` that `field()` made.
+pub(crate) fn field_type(field: &Value) -> R<Value> {
+    let Value::Instance(i) = field else {
+        return Ok(Value::None);
+    };
+    if let Some(v) = i.get("__type") {
+        return Ok(v);
+    }
+    match i.get("__type_refused") {
+        Some(Value::Str(text)) => Err(Unwind::unsupported(format!(
+            "dataclasses.Field.type of the annotation `{}`",
+            text.as_str()
+        ))),
+        _ => Ok(Value::None),
+    }
+}
+
 /// Whether field `f` of `c` is an `InitVar`: an `__init__` parameter, not a field.
 pub(crate) fn is_initvar(c: &Class, f: &str) -> bool {
     matches!(c.lookup(&format!("__initvar_{f}")), Some(Value::Bool(true)))
@@ -180,6 +307,20 @@ impl Machine {
                 None => class.lookup(&f),
             };
             let flag = |n: &str| Value::Bool(super::stdclass::field_has(&class, n, &f));
+            let annotation = std::iter::once(&class)
+                .chain(class.mro.iter())
+                .find_map(|k| {
+                    k.field_types
+                        .borrow()
+                        .iter()
+                        .find(|(n, _)| *n == f)
+                        .map(|(_, t)| t.clone())
+                })
+                .unwrap_or_else(|| Err("an annotation".into()));
+            let annotation = match annotation {
+                Ok(v) => ("__type".into(), v),
+                Err(text) => ("__type_refused".into(), Value::str(&*text)),
+            };
             let metadata = match class.lookup(&format!("__metadata_{f}")) {
                 Some(m) => m,
                 None => metadata_proxy(None)?,
@@ -200,6 +341,7 @@ impl Machine {
                     class.lookup(&format!("__hash_{f}")).unwrap_or(Value::None),
                 ),
                 ("metadata".into(), metadata),
+                annotation,
             ]));
         }
         Ok(Value::tuple(out))

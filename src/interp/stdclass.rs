@@ -60,6 +60,8 @@ pub(crate) enum ClassBuiltin {
     Unique,
     /// `NamedTuple._make(iterable)`: a class method.
     NtMake,
+    /// `dataclasses.Field.type`'s getter (see `dataclass_fns.rs`).
+    FieldType,
 }
 
 const NAMES: &[(&str, ClassBuiltin)] = &[
@@ -111,6 +113,7 @@ impl ClassBuiltin {
             ClassBuiltin::Fields => "fields",
             ClassBuiltin::Unique => "unique",
             ClassBuiltin::NtMake => "_make",
+            ClassBuiltin::FieldType => "type",
             ClassBuiltin::Object(n) => n,
             b => NAMES.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
         }
@@ -218,10 +221,11 @@ impl Library {
     }
 }
 
-/// `dataclasses.Field`: reading `type` is refused (annotations are not evaluated).
+/// `dataclasses.Field`: `type` is the evaluated annotation, refused where the interpreter
+/// does not evaluate it.
 fn field_class() -> Rc<Class> {
     let refused = Value::Descriptor(Rc::new(Descriptor::Property {
-        fget: Value::Builtin(Builtin::Refused("dataclasses.Field.type")),
+        fget: Value::Builtin(Builtin::Class(ClassBuiltin::FieldType)),
         fset: None,
     }));
     let attrs = vec![(Rc::from("type"), refused)];
@@ -303,6 +307,7 @@ fn unreachable_class() -> Class {
         frozen: Default::default(),
         members: Default::default(),
         fields: Default::default(),
+        field_types: Default::default(),
         has_property: Default::default(),
         special: Default::default(),
         slots: None,
@@ -746,6 +751,10 @@ impl Machine {
                 Ok(Value::Instance(field))
             }
             C::DcInit => self.dataclass_init(args, kwargs),
+            C::FieldType => {
+                let (this, _) = receiver(args)?;
+                super::dataclass_fns::field_type(&this)
+            }
             C::DcRepr => {
                 let (this, _) = receiver(args)?;
                 let class = class_of(&this)
