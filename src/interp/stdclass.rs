@@ -949,8 +949,14 @@ impl Machine {
                 _ => None,
             };
             let marked = matches!(c.own(&format!("__kwonly_{f}")), Some(Value::Bool(true)));
-            let kw = explicit.unwrap_or(Value::Bool(marked || kw_only));
-            c.set(&format!("__kwonly_{f}"), kw);
+            let kw = match explicit {
+                Some(v) => matches!(v, Value::Bool(true)),
+                None => marked || kw_only,
+            };
+            // Marked only when keyword-only, or to override a base's mark.
+            if kw || super::dataclass_fns::is_kw_only(c, f) {
+                c.set(&format!("__kwonly_{f}"), Value::Bool(kw));
+            }
             let Some(v) = c.own(f) else { continue };
             if let Value::Instance(i) = &v {
                 if Rc::ptr_eq(&i.class, &LIBRARY.with(|l| l.field.clone())) {
@@ -963,9 +969,12 @@ impl Machine {
                     if let Some(factory) = i.get("default_factory") {
                         c.set(&format!("__factory_{f}"), factory);
                     }
+                    // Kept when not the default (`None`, an empty mapping).
                     for kept in ["hash", "metadata"] {
-                        if let Some(v) = i.get(kept) {
-                            c.set(&format!("__{kept}_{f}"), v);
+                        match i.get(kept) {
+                            None | Some(Value::None) => {}
+                            Some(Value::Dict(d)) if d.borrow().len() == 0 => {}
+                            Some(v) => c.set(&format!("__{kept}_{f}"), v),
                         }
                     }
                     for flag in FIELD_FLAGS {
