@@ -1113,17 +1113,8 @@ impl Compiler<'_> {
         use super::dataclass_fns::{FieldType, annotation_root, evaluated_annotation, unparse};
         let fields = super::dataclass_fns::field_decls(body).fields;
         let mut out: Vec<(Rc<str>, FieldType)> = Vec::new();
-        for st in body {
-            let S::AnnAssign {
-                target, annotation, ..
-            } = &st.kind
-            else {
-                continue;
-            };
-            let ExprKind::Name(n) = &target.kind else {
-                continue;
-            };
-            if !fields.iter().any(|f| **f == **n) {
+        for (n, annotation) in super::dataclass_fns::annotated_names(body) {
+            if !fields.iter().any(|f| **f == *n) {
                 continue;
             }
             let text: Rc<str> = unparse(annotation)
@@ -1145,8 +1136,8 @@ impl Compiler<'_> {
                 }
                 _ => FieldType::Refused(text),
             };
-            out.retain(|(f, _)| **f != **n);
-            out.push((n.as_str().into(), t));
+            out.retain(|(f, _)| **f != *n);
+            out.push((n.into(), t));
         }
         Ok(out)
     }

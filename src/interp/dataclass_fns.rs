@@ -34,22 +34,28 @@ pub(crate) struct FieldDecls {
     pub marks: FieldMarks,
 }
 
+/// The annotated names of a class body (`x: int`, `x: int = 0`) with their annotations.
+pub(crate) fn annotated_names(
+    body: &[crate::python::ir::Stmt],
+) -> impl Iterator<Item = (&str, &crate::python::ir::Expr)> {
+    use crate::python::ir::{ExprKind, StmtKind};
+    body.iter().filter_map(|st| match &st.kind {
+        StmtKind::AnnAssign {
+            target, annotation, ..
+        } => match &target.kind {
+            ExprKind::Name(n) => Some((n.as_str(), annotation)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 /// The fields a class body `body` declares (see [`FieldDecls`]).
 pub(crate) fn field_decls(body: &[crate::python::ir::Stmt]) -> FieldDecls {
-    use crate::python::ir::{ExprKind, StmtKind};
     let mut fields: Vec<Rc<str>> = Vec::new();
     let mut marks = FieldMarks::default();
-    for st in body {
-        let StmtKind::AnnAssign {
-            target, annotation, ..
-        } = &st.kind
-        else {
-            continue;
-        };
-        let ExprKind::Name(n) = &target.kind else {
-            continue;
-        };
-        let n: Rc<str> = n.as_str().into();
+    for (n, annotation) in annotated_names(body) {
+        let n: Rc<str> = n.into();
         match annotation_head(annotation) {
             // A `ClassVar` annotation is a class attribute, never a field.
             Some("ClassVar") => continue,
