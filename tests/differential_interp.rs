@@ -1465,20 +1465,28 @@ fn unmodelled_stdlib_names_are_refused_by_name() {
             "enum.StrEnum",
         ),
         (
-            "from dataclasses import dataclass, InitVar\n@dataclass\nclass D:\n    x: InitVar[int]",
-            "dataclasses.InitVar",
+            "from dataclasses import dataclass, fields\nfrom typing import Optional\n@dataclass\nclass D:\n    x: Optional[int]\nprint(fields(D)[0].type)",
+            "dataclasses.Field.type of the annotation `Optional[int]`",
         ),
         (
-            "from dataclasses import dataclass, KW_ONLY\n@dataclass\nclass D:\n    _: KW_ONLY\n    x: int",
-            "dataclasses.KW_ONLY",
+            "from dataclasses import dataclass, fields\n@dataclass\nclass D:\n    x: list[int]\nprint(fields(D)[0].type)",
+            "dataclasses.Field.type of the annotation `list[int]`",
         ),
         (
-            "from dataclasses import dataclass\n@dataclass(kw_only=True)\nclass D:\n    x: int",
-            "dataclass(kw_only=...)",
+            "from dataclasses import dataclass, fields\n@dataclass\nclass D:\n    x: int | None\nprint(fields(D)[0].type)",
+            "dataclasses.Field.type of the annotation `int | None`",
         ),
         (
-            "from dataclasses import dataclass, fields\n@dataclass\nclass D:\n    x: int\nprint(fields(D)[0].type)",
-            "dataclasses.Field.type",
+            "from dataclasses import dataclass, fields\nimport typing\n@dataclass\nclass D:\n    x: typing.Any\nprint(fields(D)[0].type)",
+            "dataclasses.Field.type of the annotation `typing.Any`",
+        ),
+        (
+            "from dataclasses import dataclass\n@dataclass(slots=True)\nclass D:\n    x: int",
+            "dataclass(slots=...)",
+        ),
+        (
+            "from dataclasses import dataclass, field\nfrom collections import OrderedDict\n@dataclass\nclass D:\n    x: int = field(default=0, metadata=OrderedDict(a=1))",
+            "dataclasses.field(metadata=...)",
         ),
         (
             "from abc import ABC\nclass A(ABC):\n    pass\nprint(type(A))",

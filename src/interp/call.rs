@@ -414,7 +414,7 @@ pub(crate) fn no_attribute(o: &Value, name: &str) -> Unwind {
     Unwind::new(ExcKind::AttributeError, message)
 }
 
-fn too_many_positional(
+pub(crate) fn too_many_positional(
     qual: &str,
     n: usize,
     ndefaults: usize,
@@ -449,7 +449,7 @@ fn too_many_positional(
     )
 }
 
-fn missing_arguments(qual: &str, kind: &str, names: &[Rc<str>]) -> Unwind {
+pub(crate) fn missing_arguments(qual: &str, kind: &str, names: &[Rc<str>]) -> Unwind {
     let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
     let list = match quoted.as_slice() {
         [one] => one.clone(),

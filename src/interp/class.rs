@@ -41,6 +41,9 @@ pub(crate) struct Class {
     pub members: RefCell<Vec<Value>>,
     /// Annotated names of the body in order (dataclass and named-tuple fields).
     pub fields: RefCell<Vec<Rc<str>>>,
+    /// The evaluated annotations of [`Class::fields`] (`dataclasses.Field.type`): the value,
+    /// or the annotation's text where the interpreter does not evaluate it faithfully.
+    pub field_types: RefCell<Vec<(Rc<str>, Result<Value, Rc<str>>)>>,
     /// Whether the namespace holds a `property` (instance attributes are then looked up
     /// after the class's; otherwise first, the fast path).
     pub has_property: Cell<bool>,
@@ -142,6 +145,7 @@ impl Class {
             frozen: Cell::new(false),
             members: RefCell::new(Vec::new()),
             fields: RefCell::new(Vec::new()),
+            field_types: RefCell::new(Vec::new()),
             has_property: Cell::new(false),
             special: RefCell::new(SpecialCache::default()),
             slots,

@@ -61,7 +61,7 @@ impl Machine {
                 add_doc(&mut class.namespace, def);
                 Rc::new(class)
             } else {
-                let (mut namespace, frame) = self.class_namespace(f, def)?;
+                let (mut namespace, frame) = self.class_namespace(f, def, &mut Vec::new())?;
                 add_doc(&mut namespace, def);
                 let class = Rc::new(UserClass {
                     name: def.name.clone(),
@@ -162,7 +162,8 @@ impl Machine {
         keywords: super::call::Kwargs,
         decorators: Vec<Value>,
     ) -> R<()> {
-        let (mut attrs, frame) = self.class_namespace(f, def)?;
+        let mut field_types = Vec::new();
+        let (mut attrs, frame) = self.class_namespace(f, def, &mut field_types)?;
         // A class defining `__eq__` but not `__hash__` is unhashable, as in CPython.
         let defines = |attrs: &[(Rc<str>, Value)], n: &str| attrs.iter().any(|(k, _)| **k == *n);
         if defines(&attrs, "__eq__") && !defines(&attrs, "__hash__") {
@@ -185,6 +186,8 @@ impl Machine {
         let class = Rc::new(class);
         fill_class_cell(def, &frame, Value::Class(class.clone()));
         *class.fields.borrow_mut() = def.fields.clone();
+        super::dataclass_fns::mark_fields(&class, &def.field_marks);
+        *class.field_types.borrow_mut() = field_types;
         self.set_names(&class)?;
         if class.is_named_tuple() {
             self.make_named_tuple(&class)?;
@@ -227,6 +230,7 @@ impl Machine {
         &mut self,
         f: &mut Frame,
         def: &ClassDef,
+        types_out: &mut Vec<(Rc<str>, Result<Value, Rc<str>>)>,
     ) -> R<(Vec<(Rc<str>, Value)>, Frame)> {
         let closure = capture(f, &def.code.free_sources)?;
         let mut frame = Frame::new(&def.code, &closure);
@@ -235,8 +239,9 @@ impl Machine {
             super::code::Body::Block(stmts) => self.exec_block(&mut frame, stmts),
             _ => Ok(super::exec::Flow::Normal),
         };
+        let types = ran.and_then(|_| self.field_types(&mut frame, &def.field_types));
         self.leave();
-        ran?;
+        *types_out = types?;
         let mut attrs: Vec<(Rc<str>, Value)> = Vec::new();
         for (name, slot) in &def.names {
             if let Some(Some(v)) = frame.locals.get(*slot as usize) {

@@ -212,6 +212,10 @@ pub(crate) struct ClassDef {
     pub names: Vec<(Rc<str>, u32)>,
     /// Annotated names (`x: int`), in order: the fields of dataclasses and named tuples.
     pub fields: Vec<Rc<str>>,
+    /// What the annotations make of some fields (`InitVar`, after `KW_ONLY`).
+    pub field_marks: super::dataclass_fns::FieldMarks,
+    /// The annotation of each field, to evaluate when the class is made.
+    pub field_types: Vec<(Rc<str>, super::dataclass_fns::FieldType)>,
     /// The cell of `__class__` in the body's frame, when a method uses `super()`.
     pub class_cell: Option<u32>,
     /// A body of `pass`/docstrings only (exception classes stay exception classes).

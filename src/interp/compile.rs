@@ -76,6 +76,8 @@ struct Compiler<'a> {
     frames: Vec<Frame<'a>>,
     /// Nesting of function bodies: inside one, unsupported constructs fail only when run.
     in_function: usize,
+    /// `from __future__ import annotations`: annotations stay strings.
+    future_annotations: bool,
     /// The line of the statement being compiled.
     line: u32,
     /// Loops enclosing the statement being compiled, in its own scope.
@@ -93,6 +95,7 @@ pub(crate) fn compile_module(module: &ir::Module, globals: &mut Globals) -> Resu
         globals,
         frames: Vec::new(),
         in_function: 0,
+        future_annotations: false,
         line: 1,
         loops: 0,
     };
@@ -358,10 +361,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             S::FunctionDef(f) => StmtKind::Def(Box::new(self.def(f, &s.text)?)),
-            S::ClassDef { body, .. } => match super::dataclass_fns::refused_annotation(body) {
-                Some(name) => StmtKind::Unsupported(self.unsupported(name)?),
-                None => StmtKind::Class(Box::new(self.class_def(s)?)),
-            },
+            S::ClassDef { .. } => StmtKind::Class(Box::new(self.class_def(s)?)),
             S::Import(aliases) => self.import(aliases)?,
             S::ImportFrom {
                 module,
@@ -419,6 +419,9 @@ impl<'a> Compiler<'a> {
     ) -> Result<StmtKind> {
         let name = module.unwrap_or("");
         if level == 0 && name == "__future__" {
+            if names.iter().any(|a| a.name == "annotations") {
+                self.future_annotations = true;
+            }
             return Ok(StmtKind::Pass);
         }
         let m = modules::module(name).filter(|_| level == 0);
@@ -1049,9 +1052,11 @@ impl Compiler<'_> {
             f.prefix = format!("{qualname}.");
         }
         let compiled = self.block(body);
+        let field_types = self.field_types(body);
         let frame = self.frames.pop();
         self.loops = loops;
         let body_c = compiled?;
+        let field_types = field_types?;
         let frame = frame.ok_or_else(|| internal("scope stack", self.line))?;
         let mut names: Vec<(Rc<str>, u32)> = scope
             .slot_locals()
@@ -1059,24 +1064,7 @@ impl Compiler<'_> {
             .collect();
         names.sort_by_key(|(_, i)| *i);
         let class_cell = frame.cells.get("__class__").copied();
-        let mut fields = Vec::new();
-        for st in body {
-            if let S::AnnAssign {
-                target, annotation, ..
-            } = &st.kind
-            {
-                // A `ClassVar` annotation is a class attribute, never a field.
-                let class_var =
-                    super::dataclass_fns::annotation_head(annotation) == Some("ClassVar");
-                if let ExprKind::Name(n) = &target.kind
-                    && !class_var
-                {
-                    if !fields.iter().any(|f: &Rc<str>| **f == **n) {
-                        fields.push(n.as_str().into());
-                    }
-                }
-            }
-        }
+        let field_decls = super::dataclass_fns::field_decls(body);
         let trivial = body.iter().all(|st| match &st.kind {
             S::Pass => true,
             S::Expr(e) => matches!(
@@ -1107,11 +1095,51 @@ impl Compiler<'_> {
             keywords: keywords_c,
             decorators,
             names,
-            fields,
+            fields: field_decls.fields,
+            field_marks: field_decls.marks,
+            field_types,
             class_cell,
             trivial,
             target,
         })
+    }
+
+    /// The annotation of each field of a class body (in the class's scope), for
+    /// `dataclasses.Field.type`.
+    fn field_types(
+        &mut self,
+        body: &[ir::Stmt],
+    ) -> Result<Vec<(Rc<str>, super::dataclass_fns::FieldType)>> {
+        use super::dataclass_fns::{FieldType, annotation_root, evaluated_annotation, unparse};
+        let fields = super::dataclass_fns::field_decls(body).fields;
+        let mut out: Vec<(Rc<str>, FieldType)> = Vec::new();
+        for (n, annotation) in super::dataclass_fns::annotated_names(body) {
+            if !fields.iter().any(|f| **f == *n) {
+                continue;
+            }
+            let text: Rc<str> = unparse(annotation)
+                .unwrap_or_else(|| "an annotation".into())
+                .into();
+            let class_local = annotation_root(annotation).is_some_and(|r| {
+                self.frame()
+                    .is_ok_and(|f| f.scope.binding(r) == Binding::Local)
+            });
+            let t = match &annotation.kind {
+                _ if self.future_annotations => match unparse(annotation) {
+                    Some(s) => FieldType::Const(Value::str(s)),
+                    None => FieldType::Refused(text),
+                },
+                ExprKind::Constant(Constant::Str(s)) => FieldType::Const(Value::str(s.as_str())),
+                ExprKind::Constant(Constant::None) => FieldType::Const(Value::None),
+                _ if evaluated_annotation(annotation) && !class_local => {
+                    FieldType::Eval(self.expr(annotation)?, text)
+                }
+                _ => FieldType::Refused(text),
+            };
+            out.retain(|(f, _)| **f != *n);
+            out.push((n.into(), t));
+        }
+        Ok(out)
     }
 
     /// `super()` in a method: `super(__class__, <first parameter>)`.

@@ -1,8 +1,10 @@
 //! The module functions of `dataclasses` over instances: `is_dataclass`, `asdict`,
 //! `astuple` (recursive into dataclasses, named tuples, lists, tuples and plain dicts, other
-//! values deep-copied, as CPython 3.11's `_asdict_inner`), `replace` and `fields` (whose
-//! `Field`s have `name`, `default` and `default_factory`; annotations are not evaluated, so
-//! they have no `type`).
+//! values deep-copied, as CPython 3.11's `_asdict_inner`), `replace` (`InitVar`s without a
+//! default must be given, `init=False` fields must not) and `fields` (whose `Field`s have
+//! `name`, `default`, `default_factory`, `init`, `repr`, `compare`, `hash`, `kw_only` and
+//! `metadata`; annotations are not evaluated, so reading `type` is refused); and what
+//! annotations make of fields: `InitVar[...]` and `KW_ONLY`, read by name.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,28 +16,225 @@ use super::exc::{ExcKind, R, Unwind, fail, type_error};
 use super::machine::Machine;
 use super::value::Value;
 
-/// The annotations that make a dataclass field something else (an init-only variable, the
-/// start of keyword-only fields); annotations are not evaluated, so a class body using one
-/// is refused by name.
-const REFUSED_ANNOTATIONS: &[(&str, &str)] = &[
-    ("InitVar", "dataclasses.InitVar"),
-    ("KW_ONLY", "dataclasses.KW_ONLY"),
-];
+/// What annotations make of a class body's fields: `x: InitVar[int]` an init-only
+/// variable, every field after `_: KW_ONLY` keyword-only (read by name, as annotations are
+/// not evaluated).
+#[derive(Default)]
+pub(crate) struct FieldMarks {
+    pub initvars: Vec<Rc<str>>,
+    pub kw_only: Vec<Rc<str>>,
+    /// The names annotated `KW_ONLY`, in order (a second one is an error of `@dataclass`).
+    pub kw_only_markers: Vec<Rc<str>>,
+}
 
-/// The refused name (see [`REFUSED_ANNOTATIONS`]) an annotation of the class body `body`
-/// uses: `x: InitVar[int]`, `_: dataclasses.KW_ONLY`.
-pub(crate) fn refused_annotation(body: &[crate::python::ir::Stmt]) -> Option<&'static str> {
-    use crate::python::ir::StmtKind;
-    body.iter().find_map(|st| {
-        let StmtKind::AnnAssign { annotation, .. } = &st.kind else {
-            return None;
-        };
-        let name = annotation_head(annotation)?;
-        REFUSED_ANNOTATIONS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, full)| *full)
+/// The annotated names of a class body and their marks.
+pub(crate) struct FieldDecls {
+    /// Annotated names (`ClassVar`s and `KW_ONLY` markers left out), in order.
+    pub fields: Vec<Rc<str>>,
+    pub marks: FieldMarks,
+}
+
+/// The annotated names of a class body (`x: int`, `x: int = 0`) with their annotations.
+pub(crate) fn annotated_names(
+    body: &[crate::python::ir::Stmt],
+) -> impl Iterator<Item = (&str, &crate::python::ir::Expr)> {
+    use crate::python::ir::{ExprKind, StmtKind};
+    body.iter().filter_map(|st| match &st.kind {
+        StmtKind::AnnAssign {
+            target, annotation, ..
+        } => match &target.kind {
+            ExprKind::Name(n) => Some((n.as_str(), annotation)),
+            _ => None,
+        },
+        _ => None,
     })
+}
+
+/// The fields a class body `body` declares (see [`FieldDecls`]).
+pub(crate) fn field_decls(body: &[crate::python::ir::Stmt]) -> FieldDecls {
+    let mut fields: Vec<Rc<str>> = Vec::new();
+    let mut marks = FieldMarks::default();
+    for (n, annotation) in annotated_names(body) {
+        let n: Rc<str> = n.into();
+        match annotation_head(annotation) {
+            // A `ClassVar` annotation is a class attribute, never a field.
+            Some("ClassVar") => continue,
+            Some("KW_ONLY") => {
+                marks.kw_only_markers.push(n);
+                continue;
+            }
+            Some("InitVar") => marks.initvars.push(n.clone()),
+            _ => {}
+        }
+        if !marks.kw_only_markers.is_empty() {
+            marks.kw_only.push(n.clone());
+        }
+        if !fields.contains(&n) {
+            fields.push(n);
+        }
+    }
+    FieldDecls { fields, marks }
+}
+
+/// Records `marks` on a new class as hidden attributes `@dataclass` reads:
+/// `__initvar_x`, `__kwonly_x` and `__kw_only_again__` (the second `KW_ONLY` name).
+pub(crate) fn mark_fields(class: &Class, marks: &FieldMarks) {
+    for f in &marks.initvars {
+        class.set(&format!("__initvar_{f}"), Value::Bool(true));
+    }
+    for f in &marks.kw_only {
+        class.set(&format!("__kwonly_{f}"), Value::Bool(true));
+    }
+    if let Some(again) = marks.kw_only_markers.get(1) {
+        class.set("__kw_only_again__", Value::str(&**again));
+    }
+}
+
+/// How a field's annotation becomes its `Field.type` when the class is made.
+pub(crate) enum FieldType {
+    /// A name or dotted name, evaluated in the class body; a value other than a class
+    /// or `None` is refused (the text names it).
+    Eval(super::code::Expr, Rc<str>),
+    /// A string (written as one, or any annotation under `from __future__ import
+    /// annotations`), or `None`.
+    Const(Value),
+    /// An annotation the interpreter does not evaluate faithfully (subscripts, unions): its
+    /// text.
+    Refused(Rc<str>),
+}
+
+/// Whether a class body evaluates `annotation` for `Field.type`: a name or dotted name.
+pub(crate) fn evaluated_annotation(annotation: &crate::python::ir::Expr) -> bool {
+    use crate::python::ir::ExprKind;
+    match &annotation.kind {
+        ExprKind::Name(_) => true,
+        ExprKind::Attribute { value, .. } => evaluated_annotation(value),
+        _ => false,
+    }
+}
+
+/// The root name of a (dotted) name annotation.
+pub(crate) fn annotation_root(annotation: &crate::python::ir::Expr) -> Option<&str> {
+    use crate::python::ir::ExprKind;
+    match &annotation.kind {
+        ExprKind::Name(n) => Some(n),
+        ExprKind::Attribute { value, .. } => annotation_root(value),
+        _ => None,
+    }
+}
+
+/// `ast.unparse` of the annotation shapes this interpreter spells (names, dotted names,
+/// subscripts, tuples of them, `|`, `None`, `...` and plain strings); `None` for others.
+pub(crate) fn unparse(e: &crate::python::ir::Expr) -> Option<String> {
+    use crate::python::ir::{BinOp, Constant, ExprKind};
+    Some(match &e.kind {
+        ExprKind::Name(n) => n.clone(),
+        ExprKind::Attribute { value, attr } => format!("{}.{attr}", unparse(value)?),
+        ExprKind::Subscript { value, index } => {
+            let inner = match &index.kind {
+                ExprKind::Tuple(items) if !items.is_empty() => items
+                    .iter()
+                    .map(unparse)
+                    .collect::<Option<Vec<_>>>()?
+                    .join(", "),
+                _ => unparse(index)?,
+            };
+            format!("{}[{inner}]", unparse(value)?)
+        }
+        ExprKind::List(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(unparse)
+                .collect::<Option<Vec<_>>>()?
+                .join(", ")
+        ),
+        ExprKind::BinOp {
+            op: BinOp::BitOr,
+            left,
+            right,
+        } if !matches!(right.kind, ExprKind::BinOp { .. }) => {
+            format!("{} | {}", unparse(left)?, unparse(right)?)
+        }
+        ExprKind::Constant(Constant::None) => "None".into(),
+        ExprKind::Constant(Constant::Ellipsis) => "...".into(),
+        ExprKind::Constant(Constant::Str(s))
+            if s.chars().all(|c| c != '\'' && c != '\\' && !c.is_control()) =>
+        {
+            format!("'{s}'")
+        }
+        _ => return None,
+    })
+}
+
+impl Machine {
+    /// Evaluates the fields' annotations of a class body that has run in `frame` (see
+    /// [`FieldType`]). `NameError` and other exceptions propagate, as CPython's; what the
+    /// interpreter refuses leaves that field's type refused.
+    pub(super) fn field_types(
+        &mut self,
+        frame: &mut super::machine::Frame,
+        types: &[(Rc<str>, FieldType)],
+    ) -> R<Vec<(Rc<str>, Result<Value, Rc<str>>)>> {
+        let mut out = Vec::with_capacity(types.len());
+        for (f, t) in types {
+            let v = match t {
+                FieldType::Const(v) => Ok(v.clone()),
+                FieldType::Refused(text) => Err(text.clone()),
+                FieldType::Eval(e, text) => match self.eval(frame, e) {
+                    Ok(
+                        v @ (Value::Type(_)
+                        | Value::Class(_)
+                        | Value::ExcType(_)
+                        | Value::UserExcType(_)
+                        | Value::None),
+                    ) => Ok(v),
+                    Ok(_) => Err(text.clone()),
+                    // Refused inside the annotation: the type is refused; an interrupt or
+                    // a spent budget still stops the run.
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            super::exc::Unwound::Abort(super::exc::Abort::Unsupported { .. })
+                        ) =>
+                    {
+                        Err(text.clone())
+                    }
+                    Err(e) => return Err(e),
+                },
+            };
+            out.push((f.clone(), v));
+        }
+        Ok(out)
+    }
+}
+
+/// `field.type`: the annotation of a field `fields()` made, refused by its text where the
+/// interpreter does not evaluate it; `None` for a `Field` that `field()` made.
+pub(crate) fn field_type(field: &Value) -> R<Value> {
+    let Value::Instance(i) = field else {
+        return Ok(Value::None);
+    };
+    if let Some(v) = i.get("__type") {
+        return Ok(v);
+    }
+    match i.get("__type_refused") {
+        Some(Value::Str(text)) => Err(Unwind::unsupported(format!(
+            "dataclasses.Field.type of the annotation `{}`",
+            text.as_str()
+        ))),
+        _ => Ok(Value::None),
+    }
+}
+
+/// Whether field `f` of `c` is an `InitVar`: an `__init__` parameter, not a field.
+pub(crate) fn is_initvar(c: &Class, f: &str) -> bool {
+    matches!(c.lookup(&format!("__initvar_{f}")), Some(Value::Bool(true)))
+}
+
+/// Whether field `f` of `c` is keyword-only in `__init__`.
+pub(crate) fn is_kw_only(c: &Class, f: &str) -> bool {
+    matches!(c.lookup(&format!("__kwonly_{f}")), Some(Value::Bool(true)))
 }
 
 /// The name an annotation is headed by: `ClassVar` of `ClassVar[int]` and of
@@ -51,6 +250,28 @@ pub(crate) fn annotation_head(annotation: &crate::python::ir::Expr) -> Option<&s
         ExprKind::Attribute { attr, .. } => Some(attr.as_str()),
         _ => None,
     }
+}
+
+/// `Field.metadata` of `field(metadata=m)`: a read-only copy of the dict `m` (CPython's
+/// `mappingproxy` of it), empty for `None`; other mappings are refused by name.
+pub(crate) fn metadata_proxy(m: Option<Value>) -> R<Value> {
+    let mut d = match m {
+        None | Some(Value::None) => Dict::default(),
+        Some(Value::Dict(d)) if d.borrow().flavor.is_none() => {
+            let mut copy = Dict::default();
+            for (k, v) in d.borrow().iter() {
+                copy.insert(key_of(k)?, k.clone(), v.clone());
+            }
+            copy
+        }
+        Some(_) => {
+            return Err(Unwind::unsupported(
+                "dataclasses.field(metadata=...) with a mapping other than a dict",
+            ));
+        }
+    };
+    d.flavor = Some(Rc::new(super::stdlib::Flavor::MappingProxy));
+    Ok(Value::Dict(Rc::new(RefCell::new(d))))
 }
 
 /// Nesting beyond this raises `RecursionError` (CPython's recursion limit).
@@ -102,6 +323,24 @@ impl Machine {
                 None => class.lookup(&f),
             };
             let flag = |n: &str| Value::Bool(super::stdclass::field_has(&class, n, &f));
+            let annotation = std::iter::once(&class)
+                .chain(class.mro.iter())
+                .find_map(|k| {
+                    k.field_types
+                        .borrow()
+                        .iter()
+                        .find(|(n, _)| *n == f)
+                        .map(|(_, t)| t.clone())
+                })
+                .unwrap_or_else(|| Err("an annotation".into()));
+            let annotation = match annotation {
+                Ok(v) => ("__type".into(), v),
+                Err(text) => ("__type_refused".into(), Value::str(&*text)),
+            };
+            let metadata = match class.lookup(&format!("__metadata_{f}")) {
+                Some(m) => m,
+                None => metadata_proxy(None)?,
+            };
             out.push(super::stdclass::field_object(vec![
                 ("name".into(), Value::str(&*f)),
                 ("default".into(), default.unwrap_or_else(|| missing.clone())),
@@ -112,6 +351,13 @@ impl Machine {
                 ("init".into(), flag("init")),
                 ("repr".into(), flag("repr")),
                 ("compare".into(), flag("compare")),
+                ("kw_only".into(), Value::Bool(is_kw_only(&class, &f))),
+                (
+                    "hash".into(),
+                    class.lookup(&format!("__hash_{f}")).unwrap_or(Value::None),
+                ),
+                ("metadata".into(), metadata),
+                annotation,
             ]));
         }
         Ok(Value::tuple(out))
@@ -243,11 +489,32 @@ impl Machine {
             return type_error("replace() should be called on dataclass instances");
         };
         let mut changes = kwargs;
-        for f in super::stdclass::fields_of(&class) {
-            if !changes.iter().any(|(k, _)| *k == f) {
-                let v = self.getattr(obj, &f)?;
-                changes.push((f, v));
+        for f in super::stdclass::init_fields_of(&class) {
+            let given = changes.iter().any(|(k, _)| *k == f);
+            if !super::stdclass::field_has(&class, "init", &f) {
+                if given {
+                    return fail(
+                        ExcKind::ValueError,
+                        format!(
+                            "field {f} is declared with init=False, it cannot be specified with replace()"
+                        ),
+                    );
+                }
+                continue;
             }
+            if given {
+                continue;
+            }
+            let has_default =
+                class.lookup(&f).is_some() || class.lookup(&format!("__factory_{f}")).is_some();
+            if is_initvar(&class, &f) && !has_default {
+                return fail(
+                    ExcKind::ValueError,
+                    format!("InitVar '{f}' must be specified with replace()"),
+                );
+            }
+            let v = self.getattr(obj, &f)?;
+            changes.push((f, v));
         }
         self.call(&Value::Class(class), Vec::new(), changes)
     }

@@ -83,8 +83,8 @@
 //!   functions and `__doc__` (`funcattr.rs`), `__cause__`/`__context__`/
 //!   `__suppress_context__` (`exc_chain.rs`), `copy`/`deepcopy` of sets and instances. `with` statements
 //!   (`__enter__`/`__exit__`, several items, suppression). `dataclasses.dataclass` (`field`,
-//!   `frozen`, `order`, `__post_init__`, `__match_args__`; `is_dataclass`, `asdict`, `astuple`,
-//!   `replace` in `dataclass_fns.rs`), `enum.Enum` (`auto`),
+//!   `frozen`, `order`, `kw_only`, `InitVar`, `KW_ONLY`, `__post_init__`, `__match_args__`;
+//!   `is_dataclass`, `asdict`, `astuple`, `replace`, `fields` in `dataclass_fns.rs`), `enum.Enum` (`auto`),
 //!   `typing.NamedTuple`,
 //!   `collections.namedtuple`, `functools.total_ordering`; in Python (`prelude/`): `abc.ABC`/
 //!   `abstractmethod`, `collections.ChainMap`, `functools.cached_property`,
@@ -108,15 +108,19 @@
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
 //! `object` (and exception classes with several bases), metaclasses other than
 //! `abc.ABCMeta` (`enum.Flag`/`IntFlag`/`StrEnum` are not importable) and class
-//! keywords stop the run when the class statement runs. `dataclasses.fields`,
+//! keywords stop the run when the class statement runs. Reading `dataclasses.Field.type` of
+//! an annotation other than a (dotted) name, a string or `None` (subscripts, unions),
+//! `dataclass(unsafe_hash=/match_args=/slots=/weakref_slot=)`, `field(metadata=)` with a
+//! mapping other than a dict,
 //! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
-//! `dataclasses.field` with
-//! `init`/`repr`/`compare` false, an `Enum` defining `__init__`/`__new__`, `object.__new__(object)`,
+//! an `Enum` defining `__init__`/`__new__`, `object.__new__(object)`,
 //! and copying a `deque`, a `Random`, an iterator or an instance whose class defines
 //! `__copy__`/`__deepcopy__`/`__reduce__` are refused by name.
 //!
 //! # Where it differs from CPython on purpose
-//! Annotations are not evaluated; `is` on ints, floats and strs compares type and value;
+//! Annotations are not evaluated, except a class body's field annotations that are
+//! (dotted) names, for `dataclasses.Field.type` (`InitVar`/`KW_ONLY`/`ClassVar` are read by
+//! name); `is` on ints, floats and strs compares type and value;
 //! functions, iterators, generators and instances without `__repr__` print without an address
 //! (`<__main__.Point object>`, `<generator object f>`); `__exit__` receives `None` for the
 //! traceback; `vars(obj)` and `obj.__dict__` are copies; an instance with `__hash__` is compared by

@@ -173,9 +173,20 @@ impl Scopes {
                     self.use_name(s, n);
                 }
             }
-            StmtKind::AnnAssign { target, value, .. } => {
+            StmtKind::AnnAssign {
+                target,
+                value,
+                annotation,
+                ..
+            } => {
                 if let Some(v) = value {
                     self.expr(s, v);
+                }
+                // A class body evaluates a field's annotation (`dataclasses.Field.type`).
+                if self.scopes[s].kind == ScopeKind::Class
+                    && super::dataclass_fns::evaluated_annotation(annotation)
+                {
+                    self.expr(s, annotation);
                 }
                 self.target(s, target);
             }

@@ -60,6 +60,8 @@ pub(crate) enum ClassBuiltin {
     Unique,
     /// `NamedTuple._make(iterable)`: a class method.
     NtMake,
+    /// `dataclasses.Field.type`'s getter (see `dataclass_fns.rs`).
+    FieldType,
 }
 
 const NAMES: &[(&str, ClassBuiltin)] = &[
@@ -111,6 +113,7 @@ impl ClassBuiltin {
             ClassBuiltin::Fields => "fields",
             ClassBuiltin::Unique => "unique",
             ClassBuiltin::NtMake => "_make",
+            ClassBuiltin::FieldType => "type",
             ClassBuiltin::Object(n) => *n,
             b => NAMES.iter().find(|(_, x)| *x == b).map_or("?", |(n, _)| n),
         }
@@ -218,10 +221,11 @@ impl Library {
     }
 }
 
-/// `dataclasses.Field`: reading `type` is refused (annotations are not evaluated).
+/// `dataclasses.Field`: `type` is the evaluated annotation, refused where the interpreter
+/// does not evaluate it.
 fn field_class() -> Rc<Class> {
     let refused = Value::Descriptor(Rc::new(Descriptor::Property {
-        fget: Value::Builtin(Builtin::Refused(&"dataclasses.Field.type")),
+        fget: Value::Builtin(Builtin::Class(ClassBuiltin::FieldType)),
         fset: None,
     }));
     let attrs = vec![(Rc::from("type"), refused)];
@@ -303,6 +307,7 @@ fn unreachable_class() -> Class {
         frozen: Default::default(),
         members: Default::default(),
         fields: Default::default(),
+        field_types: Default::default(),
         has_property: Default::default(),
         special: Default::default(),
         slots: None,
@@ -403,8 +408,16 @@ pub(crate) fn field_has(c: &Class, flag: &str, f: &str) -> bool {
     c.lookup(&format!("__no{flag}_{f}")).is_none()
 }
 
-/// The field names and defaults of a dataclass or named tuple, bases' fields first.
+/// The field names of a dataclass or named tuple, bases' fields first (`InitVar`s left
+/// out).
 pub(crate) fn fields_of(c: &Rc<Class>) -> Vec<Rc<str>> {
+    let mut out = init_fields_of(c);
+    out.retain(|f| !super::dataclass_fns::is_initvar(c, f));
+    out
+}
+
+/// The field names of a dataclass with its `InitVar`s, bases' first.
+pub(crate) fn init_fields_of(c: &Rc<Class>) -> Vec<Rc<str>> {
     let mut out: Vec<Rc<str>> = Vec::new();
     for k in c.mro.iter().rev().chain(std::iter::once(c)) {
         if k.own("__dataclass_fields__").is_none() && !Rc::ptr_eq(k, c) {
@@ -419,30 +432,20 @@ pub(crate) fn fields_of(c: &Rc<Class>) -> Vec<Rc<str>> {
     out
 }
 
-/// Binds `args`/`kwargs` to `fields` as a generated `__init__`/`__new__` does, with
-/// CPython's messages (`qual` is `D.__init__`; counts include `self`).
+/// Binds `args`/`kwargs` to `fields` (the first `n_positional` positional, the rest
+/// keyword-only) as a generated `__init__`/`__new__` does, with CPython's messages (`qual`
+/// is `D.__init__`; counts include `self`).
 fn bind_fields(
     qual: &str,
     fields: &[Rc<str>],
+    n_positional: usize,
     defaults: &[Option<Value>],
     args: Vec<Value>,
     kwargs: Kwargs,
 ) -> R<Vec<Option<Value>>> {
     let n = fields.len();
-    if args.len() > n {
-        let required = defaults.iter().filter(|d| d.is_none()).count();
-        let sig = if required < n {
-            format!("from {} to {}", required + 1, n + 1)
-        } else {
-            (n + 1).to_string()
-        };
-        return type_error(format!(
-            "{qual}() takes {sig} positional argument{} but {} were given",
-            if n + 1 == 1 && required == n { "" } else { "s" },
-            args.len() + 1
-        ));
-    }
-    let mut values: Vec<Option<Value>> = args.into_iter().map(Some).collect();
+    let given = args.len();
+    let mut values: Vec<Option<Value>> = args.into_iter().take(n_positional).map(Some).collect();
     values.resize(n, None);
     for (k, v) in kwargs {
         match fields.iter().position(|f| *f == k) {
@@ -455,27 +458,39 @@ fn bind_fields(
             }
         }
     }
-    let mut missing = Vec::new();
-    for i in 0..n {
-        if values[i].is_none() {
-            match &defaults[i] {
-                Some(d) => values[i] = Some(d.clone()),
-                None => missing.push(format!("'{}'", fields[i])),
+    if given > n_positional {
+        let with_default = defaults[..n_positional]
+            .iter()
+            .filter(|d| d.is_some())
+            .count();
+        let kwonly_given = values[n_positional..]
+            .iter()
+            .filter(|v| v.is_some())
+            .count();
+        return Err(super::call::too_many_positional(
+            qual,
+            n_positional + 1,
+            with_default,
+            given + 1,
+            kwonly_given,
+        ));
+    }
+    for (range, kind) in [
+        (0..n_positional, "positional"),
+        (n_positional..n, "keyword-only"),
+    ] {
+        let mut missing = Vec::new();
+        for i in range {
+            if values[i].is_none() {
+                match &defaults[i] {
+                    Some(d) => values[i] = Some(d.clone()),
+                    None => missing.push(fields[i].clone()),
+                }
             }
         }
-    }
-    if !missing.is_empty() {
-        let list = match missing.as_slice() {
-            [one] => one.clone(),
-            [a, b] => format!("{a} and {b}"),
-            [init @ .., last] => format!("{}, and {last}", init.join(", ")),
-            [] => String::new(),
-        };
-        return type_error(format!(
-            "{qual}() missing {} required positional argument{}: {list}",
-            missing.len(),
-            if missing.len() == 1 { "" } else { "s" }
-        ));
+        if !missing.is_empty() {
+            return Err(super::call::missing_arguments(qual, kind, &missing));
+        }
     }
     Ok(values)
 }
@@ -634,8 +649,11 @@ impl Machine {
             C::Dataclass => {
                 refuse_options("dataclass", &kwargs, DATACLASS_REFUSED)?;
                 if args.is_empty() {
-                    let [init, repr, eq, order, frozen] =
-                        take_kwargs(name, kwargs, ["init", "repr", "eq", "order", "frozen"])?;
+                    let [init, repr, eq, order, frozen, kw_only] = take_kwargs(
+                        name,
+                        kwargs,
+                        ["init", "repr", "eq", "order", "frozen", "kw_only"],
+                    )?;
                     let flag = |v: Option<Value>, d: bool| {
                         Value::Bool(v.map_or(d, |v| super::ops::truthy(&v)))
                     };
@@ -645,6 +663,7 @@ impl Machine {
                         flag(eq, true),
                         flag(order, false),
                         flag(frozen, false),
+                        flag(kw_only, false),
                     ]);
                     return Ok(Value::Bound(Rc::new(super::class::Bound {
                         func: Value::Builtin(Builtin::Class(C::DataclassWith)),
@@ -653,7 +672,7 @@ impl Machine {
                 }
                 no_kwargs(name, &kwargs)?;
                 arity(name, &args, 1, 1)?;
-                self.make_dataclass(&args[0], [true, true, true, false, false])
+                self.make_dataclass(&args[0], [true, true, true, false, false, false])
             }
             C::DataclassWith => {
                 let [opts, cls] = <[Value; 2]>::try_from(args)
@@ -661,7 +680,7 @@ impl Machine {
                 let Value::Tuple(o) = &opts else {
                     return type_error("bad dataclass options");
                 };
-                let mut flags = [true, true, true, false, false];
+                let mut flags = [true, true, true, false, false, false];
                 for (i, f) in flags.iter_mut().enumerate() {
                     *f = matches!(o.get(i), Some(Value::Bool(true)));
                 }
@@ -671,11 +690,28 @@ impl Machine {
                 arity(name, &args, 0, 0).map_err(|_| {
                     Unwind::new(ExcKind::TypeError, "field() takes 0 positional arguments")
                 })?;
-                refuse_options("field", &kwargs, FIELD_REFUSED)?;
-                let [default, factory, repr, compare, init] = take_kwargs(
+                let [
+                    default,
+                    factory,
+                    repr,
+                    compare,
+                    init,
+                    hash,
+                    metadata,
+                    kw_only,
+                ] = take_kwargs(
                     name,
                     kwargs,
-                    ["default", "default_factory", "repr", "compare", "init"],
+                    [
+                        "default",
+                        "default_factory",
+                        "repr",
+                        "compare",
+                        "init",
+                        "hash",
+                        "metadata",
+                        "kw_only",
+                    ],
                 )?;
                 if default.is_some() && factory.is_some() {
                     return value_error("cannot specify both default and default_factory");
@@ -691,9 +727,28 @@ impl Machine {
                 if let Some(f) = factory {
                     super::class::set_attr(&mut field.attrs.borrow_mut(), "default_factory", f);
                 }
+                let metadata = super::dataclass_fns::metadata_proxy(metadata)?;
+                let kw_only = match kw_only {
+                    None => None,
+                    Some(v) => Some(Value::Bool(self.truth(&v)?)),
+                };
+                let hash = Some(hash.unwrap_or(Value::None));
+                for (n, v) in [
+                    ("hash", hash),
+                    ("metadata", Some(metadata)),
+                    ("kw_only", kw_only),
+                ] {
+                    if let Some(v) = v {
+                        super::class::set_attr(&mut field.attrs.borrow_mut(), n, v);
+                    }
+                }
                 Ok(Value::Instance(field))
             }
             C::DcInit => self.dataclass_init(args, kwargs),
+            C::FieldType => {
+                let (this, _) = receiver(args)?;
+                super::dataclass_fns::field_type(&this)
+            }
             C::DcRepr => {
                 let (this, _) = receiver(args)?;
                 let class = class_of(&this)
@@ -731,7 +786,7 @@ impl Machine {
             }
             C::DcHash => {
                 let (this, _) = receiver(args)?;
-                let t = self.field_tuple(&this)?;
+                let t = self.hash_tuple(&this)?;
                 let key = self.hash_key(&t)?;
                 Ok(Value::Int(hash_of_key(&key)))
             }
@@ -844,17 +899,58 @@ impl Machine {
         Ok(Value::tuple(items))
     }
 
-    /// `@dataclass` with flags `[init, repr, eq, order, frozen]`.
-    fn make_dataclass(&mut self, cls: &Value, flags: [bool; 5]) -> R<Value> {
+    /// The fields a frozen dataclass hashes: `field(hash=...)`, else those it compares.
+    fn hash_tuple(&mut self, v: &Value) -> R<Value> {
+        let class =
+            class_of(v).ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
+        let mut items = Vec::new();
+        for f in fields_of(&class) {
+            let hashed = match class.lookup(&format!("__hash_{f}")) {
+                Some(h) if !matches!(h, Value::None) => self.truth(&h)?,
+                _ => field_has(&class, "compare", &f),
+            };
+            if hashed {
+                items.push(self.getattr(v, &f)?);
+            }
+        }
+        Ok(Value::tuple(items))
+    }
+
+    /// `@dataclass` with flags `[init, repr, eq, order, frozen, kw_only]`.
+    fn make_dataclass(&mut self, cls: &Value, flags: [bool; 6]) -> R<Value> {
         let Value::Class(c) = cls else {
             return type_error(format!(
                 "dataclass() should be called on a class, not {}",
                 cls.type_name()
             ));
         };
-        let [init, repr, eq, order, frozen] = flags;
+        let [init, repr, eq, order, frozen, kw_only] = flags;
+        if let Some(again) = c.own("__kw_only_again__") {
+            return type_error(format!(
+                "'{}' is KW_ONLY, but KW_ONLY has already been specified",
+                self.str_of(&again)?
+            ));
+        }
         let own_fields = c.fields.borrow().clone();
         for f in &own_fields {
+            // `field(kw_only=...)`, else after `_: KW_ONLY`, else the class's option.
+            let explicit = match c.own(f) {
+                Some(Value::Instance(i))
+                    if Rc::ptr_eq(&i.class, &LIBRARY.with(|l| l.field.clone())) =>
+                {
+                    i.get("kw_only")
+                }
+                _ => None,
+            };
+            let marked = matches!(c.own(&format!("__kwonly_{f}")), Some(Value::Bool(true)));
+            let kw = match explicit {
+                Some(v) => matches!(v, Value::Bool(true)),
+                None => marked || kw_only,
+            };
+            // Marked only when keyword-only, or to override a base's mark.
+            if kw || super::dataclass_fns::is_kw_only(c, f) {
+                c.set(&format!("__kwonly_{f}"), Value::Bool(kw));
+            }
             let Some(v) = c.own(f) else { continue };
             if let Value::Instance(i) = &v {
                 if Rc::ptr_eq(&i.class, &LIBRARY.with(|l| l.field.clone())) {
@@ -866,6 +962,14 @@ impl Machine {
                     }
                     if let Some(factory) = i.get("default_factory") {
                         c.set(&format!("__factory_{f}"), factory);
+                    }
+                    // Kept when not the default (`None`, an empty mapping).
+                    for kept in ["hash", "metadata"] {
+                        match i.get(kept) {
+                            None | Some(Value::None) => {}
+                            Some(Value::Dict(d)) if d.borrow().len() == 0 => {}
+                            Some(v) => c.set(&format!("__{kept}_{f}"), v),
+                        }
                     }
                     for flag in FIELD_FLAGS {
                         if matches!(i.get(flag), Some(Value::Bool(false))) {
@@ -886,9 +990,10 @@ impl Machine {
             "__dataclass_fields__",
             Value::tuple(own_fields.iter().map(|f| Value::str(&**f)).collect()),
         );
-        let all: Vec<Rc<str>> = fields_of(c)
+        // The positional parameters of `__init__` (keyword-only ones follow them).
+        let all: Vec<Rc<str>> = init_fields_of(c)
             .into_iter()
-            .filter(|f| field_has(c, "init", f))
+            .filter(|f| field_has(c, "init", f) && !super::dataclass_fns::is_kw_only(c, f))
             .collect();
         if init && c.own("__match_args__").is_none() {
             c.set(
@@ -951,31 +1056,49 @@ impl Machine {
     }
 
     fn dataclass_init(&mut self, args: Vec<Value>, kwargs: Kwargs) -> R<Value> {
+        use super::dataclass_fns::{is_initvar, is_kw_only};
         let (this, rest) = receiver(args)?;
         let class =
             class_of(&this).ok_or_else(|| Unwind::new(ExcKind::TypeError, "not a dataclass"))?;
-        let all = fields_of(&class);
-        let fields: Vec<Rc<str>> = all
+        let all = init_fields_of(&class);
+        let init: Vec<&Rc<str>> = all
             .iter()
             .filter(|f| field_has(&class, "init", f))
-            .cloned()
             .collect();
-        let mut defaults = Vec::with_capacity(fields.len());
-        for f in &fields {
+        // Positional parameters first, then the keyword-only ones, as CPython's `__init__`.
+        let mut params: Vec<Rc<str>> = Vec::with_capacity(init.len());
+        params.extend(
+            init.iter()
+                .filter(|f| !is_kw_only(&class, f))
+                .map(|f| (*f).clone()),
+        );
+        let n_positional = params.len();
+        params.extend(
+            init.iter()
+                .filter(|f| is_kw_only(&class, f))
+                .map(|f| (*f).clone()),
+        );
+        let mut defaults = Vec::with_capacity(params.len());
+        for f in &params {
             defaults.push(match class.lookup(&format!("__factory_{f}")) {
                 Some(_) => Some(Value::Ellipsis),
                 None => class.lookup(f),
             });
         }
         let qual = format!("{}.__init__", class.qualname);
-        let bound = bind_fields(&qual, &fields, &defaults, rest, kwargs)?;
-        let mut bound = fields.iter().cloned().zip(bound);
+        let bound = bind_fields(&qual, &params, n_positional, &defaults, rest, kwargs)?;
+        let mut bound: Vec<(Rc<str>, Option<Value>)> = params.into_iter().zip(bound).collect();
         // Every field in order: the bound value, or for an `init=False` field its default
-        // (or factory's product); such a field without either is left unset.
+        // (or factory's product); such a field without either is left unset. `InitVar`s go
+        // to `__post_init__`, in order.
         let mut values = Vec::with_capacity(all.len());
+        let mut initvars = Vec::new();
         for f in &all {
             let v = if field_has(&class, "init", f) {
-                bound.next().and_then(|(_, v)| v)
+                bound
+                    .iter_mut()
+                    .find(|(p, _)| p == f)
+                    .and_then(|(_, v)| v.take())
             } else {
                 class.lookup(f).or(Some(Value::Ellipsis))
             };
@@ -986,8 +1109,10 @@ impl Machine {
                 (Some(Value::Ellipsis), None) if !field_has(&class, "init", f) => None,
                 (v, _) => v,
             };
-            if let Some(v) = v {
-                values.push((f.clone(), v));
+            match v {
+                Some(v) if is_initvar(&class, f) => initvars.push(v),
+                Some(v) => values.push((f.clone(), v)),
+                None => {}
             }
         }
         for (f, v) in &values {
@@ -999,7 +1124,7 @@ impl Machine {
             }
         }
         if let Some(post) = class.lookup("__post_init__") {
-            self.call_method_value(&post, this, Vec::new(), Vec::new())?;
+            self.call_method_value(&post, this, initvars, Vec::new())?;
         }
         Ok(Value::None)
     }
@@ -1443,7 +1568,7 @@ impl Machine {
         let fields = fields_of(c);
         let defaults: Vec<Option<Value>> = fields.iter().map(|f| c.lookup(f)).collect();
         let qual = format!("{}.__new__", c.name);
-        let values = bind_fields(&qual, &fields, &defaults, args, kwargs)?;
+        let values = bind_fields(&qual, &fields, fields.len(), &defaults, args, kwargs)?;
         let values = values
             .into_iter()
             .map(|v| v.unwrap_or(Value::None))
@@ -1529,14 +1654,7 @@ fn object_new(args: Vec<Value>, kwargs: &Kwargs) -> R<Value> {
 }
 
 /// CPython 3.11's options of `dataclass()` and `field()` the interpreter does not model.
-const DATACLASS_REFUSED: &[&str] = &[
-    "unsafe_hash",
-    "match_args",
-    "kw_only",
-    "slots",
-    "weakref_slot",
-];
-const FIELD_REFUSED: &[&str] = &["hash", "metadata", "kw_only"];
+const DATACLASS_REFUSED: &[&str] = &["unsafe_hash", "match_args", "slots", "weakref_slot"];
 
 /// Refuses by name a call `func(option=...)` passing one of `refused`.
 fn refuse_options(func: &str, kwargs: &Kwargs, refused: &[&str]) -> R<()> {
