@@ -160,6 +160,7 @@ mod exc_chain;
 mod exc_object;
 mod exec;
 mod fastcall;
+mod flag_enum;
 mod format;
 mod funcattr;
 mod generator;
