@@ -178,6 +178,15 @@ impl Machine {
                 return Ok(m);
             }
         }
+        if matches!(
+            c.lookup("_missing_"),
+            Some(Value::Function(_) | Value::Descriptor(_))
+        ) {
+            return Err(Unwind::unsupported(format!(
+                "a _missing_ method of the Flag class {}",
+                c.name
+            )));
+        }
         match (v, key) {
             (Value::Int(_) | Value::Bool(_), Some(n)) => self.flag_missing(c, n as i128),
             (Value::Big(_), _) => Err(too_wide()),

@@ -107,8 +107,9 @@
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
 //! `object` (and exception classes with several bases), metaclasses other than
-//! `abc.ABCMeta` (`enum.Flag`/`IntFlag`/`StrEnum` are not importable) and class
-//! keywords stop the run when the class statement runs. `dataclasses.fields`,
+//! `abc.ABCMeta` and class keywords (also `boundary=` of an enum) stop the run when the
+//! class statement runs; so does combining `enum.auto()` values in an enum's body
+//! (`RW = R | W`), and `enum.FlagBoundary`/`STRICT`/`KEEP` are not importable. `dataclasses.fields`,
 //! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
 //! `dataclasses.field` with
 //! `init`/`repr`/`compare` false, an `Enum` defining `__init__`/`__new__`, `object.__new__(object)`,

@@ -1190,49 +1190,8 @@ impl Machine {
             // `auto()`: CPython's `_generate_next_value_`, the last value that takes `+ 1`
             // (for flags the next power of two, for `StrEnum` the lower-cased name).
             let value = match &value {
-                Value::Instance(i)
-                    if Rc::ptr_eq(&i.class, &auto) && c.flavor == Flavor::StrEnum =>
-                {
-                    Value::str(name.to_lowercase())
-                }
-                Value::Instance(i) if Rc::ptr_eq(&i.class, &auto) && c.is_flag() => {
-                    let mut high = 0i64;
-                    for v in &last_values {
-                        match v {
-                            Value::Int(n) if *n >= 0 => high = high.max(*n),
-                            _ => {
-                                return Err(Unwind::unsupported(format!(
-                                    "auto() after the Flag member value {}",
-                                    self.repr_of(v)?
-                                )));
-                            }
-                        }
-                    }
-                    match (
-                        last_values.is_empty(),
-                        1i64.checked_shl(64 - high.leading_zeros()),
-                    ) {
-                        (true, _) => Value::Int(1),
-                        (false, Some(p)) if p > 0 => Value::Int(p),
-                        _ => return Err(Unwind::unsupported("a Flag value wider than 62 bits")),
-                    }
-                }
                 Value::Instance(i) if Rc::ptr_eq(&i.class, &auto) => {
-                    let mut next = Value::Int(1);
-                    let numeric = |v: &&Value| {
-                        matches!(
-                            v,
-                            Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Bool(_)
-                        )
-                    };
-                    if let Some(last) = last_values.iter().rev().find(numeric) {
-                        next = super::ops::binary(
-                            crate::python::ir::BinOp::Add,
-                            last,
-                            &Value::Int(1),
-                        )?;
-                    }
-                    next
+                    self.auto_value(c, &name, &last_values)?
                 }
                 _ => value,
             };
@@ -1281,6 +1240,53 @@ impl Machine {
         }
         *c.members.borrow_mut() = members;
         Ok(())
+    }
+
+    /// The value `auto()` stands for: the class's own `_generate_next_value_(name, 1,
+    /// count, last_values)` when it defines one, else CPython's: the lower-cased name for
+    /// `StrEnum`, the next power of two for flags, otherwise the last value that takes `+ 1`.
+    fn auto_value(&mut self, c: &Rc<Class>, name: &str, last_values: &[Value]) -> R<Value> {
+        if let Some(f @ Value::Function(_)) = c.lookup("_generate_next_value_") {
+            let count = Value::Int(last_values.len() as i64);
+            let last = Value::list(last_values.to_vec());
+            let args = vec![Value::str(name), Value::Int(1), count, last];
+            return self.call(&f, args, Vec::new());
+        }
+        if c.flavor == Flavor::StrEnum {
+            return Ok(Value::str(name.to_lowercase()));
+        }
+        if c.is_flag() {
+            let mut high = 0i64;
+            for v in last_values {
+                match v {
+                    Value::Int(n) if *n >= 0 => high = high.max(*n),
+                    _ => {
+                        return Err(Unwind::unsupported(format!(
+                            "auto() after the Flag member value {}",
+                            self.repr_of(v)?
+                        )));
+                    }
+                }
+            }
+            return match (
+                last_values.is_empty(),
+                1i64.checked_shl(64 - high.leading_zeros()),
+            ) {
+                (true, _) => Ok(Value::Int(1)),
+                (false, Some(p)) if p > 0 => Ok(Value::Int(p)),
+                _ => Err(Unwind::unsupported("a Flag value wider than 62 bits")),
+            };
+        }
+        let numeric = |v: &&Value| {
+            matches!(
+                v,
+                Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Bool(_)
+            )
+        };
+        match last_values.iter().rev().find(numeric) {
+            Some(last) => super::ops::binary(crate::python::ir::BinOp::Add, last, &Value::Int(1)),
+            None => Ok(Value::Int(1)),
+        }
     }
 
     /// The library enum class `c` derives from (`IntEnum`, `Flag`, ...), for messages.
