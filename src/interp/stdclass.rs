@@ -196,12 +196,7 @@ impl Library {
         };
         let enum_class = class("Enum", Flavor::Enum, "enum");
         let derived = |name: &str, base: &Rc<Class>, attrs, flavor| {
-            Class::new(name.into(), name.into(), vec![base.clone()], attrs, flavor)
-                .map(|mut c| {
-                    c.module = "enum".into();
-                    Rc::new(c)
-                })
-                .unwrap_or_else(|_| Rc::new(unreachable_class()))
+            library_class(name, "enum", vec![base.clone()], attrs, flavor)
         };
         let int_enum = derived(
             "IntEnum",
@@ -227,18 +222,13 @@ impl Library {
             Flavor::StrEnum,
         );
         let refused = Value::Builtin(Builtin::Refused("calling enum.EnumType"));
-        let enum_type = Class::new(
-            "EnumType".into(),
-            "EnumType".into(),
+        let enum_type = library_class(
+            "EnumType",
+            "enum",
             Vec::new(),
             vec![("__new__".into(), refused)],
             Flavor::Plain,
-        )
-        .map(|mut c| {
-            c.module = "enum".into();
-            Rc::new(c)
-        })
-        .unwrap_or_else(|_| Rc::new(unreachable_class()));
+        );
         Library {
             enum_class,
             int_enum,
@@ -276,16 +266,24 @@ fn auto_class() -> Rc<Class> {
         .iter()
         .map(|n| (Rc::from(*n), refused.clone()))
         .collect();
-    let mut c = Class::new(
-        "auto".into(),
-        "auto".into(),
-        Vec::new(),
-        attrs,
-        Flavor::Plain,
-    )
-    .unwrap_or_else(|_| unreachable_class());
-    c.module = "enum".into();
-    Rc::new(c)
+    library_class("auto", "enum", Vec::new(), attrs, Flavor::Plain)
+}
+
+/// A library class `module.name`.
+fn library_class(
+    name: &str,
+    module: &str,
+    bases: Vec<Rc<Class>>,
+    attrs: Vec<(Rc<str>, Value)>,
+    flavor: Flavor,
+) -> Rc<Class> {
+    match Class::new(name.into(), name.into(), bases, attrs, flavor) {
+        Ok(mut c) => {
+            c.module = module.into();
+            Rc::new(c)
+        }
+        Err(_) => Rc::new(unreachable_class()),
+    }
 }
 
 /// `dataclasses.Field`: reading `type` is refused (annotations are not evaluated).
