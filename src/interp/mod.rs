@@ -109,7 +109,8 @@
 //! `object` (and exception classes with several bases), metaclasses other than
 //! `abc.ABCMeta` and class keywords (also `boundary=` of an enum) stop the run when the
 //! class statement runs; so does combining `enum.auto()` values in an enum's body
-//! (`RW = R | W`), and `enum.FlagBoundary`/`STRICT`/`KEEP` are not importable. `dataclasses.fields`,
+//! (`RW = R | W`); a Flag's own `_missing_` is refused when a lookup needs it, and
+//! `enum.FlagBoundary`/`STRICT`/`KEEP` are not importable. `dataclasses.fields`,
 //! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
 //! `dataclasses.field` with
 //! `init`/`repr`/`compare` false, an `Enum` defining `__init__`/`__new__`, `object.__new__(object)`,

@@ -1,7 +1,8 @@
 //! The builtins and library names of the data model: `super`, `property`, `staticmethod`,
 //! `classmethod`, `getattr`/`setattr`/`hasattr`/`delattr`, `vars`, `hash`, `object`'s
 //! methods, and the class-based library: `dataclasses` (`dataclass`, `field`,
-//! `FrozenInstanceError`), `enum.Enum`, `typing.NamedTuple`, `collections.namedtuple`,
+//! `FrozenInstanceError`), `enum.Enum` (its `Flag`/`IntFlag`/`StrEnum`/`IntEnum` kinds have their
+//! own modules), `typing.NamedTuple`, `collections.namedtuple`,
 //! `functools.total_ordering`.
 
 use std::rc::Rc;
