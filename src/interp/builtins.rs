@@ -332,7 +332,11 @@ impl Machine {
             Builtin::Isinstance | Builtin::Issubclass => {
                 no_kwargs(b.name(), &kwargs)?;
                 arity(b.name(), &args, 2, 2)?;
-                if let Some(why) = super::stdclass::metaclass_check_refusal(&args[1]) {
+                if b == Builtin::Isinstance {
+                    if let Some(r) = super::stdclass::metaclass_check(&args[0], &args[1]) {
+                        return Ok(Value::Bool(r));
+                    }
+                } else if let Some(why) = super::stdclass::metaclass_check_refusal(&args[1]) {
                     return Err(Unwind::unsupported(why));
                 }
                 if b == Builtin::Issubclass && !is_class(&args[0]) && !collections_class(&args[0]) {
@@ -634,11 +638,19 @@ impl Machine {
             {
                 Ok(true)
             }
-            Value::Type(TypeKind::Int)
+            Value::Type(t @ (TypeKind::Int | TypeKind::Str))
                 if !subclass
                     && matches!(v, Value::Instance(i) if super::int_enum::member_value(i).is_some()) =>
             {
-                Ok(true)
+                let value = match v {
+                    Value::Instance(i) => super::int_enum::member_value(i),
+                    _ => None,
+                };
+                Ok(matches!(
+                    (t, value),
+                    (TypeKind::Int, Some(Value::Int(_) | Value::Big(_)))
+                        | (TypeKind::Str, Some(Value::Str(_)))
+                ))
             }
             // `issubclass(Counter, dict)`: the dict-like classes derive from `dict`.
             Value::Type(t) if subclass && collections_class(v) => Ok(*t == TypeKind::Object
@@ -792,10 +804,7 @@ impl Machine {
             TypeKind::Type => {
                 no_kwargs("type", &kwargs)?;
                 match args.as_slice() {
-                    [v] => match super::stdclass::metaclass_refusal(v) {
-                        Some(why) => Err(Unwind::unsupported(why)),
-                        None => Ok(type_of(v)),
-                    },
+                    [v] => Ok(super::stdclass::metaclass_of(v).unwrap_or_else(|| type_of(v))),
                     _ => Err(Unwind::unsupported(
                         "type() with three arguments (class creation)",
                     )),

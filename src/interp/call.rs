@@ -33,6 +33,11 @@ impl Machine {
                         m.name
                     ));
                 };
+                // An `IntEnum`/`StrEnum` member stands for its value (`str.upper(member)`).
+                let receiver = match receiver {
+                    r @ Value::Instance(_) => super::int_enum::unwrap(&r),
+                    r => r,
+                };
                 let applies = receiver
                     .type_kind()
                     .is_some_and(|k| k.is_subtype_of(m.owner) && k != TypeKind::Object);

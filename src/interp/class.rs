@@ -18,6 +18,13 @@ pub(crate) enum Flavor {
     /// `enum.IntEnum` or a subclass: an enum whose members are ints (its methods unwrap
     /// members to their values).
     IntEnum,
+    /// `enum.Flag` or a subclass: members are bit flags combined by `|`, `&`, `^`, `~`
+    /// (see `flag_enum.rs`).
+    Flag,
+    /// `enum.IntFlag` or a subclass: flags that are also ints.
+    IntFlag,
+    /// `enum.StrEnum` or a subclass: an enum whose members are strs.
+    StrEnum,
     /// `typing.NamedTuple` or `collections.namedtuple` classes: instances are tuples of
     /// their fields.
     NamedTuple,
@@ -37,8 +44,10 @@ pub(crate) struct Class {
     pub flavor: Flavor,
     /// Set by `@dataclass(frozen=True)`: assigning attributes raises `FrozenInstanceError`.
     pub frozen: Cell<bool>,
-    /// Enum members in definition order.
+    /// Enum members in definition order (for flags, the canonical single-bit ones).
     pub members: RefCell<Vec<Value>>,
+    /// Flag members by value: the named ones and the pseudo-members made for combinations.
+    pub flag_values: RefCell<Vec<(i64, Value)>>,
     /// Annotated names of the body in order (dataclass and named-tuple fields).
     pub fields: RefCell<Vec<Rc<str>>>,
     /// The evaluated annotations of [`Class::fields`] (`dataclasses.Field.type`): the value,
@@ -144,6 +153,7 @@ impl Class {
             flavor,
             frozen: Cell::new(false),
             members: RefCell::new(Vec::new()),
+            flag_values: RefCell::new(Vec::new()),
             fields: RefCell::new(Vec::new()),
             field_types: RefCell::new(Vec::new()),
             has_property: Cell::new(false),
@@ -226,7 +236,15 @@ impl Class {
     }
 
     pub fn is_enum(&self) -> bool {
-        matches!(self.flavor, Flavor::Enum | Flavor::IntEnum)
+        matches!(
+            self.flavor,
+            Flavor::Enum | Flavor::IntEnum | Flavor::Flag | Flavor::IntFlag | Flavor::StrEnum
+        )
+    }
+
+    /// Whether the class is `enum.Flag`, `enum.IntFlag` or a subclass.
+    pub fn is_flag(&self) -> bool {
+        matches!(self.flavor, Flavor::Flag | Flavor::IntFlag)
     }
 
     pub fn is_named_tuple(&self) -> bool {

@@ -150,6 +150,12 @@ impl Machine {
                 }
             }
         }
+        // `boundary=` and other keywords go to `EnumType`, which is not modelled.
+        if flavor != Flavor::Plain && flavor != Flavor::NamedTuple && !keywords.is_empty() {
+            return Ok(Err(
+                "class keywords of an Enum class are not supported".into()
+            ));
+        }
         Ok(Ok((class_bases, flavor)))
     }
 
@@ -192,7 +198,7 @@ impl Machine {
         if class.is_named_tuple() {
             self.make_named_tuple(&class)?;
         }
-        if matches!(flavor, Flavor::Enum | Flavor::IntEnum) {
+        if class.is_enum() {
             self.make_enum_members(&class)?;
         }
         self.init_subclass(&class, keywords)?;

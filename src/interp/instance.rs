@@ -117,6 +117,12 @@ impl Machine {
                     if let Some(v) = self.object_method(o, name) {
                         return Ok(v);
                     }
+                    // An `IntEnum`/`StrEnum` member has its value's methods.
+                    if let Some(value) = super::int_enum::member_value(inst) {
+                        if let Ok(v) = self.getattr(&value, name) {
+                            return Ok(v);
+                        }
+                    }
                     Err(no_instance_attr(&inst.class, name))
                 }
             },
@@ -194,6 +200,10 @@ impl Machine {
                 Some(b) => Ok(Value::Builtin(b)),
                 // `EnumType.__getattr__` raises `AttributeError(name)`.
                 None if c.is_enum() => fail(ExcKind::AttributeError, name),
+                // The metaclass stand-ins have no attributes of their own.
+                None if (&*c.module, &*c.name) == ("enum", "EnumType") => Err(Unwind::unsupported(
+                    format!("the attribute enum.EnumType.{name}"),
+                )),
                 None => Err(no_class_attr(c, name)),
             },
         }

@@ -654,6 +654,16 @@ impl Machine {
     /// `item in container`, consuming iterators as CPython does.
     pub fn contains(&mut self, container: &Value, item: &Value) -> R<bool> {
         if let Value::Class(c) = container {
+            if c.is_flag() {
+                // `member._name_ in cls._member_map_`: named members, not pseudo-members.
+                let named = |i: &super::class::Instance| match i.get("name") {
+                    Some(Value::Str(n)) => c.lookup(n.as_str()).is_some_and(|m| ops::is(&m, item)),
+                    _ => false,
+                };
+                return Ok(
+                    matches!(item, Value::Instance(i) if i.class.is_subclass_of(c) && named(i)),
+                );
+            }
             if c.is_enum() {
                 return Ok(c.members.borrow().iter().any(|m| ops::is(m, item)));
             }

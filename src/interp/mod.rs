@@ -107,9 +107,11 @@
 //! another module raises `ModuleNotFoundError` (or `ImportError` naming the sandbox for `os`,
 //! `subprocess`, `socket`, ...) when it runs. Classes deriving from builtin types other than
 //! `object` (and exception classes with several bases), metaclasses other than
-//! `abc.ABCMeta` (`enum.Flag`/`IntFlag`/`StrEnum` are not importable) and class
-//! keywords stop the run when the class statement runs. Reading `dataclasses.Field.type` of
-//! an annotation other than a (dotted) name, a string or `None` (subscripts, unions),
+//! `abc.ABCMeta` and class keywords (also `boundary=` of an enum) stop the run when the
+//! class statement runs; so does combining `enum.auto()` values in an enum's body
+//! (`RW = R | W`); a Flag's own `_missing_` is refused when a lookup needs it, and
+//! `enum.FlagBoundary`/`STRICT`/`KEEP` are not importable. Reading `dataclasses.Field.type`
+//! of an annotation other than a (dotted) name, a string or `None` (subscripts, unions),
 //! `dataclass(unsafe_hash=/match_args=/slots=/weakref_slot=)`, `field(metadata=)` with a
 //! mapping other than a dict,
 //! `asdict`/`astuple` with a factory or over a `defaultdict`/`Counter`/`OrderedDict`,
@@ -164,6 +166,7 @@ mod exc_chain;
 mod exc_object;
 mod exec;
 mod fastcall;
+mod flag_enum;
 mod format;
 mod funcattr;
 mod generator;

@@ -114,6 +114,7 @@ fn write_repr(v: &Value, out: &mut String, seen: &mut Vec<usize>) -> R<()> {
         Value::Str(s) => out.push_str(&str_repr(s.as_str())),
         Value::Bytes(b) => out.push_str(&super::bytes::repr(b)),
         Value::Instance(_) | Value::Bound(_) => return Err(super::dunder::needs_machine()),
+        Value::Class(c) if c.is_flag() => out.push_str(&format!("<flag '{}'>", c.name)),
         Value::Class(c) if c.is_enum() => out.push_str(&format!("<enum '{}'>", c.name)),
         Value::Class(c) => out.push_str(&format!("<class '{}.{}'>", c.module, c.qualname)),
         Value::Descriptor(d) => out.push_str(&format!("<{} object>", d.type_name())),

@@ -1,7 +1,8 @@
 //! The builtins and library names of the data model: `super`, `property`, `staticmethod`,
 //! `classmethod`, `getattr`/`setattr`/`hasattr`/`delattr`, `vars`, `hash`, `object`'s
 //! methods, and the class-based library: `dataclasses` (`dataclass`, `field`,
-//! `FrozenInstanceError`), `enum.Enum`, `typing.NamedTuple`, `collections.namedtuple`,
+//! `FrozenInstanceError`), `enum.Enum` (its `Flag`/`IntFlag`/`StrEnum`/`IntEnum` kinds have their
+//! own modules), `typing.NamedTuple`, `collections.namedtuple`,
 //! `functools.total_ordering`.
 
 use std::rc::Rc;
@@ -54,6 +55,8 @@ pub(crate) enum ClassBuiltin {
     Replace,
     /// A method of `enum.IntEnum` (see `int_enum.rs`).
     IntEnumOp(super::int_enum::IntEnumOp),
+    /// A method of `enum.Flag` / `enum.IntFlag` (see `flag_enum.rs`).
+    FlagOp(super::flag_enum::FlagOp),
     /// `dataclasses.fields(class_or_instance)`.
     Fields,
     /// `enum.unique(enum_class)`.
@@ -110,6 +113,7 @@ impl ClassBuiltin {
             ClassBuiltin::Astuple => "astuple",
             ClassBuiltin::Replace => "replace",
             ClassBuiltin::IntEnumOp(op) => *op.0,
+            ClassBuiltin::FlagOp(op) => *op.0,
             ClassBuiltin::Fields => "fields",
             ClassBuiltin::Unique => "unique",
             ClassBuiltin::NtMake => "_make",
@@ -137,6 +141,7 @@ pub(crate) fn is_generated_method(v: &Value) -> bool {
                 | C::NtReplace
                 | C::Object(_)
                 | C::IntEnumOp(_)
+                | C::FlagOp(_)
         ))
     )
 }
@@ -170,6 +175,11 @@ thread_local! {
 struct Library {
     enum_class: Rc<Class>,
     int_enum: Rc<Class>,
+    flag: Rc<Class>,
+    int_flag: Rc<Class>,
+    str_enum: Rc<Class>,
+    /// `enum.EnumType`, what `type()` of an enum class gives (not callable here).
+    enum_type: Rc<Class>,
     named_tuple: Rc<Class>,
     field: Rc<Class>,
     frozen_error: Rc<UserClass>,
@@ -189,25 +199,51 @@ impl Library {
             Rc::new(c)
         };
         let enum_class = class("Enum", Flavor::Enum, "enum");
-        let int_enum = Class::new(
-            "IntEnum".into(),
-            "IntEnum".into(),
-            vec![enum_class.clone()],
-            super::int_enum::namespace(),
+        let derived = |name: &str, base: &Rc<Class>, attrs, flavor| {
+            library_class(name, "enum", vec![base.clone()], attrs, flavor)
+        };
+        let int_enum = derived(
+            "IntEnum",
+            &enum_class,
+            super::int_enum::namespace(false),
             Flavor::IntEnum,
-        )
-        .map(|mut c| {
-            c.module = "enum".into();
-            Rc::new(c)
-        })
-        .unwrap_or_else(|_| Rc::new(unreachable_class()));
+        );
+        let flag = derived(
+            "Flag",
+            &enum_class,
+            super::flag_enum::namespace(),
+            Flavor::Flag,
+        );
+        let mut int_flag_attrs = super::int_enum::namespace(false);
+        for (k, v) in super::flag_enum::namespace() {
+            super::class::set_attr(&mut int_flag_attrs, &k, v);
+        }
+        let int_flag = derived("IntFlag", &flag, int_flag_attrs, Flavor::IntFlag);
+        let str_enum = derived(
+            "StrEnum",
+            &enum_class,
+            super::int_enum::namespace(true),
+            Flavor::StrEnum,
+        );
+        let refused = Value::Builtin(Builtin::Refused(&"calling enum.EnumType"));
+        let enum_type = library_class(
+            "EnumType",
+            "enum",
+            Vec::new(),
+            vec![("__new__".into(), refused)],
+            Flavor::Plain,
+        );
         Library {
             enum_class,
             int_enum,
+            flag,
+            int_flag,
+            str_enum,
+            enum_type,
             named_tuple: class("NamedTuple", Flavor::NamedTuple, "typing"),
             field: field_class(),
             object: class("object", Flavor::Plain, "builtins"),
-            auto: class("auto", Flavor::Plain, "enum"),
+            auto: auto_class(),
             missing: Value::Instance(Rc::new(Instance::new(class(
                 "_MISSING_TYPE",
                 Flavor::Plain,
@@ -218,6 +254,39 @@ impl Library {
                 ExcClass::Builtin(ExcKind::AttributeError),
             )),
         }
+    }
+}
+
+/// `enum.auto`. Its values are resolved when the class is made, so combining them in the
+/// body (`ALL = A | B`, resolved at assignment in CPython) is refused.
+fn auto_class() -> Rc<Class> {
+    let refused = Value::Builtin(Builtin::Refused(
+        &"combining enum.auto() values in the class body",
+    ));
+    let ops = [
+        "__or__", "__ror__", "__and__", "__rand__", "__xor__", "__rxor__", "__add__",
+    ];
+    let attrs = ops
+        .iter()
+        .map(|n| (Rc::from(*n), refused.clone()))
+        .collect();
+    library_class("auto", "enum", Vec::new(), attrs, Flavor::Plain)
+}
+
+/// A library class `module.name`.
+fn library_class(
+    name: &str,
+    module: &str,
+    bases: Vec<Rc<Class>>,
+    attrs: Vec<(Rc<str>, Value)>,
+    flavor: Flavor,
+) -> Rc<Class> {
+    match Class::new(name.into(), name.into(), bases, attrs, flavor) {
+        Ok(mut c) => {
+            c.module = module.into();
+            Rc::new(c)
+        }
+        Err(_) => Rc::new(unreachable_class()),
     }
 }
 
@@ -247,27 +316,43 @@ pub(crate) fn is_hidden_base(c: &Class) -> bool {
     c.own("__hidden_base__").is_some()
 }
 
-/// Why `type(v)` is refused: `v` is a class whose metaclass CPython names (`EnumType`,
-/// `ABCMeta`), which the interpreter does not model.
-pub(crate) fn metaclass_refusal(v: &Value) -> Option<String> {
-    let Value::Class(c) = v else { return None };
-    if c.is_enum() {
-        return Some(format!(
-            "type() of the Enum class {} (enum.EnumType)",
-            c.name
-        ));
-    }
-    let abc = std::iter::once(c)
-        .chain(c.mro.iter())
-        .any(|k| &*k.module == "abc");
-    abc.then(|| format!("type() of the class {} (abc.ABCMeta)", c.name))
+/// `enum.EnumType`.
+pub(crate) fn enum_type() -> Value {
+    Value::Class(LIBRARY.with(|l| l.enum_type.clone()))
 }
 
-/// Why `isinstance(x, cls)` / `issubclass(x, cls)` is refused: `cls` is `abc.ABCMeta`.
+/// The metaclass CPython gives class `v`, when it is not `type`: `enum.EnumType` for an
+/// enum class, `abc.ABCMeta` (the abc prelude's, named by `__abc_meta__` on its `ABC` and
+/// hidden base) for a class deriving from them.
+pub(crate) fn metaclass_of(v: &Value) -> Option<Value> {
+    let Value::Class(c) = v else { return None };
+    if c.is_enum() {
+        return Some(enum_type());
+    }
+    let abc = std::iter::once(c).chain(c.mro.iter());
+    abc.filter(|k| &*k.module == "abc")
+        .find_map(|k| k.own("__abc_meta__"))
+}
+
+/// `isinstance(x, cls)` when `cls` is a metaclass the interpreter names (`EnumType`,
+/// `ABCMeta`): whether `x` is a class with that metaclass.
+pub(crate) fn metaclass_check(x: &Value, cls: &Value) -> Option<bool> {
+    let Value::Class(m) = cls else { return None };
+    let named = (&*m.module, &*m.name);
+    if named != ("abc", "ABCMeta") && named != ("enum", "EnumType") {
+        return None;
+    }
+    Some(matches!(metaclass_of(x), Some(Value::Class(k)) if Rc::ptr_eq(&k, m)))
+}
+
+/// Why `issubclass(x, cls)` is refused: `cls` is a metaclass (`ABCMeta`, `EnumType`).
 pub(crate) fn metaclass_check_refusal(cls: &Value) -> Option<String> {
     match cls {
-        Value::Class(c) if &*c.module == "abc" && &*c.name == "ABCMeta" => {
-            Some("isinstance/issubclass with abc.ABCMeta".into())
+        Value::Class(c)
+            if (&*c.module, &*c.name) == ("abc", "ABCMeta")
+                || (&*c.module, &*c.name) == ("enum", "EnumType") =>
+        {
+            Some(format!("issubclass with {}.{}", c.module, c.name))
         }
         _ => None,
     }
@@ -306,6 +391,7 @@ fn unreachable_class() -> Class {
         flavor: Flavor::Plain,
         frozen: Default::default(),
         members: Default::default(),
+        flag_values: Default::default(),
         fields: Default::default(),
         field_types: Default::default(),
         has_property: Default::default(),
@@ -388,6 +474,10 @@ pub(crate) fn module_attr(module: &str, name: &str) -> Option<Value> {
         }
         ("enum", "Enum") => Some(Value::Class(LIBRARY.with(|l| l.enum_class.clone()))),
         ("enum", "IntEnum") => Some(Value::Class(LIBRARY.with(|l| l.int_enum.clone()))),
+        ("enum", "Flag") => Some(Value::Class(LIBRARY.with(|l| l.flag.clone()))),
+        ("enum", "IntFlag") => Some(Value::Class(LIBRARY.with(|l| l.int_flag.clone()))),
+        ("enum", "StrEnum") => Some(Value::Class(LIBRARY.with(|l| l.str_enum.clone()))),
+        ("enum", "EnumType" | "EnumMeta") => Some(enum_type()),
         ("dataclasses", "fields") => b(ClassBuiltin::Fields),
         ("dataclasses", "MISSING") => Some(missing()),
         ("dataclasses", "Field") => Some(Value::Class(LIBRARY.with(|l| l.field.clone()))),
@@ -519,6 +609,10 @@ impl Machine {
             C::IntEnumOp(op) => {
                 no_kwargs(name, &kwargs)?;
                 self.call_int_enum_op(op, args)
+            }
+            C::FlagOp(op) => {
+                no_kwargs(name, &kwargs)?;
+                self.call_flag_op(op, args)
             }
             C::Unique => {
                 no_kwargs(name, &kwargs)?;
@@ -1211,32 +1305,24 @@ impl Machine {
             if dunder || callable {
                 continue;
             }
-            // `auto()`: CPython's `_generate_next_value_`, the last value that takes `+ 1`.
+            // `auto()`: CPython's `_generate_next_value_`, the last value that takes `+ 1`
+            // (for flags the next power of two, for `StrEnum` the lower-cased name).
             let value = match &value {
                 Value::Instance(i) if Rc::ptr_eq(&i.class, &auto) => {
-                    let mut next = Value::Int(1);
-                    let numeric = |v: &&Value| {
-                        matches!(
-                            v,
-                            Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Bool(_)
-                        )
-                    };
-                    if let Some(last) = last_values.iter().rev().find(numeric) {
-                        next = super::ops::binary(
-                            crate::python::ir::BinOp::Add,
-                            last,
-                            &Value::Int(1),
-                        )?;
-                    }
-                    next
+                    self.auto_value(c, &name, &last_values)?
                 }
                 _ => value,
             };
-            if c.flavor == Flavor::IntEnum && !matches!(value, Value::Int(_) | Value::Big(_)) {
+            let int_flavor = matches!(c.flavor, Flavor::IntEnum | Flavor::IntFlag);
+            if int_flavor && !matches!(value, Value::Int(_) | Value::Big(_)) {
                 return Err(Unwind::unsupported(format!(
-                    "the IntEnum member {}.{name} whose value is not an int",
+                    "the {} member {}.{name} whose value is not an int",
+                    self.flavor_name(c),
                     c.name
                 )));
+            }
+            if c.flavor == Flavor::StrEnum && !matches!(value, Value::Str(_)) {
+                return type_error(format!("{} is not a string", self.repr_of(&value)?));
             }
             last_values.push(value.clone());
             let mut alias = None;
@@ -1267,8 +1353,68 @@ impl Machine {
             };
             c.set(&name, member);
         }
+        if c.is_flag() {
+            return self.make_flag_members(c, &members);
+        }
         *c.members.borrow_mut() = members;
         Ok(())
+    }
+
+    /// The value `auto()` stands for: the class's own `_generate_next_value_(name, 1,
+    /// count, last_values)` when it defines one, else CPython's: the lower-cased name for
+    /// `StrEnum`, the next power of two for flags, otherwise the last value that takes `+ 1`.
+    fn auto_value(&mut self, c: &Rc<Class>, name: &str, last_values: &[Value]) -> R<Value> {
+        if let Some(f @ Value::Function(_)) = c.lookup("_generate_next_value_") {
+            let count = Value::Int(last_values.len() as i64);
+            let last = Value::list(last_values.to_vec());
+            let args = vec![Value::str(name), Value::Int(1), count, last];
+            return self.call(&f, args, Vec::new());
+        }
+        if c.flavor == Flavor::StrEnum {
+            return Ok(Value::str(name.to_lowercase()));
+        }
+        if c.is_flag() {
+            let mut high = 0i64;
+            for v in last_values {
+                match v {
+                    Value::Int(n) if *n >= 0 => high = high.max(*n),
+                    _ => {
+                        return Err(Unwind::unsupported(format!(
+                            "auto() after the Flag member value {}",
+                            self.repr_of(v)?
+                        )));
+                    }
+                }
+            }
+            return match (
+                last_values.is_empty(),
+                1i64.checked_shl(64 - high.leading_zeros()),
+            ) {
+                (true, _) => Ok(Value::Int(1)),
+                (false, Some(p)) if p > 0 => Ok(Value::Int(p)),
+                _ => Err(Unwind::unsupported("a Flag value wider than 62 bits")),
+            };
+        }
+        let numeric = |v: &&Value| {
+            matches!(
+                v,
+                Value::Int(_) | Value::Big(_) | Value::Float(_) | Value::Bool(_)
+            )
+        };
+        match last_values.iter().rev().find(numeric) {
+            Some(last) => super::ops::binary(crate::python::ir::BinOp::Add, last, &Value::Int(1)),
+            None => Ok(Value::Int(1)),
+        }
+    }
+
+    /// The library enum class `c` derives from (`IntEnum`, `Flag`, ...), for messages.
+    fn flavor_name(&self, c: &Rc<Class>) -> Rc<str> {
+        let library = std::iter::once(c).chain(c.mro.iter());
+        library
+            .filter(|k| &*k.module == "enum")
+            .map(|k| k.name.clone())
+            .next()
+            .unwrap_or_else(|| c.name.clone())
     }
 
     /// `Color.__members__`: every member name (aliases too) to its member, in definition
@@ -1333,6 +1479,9 @@ impl Machine {
             return Err(Unwind::unsupported("the functional API of Enum"));
         }
         arity(&c.name, &args, 1, 1)?;
+        if c.is_flag() {
+            return self.flag_lookup(c, &args[0]);
+        }
         let members = c.members.borrow().clone();
         for m in &members {
             if let Value::Instance(i) = m {
@@ -1456,6 +1605,10 @@ impl Machine {
     pub fn enum_repr(&mut self, i: &Instance) -> R<String> {
         let value = i.get("value").unwrap_or(Value::None);
         let name = i.get("name").unwrap_or(Value::None);
+        // A flag pseudo-member without named bits (`Perm(0)`) has no name.
+        if matches!(name, Value::None) && i.class.is_flag() {
+            return Ok(format!("<{}: {}>", i.class.name, self.repr_of(&value)?));
+        }
         Ok(format!(
             "<{}.{}: {}>",
             i.class.name,
@@ -1466,6 +1619,10 @@ impl Machine {
 
     pub fn enum_str(&mut self, i: &Instance) -> R<String> {
         let name = i.get("name").unwrap_or(Value::None);
+        if matches!(name, Value::None) && i.class.is_flag() {
+            let value = i.get("value").unwrap_or(Value::None);
+            return Ok(format!("{}({})", i.class.name, self.repr_of(&value)?));
+        }
         Ok(format!("{}.{}", i.class.name, self.str_of(&name)?))
     }
 

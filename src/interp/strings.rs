@@ -474,6 +474,11 @@ impl Machine {
                 let mut out = String::new();
                 let mut total = 0usize;
                 for (i, item) in items.iter().enumerate() {
+                    // A `StrEnum` member joins as its str.
+                    let item = &match super::int_enum::unwrap(item) {
+                        v @ Value::Str(_) => v,
+                        _ => item.clone(),
+                    };
                     let Value::Str(piece) = item else {
                         return type_error(format!(
                             "sequence item {i}: expected str instance, {} found",

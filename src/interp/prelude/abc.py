@@ -3,8 +3,8 @@
 # `__abstractmethods__` when the class is made; here `ABC.__new__` finds them when an
 # instance is made, with the same result and message). `class C(metaclass=ABCMeta)` gets
 # the hidden base `ABCMeta.__metaclass_base__` (read by the class statement) doing the same
-# check; `__bases__` and `__mro__` leave it out, as CPython has no such base. `type(C)`
-# (`abc.ABCMeta` in CPython) and `isinstance(C, ABCMeta)` are refused. `register` and the
+# check; `__bases__` and `__mro__` leave it out, as CPython has no such base. `type(C)` is
+# `ABCMeta` (named by `__abc_meta__`) and `isinstance(C, ABCMeta)` holds. `register` and the
 # abstract property helpers are not provided. Runs once per session, the first time a cell
 # imports abc, and binds one global, `__abc__`, the module object.
 
@@ -59,6 +59,10 @@ def __abc_setup__():
 
     class ABCMeta:
         __metaclass_base__ = ABCMetaBase
+
+    # what `type()` of a class deriving from them gives
+    ABC.__abc_meta__ = ABCMeta
+    ABCMetaBase.__abc_meta__ = ABCMeta
 
     class AbcModule:
         def __repr__(self):
