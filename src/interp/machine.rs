@@ -654,6 +654,14 @@ impl Machine {
     /// `item in container`, consuming iterators as CPython does.
     pub fn contains(&mut self, container: &Value, item: &Value) -> R<bool> {
         if let Value::Class(c) = container {
+            let member = matches!(item, Value::Instance(i) if i.class.is_enum());
+            if c.is_enum() && !member {
+                // CPython 3.11's `EnumType.__contains__` (3.12 answers False instead).
+                return type_error(format!(
+                    "unsupported operand type(s) for 'in': '{}' and 'EnumType'",
+                    item.type_name()
+                ));
+            }
             if c.is_flag() {
                 // `member._name_ in cls._member_map_`: named members, not pseudo-members.
                 let named = |i: &super::class::Instance| match i.get("name") {
