@@ -1110,28 +1110,25 @@ impl Compiler<'_> {
         &mut self,
         body: &[ir::Stmt],
     ) -> Result<Vec<(Rc<str>, super::dataclass_fns::FieldType)>> {
-        use super::dataclass_fns::{FieldType, annotation_root, evaluated_annotation, unparse};
+        use super::dataclass_fns::{FieldType, annotation_root};
         let fields = super::dataclass_fns::field_decls(body).fields;
         let mut out: Vec<(Rc<str>, FieldType)> = Vec::new();
         for (n, annotation) in super::dataclass_fns::annotated_names(body) {
             if !fields.iter().any(|f| **f == *n) {
                 continue;
             }
-            let text: Rc<str> = unparse(annotation)
-                .unwrap_or_else(|| "an annotation".into())
-                .into();
+            // `ast.unparse` of the annotation: its text in messages, and its value under
+            // `from __future__ import annotations`.
+            let text: Rc<str> = annotation.to_string().into();
             let class_local = annotation_root(annotation).is_some_and(|r| {
                 self.frame()
                     .is_ok_and(|f| f.scope.binding(r) == Binding::Local)
             });
             let t = match &annotation.kind {
-                _ if self.future_annotations => match unparse(annotation) {
-                    Some(s) => FieldType::Const(Value::str(s)),
-                    None => FieldType::Refused(text),
-                },
+                _ if self.future_annotations => FieldType::Const(Value::str(&*text)),
                 ExprKind::Constant(Constant::Str(s)) => FieldType::Const(Value::str(s.as_str())),
                 ExprKind::Constant(Constant::None) => FieldType::Const(Value::None),
-                _ if evaluated_annotation(annotation) && !class_local => {
+                _ if annotation_root(annotation).is_some() && !class_local => {
                     FieldType::Eval(self.expr(annotation)?, text)
                 }
                 _ => FieldType::Refused(text),

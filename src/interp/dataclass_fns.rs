@@ -103,17 +103,8 @@ pub(crate) enum FieldType {
     Refused(Rc<str>),
 }
 
-/// Whether a class body evaluates `annotation` for `Field.type`: a name or dotted name.
-pub(crate) fn evaluated_annotation(annotation: &crate::python::ir::Expr) -> bool {
-    use crate::python::ir::ExprKind;
-    match &annotation.kind {
-        ExprKind::Name(_) => true,
-        ExprKind::Attribute { value, .. } => evaluated_annotation(value),
-        _ => false,
-    }
-}
-
-/// The root name of a (dotted) name annotation.
+/// The root name of a (dotted) name annotation; `None` for other shapes (which a class
+/// body does not evaluate for `Field.type`).
 pub(crate) fn annotation_root(annotation: &crate::python::ir::Expr) -> Option<&str> {
     use crate::python::ir::ExprKind;
     match &annotation.kind {
@@ -121,50 +112,6 @@ pub(crate) fn annotation_root(annotation: &crate::python::ir::Expr) -> Option<&s
         ExprKind::Attribute { value, .. } => annotation_root(value),
         _ => None,
     }
-}
-
-/// `ast.unparse` of the annotation shapes this interpreter spells (names, dotted names,
-/// subscripts, tuples of them, `|`, `None`, `...` and plain strings); `None` for others.
-pub(crate) fn unparse(e: &crate::python::ir::Expr) -> Option<String> {
-    use crate::python::ir::{BinOp, Constant, ExprKind};
-    Some(match &e.kind {
-        ExprKind::Name(n) => n.clone(),
-        ExprKind::Attribute { value, attr } => format!("{}.{attr}", unparse(value)?),
-        ExprKind::Subscript { value, index } => {
-            let inner = match &index.kind {
-                ExprKind::Tuple(items) if !items.is_empty() => items
-                    .iter()
-                    .map(unparse)
-                    .collect::<Option<Vec<_>>>()?
-                    .join(", "),
-                _ => unparse(index)?,
-            };
-            format!("{}[{inner}]", unparse(value)?)
-        }
-        ExprKind::List(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(unparse)
-                .collect::<Option<Vec<_>>>()?
-                .join(", ")
-        ),
-        ExprKind::BinOp {
-            op: BinOp::BitOr,
-            left,
-            right,
-        } if !matches!(right.kind, ExprKind::BinOp { .. }) => {
-            format!("{} | {}", unparse(left)?, unparse(right)?)
-        }
-        ExprKind::Constant(Constant::None) => "None".into(),
-        ExprKind::Constant(Constant::Ellipsis) => "...".into(),
-        ExprKind::Constant(Constant::Str(s))
-            if s.chars().all(|c| c != '\'' && c != '\\' && !c.is_control()) =>
-        {
-            format!("'{s}'")
-        }
-        _ => return None,
-    })
 }
 
 impl Machine {

@@ -273,11 +273,11 @@ impl Machine {
                     names.push(self.str_of(&i.get("name").unwrap_or(Value::None))?);
                 }
             }
-            let mut joined = names.join("|");
-            if combined == 0 {
-            } else if unknown != 0 && strict {
-                return value_error(format!("{cls}: no members with value {unknown}"));
-            } else {
+            if combined != 0 {
+                if unknown != 0 && strict {
+                    return value_error(format!("{cls}: no members with value {unknown}"));
+                }
+                let mut joined = names.join("|");
                 if unknown != 0 {
                     joined.push_str(&format!("|{unknown}"));
                 }

@@ -184,7 +184,7 @@ impl Scopes {
                 }
                 // A class body evaluates a field's annotation (`dataclasses.Field.type`).
                 if self.scopes[s].kind == ScopeKind::Class
-                    && super::dataclass_fns::evaluated_annotation(annotation)
+                    && super::dataclass_fns::annotation_root(annotation).is_some()
                 {
                     self.expr(s, annotation);
                 }
