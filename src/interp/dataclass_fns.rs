@@ -3,8 +3,10 @@
 //! values deep-copied, as CPython 3.11's `_asdict_inner`), `replace` (`InitVar`s without a
 //! default must be given, `init=False` fields must not) and `fields` (whose `Field`s have
 //! `name`, `default`, `default_factory`, `init`, `repr`, `compare`, `hash`, `kw_only` and
-//! `metadata`; annotations are not evaluated, so reading `type` is refused); and what
-//! annotations make of fields: `InitVar[...]` and `KW_ONLY`, read by name.
+//! `metadata`, and `type`: the evaluated annotation for a (dotted) name, a string or
+//! `None`, the annotation's text under `from __future__ import annotations`, refused
+//! naming the annotation otherwise); and what annotations make of fields: `InitVar[...]`
+//! and `KW_ONLY`, read by name.
 
 use std::cell::RefCell;
 use std::rc::Rc;
